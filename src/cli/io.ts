@@ -1,0 +1,47 @@
+import { Readable } from 'node:stream';
+
+/** Where a stream's text goes. `isTTY` decides colour and progress output. */
+export interface OutStream {
+  write(chunk: string): void;
+  readonly isTTY?: boolean;
+}
+
+/**
+ * The outside world a command may touch. Tests pass their own; only `main.ts` builds one from
+ * `process`, so no command reads `process` directly.
+ */
+export interface Io {
+  stdout: OutStream;
+  stderr: OutStream;
+  stdin: Readable;
+  env: Readonly<Record<string, string | undefined>>;
+  cwd: string;
+}
+
+export function processIo(): Io {
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    env: process.env,
+    cwd: process.cwd(),
+  };
+}
+
+/** An Io that records what was written, for tests and for in-process runs. */
+export function memoryIo(options: { env?: Record<string, string | undefined>; cwd?: string; stdin?: string | Buffer; tty?: boolean } = {}): Io & {
+  out(): string;
+  err(): string;
+} {
+  const out: string[] = [];
+  const err: string[] = [];
+  return {
+    stdout: { write: (s) => void out.push(s), isTTY: options.tty ?? false },
+    stderr: { write: (s) => void err.push(s), isTTY: options.tty ?? false },
+    stdin: Readable.from(options.stdin === undefined ? [] : [Buffer.from(options.stdin)]),
+    env: options.env ?? {},
+    cwd: options.cwd ?? '/',
+    out: () => out.join(''),
+    err: () => err.join(''),
+  };
+}

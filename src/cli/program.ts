@@ -1,0 +1,31 @@
+import { Command } from 'commander';
+import { version } from '../version.js';
+import type { Io } from './io.js';
+import type { Redactor } from './redact.js';
+
+/** What every command gets: the outside world, and the one way to set the exit code. */
+export interface CommandEnv {
+  io: Io;
+  redactor: Redactor;
+  setExitCode(code: number): void;
+}
+
+export type RegisterCommand = (program: Command, env: CommandEnv) => void;
+
+const commands: RegisterCommand[] = [];
+
+export function buildProgram(env: CommandEnv): Command {
+  const program = new Command('sessionctl')
+    .description('Config-as-code for Tool Router sessions: lint, plan, apply and drift-check session manifests.')
+    .version(version, '-V, --version')
+    .showHelpAfterError('(run with --help for usage)')
+    .configureOutput({
+      writeOut: (s) => env.io.stdout.write(s),
+      writeErr: (s) => env.io.stderr.write(s),
+      outputError: (s, write) => write(s),
+    })
+    .exitOverride();
+  for (const register of commands) register(program, env);
+  for (const cmd of program.commands) cmd.exitOverride();
+  return program;
+}

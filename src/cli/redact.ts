@@ -1,0 +1,24 @@
+import type { OutStream } from './io.js';
+
+/**
+ * A backstop behind header-name redaction: every string the CLI writes passes through here, and
+ * any literal secret registered with `add` is replaced, however it got into the text.
+ */
+export class Redactor {
+  private readonly secrets = new Set<string>();
+
+  add(secret: string | undefined): void {
+    // Very short values would blank out ordinary words; a key is never that short.
+    if (secret !== undefined && secret.length >= 6) this.secrets.add(secret);
+  }
+
+  redact(text: string): string {
+    let out = text;
+    for (const s of this.secrets) out = out.split(s).join('****');
+    return out;
+  }
+
+  wrap(stream: OutStream): OutStream {
+    return { isTTY: stream.isTTY, write: (chunk) => stream.write(this.redact(chunk)) };
+  }
+}

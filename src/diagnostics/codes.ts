@@ -1,0 +1,80 @@
+import type { Severity } from './diagnostic.js';
+
+export interface CodeInfo {
+  /** The severity a finding of this code has unless a rule decides otherwise. */
+  readonly severity: Severity;
+  /** One line for the rules table, SARIF `shortDescription` and `--help`. */
+  readonly description: string;
+}
+
+/**
+ * The one catalogue of diagnostic codes. Codes are stable: tests, CI filters and SARIF baselines
+ * match on them, so a code is never renamed or reused. Grouped by the stage that reports them:
+ *
+ * - `input/`  the file could not be read as text at all (exit code 2)
+ * - `yaml/`   the text is not a YAML document we accept
+ * - `env/`    `${VAR}` interpolation
+ * - `schema/` the document does not match `schemas/session-manifest.schema.json`
+ * - `rule/`   semantic rules beyond the schema (one file each under `src/validate/rules/`)
+ * - `drift/`, `state/`, `apply/`, `api/` are added by the stages that own them.
+ */
+export const catalogue = {
+  'input/not-found': { severity: 'error', description: 'A path given on the command line does not exist or matched no manifest.' },
+  'input/unreadable': { severity: 'error', description: 'A file could not be read (permissions, a directory where a file was expected, an I/O error).' },
+  'input/too-large': { severity: 'error', description: 'A file is larger than the size limit (1 MiB by default, `--max-file-size`).' },
+  'input/binary': { severity: 'error', description: 'A file contains NUL bytes or other binary content and is not a YAML text file.' },
+  'input/invalid-utf8': { severity: 'error', description: 'A file is not valid UTF-8.' },
+  'input/utf16': { severity: 'error', description: 'A file is encoded as UTF-16 or UTF-32; manifests must be UTF-8.' },
+  'input/too-deep': { severity: 'error', description: 'Collections are nested deeper than the limit; checked before the YAML is composed.' },
+  'input/env-file': { severity: 'error', description: 'The `--env-file` could not be read or parsed.' },
+
+  'yaml/syntax': { severity: 'error', description: 'The text is not well-formed YAML; the message names the parser\'s own error code.' },
+  'yaml/duplicate-key': { severity: 'error', description: 'A mapping has the same key twice; YAML parsers disagree on which value wins.' },
+  'yaml/tab-indent': { severity: 'error', description: 'A tab is used for indentation, which YAML forbids.' },
+  'yaml/excessive-aliases': { severity: 'error', description: 'The document uses more aliases, or expands to more data, than the limit (a defence against alias bombs).' },
+  'yaml/unknown-tag': { severity: 'error', description: 'A node has a tag (`!foo`, `!!js/function`) that manifests do not use; nothing is ever loaded as code.' },
+  'yaml/non-string-key': { severity: 'error', description: 'A mapping key is not a string (a number, a collection or null).' },
+  'yaml/directive': { severity: 'warning', description: 'A `%YAML` directive asks for another YAML version; manifests are always read as YAML 1.2.' },
+  'yaml/yaml11-scalar': { severity: 'warning', description: 'A plain scalar such as `yes`, `on` or `0755` means something else to a YAML 1.1 parser; quote it.' },
+  'yaml/empty': { severity: 'warning', description: 'A file or document holds no manifest (empty, or comments only).' },
+
+  'env/unset-variable': { severity: 'error', description: 'A `${VAR}` refers to an environment variable that is not set and has no `:-default`.' },
+  'env/bad-reference': { severity: 'error', description: 'A `${` is not a well-formed `${NAME}` or `${NAME:-default}` reference (write `$${` for a literal).' },
+
+  'schema/unknown-key': { severity: 'error', description: 'A key the manifest schema does not define; every object is closed so that a typo is found.' },
+  'schema/type': { severity: 'error', description: 'A value has the wrong type.' },
+  'schema/required': { severity: 'error', description: 'A required key is missing.' },
+  'schema/enum': { severity: 'error', description: 'A value is not one of the allowed values.' },
+  'schema/pattern': { severity: 'error', description: 'A string does not match the required pattern.' },
+  'schema/format': { severity: 'error', description: 'A string is not in the required format (URI, time zone, ...).' },
+  'schema/limit': { severity: 'error', description: 'A value is outside its bounds (length, number of items, range).' },
+  'schema/variant': { severity: 'error', description: 'A value matches none of the shapes allowed at that place.' },
+
+  'rule/allowlist-with-denylist': { severity: 'error', description: '`toolkits` sets both `enable` and `disable`; the service accepts only one.' },
+  'rule/tools-variant': { severity: 'error', description: 'A toolkit under `tools` does not set exactly one of `enable`, `disable` or `tags`.' },
+  'rule/toolkit-not-enabled': { severity: 'error', description: '`tools`, `auth_configs` or `connected_accounts` names a toolkit that the allowlist omits or the denylist removes.' },
+  'rule/tag-conflict': { severity: 'error', description: 'A tag is both enabled and disabled in the same filter.' },
+  'rule/proxy-without-workbench': { severity: 'warning', description: '`workbench.enable_proxy_execution` is set while the workbench is off, so it has no effect.' },
+  'rule/wait-without-manage-connections': { severity: 'warning', description: '`enable_wait_for_connections` is on while connection management is off, so the tool is not exposed.' },
+  'rule/empty-allowlist': { severity: 'warning', description: '`toolkits.enable` is empty, so the session can use no toolkit at all.' },
+  'rule/duplicate-name': { severity: 'error', description: 'Two manifests in one run have the same name; names identify sessions in the state file.' },
+  'rule/literal-api-key': { severity: 'error', description: 'A value looks like an API key or other secret; reference it through `${VAR}` instead.' },
+} as const satisfies Record<string, CodeInfo>;
+
+export type Code = keyof typeof catalogue;
+
+export const codes = Object.keys(catalogue) as Code[];
+
+export function codeInfo(code: Code): CodeInfo {
+  return catalogue[code];
+}
+
+/** The anchor of a code in `docs/rules.md`. */
+export function docsAnchor(code: Code): string {
+  return code.replace(/[^a-z0-9]+/g, '-');
+}
+
+/** Codes whose errors mean the input could not be read at all: exit code 2, not 1. */
+export function isInputCode(code: Code): boolean {
+  return code.startsWith('input/');
+}

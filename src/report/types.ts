@@ -1,0 +1,36 @@
+import type { Diagnostic, Tally } from '../diagnostics/diagnostic.js';
+
+/**
+ * One envelope for every command. Reporters render it and nothing else; command-specific parts
+ * (plan, apply, drift) are optional blocks that the stages owning them add.
+ */
+export interface Report {
+  command: string;
+  /** Every file the run looked at, as the loader received the path. */
+  files: string[];
+  /** Sorted and de-duplicated (see `sortDiagnostics`). */
+  diagnostics: Diagnostic[];
+  summary: ReportSummary;
+}
+
+export interface ReportSummary extends Tally {
+  files: number;
+  manifests: number;
+}
+
+export interface ReportContext {
+  /** Paths are shown relative to this folder, with forward slashes. */
+  cwd: string;
+  color: boolean;
+  toolVersion: string;
+  /** Source text per file (as in `Diagnostic.file`), for code frames. */
+  sources: ReadonlyMap<string, string>;
+}
+
+export type FormatName = 'human' | 'json' | 'github' | 'sarif' | 'junit' | 'markdown';
+
+export interface Reporter {
+  readonly name: FormatName;
+  /** Pure: the same report and context always give the same string. */
+  render(report: Report, ctx: ReportContext): string;
+}

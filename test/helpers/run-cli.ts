@@ -1,0 +1,22 @@
+import { memoryIo } from '../../src/cli/io.js';
+import { runCli as run } from '../../src/cli/run.js';
+
+export interface CliResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  env?: Record<string, string | undefined>;
+  cwd?: string;
+  stdin?: string | Buffer;
+  tty?: boolean;
+}
+
+/** Runs sessionctl in-process against a recording Io; colour is off unless the env forces it. */
+export async function runCli(argv: readonly string[], options: RunOptions = {}): Promise<CliResult> {
+  const io = memoryIo({ ...options, env: { NO_COLOR: '1', ...options.env } });
+  const exitCode = await run(argv, io);
+  return { exitCode, stdout: io.out(), stderr: io.err() };
+}
