@@ -1,0 +1,59 @@
+import type { Diagnostic, Range } from '../diagnostics/diagnostic.js';
+
+/** How a scalar was written in the source, for lint rules that care (YAML 1.1 ambiguities). */
+export interface ScalarSource {
+  /** The scalar's text exactly as written, quotes included. */
+  source: string;
+  style: 'plain' | 'quoted' | 'block';
+}
+
+/**
+ * One YAML document of a manifest file, parsed, interpolated and ready to validate. Positions are
+ * resolved through `locate`, never by the consumer.
+ */
+export interface ManifestDocument {
+  /** The path as the loader received it (absolute), or `<stdin>`. */
+  file: string;
+  /** 0-based position of the document in its file. */
+  index: number;
+  /**
+   * The manifest's identity: `name:` when declared (after interpolation), else the file stem,
+   * with `#N` (N = the 1-based document number) for the second and later documents of a file.
+   */
+  name: string;
+  /** True when the document declares `name:` itself. */
+  nameDeclared: boolean;
+  /** The document as plain JSON-compatible data, after `${VAR}` interpolation. */
+  data: unknown;
+  /**
+   * The source range of the value at a JSON pointer (`/tools/github/disable/0`), or of its key
+   * with `{ key: true }`. A pointer that does not exist resolves to its nearest existing ancestor;
+   * `''` is the whole document.
+   */
+  locate(pointer: string, options?: { key?: boolean }): Range;
+  /** How the scalar at a pointer was written, or undefined when it is not a scalar. */
+  scalar(pointer: string): ScalarSource | undefined;
+}
+
+export interface LoadOptions {
+  /** Relative paths and globs are resolved against this folder. */
+  cwd: string;
+  /** Variables for `${VAR}` interpolation (the process environment plus `--env-file`). */
+  env: Readonly<Record<string, string | undefined>>;
+  /** Reads standard input when a path is `-`. */
+  readStdin?: () => Promise<Buffer>;
+  /** Larger files are refused before parsing. Default 1 MiB. */
+  maxFileBytes?: number;
+  /** Deeper nesting of collections is refused before composing. Default 64. */
+  maxDepth?: number;
+}
+
+export interface LoadResult {
+  documents: ManifestDocument[];
+  /** Input, YAML and interpolation findings, each located. */
+  diagnostics: Diagnostic[];
+  /** Every file the run looked at, in the order loaded. */
+  files: string[];
+  /** Source text per file, for code frames. */
+  sources: Map<string, string>;
+}
