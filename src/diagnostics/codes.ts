@@ -49,6 +49,8 @@ export const catalogue = {
   'schema/format': { severity: 'error', description: 'A string is not in the required format (URI, time zone, ...).' },
   'schema/limit': { severity: 'error', description: 'A value is outside its bounds (length, number of items, range).' },
   'schema/variant': { severity: 'error', description: 'A value matches none of the shapes allowed at that place.' },
+  'schema/duplicate-item': { severity: 'error', description: 'A list names the same item twice.' },
+  'schema/forbidden-key': { severity: 'error', description: 'A key such as `__proto__`, `constructor` or `prototype` that is never allowed in a manifest.' },
 
   'rule/allowlist-with-denylist': { severity: 'error', description: '`toolkits` sets both `enable` and `disable`; the service accepts only one.' },
   'rule/tools-variant': { severity: 'error', description: 'A toolkit under `tools` does not set exactly one of `enable`, `disable` or `tags`.' },
