@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { version } from '../version.js';
 import type { Io } from './io.js';
 import type { Redactor } from './redact.js';
+import { registerCompletion } from './commands/completion.js';
 
 /** What every command gets: the outside world, and the one way to set the exit code. */
 export interface CommandEnv {
@@ -12,7 +13,7 @@ export interface CommandEnv {
 
 export type RegisterCommand = (program: Command, env: CommandEnv) => void;
 
-const commands: RegisterCommand[] = [];
+const commands: RegisterCommand[] = [registerCompletion];
 
 export function buildProgram(env: CommandEnv): Command {
   const program = new Command('sessionctl')
