@@ -48,6 +48,11 @@ function walk(cmd: Command, path: string, extra: ExtraChoices): CompletionComman
   const commands = help
     .visibleCommands(cmd)
     .map((sub) => walk(sub, path === '' ? sub.name() : `${path} ${sub.name()}`, extra));
+  // commander's implicit `help [command]` is not in `cmd.commands`; its argument is a sibling's name.
+  const implicitHelp = commands.find((c) => c.name === 'help' && !cmd.commands.some((sub) => sub.name() === 'help'));
+  if (implicitHelp !== undefined) {
+    implicitHelp.arguments = [{ name: 'command', choices: commands.filter((c) => c !== implicitHelp).map((c) => c.name), variadic: false }];
+  }
   return {
     name: cmd.name(),
     path,

@@ -1,0 +1,95 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { memoryIo } from '../../src/cli/io.js';
+import { buildProgram } from '../../src/cli/program.js';
+import { Redactor } from '../../src/cli/redact.js';
+import { allCommands, completionModel } from '../../src/cli/completion/model.js';
+import { version } from '../../src/version.js';
+import { runCli } from '../helpers/run-cli.js';
+
+const shells = ['bash', 'zsh', 'fish'] as const;
+
+function model() {
+  const program = buildProgram({ io: memoryIo(), redactor: new Redactor(), setExitCode: () => undefined });
+  return completionModel(program);
+}
+
+describe('sessionctl completion', () => {
+  test.each(shells)('%s script matches the golden file', async (shell) => {
+    const result = await runCli(['completion', shell]);
+    expect(result.exitCode).toBe(0);
+    expect(result.stderr).toBe('');
+    await expect(result.stdout.replaceAll(version, '<version>')).toMatchFileSnapshot(`./sessionctl.${shell}`);
+  });
+
+  test('an unknown shell is a usage error', async () => {
+    const result = await runCli(['completion', 'powershell']);
+    expect(result.exitCode).toBe(2);
+    expect(result.stderr).toContain("'powershell' is invalid for argument 'shell'");
+    expect(result.stdout).toBe('');
+  });
+
+  test('every command of the tree appears in every script', async () => {
+    const commands = allCommands(model()).filter((c) => c.path !== '');
+    expect(commands.map((c) => c.path)).toContain('completion');
+    for (const shell of shells) {
+      const script = (await runCli(['completion', shell])).stdout;
+      for (const c of commands) expect(script, `${shell}: ${c.path}`).toContain(c.path);
+    }
+  });
+});
+
+/** Runs the generated bash function the way bash's `complete -F` does, and returns COMPREPLY. */
+function completeBash(script: string, words: string[]): string[] {
+  const dir = mkdtempSync(path.join(tmpdir(), 'sessionctl-completion-'));
+  const file = path.join(dir, 'sessionctl.bash');
+  writeFileSync(file, script);
+  const quoted = words.map((w) => `'${w.replace(/'/g, `'\\''`)}'`).join(' ');
+  const out = execFileSync(
+    'bash',
+    ['--norc', '--noprofile', '-c', `source "$1"; COMP_WORDS=(${quoted}); COMP_CWORD=${words.length - 1}; _sessionctl; printf '%s\\n' "\${COMPREPLY[@]}"`, 'x', file],
+    { cwd: dir, encoding: 'utf8' },
+  );
+  return out.split('\n').filter((s) => s !== '');
+}
+
+describe('the bash script completes from the command tree', () => {
+  test('is valid bash', async () => {
+    const script = (await runCli(['completion', 'bash'])).stdout;
+    const dir = mkdtempSync(path.join(tmpdir(), 'sessionctl-completion-'));
+    writeFileSync(path.join(dir, 's.bash'), script);
+    expect(() => execFileSync('bash', ['-n', path.join(dir, 's.bash')])).not.toThrow();
+  });
+
+  test('subcommands, options and choices at every level', async () => {
+    const script = (await runCli(['completion', 'bash'])).stdout;
+    const root = model();
+    for (const c of allCommands(root)) {
+      const prefix = ['sessionctl', ...(c.path === '' ? [] : c.path.split(' '))];
+      for (const sub of c.commands) {
+        expect(completeBash(script, [...prefix, sub.name.slice(0, 3)]), `${c.path} ${sub.name}`).toContain(sub.name);
+      }
+      for (const option of c.options) {
+        const long = option.flags.find((f) => f.startsWith('--'));
+        if (long !== undefined) expect(completeBash(script, [...prefix, long.slice(0, 4)]), `${c.path} ${long}`).toContain(long);
+        if (option.takesValue && option.choices.length > 0) {
+          const flag = option.flags[option.flags.length - 1]!;
+          expect(completeBash(script, [...prefix, flag, '']), `${c.path} ${flag}`).toEqual(option.choices);
+          // bash splits `--opt=value` at `=` (COMP_WORDBREAKS); both spellings complete.
+          expect(completeBash(script, [...prefix, flag, '=', '']), `${c.path} ${flag}=`).toEqual(option.choices);
+        }
+      }
+    }
+  });
+
+  test('the completion command offers the three shells', async () => {
+    const script = (await runCli(['completion', 'bash'])).stdout;
+    expect(completeBash(script, ['sessionctl', 'completion', ''])).toEqual(['bash', 'zsh', 'fish']);
+    expect(completeBash(script, ['sessionctl', 'completion', 'f'])).toEqual(['fish']);
+    expect(completeBash(script, ['sessionctl', 'comp'])).toEqual(['completion']);
+    expect(completeBash(script, ['sessionctl', '--vers'])).toEqual(['--version']);
+  });
+});
