@@ -2,6 +2,7 @@ import { CommanderError } from 'commander';
 import { tally, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { isInputCode } from '../diagnostics/codes.js';
 import { InputError, UsageError } from '../errors.js';
+import { ApiError } from '../client/errors.js';
 import type { Io } from './io.js';
 import { Redactor } from './redact.js';
 import { buildProgram } from './program.js';
@@ -64,6 +65,11 @@ function exitForError(err: unknown, io: Io): number {
   if (err instanceof InputError) {
     io.stderr.write(`error: ${err.file !== undefined ? `${err.file}: ` : ''}${err.message}\n`);
     return ExitCode.usage;
+  }
+  if (err instanceof ApiError) {
+    // The service failed or refused: what it said (slug, message, request id, fix), no stack.
+    io.stderr.write(`${err.describe().join('\n')}\n`);
+    return ExitCode.service;
   }
   const detail = err instanceof Error ? (err.stack ?? err.message) : String(err);
   io.stderr.write(`sessionctl: unexpected error; this is a bug, please report it with the lines below.\n${detail}\n`);

@@ -1,0 +1,68 @@
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { resolveApiKey } from '../client/api-key.js';
+import { DEFAULT_BASE_URL } from '../client/base-url.js';
+import type { SessionClient } from '../client/client.js';
+import { UsageError } from '../errors.js';
+import type { CommandEnv } from './program.js';
+
+/** The options `addConnectionOptions` defines, as commander's `opts()` returns them. */
+export interface ConnectionOptions {
+  baseUrl?: string;
+  apiKeyFile?: string;
+  verbose?: boolean;
+  timeout?: number;
+  /** Never a value: the option exists only to refuse keys on the command line. */
+  apiKey?: never;
+}
+
+/**
+ * Adds the options every networked command shares. The base URL's env fallback is shown in help
+ * ("env: COMPOSIO_BASE_URL") but never given as a commander default from the environment, and no
+ * key value is ever a default: commander prints defaults in `--help` (runtime-facts §6).
+ */
+export function addConnectionOptions(cmd: Command): Command {
+  return cmd
+    .addOption(new Option('--base-url <url>', `the service's base URL (default: ${DEFAULT_BASE_URL}; plain http only to loopback)`).env('COMPOSIO_BASE_URL'))
+    .addOption(new Option('--api-key-file <path>', 'read the API key from this file (otherwise from COMPOSIO_API_KEY)'))
+    .addOption(new Option('--verbose', 'trace HTTP requests and responses to stderr (credentials redacted)'))
+    .addOption(new Option('--timeout <ms>', 'give up on one API call, retries included, after this many milliseconds (default: 120000)').argParser(parseTimeout))
+    .addOption(
+      new Option('--api-key <key>', 'not accepted: use COMPOSIO_API_KEY or --api-key-file').hideHelp().argParser(() => {
+        throw new UsageError(
+          '--api-key is not accepted: a key on the command line is visible to other users (ps) and in shell history and CI logs',
+          'set COMPOSIO_API_KEY, or put the key in a file readable only by you and pass --api-key-file PATH',
+        );
+      }),
+    );
+}
+
+function parseTimeout(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 3_600_000) {
+    throw new InvalidArgumentError('expected a whole number of milliseconds between 1 and 3600000');
+  }
+  return Number(value);
+}
+
+/**
+ * Builds the client for a networked command: resolves the key (file, then COMPOSIO_API_KEY),
+ * registers it with the redactor so no output can carry it, checks the base URL, and wires
+ * `--verbose` traces to stderr. undici is loaded here, lazily, so commands that never touch the
+ * network (validate, plan) do not pay for it.
+ */
+export async function clientFromOptions(opts: ConnectionOptions, env: CommandEnv): Promise<SessionClient> {
+  const resolved = await resolveApiKey({
+    env: env.io.env,
+    apiKeyFile: opts.apiKeyFile,
+    cwd: env.io.cwd,
+    warn: (message) => env.io.stderr.write(`warning: ${message}\n`),
+  });
+  env.redactor.add(resolved.key);
+  const baseUrl = opts.baseUrl ?? env.io.env['COMPOSIO_BASE_URL'] ?? DEFAULT_BASE_URL;
+  const { createClient } = await import('../client/client.js');
+  return createClient({
+    baseUrl,
+    apiKey: resolved.key,
+    ...(opts.timeout === undefined ? {} : { timeouts: { callMs: opts.timeout, attemptMs: Math.min(30_000, opts.timeout) } }),
+    ...(opts.verbose === true ? { onTrace: (line: string) => env.io.stderr.write(`${line}\n`) } : {}),
+  });
+}

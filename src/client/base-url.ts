@@ -1,0 +1,56 @@
+import { UsageError } from '../errors.js';
+
+/** The service's public endpoint (facts §1). */
+export const DEFAULT_BASE_URL = 'https://backend.composio.dev';
+
+/**
+ * True for hosts that can only be this machine: `localhost`, `127.0.0.0/8` and `[::1]`.
+ * WHATWG URL parsing has already normalised `127.1` and `0x7f000001` to `127.0.0.1`
+ * (runtime-facts §6); `127.0.0.1.nip.io` is a public name and is not loopback.
+ */
+export function isLoopbackHost(hostname: string): boolean {
+  if (hostname === 'localhost' || hostname === '[::1]') return true;
+  const m = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(hostname);
+  return m !== null && m.slice(1).every((part) => Number(part) <= 255);
+}
+
+/**
+ * Checks a URL the API key may be sent to, and returns it parsed. The key travels only over
+ * https, or plain http to loopback (an emulator); `user:pass@` and `0.0.0.0` are refused.
+ * `what` names the setting in the error ("--base-url").
+ */
+export function checkKeyedUrl(raw: string, what = '--base-url'): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new UsageError(`${what} is not a valid URL: ${JSON.stringify(raw)}`, 'use an absolute URL such as https://backend.composio.dev');
+  }
+  if (url.username !== '' || url.password !== '') {
+    // Do not echo the URL: its userinfo may be a secret.
+    throw new UsageError(`${what} must not contain a user name or password`, 'the API key comes from COMPOSIO_API_KEY or --api-key-file');
+  }
+  if (url.hostname === '0.0.0.0' || url.hostname === '[::]') {
+    throw new UsageError(`${what} ${url.origin} is an unspecified address, not a host to connect to`, 'use 127.0.0.1 for a local emulator');
+  }
+  if (url.protocol === 'https:') return url;
+  if (url.protocol === 'http:') {
+    if (isLoopbackHost(url.hostname)) return url;
+    throw new UsageError(
+      `${what} ${url.origin} uses plain http; the API key is only sent over https (or http to localhost, 127.0.0.0/8, [::1])`,
+      `use https://${url.host}`,
+    );
+  }
+  throw new UsageError(`${what} must be an http(s) URL, not ${url.protocol}`);
+}
+
+/**
+ * Validates the service's base URL and returns its origin plus any path prefix, without a
+ * trailing slash (so a gateway at `https://gw.example.com/composio` works). Query and fragment
+ * are refused: they would be dropped silently otherwise.
+ */
+export function normalizeBaseUrl(raw: string): string {
+  const url = checkKeyedUrl(raw, '--base-url');
+  if (url.search !== '' || url.hash !== '') throw new UsageError('--base-url must not contain a query or fragment');
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}

@@ -1,0 +1,154 @@
+import { SessionctlError } from '../errors.js';
+
+/**
+ * How a call failed:
+ * - `http`: the service answered with an unexpected status (its error envelope is decoded);
+ * - `network`: no usable answer (refused, DNS, reset) and retrying did not help;
+ * - `timeout`: no answer in time, for a call that is safe to repeat;
+ * - `outcome-unknown`: a call that changes state (create, link, execute, ...) may have reached the
+ *   service, but no answer came back (reset or timeout after it was sent). It was not retried,
+ *   because a retry could create a duplicate;
+ * - `redirect`: the service answered 3xx; redirects are never followed, so the key never leaves
+ *   for another host;
+ * - `decode`: the answer had the expected status but its body was not the JSON object expected.
+ */
+export type ApiErrorKind = 'http' | 'network' | 'timeout' | 'outcome-unknown' | 'redirect' | 'decode';
+
+export interface ApiErrorDetails {
+  kind: ApiErrorKind;
+  method: string;
+  /** The request path (with query), never the host's credentials or any header. */
+  path: string;
+  status?: number;
+  slug?: string;
+  code?: number;
+  request_id?: string;
+  suggested_fix?: string;
+  errors?: string[];
+  /** How many attempts were made (1 = no retry). */
+  attempts?: number;
+  cause?: unknown;
+}
+
+/**
+ * A call to the service failed. Carries the fields of the service's error envelope
+ * (`{"error": {message, code, slug, status, request_id, suggested_fix, errors}}`, facts §6.1) and
+ * what the client knows (method, path, kind, attempts). It never holds request headers, and the
+ * client scrubs the API key from every string before building one.
+ */
+export class ApiError extends SessionctlError {
+  override readonly name: string = 'ApiError';
+  readonly kind: ApiErrorKind;
+  readonly method: string;
+  readonly path: string;
+  readonly status: number | undefined;
+  readonly slug: string | undefined;
+  readonly code: number | undefined;
+  readonly request_id: string | undefined;
+  readonly suggested_fix: string | undefined;
+  readonly errors: string[] | undefined;
+  readonly attempts: number;
+
+  constructor(message: string, details: ApiErrorDetails) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.kind = details.kind;
+    this.method = details.method;
+    this.path = details.path;
+    this.status = details.status;
+    this.slug = details.slug;
+    this.code = details.code;
+    this.request_id = details.request_id;
+    this.suggested_fix = details.suggested_fix;
+    this.errors = details.errors;
+    this.attempts = details.attempts ?? 1;
+  }
+
+  /** A plain object for `--format json` and logs: the envelope fields, never the cause's internals. */
+  toJSON(): Record<string, unknown> {
+    const out: Record<string, unknown> = { name: this.name, kind: this.kind, message: this.message, method: this.method, path: this.path };
+    for (const key of ['status', 'slug', 'code', 'request_id', 'suggested_fix', 'errors'] as const) {
+      if (this[key] !== undefined) out[key] = this[key];
+    }
+    out['attempts'] = this.attempts;
+    return out;
+  }
+
+  /**
+   * The lines the CLI prints for this error (no stack): what failed, then the service's slug,
+   * validation details, request id and suggested fix when it sent them.
+   */
+  describe(): string[] {
+    const status = this.status !== undefined ? ` (HTTP ${this.status})` : '';
+    const lines = [`error: ${this.method} ${this.path} failed${status}: ${this.message}`];
+    if (this.slug !== undefined) lines.push(`slug: ${this.slug}${this.code !== undefined ? ` (code ${this.code})` : ''}`);
+    for (const e of this.errors ?? []) lines.push(`  - ${e}`);
+    if (this.request_id !== undefined) lines.push(`request id: ${this.request_id}`);
+    if (this.suggested_fix !== undefined) lines.push(`hint: ${this.suggested_fix}`);
+    if (this.attempts > 1) lines.push(`attempts: ${this.attempts}`);
+    return lines;
+  }
+}
+
+/** The fields of an error body, from the envelope or the rate limiter's bare `{"message"}`. */
+export interface ErrorBody {
+  message?: string;
+  slug?: string;
+  code?: number;
+  status?: number;
+  request_id?: string;
+  suggested_fix?: string;
+  errors?: string[];
+}
+
+const MAX_EXCERPT = 300;
+
+/**
+ * Decodes an error response body. Knows the envelope (`{"error": {...}}`, `code` numeric and
+ * `status` sometimes missing, facts §6.1), the rate limiter's bare `{"message": "..."}` (facts §6.4),
+ * and anything else (HTML from a proxy, empty), which becomes a short excerpt as the message.
+ * Fields of the wrong type are dropped, never fatal.
+ */
+export function parseErrorBody(text: string): ErrorBody {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    const excerpt = text.replace(/\s+/g, ' ').trim().slice(0, MAX_EXCERPT);
+    return excerpt === '' ? {} : { message: excerpt };
+  }
+  if (!isObject(value)) return {};
+  const inner = isObject(value['error']) ? value['error'] : typeof value['error'] === 'string' ? { message: value['error'] } : value;
+  const out: ErrorBody = {};
+  const message = str(inner['message']);
+  if (message !== undefined) out.message = message;
+  const slug = str(inner['slug']);
+  if (slug !== undefined) out.slug = slug;
+  const code = num(inner['code']);
+  if (code !== undefined) out.code = code;
+  const status = num(inner['status']);
+  if (status !== undefined) out.status = status;
+  const requestId = str(inner['request_id']);
+  if (requestId !== undefined) out.request_id = requestId;
+  const fix = str(inner['suggested_fix']);
+  if (fix !== undefined) out.suggested_fix = fix;
+  if (Array.isArray(inner['errors'])) {
+    const errors = inner['errors'].map((e) => (typeof e === 'string' ? e : JSON.stringify(e)));
+    if (errors.length > 0) out.errors = errors;
+  }
+  return out;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined;
+}
+
+function num(v: unknown): number | undefined {
+  if (typeof v === 'number' && Number.isFinite(v)) return v;
+  // Some gateways send numeric codes as strings; keep them as numbers when they are.
+  if (typeof v === 'string' && /^\d+$/.test(v)) return Number(v);
+  return undefined;
+}
