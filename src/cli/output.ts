@@ -1,0 +1,165 @@
+import { appendFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { InvalidArgumentError, Option } from 'commander';
+import { InputError, UsageError } from '../errors.js';
+import { displayPath } from '../report/paths.js';
+import { formatNames, isFormatName, reporters } from '../report/registry.js';
+import type { FormatName, Report, ReportContext } from '../report/types.js';
+import { writeFileAtomic } from '../util/atomic-write.js';
+import { version } from '../version.js';
+import type { CommandEnv } from './program.js';
+
+/** Where one rendered report goes. */
+export type OutputTarget =
+  | { format: FormatName; to: 'stdout' }
+  | { format: FormatName; to: 'file'; path: string }
+  /** The GitHub step summary is shared by every step of a job: it is appended to, never replaced. */
+  | { format: FormatName; to: 'append'; path: string };
+
+/**
+ * Parses one `--format` value: `NAME`, `NAME=FILE`, or `NAME=-` for standard output.
+ * Throws a UsageError naming the choices for an unknown format.
+ */
+export function parseFormatSpec(spec: string): { format: FormatName; file?: string } {
+  const eq = spec.indexOf('=');
+  const name = eq === -1 ? spec : spec.slice(0, eq);
+  const file = eq === -1 ? undefined : spec.slice(eq + 1);
+  if (!isFormatName(name)) {
+    throw new UsageError(`unknown report format "${name}"`, `choose one of: ${formatNames.join(', ')} (or NAME=FILE to write a file)`);
+  }
+  if (file === '') throw new UsageError(`--format ${name}= needs a file name after "="`, `write --format ${name}=FILE, or --format ${name} for standard output`);
+  return file === undefined || file === '-' ? { format: name } : { format: name, file };
+}
+
+/**
+ * The `--format <name[=file]>` option shared by every command that prints a report. Repeatable;
+ * the value is the list of specs as given (`string[] | undefined`), checked as it is parsed so a
+ * bad name fails before any work is done. Pass it on to `emitReport`.
+ */
+export function formatOption(): Option {
+  return new Option(
+    '--format <name[=file]>',
+    `report format, repeatable: NAME prints to stdout, NAME=FILE writes FILE (choices: ${formatNames.join(', ')}; ` +
+      'default: human, and inside GitHub Actions also github annotations and a markdown step summary)',
+  ).argParser((value: string, previous: string[] | undefined): string[] => {
+    try {
+      parseFormatSpec(value);
+    } catch (err) {
+      if (err instanceof UsageError) throw new InvalidArgumentError(`${err.message}; ${err.hint ?? ''}`.trim());
+      throw err;
+    }
+    return [...(previous ?? []), value];
+  });
+}
+
+/**
+ * Whether a stream gets ANSI colour: a TTY without `NO_COLOR` (https://no-color.org: set and not
+ * empty), unless `FORCE_COLOR` decides (`0` or `false` turn colour off, any other value on).
+ */
+export function colorEnabled(env: Readonly<Record<string, string | undefined>>, isTTY: boolean | undefined): boolean {
+  const force = env['FORCE_COLOR'];
+  if (force !== undefined) return force !== '0' && force !== 'false';
+  const noColor = env['NO_COLOR'];
+  return isTTY === true && (noColor === undefined || noColor === '');
+}
+
+/**
+ * Turns the `--format` specs into output targets. With no specs: `human` to stdout, and inside
+ * GitHub Actions (`GITHUB_ACTIONS=true`) also `github` annotations to stdout (workflow commands
+ * are read from stdout only) and `markdown` appended to `$GITHUB_STEP_SUMMARY` when it is set.
+ * Every spec is checked before anything is written.
+ */
+export function resolveTargets(formats: readonly string[] | undefined, env: Readonly<Record<string, string | undefined>>, cwd: string): OutputTarget[] {
+  if (formats === undefined || formats.length === 0) {
+    const targets: OutputTarget[] = [{ format: 'human', to: 'stdout' }];
+    if (env['GITHUB_ACTIONS'] === 'true') {
+      targets.push({ format: 'github', to: 'stdout' });
+      const summary = env['GITHUB_STEP_SUMMARY'];
+      if (summary !== undefined && summary !== '') {
+        targets.push({ format: 'markdown', to: 'append', path: resolve(cwd, summary) });
+      }
+    }
+    return targets;
+  }
+  const targets: OutputTarget[] = [];
+  const seen = new Map<string, string>();
+  let stdoutSpec: string | undefined;
+  for (const spec of formats) {
+    const { format, file } = parseFormatSpec(spec);
+    if (file === undefined) {
+      if (stdoutSpec !== undefined) {
+        throw new UsageError(
+          `only one report can go to standard output, but both --format ${stdoutSpec} and --format ${spec} do`,
+          `write the others to files: --format ${format}=FILE`,
+        );
+      }
+      stdoutSpec = spec;
+      targets.push({ format, to: 'stdout' });
+      continue;
+    }
+    const path = resolve(cwd, file);
+    const earlier = seen.get(path);
+    if (earlier !== undefined) {
+      throw new UsageError(`--format ${earlier} and --format ${spec} write the same file`, 'give each report its own file');
+    }
+    seen.set(path, spec);
+    targets.push({ format, to: 'file', path });
+  }
+  return targets;
+}
+
+function describeWriteError(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'ENOENT') return 'the folder does not exist';
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  if (code === 'EISDIR') return 'it is a folder';
+  if (code === 'ENOTDIR') return 'a part of the path is not a folder';
+  return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * Renders `report` in every requested format and writes each where it belongs: files atomically
+ * (never half-written), the step summary appended, then stdout in order. Text bound for files
+ * passes through the same secret redaction as the streams. Colour only on stdout, per
+ * `colorEnabled`; files never get colour.
+ *
+ * Throws UsageError for bad specs (before anything is written) and InputError when a report file
+ * cannot be written. A step summary that cannot be appended is a warning on stderr, not a failure.
+ */
+export async function emitReport(
+  report: Report,
+  sources: ReadonlyMap<string, string>,
+  formats: readonly string[] | undefined,
+  env: CommandEnv,
+): Promise<void> {
+  const { io } = env;
+  const targets = resolveTargets(formats, io.env, io.cwd);
+  const base: ReportContext = { cwd: io.cwd, color: false, toolVersion: version, sources };
+  const stdoutColor = colorEnabled(io.env, io.stdout.isTTY);
+  const rendered = targets.map((t) => ({
+    target: t,
+    text: reporters[t.format].render(report, { ...base, color: t.to === 'stdout' && stdoutColor }),
+  }));
+
+  for (const { target, text } of rendered) {
+    if (target.to !== 'file') continue;
+    try {
+      await writeFileAtomic(target.path, env.redactor.redact(text));
+    } catch (err) {
+      throw new InputError(`cannot write the ${target.format} report: ${describeWriteError(err)}`, displayPath(target.path, io.cwd), {
+        cause: err,
+      });
+    }
+  }
+  for (const { target, text } of rendered) {
+    if (target.to !== 'append') continue;
+    try {
+      await appendFile(target.path, env.redactor.redact(text));
+    } catch (err) {
+      io.stderr.write(`warning: cannot append the step summary to $GITHUB_STEP_SUMMARY (${target.path}): ${describeWriteError(err)}\n`);
+    }
+  }
+  for (const { target, text } of rendered) {
+    if (target.to === 'stdout') io.stdout.write(text);
+  }
+}

@@ -1,0 +1,166 @@
+import type { Position, Range } from './diagnostic.js';
+
+export interface CodeFrameOptions {
+  /** Lines shown before and after the range. Default 2. */
+  context?: number;
+  /** Columns of source shown per line; longer lines are cut around the range. Default 100. */
+  maxWidth?: number;
+  /** Lines of a multi-line range shown before the middle is elided. Default 5. */
+  maxRangeLines?: number;
+  /** Colours for the gutter and for the `>` marker and carets; identity when absent. */
+  paint?: { gutter(text: string): string; marker(text: string): string };
+}
+
+const identity = (text: string): string => text;
+
+/** A source line as terminal cells: one printable character per cell, whatever the source held. */
+interface Cells {
+  cells: string[];
+  /** `at[i]` is the cell where UTF-16 code unit `i` starts; `at[length]` is the line's width. */
+  at: number[];
+}
+
+// A tab would move the text by a width we cannot know; control characters (an ESC from a
+// hostile file) must never reach the terminal. Both are replaced by harmless cells.
+const TAB_CELLS = ['→', ' '];
+const REPLACEMENT = '\uFFFD';
+
+function toCells(line: string): Cells {
+  const cells: string[] = [];
+  const at: number[] = [];
+  for (let i = 0; i < line.length; i++) {
+    at.push(cells.length);
+    const code = line.charCodeAt(i);
+    if (code === 0x09) {
+      cells.push(...TAB_CELLS);
+    } else if (code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0xfeff) {
+      cells.push(REPLACEMENT);
+    } else if (code >= 0xd800 && code <= 0xdbff && i + 1 < line.length) {
+      const next = line.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        // A surrogate pair is one character: both code units start in the same cell.
+        cells.push(line.slice(i, i + 2));
+        at.push(cells.length - 1);
+        i++;
+      } else {
+        cells.push(REPLACEMENT);
+      }
+    } else if (code >= 0xd800 && code <= 0xdfff) {
+      cells.push(REPLACEMENT);
+    } else {
+      cells.push(line[i] as string);
+    }
+  }
+  at.push(cells.length);
+  return { cells, at };
+}
+
+/** The cell of a 1-based column; columns past the end continue one cell per column. */
+function cellOf(line: Cells, col: number): number {
+  const i = col - 1;
+  const last = line.at.length - 1;
+  if (i <= last) return line.at[Math.max(0, i)] as number;
+  return (line.at[last] as number) + (i - last);
+}
+
+function firstTextCol(line: string): number | undefined {
+  const m = /\S/.exec(line);
+  return m === null ? undefined : m.index + 1;
+}
+
+/**
+ * Clamps a range to the text and drops a trailing line the range only touches at column 1 (yaml
+ * ends a block collection at the start of the next line, which is not part of it).
+ */
+function normalise(lines: readonly string[], range: Range): Range | undefined {
+  const start = range.start;
+  if (start.line < 1 || start.line > lines.length) return undefined;
+  let end: Position = range.end;
+  if (end.line < start.line || (end.line === start.line && end.col < start.col)) end = start;
+  if (end.line > lines.length) end = { line: lines.length, col: (lines[lines.length - 1] as string).length + 1 };
+  if (end.line > start.line && end.col <= 1) {
+    end = { line: end.line - 1, col: (lines[end.line - 2] as string).length + 1 };
+  }
+  return { start, end };
+}
+
+/**
+ * Renders the lines around a range with a line-number gutter, a `>` on the lines of the range and
+ * carets under it, as editors and the yaml library do:
+ *
+ * ```
+ *   3 | toolkits:
+ *   4 |   enable: [github]
+ * > 5 |   disable: [slack]
+ *     |   ^^^^^^^
+ *   6 | tools: {}
+ * ```
+ *
+ * Positions are 1-based with an exclusive end, as in every Diagnostic; an empty range gets one
+ * caret. Returns '' when the range lies outside the source. No trailing newline.
+ */
+export function codeFrame(source: string, range: Range, options: CodeFrameOptions = {}): string {
+  const context = options.context ?? 2;
+  const maxWidth = Math.max(options.maxWidth ?? 100, 10);
+  const maxRangeLines = Math.max(options.maxRangeLines ?? 5, 2);
+  const gutter = options.paint?.gutter ?? identity;
+  const marker = options.paint?.marker ?? identity;
+
+  const lines = source.split(/\r\n|\r|\n/);
+  // A final newline ends the last line; it does not start a new one we should show as context.
+  const lastLine = lines.length > 1 && lines[lines.length - 1] === '' ? lines.length - 1 : lines.length;
+  const r = normalise(lines, range);
+  if (r === undefined) return '';
+
+  type Row = { kind: 'context' | 'range'; line: number } | { kind: 'elided' };
+  const rows: Row[] = [];
+  for (let n = Math.max(1, r.start.line - context); n < r.start.line; n++) rows.push({ kind: 'context', line: n });
+  const rangeCount = r.end.line - r.start.line + 1;
+  for (let n = r.start.line; n <= r.end.line; n++) {
+    if (rangeCount > maxRangeLines && n - r.start.line >= maxRangeLines - 1 && n !== r.end.line) {
+      if (rows[rows.length - 1]?.kind !== 'elided') rows.push({ kind: 'elided' });
+      continue;
+    }
+    rows.push({ kind: 'range', line: n });
+  }
+  for (let n = r.end.line + 1; n <= Math.min(lastLine, r.end.line + context); n++) rows.push({ kind: 'context', line: n });
+
+  const cells = new Map<number, Cells>();
+  for (const row of rows) if (row.kind !== 'elided') cells.set(row.line, toCells(lines[row.line - 1] as string));
+
+  // One horizontal window for the whole frame, so the lines stay aligned with each other.
+  const widest = Math.max(...[...cells.values()].map((c) => c.cells.length));
+  const focus = cellOf(cells.get(r.start.line) as Cells, r.start.col);
+  const offset = widest <= maxWidth || focus < maxWidth - 20 ? 0 : focus - Math.floor(maxWidth / 2);
+
+  const numberWidth = String(Math.max(...rows.map((row) => (row.kind === 'elided' ? 0 : row.line)))).length;
+  const out: string[] = [];
+  const bar = (label: string): string => gutter(`${label.padStart(numberWidth)} |`);
+
+  for (const row of rows) {
+    if (row.kind === 'elided') {
+      out.push(`  ${bar('…')}`);
+      continue;
+    }
+    const line = cells.get(row.line) as Cells;
+    const shown = line.cells.slice(offset, offset + maxWidth);
+    if (offset > 0 && shown.length > 0) shown[0] = '…';
+    if (line.cells.length > offset + maxWidth) shown[shown.length - 1] = '…';
+    const text = shown.join('');
+    const lead = row.kind === 'range' ? marker('>') : ' ';
+    out.push(`${lead} ${bar(String(row.line))}${text === '' ? '' : ` ${text}`}`);
+    if (row.kind !== 'range') continue;
+
+    const source = lines[row.line - 1] as string;
+    const fromCol = row.line === r.start.line ? r.start.col : firstTextCol(source);
+    if (fromCol === undefined) continue; // a blank line inside the range: nothing to underline
+    const toCol = row.line === r.end.line ? r.end.col : source.length + 1;
+    const from = cellOf(line, fromCol);
+    const to = Math.max(cellOf(line, toCol), from + 1);
+    const a = Math.max(from - offset, 0);
+    const b = Math.min(to - offset, maxWidth);
+    if (b <= a) continue;
+    out.push(`  ${bar('')} ${' '.repeat(a)}${marker('^'.repeat(b - a))}`);
+  }
+  return out.join('\n');
+}

@@ -1,0 +1,80 @@
+import { codeFrame } from '../diagnostics/codeframe.js';
+import type { Diagnostic, Severity } from '../diagnostics/diagnostic.js';
+import { tally } from '../diagnostics/diagnostic.js';
+import { createStyle, type Style } from './ansi.js';
+import { humanSections, type HumanSection } from './human-sections.js';
+import { describeTally, filesWithFindings, location, plural } from './text.js';
+import type { Report, ReportContext, Reporter } from './types.js';
+
+// Control characters from the input (an ESC in a key name) must not drive the terminal; they are
+// shown escaped. Newlines are kept and indented by the caller.
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/** Text from a diagnostic, safe to print: control characters escaped, lines after the first indented. */
+export function safeText(text: string, indent = ''): string {
+  return text
+    .replace(/\r\n?/g, '\n')
+    .replace(CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+    .split('\n')
+    .join(`\n${indent}`);
+}
+
+function paintSeverity(severity: Severity, style: Style): (text: string) => string {
+  return severity === 'error' ? style.red : severity === 'warning' ? style.yellow : style.cyan;
+}
+
+function renderDiagnostic(d: Diagnostic, ctx: ReportContext, style: Style): string {
+  const paint = paintSeverity(d.severity, style);
+  const where = location(d.file, d.range, ctx);
+  // The code stays on the first line, where eyes and `grep` look for it; further lines of a
+  // message follow, indented.
+  const [first = '', ...rest] = safeText(d.message).split('\n');
+  const head = [where === undefined ? undefined : style.bold(where), paint(d.severity), first, style.dim(d.code)];
+  const out = [head.filter((p) => p !== undefined).join('  ')];
+  for (const line of rest) out.push(`  ${line}`);
+
+  const source = d.file === undefined ? undefined : ctx.sources.get(d.file);
+  if (source !== undefined && d.range !== undefined) {
+    const frame = codeFrame(source, d.range, { paint: { gutter: style.dim, marker: paint } });
+    if (frame !== '') out.push(frame.replace(/^/gm, '  '));
+  }
+  if (d.hint !== undefined) out.push(`  ${style.green('hint:')} ${safeText(d.hint, '        ')}`);
+  for (const rel of d.related ?? []) {
+    const relWhere = location(rel.file ?? d.file, rel.range, ctx);
+    out.push(`  ${style.dim('related:')} ${relWhere === undefined ? '' : `${relWhere}  `}${safeText(rel.message, '    ')}`);
+  }
+  return out.join('\n');
+}
+
+/** `✖ 3 problems (2 errors, 1 warning) in 2 files`, or `✔ No problems in 5 manifests (3 files)`. */
+export function summaryLine(report: Report, style: Style): string {
+  const t = tally(report.diagnostics);
+  const total = t.errors + t.warnings + t.infos;
+  if (total === 0) {
+    const { manifests, files } = report.summary;
+    const scope =
+      manifests > 0 ? ` in ${plural(manifests, 'manifest')} (${plural(files, 'file')})` : files > 0 ? ` in ${plural(files, 'file')}` : '';
+    return style.green(`✔ No problems${scope}`);
+  }
+  const files = filesWithFindings(report.diagnostics);
+  const text = `${plural(total, 'problem')} (${describeTally(t)})${files > 0 ? ` in ${plural(files, 'file')}` : ''}`;
+  return t.errors > 0 ? style.bold(style.red(`✖ ${text}`)) : style.bold(style.yellow(`⚠ ${text}`));
+}
+
+/**
+ * The report for people: each diagnostic as `file:line:col  severity  message  code` with a code
+ * frame, its hint and related places; then the command's own sections; then one summary line.
+ */
+export function renderHuman(report: Report, ctx: ReportContext, sections: readonly HumanSection[] = humanSections): string {
+  const style = createStyle(ctx.color);
+  const blocks = report.diagnostics.map((d) => renderDiagnostic(d, ctx, style));
+  for (const section of sections) {
+    const text = section(report, ctx, style);
+    if (text !== '') blocks.push(text.replace(/\n+$/, ''));
+  }
+  blocks.push(summaryLine(report, style));
+  return `${blocks.join('\n\n')}\n`;
+}
+
+export const human: Reporter = { name: 'human', render: (report, ctx) => renderHuman(report, ctx) };

@@ -1,0 +1,71 @@
+import type { Diagnostic, Range } from '../diagnostics/diagnostic.js';
+import { displayPath } from './paths.js';
+import { toolName } from './tool.js';
+import type { Report, ReportContext, Reporter } from './types.js';
+
+/** Bumped only for changes that break a consumer; adding a field is not one. */
+export const REPORT_VERSION = 1;
+
+interface JsonRange {
+  start: { line: number; col: number };
+  end: { line: number; col: number };
+}
+
+/** One diagnostic in the JSON report. Every key is always present; absent values are `null`. */
+export interface JsonDiagnostic {
+  code: string;
+  severity: Diagnostic['severity'];
+  message: string;
+  file: string | null;
+  range: JsonRange | null;
+  pointer: string | null;
+  hint: string | null;
+  related: { message: string; file: string | null; range: JsonRange | null }[];
+}
+
+/** The JSON report; its shape is `schemas/report.schema.json`. */
+export interface JsonReport {
+  reportVersion: typeof REPORT_VERSION;
+  tool: { name: string; version: string };
+  command: string;
+  files: string[];
+  diagnostics: JsonDiagnostic[];
+  summary: { errors: number; warnings: number; infos: number; files: number; manifests: number };
+}
+
+function range(r: Range | undefined): JsonRange | null {
+  // Copied key by key so the output has a fixed key order whatever object the loader built.
+  return r === undefined ? null : { start: { line: r.start.line, col: r.start.col }, end: { line: r.end.line, col: r.end.col } };
+}
+
+function diagnostic(d: Diagnostic, ctx: ReportContext): JsonDiagnostic {
+  const path = (file: string | undefined): string | null => (file === undefined ? null : displayPath(file, ctx.cwd));
+  return {
+    code: d.code,
+    severity: d.severity,
+    message: d.message,
+    file: path(d.file),
+    range: range(d.range),
+    pointer: d.pointer ?? null,
+    hint: d.hint ?? null,
+    related: (d.related ?? []).map((r) => ({ message: r.message, file: path(r.file ?? d.file), range: range(r.range) })),
+  };
+}
+
+/** The report as a plain object (what the `json` format serialises). */
+export function toJsonReport(report: Report, ctx: ReportContext): JsonReport {
+  const s = report.summary;
+  return {
+    reportVersion: REPORT_VERSION,
+    tool: { name: toolName, version: ctx.toolVersion },
+    command: report.command,
+    files: report.files.map((f) => displayPath(f, ctx.cwd)),
+    diagnostics: report.diagnostics.map((d) => diagnostic(d, ctx)),
+    summary: { errors: s.errors, warnings: s.warnings, infos: s.infos, files: s.files, manifests: s.manifests },
+  };
+}
+
+export const json: Reporter = {
+  name: 'json',
+  render: (report, ctx) => `${JSON.stringify(toJsonReport(report, ctx), null, 2)}\n`,
+};
