@@ -61,6 +61,19 @@ export const catalogue = {
   'rule/empty-allowlist': { severity: 'warning', description: '`toolkits.enable` is empty, so the session can use no toolkit at all.' },
   'rule/duplicate-name': { severity: 'error', description: 'Two manifests in one run have the same name; names identify sessions in the state file.' },
   'rule/literal-api-key': { severity: 'error', description: 'A value looks like an API key or other secret; reference it through `${VAR}` instead.' },
+
+  'drift/changed': { severity: 'error', description: 'A declared key, or a member of a declared list, holds another value at the service than the manifest declares.' },
+  'drift/dropped': { severity: 'error', description: 'A declared key is not echoed by the service: it was silently ignored.' },
+  'drift/added': { severity: 'warning', description: 'The service holds a value the manifest does not declare and that differs from the documented default (an error with `--strict`).' },
+
+  'state/not-applied': { severity: 'error', description: 'A manifest has no session recorded in the state file; run `sessionctl apply` first.' },
+  'state/session-missing': { severity: 'error', description: 'The session recorded for a manifest no longer answers (404); apply re-creates it.' },
+
+  'plan/stale': { severity: 'error', description: 'A saved plan no longer matches the manifests or the state file; run `sessionctl plan --out` again.' },
+
+  'apply/create-failed': { severity: 'error', description: 'The service refused or failed a session create; nothing was recorded for this manifest.' },
+  'apply/outcome-unknown': { severity: 'error', description: 'A create timed out or was reset after it was sent; a session may exist that is not recorded. Check before re-running.' },
+  'apply/read-failed': { severity: 'error', description: 'Reading a recorded session (GET) failed, so its drift could not be checked.' },
 } as const satisfies Record<string, CodeInfo>;
 
 export type Code = keyof typeof catalogue;
