@@ -34,7 +34,7 @@ export interface ReportContext {
   catalogue?: Readonly<Record<string, CodeInfo>>;
 }
 
-export type FormatName = 'human' | 'json' | 'github' | 'markdown';
+export type FormatName = 'human' | 'json' | 'github' | 'sarif' | 'junit' | 'markdown';
 
 export interface Reporter {
   readonly name: FormatName;

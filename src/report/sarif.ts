@@ -1,0 +1,78 @@
+import { catalogue as fullCatalogue, docsAnchor, type Code, type CodeInfo } from '../diagnostics/codes.js';
+import type { Diagnostic, Range, Severity } from '../diagnostics/diagnostic.js';
+import { displayPath } from './paths.js';
+import { informationUri, rulesDocUri, toolName } from './tool.js';
+import type { ReportContext, Reporter } from './types.js';
+
+export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
+
+const level: Record<Severity, 'error' | 'warning' | 'note'> = { error: 'error', warning: 'warning', info: 'note' };
+
+/** A relative path as a URI reference: each segment percent-encoded (`<stdin>` has no raw `<`). */
+function uri(file: string, ctx: ReportContext): string {
+  return displayPath(file, ctx.cwd)
+    .split('/')
+    .map((segment) => (segment === '..' || segment === '.' ? segment : encodeURIComponent(segment)))
+    .join('/');
+}
+
+// SARIF regions are 1-based with an exclusive end column, like our ranges; nothing to convert.
+function region(r: Range): Record<string, number> {
+  return { startLine: r.start.line, startColumn: r.start.col, endLine: r.end.line, endColumn: r.end.col };
+}
+
+function physicalLocation(file: string, range: Range | undefined, ctx: ReportContext): Record<string, unknown> {
+  return {
+    artifactLocation: { uri: uri(file, ctx) },
+    ...(range === undefined ? {} : { region: region(range) }),
+  };
+}
+
+function result(d: Diagnostic, ruleIndex: ReadonlyMap<string, number>, ctx: ReportContext): Record<string, unknown> {
+  const index = ruleIndex.get(d.code);
+  const related = (d.related ?? []).flatMap((r, i) => {
+    const file = r.file ?? d.file;
+    return file === undefined ? [] : [{ id: i + 1, physicalLocation: physicalLocation(file, r.range, ctx), message: { text: r.message } }];
+  });
+  return {
+    ruleId: d.code,
+    ...(index === undefined ? {} : { ruleIndex: index }),
+    level: level[d.severity],
+    message: { text: d.hint === undefined ? d.message : `${d.message}\n\nhint: ${d.hint}` },
+    locations: d.file === undefined ? [] : [{ physicalLocation: physicalLocation(d.file, d.range, ctx) }],
+    ...(related.length === 0 ? {} : { relatedLocations: related }),
+  };
+}
+
+/** The SARIF 2.1.0 log as a plain object: one run, the rules taken from the code catalogue. */
+export function toSarif(report: { diagnostics: readonly Diagnostic[] }, ctx: ReportContext): Record<string, unknown> {
+  const catalogue: Readonly<Record<string, CodeInfo>> = ctx.catalogue ?? fullCatalogue;
+  const ids = Object.keys(catalogue);
+  const ruleIndex = new Map(ids.map((id, i) => [id, i]));
+  const rules = ids.map((id) => {
+    const info = catalogue[id] as CodeInfo;
+    return {
+      id,
+      shortDescription: { text: info.description },
+      helpUri: `${rulesDocUri}#${docsAnchor(id as Code)}`,
+      defaultConfiguration: { level: level[info.severity] },
+    };
+  });
+  return {
+    $schema: SARIF_SCHEMA,
+    version: '2.1.0',
+    runs: [
+      {
+        tool: { driver: { name: toolName, version: ctx.toolVersion, informationUri, rules } },
+        // Our columns count UTF-16 code units, as editors and JavaScript strings do.
+        columnKind: 'utf16CodeUnits',
+        results: report.diagnostics.map((d) => result(d, ruleIndex, ctx)),
+      },
+    ],
+  };
+}
+
+export const sarif: Reporter = {
+  name: 'sarif',
+  render: (report, ctx) => `${JSON.stringify(toSarif(report, ctx), null, 2)}\n`,
+};
