@@ -1,0 +1,152 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { InputError, UsageError } from '../../src/errors.js';
+import { execGit, selectChangedManifests } from '../../src/git/changed-since.js';
+import { loadManifests } from '../../src/manifest/load.js';
+
+/** git with a fixed identity and no user or system config, so the test means the same everywhere. */
+const gitEnv = {
+  PATH: process.env['PATH'],
+  HOME: tmpdir(),
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_AUTHOR_NAME: 'test',
+  GIT_AUTHOR_EMAIL: 'test@example.com',
+  GIT_COMMITTER_NAME: 'test',
+  GIT_COMMITTER_EMAIL: 'test@example.com',
+  // Never discover a repository above the temporary folders.
+  GIT_CEILING_DIRECTORIES: realpathSync(tmpdir()),
+};
+
+function git(cwd: string, ...args: string[]): string {
+  return execFileSync('git', args, { cwd, env: gitEnv, encoding: 'utf8' });
+}
+
+function write(root: string, file: string, text: string): void {
+  mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+  writeFileSync(path.join(root, file), text);
+}
+
+const manifest = (name: string | undefined, user = 'u1'): string => `${name === undefined ? '' : `name: ${name}\n`}user_id: ${user}\ntoolkits: [gmail]\n`;
+
+let repo: string;
+let outside: string;
+
+beforeAll(() => {
+  repo = realpathSync(mkdtempSync(path.join(tmpdir(), 'sessionctl-changed-')));
+  outside = realpathSync(mkdtempSync(path.join(tmpdir(), 'sessionctl-norepo-')));
+  git(repo, 'init', '-q', '-b', 'main');
+  write(repo, 'sessions/a.yaml', manifest('alpha'));
+  write(repo, 'sessions/b.yaml', manifest('beta'));
+  write(repo, 'sessions/c.yaml', manifest(undefined)); // named by its stem: c
+  write(repo, 'sessions/g.yaml', manifest('golf'));
+  write(repo, 'sessions/h.yaml', manifest('hotel'));
+  write(repo, 'sessions/team/d.yaml', manifest('delta'));
+  write(repo, 'sessions/old/c.yaml', manifest(undefined)); // also named c, by stem
+  write(repo, 'sessions/gone.yaml', manifest('gone'));
+  write(repo, 'README.md', 'docs\n');
+  git(repo, 'add', '.');
+  git(repo, 'commit', '-q', '-m', 'base');
+
+  git(repo, 'checkout', '-q', '-b', 'feature');
+  write(repo, 'sessions/a.yaml', manifest('alpha', 'u2')); // modified
+  write(repo, 'sessions/e.yaml', manifest('beta')); // added, and shares the name beta with b.yaml
+  git(repo, 'rm', '-q', 'sessions/gone.yaml'); // deleted: nothing left to check
+  write(repo, 'README.md', 'more docs\n'); // changed, but not a manifest under the paths
+  git(repo, 'add', '.');
+  git(repo, 'commit', '-q', '-m', 'feature work');
+
+  // main moves on after the branch point: these changes are not the branch's.
+  git(repo, 'checkout', '-q', 'main');
+  write(repo, 'sessions/g.yaml', manifest('golf', 'u9'));
+  git(repo, 'commit', '-q', '-am', 'main moves on');
+  git(repo, 'checkout', '-q', 'feature');
+
+  // Work-tree changes count too (a pre-commit or local run sees what CI will see).
+  write(repo, 'sessions/h.yaml', manifest('hotel', 'u3')); // modified, not staged
+  write(repo, 'sessions/f.yaml', manifest('foxtrot')); // untracked
+  write(repo, 'sessions/ignored.yaml', manifest('india'));
+  write(repo, '.gitignore', 'sessions/ignored.yaml\n'); // untracked itself, but not a manifest
+});
+
+afterAll(() => {
+  rmSync(repo, { recursive: true, force: true });
+  rmSync(outside, { recursive: true, force: true });
+});
+
+async function select(ref: string, paths: string[], cwd = repo) {
+  return selectChangedManifests(ref, {
+    cwd,
+    git: execGit(gitEnv),
+    load: () => loadManifests(paths, { cwd, env: {} }),
+  });
+}
+
+const rel = (files: readonly string[]): string[] => files.map((f) => path.relative(repo, f).split(path.sep).join('/')).sort();
+
+describe('--changed-since selection', () => {
+  test('changed since the merge base, plus manifests sharing a name, in a branch', async () => {
+    const s = await select('main', ['sessions']);
+    expect(s.base).toBe(git(repo, 'merge-base', 'main', 'HEAD').trim());
+    expect(rel(s.selected)).toEqual([
+      'sessions/a.yaml', // modified on the branch
+      'sessions/b.yaml', // unchanged, but named beta like the new e.yaml
+      'sessions/e.yaml', // added on the branch
+      'sessions/f.yaml', // untracked
+      'sessions/h.yaml', // modified in the work tree
+    ]);
+    expect(rel(s.byName)).toEqual(['sessions/b.yaml']);
+  });
+
+  test('a file-stem name pairs files in different folders', async () => {
+    write(repo, 'sessions/c.yaml', `${manifest(undefined)}# touched\n`);
+    try {
+      const s = await select('main', ['sessions']);
+      expect(rel(s.selected)).toContain('sessions/c.yaml');
+      expect(rel(s.byName)).toEqual(['sessions/b.yaml', 'sessions/old/c.yaml']);
+    } finally {
+      git(repo, 'checkout', '-q', '--', 'sessions/c.yaml');
+    }
+  });
+
+  test('only files under the given paths are considered, and ignored files never', async () => {
+    const s = await select('main', ['sessions/team', 'sessions/a.yaml', 'sessions/c.yaml']);
+    expect(rel(s.selected)).toEqual(['sessions/a.yaml']);
+    const all = await select('main', ['.']);
+    expect(rel(all.selected)).not.toContain('sessions/ignored.yaml');
+    expect(rel(all.selected)).not.toContain('sessions/gone.yaml');
+  });
+
+  test('relative to a commit id and from a subfolder', async () => {
+    const base = git(repo, 'rev-parse', 'HEAD').trim();
+    const s = await select(base, ['.'], path.join(repo, 'sessions'));
+    // Since HEAD: only the work tree's changes, and the names they share.
+    expect(rel(s.selected)).toEqual(['sessions/f.yaml', 'sessions/h.yaml']);
+  });
+
+  test('nothing changed gives an empty selection', async () => {
+    const s = await select('HEAD', ['sessions/team']);
+    expect(s.selected).toEqual([]);
+  });
+
+  test('outside a git repository: a clear input error', async () => {
+    write(outside, 'm.yaml', manifest('m'));
+    const err = await select('main', ['.'], outside).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InputError);
+    expect((err as Error).message).toMatch(/needs a git repository, and .* is not inside one/);
+  });
+
+  test('an unknown ref: a clear input error naming it', async () => {
+    const err = await select('no-such-branch', ['.']).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InputError);
+    expect((err as Error).message).toContain('unknown git ref "no-such-branch"');
+  });
+
+  test('a ref that looks like an option is refused before git sees it', async () => {
+    const err = await select('--output=/tmp/x', ['.']).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(UsageError);
+  });
+});
