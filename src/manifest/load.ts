@@ -1,0 +1,232 @@
+import { open, readdir, realpath, stat } from 'node:fs/promises';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import type { Readable } from 'node:stream';
+import { sortDiagnostics, type Diagnostic } from '../diagnostics/diagnostic.js';
+import { DEFAULT_MAX_FILE_BYTES, tooLarge } from './decode.js';
+import { globToRegExp, hasGlobMagic, splitGlob } from './glob.js';
+import { parseManifestText, STDIN_FILE } from './parse.js';
+import type { LoadOptions, LoadResult, ManifestDocument } from './types.js';
+
+export { parseManifestText, STDIN_FILE, type ParseOptions, type ParsedSource } from './parse.js';
+
+/** Folder search: these names are manifests. */
+const MANIFEST_FILE = /\.ya?ml$/i;
+/** Folder and `**` search skip these (dependencies and tool folders such as `.git`, `.sessionctl`). */
+const SKIPPED_DIR = (name: string): boolean => name === 'node_modules' || name.startsWith('.');
+
+/**
+ * Loads every manifest named by `paths`: files (any extension), folders (every `*.yaml` and
+ * `*.yml` below them, skipping `node_modules` and hidden folders), globs (`manifests/**\/*.yaml`,
+ * matched by sessionctl itself so quoting works the same in every shell) and `-` for stdin.
+ *
+ * Paths are loaded in the order given; a folder's or glob's files are sorted by path, and a file
+ * named twice is loaded once. Nothing is thrown for bad input: a path that matches nothing, an
+ * unreadable file and every YAML problem are diagnostics, sorted (see `sortDiagnostics`).
+ * Documents with YAML errors are not returned (their data is not reliable); documents with only
+ * `env/` errors are, with the unexpanded `${VAR}` text left in place.
+ */
+export async function loadManifests(paths: readonly string[], options: LoadOptions): Promise<LoadResult> {
+  const diagnostics: Diagnostic[] = [];
+  const targets: string[] = [];
+  const seen = new Set<string>();
+  const add = (file: string): void => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    targets.push(file);
+  };
+
+  for (const path of paths) {
+    if (path === '-') {
+      add(STDIN_FILE);
+      continue;
+    }
+    const expanded = await expandPath(path, options.cwd);
+    if ('problem' in expanded) diagnostics.push(expanded.problem);
+    else expanded.files.forEach(add);
+  }
+
+  const documents: ManifestDocument[] = [];
+  const files: string[] = [];
+  const sources = new Map<string, string>();
+  const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  for (const file of targets) {
+    files.push(file);
+    const read = file === STDIN_FILE ? await readStdin(options, maxBytes) : await readFileBounded(file, maxBytes);
+    if ('problem' in read) {
+      diagnostics.push(read.problem);
+      continue;
+    }
+    const parsed = parseManifestText(read.bytes, file, { env: options.env, maxFileBytes: maxBytes, ...(options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {}) });
+    if (parsed.text !== undefined) sources.set(file, parsed.text);
+    documents.push(...parsed.documents);
+    diagnostics.push(...parsed.diagnostics);
+  }
+  return { documents, diagnostics: sortDiagnostics(diagnostics), files, sources };
+}
+
+type Expanded = { files: string[] } | { problem: Diagnostic };
+
+async function expandPath(path: string, cwd: string): Promise<Expanded> {
+  const absolute = resolve(cwd, path);
+  let kind: 'file' | 'dir' | 'missing';
+  try {
+    const s = await stat(absolute);
+    kind = s.isDirectory() ? 'dir' : 'file';
+  } catch (err) {
+    if (!isMissing(err)) return { problem: unreadable(absolute, err) };
+    kind = 'missing';
+  }
+  if (kind === 'file') return { files: [absolute] };
+  if (kind === 'dir') {
+    const files = await walk(absolute, (rel) => MANIFEST_FILE.test(rel));
+    if (files.length === 0) return { problem: notFound(absolute, `the folder ${path} holds no *.yaml or *.yml file`) };
+    return { files };
+  }
+  if (hasGlobMagic(path)) {
+    const posix = path.split(sep).join('/');
+    const { base, rest } = splitGlob(posix);
+    const root = resolve(cwd, base === '' ? '.' : base);
+    const re = globToRegExp(rest);
+    let files: string[] = [];
+    try {
+      if ((await stat(root)).isDirectory()) files = await walk(root, (rel) => re.test(rel));
+    } catch (err) {
+      if (!isMissing(err)) return { problem: unreadable(root, err) };
+    }
+    if (files.length === 0) return { problem: notFound(isAbsolute(path) ? path : absolute, `the pattern ${path} matched no file`) };
+    return { files };
+  }
+  return { problem: notFound(absolute, `${path} does not exist`) };
+}
+
+/** Files below `root` (following symbolic links, each real folder once) whose relative path passes `match`, sorted. */
+async function walk(root: string, match: (relativePath: string) => boolean): Promise<string[]> {
+  const found: string[] = [];
+  const visited = new Set<string>();
+  const pending = [root];
+  while (pending.length > 0) {
+    const dir = pending.pop() as string;
+    let real: string;
+    try {
+      real = await realpath(dir);
+    } catch {
+      continue;
+    }
+    if (visited.has(real)) continue;
+    visited.add(real);
+    let entries;
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch {
+      // An unreadable sub-folder holds nothing we can load; named explicitly, it is reported.
+      continue;
+    }
+    for (const entry of entries) {
+      const full = join(dir, entry.name);
+      let isDir = entry.isDirectory();
+      let isFile = entry.isFile();
+      if (entry.isSymbolicLink()) {
+        try {
+          const s = await stat(full);
+          isDir = s.isDirectory();
+          isFile = s.isFile();
+        } catch {
+          continue;
+        }
+      }
+      if (isDir) {
+        if (!SKIPPED_DIR(entry.name)) pending.push(full);
+      } else if (isFile) {
+        const rel = relative(root, full).split(sep).join('/');
+        if (match(rel)) found.push(full);
+      }
+    }
+  }
+  return found.sort(compareCodeUnits);
+}
+
+function compareCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+type Read = { bytes: Uint8Array } | { problem: Diagnostic };
+
+/**
+ * Reads at most `maxBytes + 1` bytes. A regular file larger than the limit is refused from its
+ * size alone, without reading it; a pipe or device is read only until it passes the limit.
+ */
+async function readFileBounded(file: string, maxBytes: number): Promise<Read> {
+  let handle;
+  try {
+    handle = await open(file, 'r');
+  } catch (err) {
+    return { problem: unreadable(file, err) };
+  }
+  try {
+    const s = await handle.stat();
+    if (s.isDirectory()) return { problem: unreadable(file, new Error('is a folder')) };
+    if (s.isFile() && s.size > maxBytes) return { problem: tooLarge(file, s.size, maxBytes) };
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const want = Math.min(64 * 1024, maxBytes + 1 - total);
+      if (want <= 0) break;
+      const buffer = Buffer.alloc(want);
+      const { bytesRead } = await handle.read(buffer, 0, want, null);
+      if (bytesRead === 0) break;
+      chunks.push(bytesRead === want ? buffer : buffer.subarray(0, bytesRead));
+      total += bytesRead;
+    }
+    if (total > maxBytes) return { problem: tooLarge(file, total, maxBytes) };
+    return { bytes: Buffer.concat(chunks, total) };
+  } catch (err) {
+    return { problem: unreadable(file, err) };
+  } finally {
+    await handle.close();
+  }
+}
+
+async function readStdin(options: LoadOptions, maxBytes: number): Promise<Read> {
+  if (options.readStdin === undefined) return { problem: unreadable(STDIN_FILE, new Error('standard input is not available here')) };
+  try {
+    const bytes = await options.readStdin();
+    if (bytes.length > maxBytes) return { problem: tooLarge(STDIN_FILE, bytes.length, maxBytes) };
+    return { bytes };
+  } catch (err) {
+    return { problem: unreadable(STDIN_FILE, err) };
+  }
+}
+
+/**
+ * Reads a stream to its end, or until it passes `maxBytes` (then the excess is not kept and the
+ * result is `maxBytes + 1` bytes long, which the loader reports as too large). For `readStdin`.
+ */
+export async function readStreamBounded(stream: Readable, maxBytes: number = DEFAULT_MAX_FILE_BYTES): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of stream) {
+    const b = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk as Uint8Array);
+    chunks.push(b);
+    total += b.length;
+    if (total > maxBytes) {
+      stream.destroy();
+      break;
+    }
+  }
+  return Buffer.concat(chunks, Math.min(total, maxBytes + 1));
+}
+
+function isMissing(err: unknown): boolean {
+  const code = (err as { code?: string } | null)?.code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}
+
+function notFound(file: string, message: string): Diagnostic {
+  return { code: 'input/not-found', severity: 'error', message, file };
+}
+
+function unreadable(file: string, err: unknown): Diagnostic {
+  const code = (err as { code?: string } | null)?.code;
+  const reason = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'EISDIR' ? 'is a folder' : err instanceof Error ? err.message : String(err);
+  return { code: 'input/unreadable', severity: 'error', message: `cannot read the file: ${reason}`, file, range: { start: { line: 1, col: 1 }, end: { line: 1, col: 1 } } };
+}

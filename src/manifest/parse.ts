@@ -1,0 +1,275 @@
+import { basename, extname } from 'node:path';
+import { Composer, isDocument, isMap, isPair, isScalar, isSeq, Parser, visit, type CST, type Document, type Node } from 'yaml';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { checkAliases, copyWithin, EXPANSION_FACTOR, ExpansionTooLarge, MAX_ALIAS_COUNT } from './aliases.js';
+import { checkManifestText, decodeManifestBytes, DEFAULT_MAX_FILE_BYTES } from './decode.js';
+import { DEFAULT_MAX_DEPTH, findTooDeep } from './depth.js';
+import { findDuplicateKeys } from './duplicate-keys.js';
+import { interpolate } from './interpolate.js';
+import { escapePointerSegment, keyString, makeLocate, makeScalar, nodeRange, SourceText } from './source.js';
+import type { ManifestDocument } from './types.js';
+import { yamlDiagnostic } from './yaml-errors.js';
+
+/** Options for parsing one in-memory source; see `LoadOptions` for the meaning of each. */
+export interface ParseOptions {
+  env: Readonly<Record<string, string | undefined>>;
+  /** Default 1 MiB. */
+  maxFileBytes?: number;
+  /** Default 64. */
+  maxDepth?: number;
+}
+
+export interface ParsedSource {
+  file: string;
+  /** The decoded text (byte order mark removed), or undefined when the bytes are not UTF-8 text. */
+  text: string | undefined;
+  /** The documents that can be validated: empty documents and those with YAML errors are left out. */
+  documents: ManifestDocument[];
+  diagnostics: Diagnostic[];
+}
+
+/** The name of stdin in diagnostics and `ManifestDocument.file`. */
+export const STDIN_FILE = '<stdin>';
+
+/** At most this many of yaml's own findings per file; a binary-ish file can produce thousands. */
+const MAX_YAML_FINDINGS = 100;
+
+/**
+ * The one YAML profile of the project (runtime-facts §1.5): YAML 1.2 core schema whatever the file
+ * says, no merge keys, unique string keys, and no logging (yaml's warnings become diagnostics).
+ */
+const composeOptions = {
+  schema: 'core',
+  version: '1.2',
+  merge: false,
+  uniqueKeys: true,
+  stringKeys: true,
+  strict: true,
+  prettyErrors: false,
+  logLevel: 'error',
+} as const;
+
+/**
+ * Parses one manifest source (a file's bytes, or text given by a program) into documents and
+ * located diagnostics. Nothing is thrown for bad input; nothing in the input is ever executed.
+ *
+ * Order matters for safety: the size is checked before decoding, the encoding before parsing,
+ * and the nesting depth on the concrete syntax tree before anything is composed.
+ */
+export function parseManifestText(input: string | Uint8Array, file: string, options: ParseOptions): ParsedSource {
+  const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  const decoded = typeof input === 'string' ? checkManifestText(input, file, maxBytes) : decodeManifestBytes(input, file, maxBytes);
+  if (!decoded.ok) return { file, text: undefined, documents: [], diagnostics: [decoded.diagnostic] };
+
+  const text = decoded.text;
+  const source = new SourceText(text);
+  const diagnostics: Diagnostic[] = [];
+  const tokens: CST.Token[] = Array.from(new Parser().parse(text));
+
+  const tooDeep = findTooDeep(tokens, options.maxDepth ?? DEFAULT_MAX_DEPTH);
+  if (tooDeep !== undefined) {
+    const limit = options.maxDepth ?? DEFAULT_MAX_DEPTH;
+    diagnostics.push({
+      code: 'input/too-deep',
+      severity: 'error',
+      message: `collections are nested more than ${limit} levels deep`,
+      file,
+      range: source.range(tooDeep.offset),
+      hint: 'a session manifest needs only a few levels; this looks like a generated or hostile file',
+    });
+    return { file, text, documents: [], diagnostics };
+  }
+
+  diagnostics.push(...versionDirectives(tokens, source, file));
+
+  const composer = new Composer(composeOptions);
+  const docs = Array.from(composer.compose(tokens)) as Document.Parsed[];
+  if (docs.length === 0) {
+    const info = composer.streamInfo();
+    for (const e of [...info.errors, ...info.warnings]) diagnostics.push(yamlDiagnostic(e, source, file));
+    diagnostics.push({ code: 'yaml/empty', severity: 'warning', message: 'the file holds no YAML document', file, range: source.range(0) });
+    return { file, text, documents: [], diagnostics: capYamlFindings(diagnostics) };
+  }
+
+  const documents: ManifestDocument[] = [];
+  const maxExpansion = EXPANSION_FACTOR * maxBytes;
+  docs.forEach((doc, index) => {
+    const result = composeDocument(doc, index, docs.length, source, file, options.env, maxExpansion);
+    diagnostics.push(...result.diagnostics);
+    if (result.document !== undefined) documents.push(result.document);
+  });
+  return { file, text, documents, diagnostics: capYamlFindings(diagnostics) };
+}
+
+function composeDocument(
+  doc: Document.Parsed,
+  index: number,
+  count: number,
+  source: SourceText,
+  file: string,
+  env: ParseOptions['env'],
+  maxExpansion: number,
+): { document?: ManifestDocument; diagnostics: Diagnostic[] } {
+  const diagnostics: Diagnostic[] = [];
+  const duplicates = findDuplicateKeys(doc, source, file);
+  const duplicateAt = new Set(duplicates.map((d) => d.offset));
+  diagnostics.push(...duplicates.map((d) => d.diagnostic));
+  for (const e of [...doc.errors, ...doc.warnings]) {
+    // Our duplicate-key finding names both places; yaml's names only the second.
+    if (e.code === 'DUPLICATE_KEY' && duplicateAt.has(e.pos[0])) continue;
+    // Reported once per directive by versionDirectives, with the version in the message.
+    if (e.code === 'BAD_DIRECTIVE' && /YAML version/i.test(e.message)) continue;
+    diagnostics.push(yamlDiagnostic(e, source, file));
+  }
+
+  const docLabel = count > 1 ? `document ${index + 1}` : 'the document';
+  if (isEmptyDocument(doc)) {
+    diagnostics.push({ code: 'yaml/empty', severity: 'warning', message: `${docLabel} is empty`, file, range: source.range(doc.range?.[0] ?? 0) });
+    return { diagnostics };
+  }
+
+  const aliases = checkAliases(doc, source, file);
+  diagnostics.push(...aliases.diagnostics);
+  diagnostics.push(...interpolateDocument(doc, source, file, env));
+
+  if (diagnostics.some((d) => d.severity === 'error' && !d.code.startsWith('env/'))) return { diagnostics };
+
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+    if (aliases.firstAlias !== undefined) data = copyWithin(data, maxExpansion);
+  } catch (err) {
+    if (err instanceof ExpansionTooLarge || (err instanceof ReferenceError && /alias/i.test(err.message))) {
+      diagnostics.push({
+        code: 'yaml/excessive-aliases',
+        severity: 'error',
+        message:
+          err instanceof ExpansionTooLarge
+            ? `${docLabel} expands through aliases to more than ${EXPANSION_FACTOR} times the file size limit`
+            : `${docLabel} uses more aliases than the limit of ${MAX_ALIAS_COUNT}`,
+        file,
+        range: aliases.firstAlias ?? source.range(doc.range?.[0] ?? 0),
+        hint: 'write the values out, or share fewer of them through anchors',
+      });
+      return { diagnostics };
+    }
+    // toJS failing otherwise is not expected for a composed document without errors; report it
+    // at the document rather than crash on a file we cannot read.
+    diagnostics.push({
+      code: 'yaml/syntax',
+      severity: 'error',
+      message: `${docLabel} could not be converted to data: ${err instanceof Error ? err.message : String(err)}`,
+      file,
+      range: source.range(doc.range?.[0] ?? 0),
+    });
+    return { diagnostics };
+  }
+
+  const declared = isPlainObject(data) && Object.prototype.hasOwnProperty.call(data, 'name') ? data['name'] : undefined;
+  const nameDeclared = typeof declared === 'string' && declared !== '';
+  const document: ManifestDocument = {
+    file,
+    index,
+    name: nameDeclared ? declared : defaultName(file, index),
+    nameDeclared,
+    data,
+    locate: makeLocate(source, doc),
+    scalar: makeScalar(source, doc),
+  };
+  return { document, diagnostics };
+}
+
+/** The file stem, with `#N` for the second and later documents (DESIGN §1). */
+export function defaultName(file: string, index: number): string {
+  const stem = file === STDIN_FILE ? 'stdin' : basename(file, extname(file));
+  return index === 0 ? stem : `${stem}#${index + 1}`;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function isEmptyDocument(doc: Document.Parsed): boolean {
+  const c = doc.contents as Node | null;
+  if (c === null) return true;
+  return isScalar(c) && c.value === null && c.source === '' && c.tag === undefined && c.anchor === undefined;
+}
+
+/** `%YAML 1.1` (or any version but 1.2) is read as 1.2 anyway; say so where the directive is. */
+function versionDirectives(tokens: readonly CST.Token[], source: SourceText, file: string): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const t of tokens) {
+    if (t.type !== 'directive') continue;
+    const m = /^%YAML[ \t]+(\S+)/.exec(t.source);
+    if (m === null || m[1] === '1.2') continue;
+    out.push({
+      code: 'yaml/directive',
+      severity: 'warning',
+      message: `the file asks for YAML ${m[1]}; manifests are always read as YAML 1.2`,
+      file,
+      range: source.range(t.offset, t.offset + t.source.trimEnd().length),
+      hint: 'remove the %YAML directive; quote values such as yes, on or 0755 that YAML 1.1 would read differently',
+    });
+  }
+  return out;
+}
+
+/**
+ * Expands `${VAR}` in every string value (never in keys), in place, before the document becomes
+ * data, so each problem is located at its scalar. Aliased scalars are expanded once, at the anchor.
+ */
+function interpolateDocument(doc: Document, source: SourceText, file: string, env: ParseOptions['env']): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  visit(doc, {
+    Scalar(key, node, path) {
+      if (key === 'key' || typeof node.value !== 'string' || !node.value.includes('${')) return;
+      const result = interpolate(node.value, env);
+      node.value = result.value;
+      for (const p of result.problems) {
+        const d: Diagnostic = {
+          code: p.code,
+          severity: 'error',
+          message: p.message,
+          file,
+          pointer: pointerOf(path, node),
+          range: nodeRange(source, node) ?? source.range(doc.range?.[0] ?? 0),
+        };
+        if (p.hint !== undefined) d.hint = p.hint;
+        out.push(d);
+      }
+    },
+  });
+  return out;
+}
+
+/** The JSON pointer of a node from yaml's visitor path (document, collections and pairs). */
+function pointerOf(path: readonly unknown[], node: unknown): string {
+  const segments: string[] = [];
+  const chain = [...path, node];
+  for (let i = 0; i < chain.length - 1; i++) {
+    const here = chain[i];
+    const next = chain[i + 1];
+    if (isDocument(here)) continue;
+    if (isPair(here)) segments.push(escapePointerSegment(keyString(here.key)));
+    else if (isSeq(here)) segments.push(String(here.items.indexOf(next as never)));
+    else if (isMap(here)) continue;
+  }
+  return segments.length === 0 ? '' : `/${segments.join('/')}`;
+}
+
+/** Keeps the first findings of each file and says how many more there were. */
+function capYamlFindings(diagnostics: Diagnostic[]): Diagnostic[] {
+  if (diagnostics.length <= MAX_YAML_FINDINGS) return diagnostics;
+  const kept = diagnostics.slice(0, MAX_YAML_FINDINGS);
+  const rest = diagnostics.slice(MAX_YAML_FINDINGS);
+  const next = rest[0] as Diagnostic;
+  const more: Diagnostic = {
+    code: next.code,
+    severity: rest.some((d) => d.severity === 'error') ? 'error' : next.severity,
+    message: `${rest.length} more problems in this file are not shown`,
+  };
+  if (next.file !== undefined) more.file = next.file;
+  if (next.range !== undefined) more.range = next.range;
+  kept.push(more);
+  return kept;
+}

@@ -1,0 +1,150 @@
+import { isAlias, isMap, isScalar, isSeq, LineCounter, type Document, type Node } from 'yaml';
+import type { Position, Range } from '../diagnostics/diagnostic.js';
+import type { ScalarSource } from './types.js';
+
+/**
+ * One source text and its line index. Every offset -> line:col conversion of the project happens
+ * here, once, 1-based; reporters never do position arithmetic.
+ */
+export class SourceText {
+  readonly lineCounter = new LineCounter();
+
+  constructor(readonly text: string) {
+    // Indexed here rather than by the yaml Parser, so that texts which never reach the parser
+    // (binary or too-deep files) are located the same way.
+    this.lineCounter.addNewLine(0);
+    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) this.lineCounter.addNewLine(i + 1);
+  }
+
+  /** The 1-based line and column (UTF-16 code units) of a character offset. */
+  position(offset: number): Position {
+    const clamped = Math.max(0, Math.min(offset, this.text.length));
+    const { line, col } = this.lineCounter.linePos(clamped);
+    return { line: Math.max(line, 1), col: Math.max(col, 1) };
+  }
+
+  /** The range between two character offsets; an empty or inverted span collapses to its start. */
+  range(start: number, end: number = start): Range {
+    const s = this.position(start);
+    return { start: s, end: end > start ? this.position(end) : s };
+  }
+}
+
+/** A mapping key as the JSON data sees it (`stringKeys` makes every key a string; null is ''). */
+export function keyString(key: unknown): string {
+  if (isScalar(key)) return key.value === null || key.value === undefined ? '' : String(key.value);
+  return String(key);
+}
+
+/** Splits an RFC 6901 JSON pointer into unescaped segments. `''` is the whole document. */
+export function pointerSegments(pointer: string): string[] {
+  if (pointer === '' || pointer === '/') return pointer === '/' ? [''] : [];
+  const body = pointer.startsWith('/') ? pointer.slice(1) : pointer;
+  return body.split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+/** Escapes one segment for a JSON pointer. */
+export function escapePointerSegment(segment: string | number): string {
+  return String(segment).replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+interface Found {
+  /** The deepest node reached. */
+  node: Node | null;
+  /** The key node of the last map entry stepped through, when the last step was a map entry. */
+  keyNode: Node | null;
+  /** True when every segment of the pointer was found. */
+  complete: boolean;
+}
+
+/**
+ * Walks a JSON pointer through the composed YAML. Maps compare `String(key)` (ajv's view of the
+ * data), sequences take decimal indices, aliases are followed. Stops at the nearest existing
+ * ancestor when a segment is missing.
+ */
+export function walkPointer(doc: Document, pointer: string): Found {
+  let node = resolveAlias(doc, doc.contents as Node | null);
+  let keyNode: Node | null = null;
+  for (const segment of pointerSegments(pointer)) {
+    if (isMap(node)) {
+      // The last matching pair is the one whose value reached the data (duplicates keep the last).
+      let match: { key: unknown; value: unknown } | undefined;
+      for (const pair of node.items) if (keyString(pair.key) === segment) match = pair;
+      if (match === undefined) return { node, keyNode, complete: false };
+      keyNode = isNodeLike(match.key) ? match.key : null;
+      const value = resolveAlias(doc, (match.value ?? null) as Node | null);
+      // `key:` with no value holds an empty scalar after the colon: point at the key instead.
+      node = value === null || isEmptyScalar(value) ? (keyNode ?? value) : value;
+      continue;
+    }
+    if (isSeq(node) && /^(0|[1-9][0-9]*)$/.test(segment)) {
+      const item = node.items[Number(segment)];
+      if (item === undefined) return { node, keyNode, complete: false };
+      node = resolveAlias(doc, item as Node | null);
+      keyNode = null;
+      continue;
+    }
+    return { node, keyNode, complete: false };
+  }
+  return { node, keyNode, complete: true };
+}
+
+function isEmptyScalar(node: Node): boolean {
+  return isScalar(node) && node.value === null && node.source === '' && node.tag === undefined;
+}
+
+function isNodeLike(value: unknown): value is Node {
+  return typeof value === 'object' && value !== null && 'range' in value;
+}
+
+function resolveAlias(doc: Document, node: Node | null): Node | null {
+  // Alias chains are short (an alias always points back to an earlier anchor), but bound the loop.
+  for (let i = 0; i < 64 && isAlias(node); i++) node = (node.resolve(doc) as Node | undefined) ?? null;
+  return node;
+}
+
+/** The source range of a node's value (without trailing comments), or undefined without one. */
+export function nodeRange(source: SourceText, node: Node | null): Range | undefined {
+  const r = node?.range;
+  if (r === undefined || r === null) return undefined;
+  // A collection's value range runs to the start of the next line; stop at its last character.
+  let end = r[1];
+  while (end > r[0] && /\s/.test(source.text.charAt(end - 1))) end--;
+  return source.range(r[0], end);
+}
+
+/** Builds `ManifestDocument.locate` for one composed document. */
+export function makeLocate(source: SourceText, doc: Document): (pointer: string, options?: { key?: boolean }) => Range {
+  const docStart = doc.range?.[0] ?? 0;
+  return (pointer, options = {}) => {
+    const found = walkPointer(doc, pointer);
+    if (options.key === true && found.complete && found.keyNode !== null) {
+      const r = nodeRange(source, found.keyNode);
+      if (r !== undefined) return r;
+    }
+    return nodeRange(source, found.node) ?? source.range(docStart);
+  };
+}
+
+/** Builds `ManifestDocument.scalar` for one composed document. */
+export function makeScalar(source: SourceText, doc: Document): (pointer: string) => ScalarSource | undefined {
+  return (pointer) => {
+    const found = walkPointer(doc, pointer);
+    if (!found.complete || !isScalar(found.node) || found.node.range === undefined || found.node.range === null) return undefined;
+    const [start, end] = found.node.range;
+    return { source: source.text.slice(start, end), style: scalarStyle(found.node.type) };
+  };
+}
+
+function scalarStyle(type: string | undefined): ScalarSource['style'] {
+  switch (type) {
+    case 'QUOTE_DOUBLE':
+    case 'QUOTE_SINGLE':
+      return 'quoted';
+    case 'BLOCK_FOLDED':
+    case 'BLOCK_LITERAL':
+      return 'block';
+    default:
+      return 'plain';
+  }
+}

@@ -1,0 +1,124 @@
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadManifests } from '../../../src/manifest/load.js';
+import type { LoadOptions } from '../../../src/manifest/types.js';
+import { yaml } from './yaml-text.js';
+
+let dir: string;
+const opts = (extra: Partial<LoadOptions> = {}): LoadOptions => ({ cwd: dir, env: {}, ...extra });
+const where = (d: { code: string; range?: { start: { line: number; col: number } } }) => [d.code, d.range?.start.line, d.range?.start.col];
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'sessionctl-load-'));
+  await mkdir(join(dir, 'tree/nested/deeper'), { recursive: true });
+  await mkdir(join(dir, 'tree/node_modules'), { recursive: true });
+  await mkdir(join(dir, 'tree/.hidden'), { recursive: true });
+  await mkdir(join(dir, 'empty-folder'), { recursive: true });
+  await writeFile(join(dir, 'tree/b.yaml'), 'name: b\n');
+  await writeFile(join(dir, 'tree/a.yml'), 'name: a\n');
+  await writeFile(join(dir, 'tree/notes.txt'), 'not: a manifest\n');
+  await writeFile(join(dir, 'tree/nested/c.YAML'), 'name: c\n');
+  await writeFile(join(dir, 'tree/nested/deeper/d.yaml'), 'name: d\n');
+  await writeFile(join(dir, 'tree/node_modules/skip.yaml'), 'name: skipped\n');
+  await writeFile(join(dir, 'tree/.hidden/skip.yaml'), 'name: hidden\n');
+  await symlink(join(dir, 'tree'), join(dir, 'tree/nested/loop'));
+  await writeFile(
+    join(dir, 'multi.yaml'),
+    yaml`
+      name: first
+      ---
+      user_id: u2
+      ---
+      # only a comment
+      ---
+      name: fourth
+    `,
+  );
+  await writeFile(
+    join(dir, 'dup.yaml'),
+    yaml`
+      name: dup
+      toolkits:
+        enable: [gmail]
+      workbench: {}
+      toolkits:
+        disable: [slack]
+    `,
+  );
+  await writeFile(join(dir, 'broken.yaml'), 'name: broken\ntoolkits: [gmail, slack\nother: 1\n');
+  await writeFile(join(dir, 'manifest.txt'), 'name: any-extension\n');
+});
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('loadManifests', () => {
+  it('loads a folder recursively, *.yaml and *.yml only, sorted, skipping node_modules, hidden folders and link loops', async () => {
+    const r = await loadManifests(['tree'], opts());
+    expect(r.diagnostics).toEqual([]);
+    expect(r.files).toEqual(['tree/a.yml', 'tree/b.yaml', 'tree/nested/c.YAML', 'tree/nested/deeper/d.yaml'].map((f) => join(dir, f)));
+    expect(r.documents.map((d) => d.name)).toEqual(['a', 'b', 'c', 'd']);
+    expect([...r.sources.keys()]).toEqual(r.files);
+  });
+
+  it('loads a file named explicitly whatever its extension, and each file once', async () => {
+    const r = await loadManifests(['manifest.txt', join(dir, 'manifest.txt'), './manifest.txt'], opts());
+    expect(r.files).toEqual([join(dir, 'manifest.txt')]);
+    expect(r.documents.map((d) => [d.name, d.nameDeclared, d.data])).toEqual([['any-extension', true, { name: 'any-extension' }]]);
+  });
+
+  it('keeps the order of the arguments', async () => {
+    const r = await loadManifests(['tree/b.yaml', 'tree/a.yml'], opts());
+    expect(r.documents.map((d) => d.name)).toEqual(['b', 'a']);
+  });
+
+  it('splits multi-document files; later documents without name: get file stem #N; empty ones warn', async () => {
+    const r = await loadManifests(['multi.yaml'], opts());
+    expect(r.documents.map((d) => [d.index, d.name, d.nameDeclared])).toEqual([
+      [0, 'first', true],
+      [1, 'multi#2', false],
+      [3, 'fourth', true],
+    ]);
+    expect(r.documents[1]?.locate('/user_id').start).toEqual({ line: 3, col: 10 });
+    expect(r.diagnostics.map(where)).toEqual([['yaml/empty', 4, 1]]);
+    expect(r.diagnostics[0]?.severity).toBe('warning');
+  });
+
+  it('reports a duplicate key at the second key, with the first as related, and drops the document', async () => {
+    const r = await loadManifests(['dup.yaml'], opts());
+    expect(r.documents).toEqual([]);
+    expect(r.diagnostics.map(where)).toEqual([['yaml/duplicate-key', 5, 1]]);
+    expect(r.diagnostics[0]?.related?.map((x) => [x.file, x.range?.start])).toEqual([[join(dir, 'dup.yaml'), { line: 2, col: 1 }]]);
+    expect(r.diagnostics[0]?.file).toBe(join(dir, 'dup.yaml'));
+  });
+
+  it('reports syntax errors with yaml\'s code named and a position', async () => {
+    const r = await loadManifests(['broken.yaml'], opts());
+    expect(r.documents).toEqual([]);
+    expect(r.diagnostics.length).toBeGreaterThan(0);
+    for (const d of r.diagnostics) {
+      expect(d.code).toBe('yaml/syntax');
+      expect(d.message).toMatch(/\(yaml [A-Z_]+\)$/);
+      expect(d.range?.start.line).toBeGreaterThanOrEqual(2);
+    }
+  });
+
+  it.each([
+    ['a missing file', ['nope.yaml']],
+    ['a folder without manifests', ['empty-folder']],
+    ['a glob that matches nothing', ['tree/*.json']],
+  ])('%s is input/not-found', async (_name, paths) => {
+    const r = await loadManifests(paths, opts());
+    expect(r.diagnostics.map((d) => d.code)).toEqual(['input/not-found']);
+    expect(r.documents).toEqual([]);
+  });
+
+  it('still loads the other paths when one matches nothing', async () => {
+    const r = await loadManifests(['nope.yaml', 'tree/a.yml'], opts());
+    expect(r.diagnostics.map((d) => d.code)).toEqual(['input/not-found']);
+    expect(r.documents.map((d) => d.name)).toEqual(['a']);
+  });
+});
