@@ -67,13 +67,14 @@ export const catalogue = {
   'drift/added': { severity: 'warning', description: 'The service holds a value the manifest does not declare and that differs from the documented default (an error with `--strict`).' },
 
   'state/not-applied': { severity: 'error', description: 'A manifest has no session recorded in the state file; run `sessionctl apply` first.' },
-  'state/session-missing': { severity: 'error', description: 'The session recorded for a manifest no longer answers (404); apply re-creates it.' },
+  'state/session-missing': { severity: 'info', description: 'The session recorded for a manifest no longer answers (404); plan and apply treat it as not applied and create it again.' },
+  'state/write-failed': { severity: 'error', description: 'A session was created but the state file could not be written; the session is not recorded.' },
+  'state/refresh-failed': { severity: 'error', description: 'Reading a recorded session (GET) failed, so whether it still exists and matches could not be checked.' },
 
   'plan/stale': { severity: 'error', description: 'A saved plan no longer matches the manifests or the state file; run `sessionctl plan --out` again.' },
 
   'apply/create-failed': { severity: 'error', description: 'The service refused or failed a session create; nothing was recorded for this manifest.' },
   'apply/outcome-unknown': { severity: 'error', description: 'A create timed out or was reset after it was sent; a session may exist that is not recorded. Check before re-running.' },
-  'apply/read-failed': { severity: 'error', description: 'Reading a recorded session (GET) failed, so its drift could not be checked.' },
 } as const satisfies Record<string, CodeInfo>;
 
 export type Code = keyof typeof catalogue;

@@ -29,7 +29,7 @@ describe('requestBody', () => {
 
   test('does not alias the manifest lists', () => {
     const manifest: ManifestData = { user_id: 'u', toolkits: ['a'] };
-    const body = requestBody(manifest) as { toolkits: { enable: string[] } };
+    const body = requestBody(manifest) as unknown as { toolkits: { enable: string[] } };
     body.toolkits.enable.push('b');
     expect(manifest.toolkits).toEqual(['a']);
   });
