@@ -1,0 +1,50 @@
+import { sortDiagnostics, type Diagnostic } from '../diagnostics/diagnostic.js';
+import type { ManifestDocument } from '../manifest/types.js';
+import type { DocumentRule, RunRule } from './rule.js';
+import { allowlistWithDenylist } from './rules/allowlist-with-denylist.js';
+import { duplicateName } from './rules/duplicate-name.js';
+import { emptyAllowlist } from './rules/empty-allowlist.js';
+import { literalApiKey } from './rules/literal-api-key.js';
+import { proxyWithoutWorkbench } from './rules/proxy-without-workbench.js';
+import { tagConflict } from './rules/tag-conflict.js';
+import { toolkitNotEnabled } from './rules/toolkit-not-enabled.js';
+import { toolsVariant } from './rules/tools-variant.js';
+import { waitWithoutManageConnections } from './rules/wait-without-manage-connections.js';
+import { schemaDiagnostics, yaml11Diagnostics } from './schema.js';
+
+/** Rules that look at one document. Each reads data that may have failed the schema, defensively. */
+export const documentRules: readonly DocumentRule[] = [
+  allowlistWithDenylist,
+  toolsVariant,
+  toolkitNotEnabled,
+  tagConflict,
+  proxyWithoutWorkbench,
+  waitWithoutManageConnections,
+  emptyAllowlist,
+  literalApiKey,
+];
+
+/** Rules that look at all documents of a run together. */
+export const runRules: readonly RunRule[] = [duplicateName];
+
+/** Schema, YAML 1.1 and rule findings of one document (without the cross-document rules). */
+export function validateDocument(doc: ManifestDocument): Diagnostic[] {
+  const out = schemaDiagnostics(doc);
+  out.push(...yaml11Diagnostics(doc));
+  for (const rule of documentRules) out.push(...rule.check(doc));
+  return out;
+}
+
+/**
+ * Validates the documents of one run: the schema (cleaned ajv errors), YAML 1.1 ambiguities, the
+ * semantic rules of each document, then the rules across documents (duplicate names). Returns the
+ * findings sorted and de-duplicated. Loading findings (YAML, `${VAR}`) are the loader's.
+ */
+export function validateDocuments(docs: readonly ManifestDocument[]): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const doc of docs) out.push(...validateDocument(doc));
+  for (const rule of runRules) out.push(...rule.checkAll(docs));
+  return sortDiagnostics(out);
+}
+
+export { manifestSchemaText, manifestSchema, isSchemaValid } from './schema.js';

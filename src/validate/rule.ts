@@ -1,0 +1,64 @@
+import type { Code } from '../diagnostics/codes.js';
+import { codeInfo } from '../diagnostics/codes.js';
+import type { Diagnostic, RelatedLocation } from '../diagnostics/diagnostic.js';
+import type { ManifestDocument } from '../manifest/types.js';
+
+/** A semantic rule that looks at one document at a time. */
+export interface DocumentRule {
+  readonly code: Code;
+  check(doc: ManifestDocument): Diagnostic[];
+}
+
+/** A rule that looks at every document of a run together (duplicate names). */
+export interface RunRule {
+  readonly code: Code;
+  checkAll(docs: readonly ManifestDocument[]): Diagnostic[];
+}
+
+export type Json = Record<string, unknown>;
+
+/** The value as a plain mapping, or undefined. Rules read data that may have failed the schema. */
+export function mapping(value: unknown): Json | undefined {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : undefined;
+}
+
+export function stringList(value: unknown): string[] | undefined {
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : undefined;
+}
+
+export function has(obj: Json, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(obj, key);
+}
+
+/** A located diagnostic of `code` with the code's catalogue severity. */
+export function finding(
+  doc: ManifestDocument,
+  code: Code,
+  pointer: string,
+  message: string,
+  hint: string,
+  options: { key?: boolean; related?: Array<{ pointer: string; message: string; key?: boolean }> } = {},
+): Diagnostic {
+  const d: Diagnostic = {
+    code,
+    severity: codeInfo(code).severity,
+    message,
+    file: doc.file,
+    pointer,
+    range: doc.locate(pointer, { key: options.key ?? false }),
+    hint,
+  };
+  if (options.related !== undefined && options.related.length > 0) {
+    d.related = options.related.map(
+      (r): RelatedLocation => ({ message: r.message, file: doc.file, range: doc.locate(r.pointer, { key: r.key ?? false }) }),
+    );
+  }
+  return d;
+}
+
+/** Compares two source positions of one document: which key was written first. */
+export function before(doc: ManifestDocument, a: string, b: string): boolean {
+  const ra = doc.locate(a, { key: true }).start;
+  const rb = doc.locate(b, { key: true }).start;
+  return ra.line < rb.line || (ra.line === rb.line && ra.col <= rb.col);
+}

@@ -1,0 +1,24 @@
+import type { ManifestDocument } from '../../manifest/types.js';
+import { finding, mapping, type DocumentRule } from '../rule.js';
+
+/**
+ * `manage_connections.enable_wait_for_connections: true` with `manage_connections.enable: false`:
+ * the wait tool belongs to connection management, so the service does not expose it.
+ */
+export const waitWithoutManageConnections: DocumentRule = {
+  code: 'rule/wait-without-manage-connections',
+  check(doc: ManifestDocument) {
+    const mc = mapping(mapping(doc.data)?.['manage_connections']);
+    if (mc?.['enable'] !== false || mc['enable_wait_for_connections'] !== true) return [];
+    return [
+      finding(
+        doc,
+        this.code,
+        '/manage_connections/enable_wait_for_connections',
+        '`manage_connections.enable_wait_for_connections` is true but connection management is off, so COMPOSIO_WAIT_FOR_CONNECTIONS is not exposed',
+        'Remove `enable_wait_for_connections`, or turn connection management on with `manage_connections.enable: true`.',
+        { key: true, related: [{ pointer: '/manage_connections/enable', message: 'connection management is turned off here' }] },
+      ),
+    ];
+  },
+};
