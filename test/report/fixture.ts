@@ -46,7 +46,7 @@ const diagnostics: Diagnostic[] = [
   {
     code: 'yaml/yaml11-scalar',
     severity: 'warning',
-    message: 'plain `on` is true to YAML 1.1 parsers: 100% of them,\nbut a string here',
+    message: 'plain `on` is a boolean (true|false) to YAML 1.1 parsers: 100% of them,\nbut a string here',
     file: support,
     pointer: '/workbench/enable',
     range: { start: { line: 9, col: 11 }, end: { line: 9, col: 13 } },
@@ -55,7 +55,7 @@ const diagnostics: Diagnostic[] = [
   {
     code: 'input/not-found',
     severity: 'error',
-    message: 'no manifest matched "nothing/*.yaml"',
+    message: 'no manifest matched "manifests/<team>/*_test.yaml"',
   },
   {
     code: 'schema/required',
