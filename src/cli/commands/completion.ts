@@ -1,4 +1,5 @@
 import { Argument } from 'commander';
+import { formatNames } from '../../report/registry.js';
 import { version } from '../../version.js';
 import { bashScript } from '../completion/bash.js';
 import { fishScript } from '../completion/fish.js';
@@ -14,12 +15,9 @@ const shells = {
 
 type Shell = keyof typeof shells;
 
-/**
- * Values of options that take `NAME` or `NAME=FILE` and so cannot declare commander choices.
- * Kept here rather than imported so completion never depends on a reporter module loading.
- */
+/** Values of options that take `NAME` or `NAME=FILE` and so cannot declare commander choices. */
 const extraChoices: ExtraChoices = {
-  '--format': ['human', 'json', 'github', 'sarif', 'junit', 'markdown'],
+  '--format': formatNames,
 };
 
 /** `sessionctl completion bash|zsh|fish`: a script generated from the live command tree. */
