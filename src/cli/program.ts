@@ -3,6 +3,7 @@ import { version } from '../version.js';
 import type { Io } from './io.js';
 import type { Redactor } from './redact.js';
 import { registerCompletion } from './commands/completion.js';
+import { registerEmulator } from './commands/emulator.js';
 
 /** What every command gets: the outside world, and the one way to set the exit code. */
 export interface CommandEnv {
@@ -13,7 +14,7 @@ export interface CommandEnv {
 
 export type RegisterCommand = (program: Command, env: CommandEnv) => void;
 
-const commands: RegisterCommand[] = [registerCompletion];
+const commands: RegisterCommand[] = [registerCompletion, registerEmulator];
 
 export function buildProgram(env: CommandEnv): Command {
   const program = new Command('sessionctl')

@@ -1,0 +1,103 @@
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { Option } from 'commander';
+import { InputError, UsageError } from '../../errors.js';
+import type { RegisterCommand } from '../program.js';
+
+interface EmulatorFlags {
+  host: string;
+  port: string;
+  apiKey: string[];
+  dataDir?: string;
+  rateLimit?: string;
+  catalog?: string;
+}
+
+function parsePort(raw: string): number {
+  if (!/^\d{1,5}$/.test(raw) || Number(raw) > 65535) throw new UsageError(`--port must be an integer 0..65535, got '${raw}'`);
+  return Number(raw);
+}
+
+function parseRate(raw: string): number {
+  const m = /^(\d+)(?:\/min)?$/.exec(raw.trim());
+  if (m === null || Number(m[1]) < 1) throw new UsageError(`--rate-limit must look like 100/min, got '${raw}'`);
+  return Number(m[1]);
+}
+
+/**
+ * `sessionctl emulator`: a local, stateful emulator of the 13 Tool Router endpoints. Prints its URL
+ * (one line) on stdout, one line per request on stderr, and stops cleanly on SIGINT/SIGTERM. Keys
+ * given with --api-key are registered with the redactor, so no log line can carry them.
+ */
+export const registerEmulator: RegisterCommand = (program, env) => {
+  program
+    .command('emulator')
+    .description('Serve a local, stateful emulator of the Tool Router API (all 13 endpoints, admin surface under /_emulator/).')
+    .option('--host <host>', 'interface to bind (loopback unless you say otherwise)', '127.0.0.1')
+    .option('--port <port>', 'port to listen on (0 picks a free one)', '4010')
+    .addOption(
+      new Option('--api-key <key>', 'accept only this key (repeatable); without it any non-empty key works, each its own project')
+        .argParser((value: string, previous: string[] = []) => [...previous, value])
+        .default([], 'any key'),
+    )
+    .option('--data-dir <dir>', 'keep state in this directory (written atomically) instead of memory')
+    .option('--rate-limit <n/min>', 'requests per minute per key, answered with 429 and Retry-After past it')
+    .option('--catalog <file>', 'serve this catalogue ({"toolkits": [...], "tools": [...]}) instead of the built-in one')
+    .action(async (flags: EmulatorFlags) => {
+      for (const key of flags.apiKey) env.redactor.add(key);
+      const port = parsePort(flags.port);
+      const rate = flags.rateLimit === undefined ? undefined : parseRate(flags.rateLimit);
+      // Loaded here, not at the top: other commands do not pay for the emulator's modules.
+      const [{ startEmulator }, { catalogFromJson }] = await Promise.all([import('../../emulator/server.js'), import('../../emulator/catalog.js')]);
+      let catalog;
+      if (flags.catalog !== undefined) {
+        const file = resolve(env.io.cwd, flags.catalog);
+        let text: string;
+        try {
+          text = await readFile(file, 'utf8');
+        } catch (err) {
+          throw new InputError(`cannot read the catalogue: ${(err as NodeJS.ErrnoException).code ?? 'error'}`, flags.catalog, { cause: err });
+        }
+        try {
+          catalog = catalogFromJson(JSON.parse(text));
+        } catch (err) {
+          throw new InputError(err instanceof SyntaxError ? `not JSON: ${err.message}` : (err as Error).message, flags.catalog);
+        }
+      }
+      let emulator;
+      try {
+        emulator = await startEmulator({
+          host: flags.host,
+          port,
+          apiKeys: flags.apiKey,
+          ...(flags.dataDir === undefined ? {} : { dataDir: resolve(env.io.cwd, flags.dataDir) }),
+          ...(rate === undefined ? {} : { rateLimitPerMinute: rate }),
+          ...(catalog === undefined ? {} : { catalog }),
+          log: (line) => env.io.stderr.write(`${line}\n`),
+        });
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code === 'EADDRINUSE') throw new UsageError(`port ${port} on ${flags.host} is in use`, 'pick another with --port, or --port 0 for any free port');
+        if (code === 'EADDRNOTAVAIL' || code === 'EACCES') throw new UsageError(`cannot listen on ${flags.host}:${port} (${code})`);
+        if (flags.dataDir !== undefined && err instanceof Error && !(err as NodeJS.ErrnoException).code) throw new InputError(err.message, flags.dataDir);
+        throw err;
+      }
+      env.io.stdout.write(`${emulator.url}\n`);
+      env.io.stderr.write(
+        `emulator listening on ${emulator.url} (${flags.apiKey.length > 0 ? `${flags.apiKey.length} key(s)` : 'any key'}${flags.dataDir === undefined ? ', state in memory' : `, state in ${flags.dataDir}`}); Ctrl-C stops it\n`,
+      );
+      const signal = await new Promise<string>((done) => {
+        const onInt = (): void => finish('SIGINT');
+        const onTerm = (): void => finish('SIGTERM');
+        const finish = (name: string): void => {
+          process.off('SIGINT', onInt);
+          process.off('SIGTERM', onTerm);
+          done(name);
+        };
+        process.once('SIGINT', onInt);
+        process.once('SIGTERM', onTerm);
+      });
+      await emulator.close();
+      env.io.stderr.write(`emulator stopped (${signal})\n`);
+    });
+};

@@ -1,0 +1,51 @@
+/** What route handlers get and give back. */
+import type { Catalog } from './catalog.js';
+import { httpError } from './errors.js';
+import type { Faults, RouteName } from './faults.js';
+import type { RateLimiter } from './rate-limit.js';
+import type { SessionRecord, Store } from './store.js';
+import type { Stats } from './stats.js';
+
+export interface EmulatorSettings {
+  maxBodyBytes: number;
+  maxFileBytes: number;
+  presignTtlMs: number;
+}
+
+export interface EmulatorState {
+  store: Store;
+  catalog: Catalog;
+  faults: Faults;
+  rateLimiter: RateLimiter;
+  stats: Stats;
+  settings: EmulatorSettings;
+  /** `http://host:port`, no trailing slash; links and presigned URLs point here. */
+  baseUrl: string;
+  /** Signs presigned URLs; random per process. */
+  secret: Buffer;
+}
+
+export interface ApiRequest {
+  route: RouteName;
+  tenant: string;
+  params: { session_id?: string; mount_id?: string };
+  query: Record<string, unknown>;
+  body: unknown;
+  requestId: string;
+}
+
+export interface ApiResponse {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+export type ApiHandler = (req: ApiRequest, state: EmulatorState) => ApiResponse | Promise<ApiResponse>;
+
+/** The request's session, or 404 (missing, or another key's: the same answer, so ids do not leak). */
+export function requireSession(req: ApiRequest, state: EmulatorState): SessionRecord {
+  const id = req.params.session_id ?? '';
+  const s = state.store.session(id, req.tenant);
+  if (s === undefined) throw httpError(404, `Tool router session '${id}' not found`);
+  return s;
+}

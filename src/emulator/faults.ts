@@ -1,0 +1,116 @@
+/**
+ * Scripted faults per route, set through the admin API (`POST /_emulator/faults`). A rule applies to
+ * one route (or `*`) for the next `times` matching requests, or with a `probability`, and does one
+ * or more of: wait `latency_ms`; reset the connection `before` handling (nothing happened) or `after`
+ * handling (the change happened, the client never hears of it); answer `status` with the error
+ * envelope (or a given `body`) and optional `Retry-After`; answer the real status with a `malformed`
+ * (truncated) JSON body after handling.
+ */
+
+export interface FaultRule {
+  id: string;
+  /** Route name (`create`, `get`, `execute`, ...; see `ROUTE_NAMES`) or `*`. */
+  route: string;
+  status?: number;
+  /** Replaces the error envelope as the body of a `status` fault. */
+  body?: unknown;
+  retry_after?: number | string;
+  latency_ms?: number;
+  reset?: 'before' | 'after';
+  malformed?: boolean;
+  /** Applies to this many more matching requests (default 1 unless `probability` is set). */
+  times?: number;
+  /** Applies to each matching request with this probability (0..1), without a count. */
+  probability?: number;
+}
+
+export type FaultInput = Omit<FaultRule, 'id'>;
+
+export const ROUTE_NAMES = [
+  'create',
+  'get',
+  'execute',
+  'execute_meta',
+  'link',
+  'proxy_execute',
+  'toolkits',
+  'tools',
+  'search',
+  'mount_items',
+  'download_url',
+  'upload_url',
+  'mount_delete',
+] as const;
+export type RouteName = (typeof ROUTE_NAMES)[number];
+
+/** Checks an admin-supplied rule; returns a message for the first problem. */
+export function checkFault(input: unknown): string | undefined {
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) return 'a fault must be an object';
+  const f = input as Record<string, unknown>;
+  const allowed = new Set(['route', 'status', 'body', 'retry_after', 'latency_ms', 'reset', 'malformed', 'times', 'probability']);
+  for (const k of Object.keys(f)) if (!allowed.has(k)) return `unknown fault field '${k}'`;
+  if (f['route'] !== '*' && !(ROUTE_NAMES as readonly unknown[]).includes(f['route'])) {
+    return `route must be '*' or one of ${ROUTE_NAMES.join(', ')}`;
+  }
+  if (f['status'] !== undefined && !(Number.isInteger(f['status']) && (f['status'] as number) >= 400 && (f['status'] as number) <= 599)) {
+    return 'status must be an integer 400..599';
+  }
+  if (f['retry_after'] !== undefined && typeof f['retry_after'] !== 'number' && typeof f['retry_after'] !== 'string') {
+    return 'retry_after must be seconds or an HTTP date';
+  }
+  if (f['latency_ms'] !== undefined && !(typeof f['latency_ms'] === 'number' && f['latency_ms'] >= 0 && f['latency_ms'] <= 120_000)) {
+    return 'latency_ms must be 0..120000';
+  }
+  if (f['reset'] !== undefined && f['reset'] !== 'before' && f['reset'] !== 'after') return "reset must be 'before' or 'after'";
+  if (f['malformed'] !== undefined && typeof f['malformed'] !== 'boolean') return 'malformed must be a boolean';
+  if (f['times'] !== undefined && !(Number.isInteger(f['times']) && (f['times'] as number) >= 1)) return 'times must be a positive integer';
+  if (f['probability'] !== undefined && !(typeof f['probability'] === 'number' && f['probability'] >= 0 && f['probability'] <= 1)) {
+    return 'probability must be 0..1';
+  }
+  if (f['status'] === undefined && f['latency_ms'] === undefined && f['reset'] === undefined && f['malformed'] !== true) {
+    return 'a fault needs at least one of status, latency_ms, reset, malformed';
+  }
+  return undefined;
+}
+
+export class Faults {
+  private rules: FaultRule[] = [];
+  private seq = 0;
+
+  constructor(private readonly random: () => number = Math.random) {}
+
+  add(input: FaultInput): FaultRule {
+    const rule: FaultRule = { ...input, id: `fault_${++this.seq}` };
+    if (rule.times === undefined && rule.probability === undefined) rule.times = 1;
+    this.rules.push(rule);
+    return rule;
+  }
+
+  list(): readonly FaultRule[] {
+    return this.rules;
+  }
+
+  remove(id: string): boolean {
+    const before = this.rules.length;
+    this.rules = this.rules.filter((r) => r.id !== id);
+    return this.rules.length !== before;
+  }
+
+  clear(): void {
+    this.rules = [];
+  }
+
+  /** The rule to apply to one request on `route` (consuming one of its `times`), if any. */
+  take(route: string): FaultRule | undefined {
+    for (const rule of this.rules) {
+      if (rule.route !== '*' && rule.route !== route) continue;
+      if (rule.probability !== undefined && this.random() >= rule.probability) continue;
+      if (rule.times !== undefined) {
+        rule.times -= 1;
+        if (rule.times <= 0) this.rules = this.rules.filter((r) => r !== rule);
+      }
+      return rule;
+    }
+    return undefined;
+  }
+}

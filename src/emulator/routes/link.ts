@@ -1,0 +1,80 @@
+/**
+ * POST /session/{id}/link, and the hosted "connect" page it points to. The `redirect_url` is served
+ * by the emulator itself (`GET /_emulator/link/{token}`); visiting it completes the flow: the
+ * connected account becomes ACTIVE, and toolkits, search and execute see the toolkit connected.
+ * Refusals follow the service (api facts §2.5): unknown toolkit, a no-auth toolkit, an account
+ * already pinned for the toolkit in the session config, no Composio-managed auth and no auth config.
+ */
+import type { ServerResponse } from 'node:http';
+import type { ApiHandler, EmulatorState } from '../context.js';
+import { requireSession } from '../context.js';
+import { envelope, httpError, toolRouterErrors } from '../errors.js';
+import { sendJson } from '../server.js';
+import { newId } from '../store.js';
+
+export const createLink: ApiHandler = (req, state) => {
+  const session = requireSession(req, state);
+  const body = req.body as { toolkit: string; callback_url?: string; alias?: string };
+  const toolkit = state.catalog.toolkit(body.toolkit);
+  if (toolkit === undefined) throw toolRouterErrors.invalidToolkitSlugs([body.toolkit], [`Error in payload.toolkit: Unknown toolkit '${body.toolkit}'`]);
+  if (toolkit.no_auth) throw toolRouterErrors.toolkitIsNoAuth(toolkit.slug);
+  if (session.config.connected_accounts[toolkit.slug] !== undefined) {
+    throw toolRouterErrors.badRequest(`A connected account is already pinned for toolkit '${toolkit.slug}' in this session`);
+  }
+  const authConfigId = session.config.auth_configs[toolkit.slug];
+  const managed = toolkit.composio_managed_auth_schemes[0];
+  if (authConfigId === undefined && managed === undefined) throw toolRouterErrors.noManagedAuth(toolkit.slug);
+  const callback = body.callback_url ?? session.config.manage_connections.callback_url;
+  const connection = {
+    id: newId('ca_'),
+    tenant: req.tenant,
+    user_id: session.config.user_id,
+    toolkit: toolkit.slug,
+    status: 'INITIATED' as const,
+    created_at: new Date().toISOString(),
+    link_token: newId('lt_', 12),
+    ...(callback === undefined ? {} : { callback_url: callback }),
+    ...(body.alias === undefined ? {} : { alias: body.alias }),
+    auth_config: {
+      id: authConfigId ?? `ac_managed_${toolkit.slug.replace(/[^A-Za-z0-9_-]/g, '')}`,
+      auth_scheme: authConfigId === undefined ? (managed as string) : (toolkit.auth_schemes[0] ?? 'OAUTH2'),
+      is_composio_managed: authConfigId === undefined,
+    },
+  };
+  state.store.addConnection(connection);
+  return {
+    status: 201,
+    body: {
+      link_token: connection.link_token,
+      redirect_url: `${state.baseUrl}/_emulator/link/${connection.link_token}`,
+      connected_account_id: connection.id,
+    },
+  };
+};
+
+/** The hosted connect page: completes the connection and sends the user on. */
+export function completeLink(token: string, state: EmulatorState, res: ServerResponse, requestId: string): void {
+  const connection = state.store.connectionByToken(token);
+  if (connection === undefined) {
+    sendJson(res, 404, envelope(httpError(404, 'Unknown or expired link'), requestId), { 'x-request-id': requestId });
+    return;
+  }
+  connection.status = 'ACTIVE';
+  state.store.changed();
+  if (connection.callback_url !== undefined) {
+    let target: URL | undefined;
+    try {
+      target = new URL(connection.callback_url);
+    } catch {
+      target = undefined;
+    }
+    if (target !== undefined && (target.protocol === 'http:' || target.protocol === 'https:')) {
+      target.searchParams.set('status', 'success');
+      target.searchParams.set('connected_account_id', connection.id);
+      res.writeHead(302, { location: target.toString(), 'content-length': 0, 'x-request-id': requestId });
+      res.end();
+      return;
+    }
+  }
+  sendJson(res, 200, { status: 'ACTIVE', connected_account_id: connection.id, toolkit: connection.toolkit }, { 'x-request-id': requestId });
+}

@@ -1,0 +1,189 @@
+/**
+ * The emulator's state: sessions (each owned by one tenant, i.e. one API key), connected accounts
+ * made by link flows, and mount files. In memory, or under `--data-dir`: `state.json` (written
+ * atomically after each change, coalesced so bursts cost one write) and `blobs/<id>` for file bytes.
+ * Tenants are stored as a hash of the key, never the key.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, readdirSync, unlinkSync } from 'node:fs';
+import { readFile, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { writeFileAtomic } from './atomic-write.js';
+import type { EffectiveConfig } from './effective.js';
+
+export interface FileRecord {
+  mount_relative_path: string;
+  size: number;
+  last_modified: string;
+  mimetype?: string;
+  blob: string;
+}
+
+export interface SessionRecord {
+  id: string;
+  tenant: string;
+  created_at: string;
+  config: EffectiveConfig;
+  tool_router_tools: string[];
+  config_version: number;
+  /** mount id -> relative path -> file */
+  mounts: Record<string, Record<string, FileRecord>>;
+  /** Counter behind deterministic `log_id`s. */
+  executions: number;
+}
+
+export interface ConnectionRecord {
+  id: string;
+  tenant: string;
+  user_id: string;
+  toolkit: string;
+  status: 'INITIATED' | 'ACTIVE';
+  created_at: string;
+  link_token: string;
+  callback_url?: string;
+  alias?: string;
+  auth_config: { id: string; auth_scheme: string; is_composio_managed: boolean };
+}
+
+interface PersistedState {
+  version: 1;
+  sessions: SessionRecord[];
+  connections: ConnectionRecord[];
+}
+
+export function newId(prefix: string, bytes = 9): string {
+  return `${prefix}${randomBytes(bytes).toString('base64url')}`;
+}
+
+export class Store {
+  readonly sessions = new Map<string, SessionRecord>();
+  readonly connections = new Map<string, ConnectionRecord>();
+  private readonly linkTokens = new Map<string, string>();
+  private readonly blobs = new Map<string, Buffer>();
+  private dirty = false;
+  private writing: Promise<void> | undefined;
+
+  constructor(private readonly dataDir?: string) {
+    if (dataDir === undefined) return;
+    mkdirSync(join(dataDir, 'blobs'), { recursive: true, mode: 0o700 });
+    let text: string | undefined;
+    try {
+      text = readFileSync(join(dataDir, 'state.json'), 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+    if (text === undefined) return;
+    let state: PersistedState;
+    try {
+      state = JSON.parse(text) as PersistedState;
+    } catch {
+      throw new Error(`${join(dataDir, 'state.json')} is not valid JSON; move it away or pick another --data-dir`);
+    }
+    if (state.version !== 1 || !Array.isArray(state.sessions) || !Array.isArray(state.connections)) {
+      throw new Error(`${join(dataDir, 'state.json')} is not an emulator state file (version 1)`);
+    }
+    for (const s of state.sessions) this.sessions.set(s.id, s);
+    for (const c of state.connections) {
+      this.connections.set(c.id, c);
+      this.linkTokens.set(c.link_token, c.id);
+    }
+  }
+
+  get persistent(): boolean {
+    return this.dataDir !== undefined;
+  }
+
+  addSession(record: SessionRecord): void {
+    this.sessions.set(record.id, record);
+    this.changed();
+  }
+
+  /** The session if it exists and belongs to `tenant` (another tenant's session does not exist). */
+  session(id: string, tenant: string): SessionRecord | undefined {
+    const s = this.sessions.get(id);
+    return s !== undefined && s.tenant === tenant ? s : undefined;
+  }
+
+  addConnection(record: ConnectionRecord): void {
+    this.connections.set(record.id, record);
+    this.linkTokens.set(record.link_token, record.id);
+    this.changed();
+  }
+
+  connectionByToken(token: string): ConnectionRecord | undefined {
+    const id = this.linkTokens.get(token);
+    return id === undefined ? undefined : this.connections.get(id);
+  }
+
+  /** The newest connection of a user for a toolkit, preferring ACTIVE ones. */
+  connectionFor(tenant: string, userId: string, toolkit: string): ConnectionRecord | undefined {
+    let best: ConnectionRecord | undefined;
+    for (const c of this.connections.values()) {
+      if (c.tenant !== tenant || c.user_id !== userId || c.toolkit !== toolkit) continue;
+      if (best === undefined || (c.status === 'ACTIVE' && best.status !== 'ACTIVE') || (c.status === best.status && c.created_at >= best.created_at)) {
+        best = c;
+      }
+    }
+    return best;
+  }
+
+  async putBlob(bytes: Buffer): Promise<string> {
+    const id = newId('b', 12);
+    if (this.dataDir === undefined) this.blobs.set(id, bytes);
+    else await writeFileAtomic(join(this.dataDir, 'blobs', id), bytes);
+    return id;
+  }
+
+  async getBlob(id: string): Promise<Buffer | undefined> {
+    if (this.dataDir === undefined) return this.blobs.get(id);
+    if (!/^b[A-Za-z0-9_-]+$/.test(id)) return undefined;
+    try {
+      return await readFile(join(this.dataDir, 'blobs', id));
+    } catch {
+      return undefined;
+    }
+  }
+
+  async dropBlob(id: string): Promise<void> {
+    if (this.dataDir === undefined) this.blobs.delete(id);
+    else if (/^b[A-Za-z0-9_-]+$/.test(id)) await unlink(join(this.dataDir, 'blobs', id)).catch(() => undefined);
+  }
+
+  /** Forget everything (admin reset). */
+  reset(): void {
+    this.sessions.clear();
+    this.connections.clear();
+    this.linkTokens.clear();
+    this.blobs.clear();
+    if (this.dataDir !== undefined) {
+      for (const f of readdirSync(join(this.dataDir, 'blobs'))) unlinkSync(join(this.dataDir, 'blobs', f));
+    }
+    this.changed();
+  }
+
+  /** Marks the state changed; with a data dir, schedules one coalesced atomic write. */
+  changed(): void {
+    if (this.dataDir === undefined) return;
+    this.dirty = true;
+    this.writing ??= this.writeLoop();
+  }
+
+  private async writeLoop(): Promise<void> {
+    try {
+      while (this.dirty) {
+        this.dirty = false;
+        // Let the other changes of this tick land first, then write them all at once.
+        await new Promise((resolve) => setImmediate(resolve));
+        const state: PersistedState = { version: 1, sessions: [...this.sessions.values()], connections: [...this.connections.values()] };
+        await writeFileAtomic(join(this.dataDir as string, 'state.json'), JSON.stringify(state));
+      }
+    } finally {
+      this.writing = undefined;
+    }
+  }
+
+  /** Resolves once every change so far is on disk. */
+  async flush(): Promise<void> {
+    while (this.writing !== undefined) await this.writing;
+  }
+}
