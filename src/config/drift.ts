@@ -36,7 +36,7 @@ export interface Effective {
  * Keys the service fills in on its own when they are not declared: their values are chosen by the
  * service (or the org), so they are neither defaulted nor added. Pointers into `config`.
  */
-const SERVICE_CHOSEN = new Set(['/all_connected_accounts', '/workbench/auto_offload_threshold', '/multi_account', '/search', '/execute']);
+export const SERVICE_CHOSEN: ReadonlySet<string> = new Set(['/all_connected_accounts', '/workbench/auto_offload_threshold', '/multi_account', '/search', '/execute']);
 
 /**
  * Classified differences between the expected config and a session's answer, key by key, lists as
