@@ -131,7 +131,11 @@ export function codeFrame(source: string, range: Range, options: CodeFrameOption
   // One horizontal window for the whole frame, so the lines stay aligned with each other.
   const widest = Math.max(...[...cells.values()].map((c) => c.cells.length));
   const focus = cellOf(cells.get(r.start.line) as Cells, r.start.col);
-  const offset = widest <= maxWidth || focus < maxWidth - 20 ? 0 : focus - Math.floor(maxWidth / 2);
+  // Keep the start of the line when the range is well inside the first screen; otherwise centre it.
+  const offset =
+    widest <= maxWidth || focus < Math.floor((maxWidth * 2) / 3)
+      ? 0
+      : Math.max(0, Math.min(focus - Math.floor(maxWidth / 2), widest - maxWidth));
 
   const numberWidth = String(Math.max(...rows.map((row) => (row.kind === 'elided' ? 0 : row.line)))).length;
   const out: string[] = [];
