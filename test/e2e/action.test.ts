@@ -1,0 +1,212 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import YAML from 'yaml';
+
+/**
+ * Runs the composite action of action.yml the way the runner does: each `run:` step as a bash
+ * script (`bash --noprofile --norc -eo pipefail`), with `${{ }}` expressions expanded from the
+ * inputs, and the GitHub environment files (GITHUB_OUTPUT per step, GITHUB_STEP_SUMMARY) in a
+ * temporary workspace. Any expression this harness does not know fails the test, so action.yml
+ * cannot grow a step the test silently skips.
+ */
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+interface ActionYaml {
+  inputs: Record<string, { default?: string; required?: boolean }>;
+  outputs: Record<string, { value: string }>;
+  runs: { using: string; steps: Array<{ id?: string; name?: string; shell?: string; run?: string; uses?: string; env?: Record<string, string> }> };
+}
+
+const action = YAML.parse(readFileSync(path.join(root, 'action.yml'), 'utf8')) as ActionYaml;
+
+interface ActionRun {
+  /** The exit status of the first failing step, or 0. */
+  status: number;
+  stdout: string;
+  stderr: string;
+  outputs: Record<string, string>;
+  summary: string;
+}
+
+function expand(text: string, ctx: { inputs: Record<string, string>; steps: Record<string, Record<string, string>> }): string {
+  return text.replace(/\$\{\{\s*(.*?)\s*\}\}/g, (_, expr: string) => {
+    let m = /^inputs\.([A-Za-z0-9_-]+)$/.exec(expr);
+    if (m !== null) {
+      if (!(m[1]! in action.inputs)) throw new Error(`action.yml uses an undeclared input: ${expr}`);
+      return ctx.inputs[m[1]!] ?? '';
+    }
+    if (expr === 'github.action_path') return root;
+    m = /^steps\.([A-Za-z0-9_-]+)\.outputs\.([A-Za-z0-9_-]+)$/.exec(expr);
+    if (m !== null) return ctx.steps[m[1]!]?.[m[2]!] ?? '';
+    throw new Error(`the action test does not know the expression \${{ ${expr} }}`);
+  });
+}
+
+/** Parses a GITHUB_OUTPUT file: `name=value` lines and `name<<DELIM` blocks. */
+function parseOutputFile(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const heredoc = /^([^=<]+)<<(.+)$/.exec(line);
+    if (heredoc !== null) {
+      const body: string[] = [];
+      while (++i < lines.length && lines[i] !== heredoc[2]) body.push(lines[i]!);
+      out[heredoc[1]!] = body.join('\n');
+    } else if (line.includes('=')) {
+      out[line.slice(0, line.indexOf('='))] = line.slice(line.indexOf('=') + 1);
+    }
+  }
+  return out;
+}
+
+function bash(file: string, cwd: string, env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile('bash', ['--noprofile', '--norc', '-eo', 'pipefail', file], { cwd, env, encoding: 'utf8' }, (err, stdout, stderr) => {
+      resolve({ code: err === null ? 0 : typeof err.code === 'number' ? err.code : 1, stdout, stderr });
+    });
+  });
+}
+
+async function runAction(workspace: string, inputs: Record<string, string>, extraEnv: Record<string, string> = {}): Promise<ActionRun> {
+  const runnerTemp = mkdtempSync(path.join(tmpdir(), 'sessionctl-runner-'));
+  const summaryFile = path.join(runnerTemp, 'step_summary.md');
+  writeFileSync(summaryFile, '');
+  const allInputs: Record<string, string> = {};
+  for (const [name, spec] of Object.entries(action.inputs)) allInputs[name] = spec.default ?? '';
+  Object.assign(allInputs, inputs);
+  const ctx = { inputs: allInputs, steps: {} as Record<string, Record<string, string>> };
+  const result: ActionRun = { status: 0, stdout: '', stderr: '', outputs: {}, summary: '' };
+  for (const [index, step] of action.runs.steps.entries()) {
+    expect(step.uses, 'composite steps are run: steps, so the test can run them').toBeUndefined();
+    expect(step.shell).toBe('bash');
+    const outputFile = path.join(runnerTemp, `output_${index}`);
+    writeFileSync(outputFile, '');
+    const scriptFile = path.join(runnerTemp, `step_${index}.sh`);
+    writeFileSync(scriptFile, expand(step.run ?? '', ctx));
+    const stepEnv: Record<string, string> = {};
+    for (const [k, v] of Object.entries(step.env ?? {})) stepEnv[k] = expand(String(v), ctx);
+    const run = await bash(scriptFile, workspace, {
+      PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+      HOME: runnerTemp,
+      CI: 'true',
+      GITHUB_ACTIONS: 'true',
+      GITHUB_WORKSPACE: workspace,
+      GITHUB_ACTION_PATH: root,
+      GITHUB_OUTPUT: outputFile,
+      GITHUB_STEP_SUMMARY: summaryFile,
+      RUNNER_TEMP: runnerTemp,
+      ...extraEnv,
+      ...stepEnv,
+    });
+    result.stdout += run.stdout;
+    result.stderr += run.stderr;
+    if (step.id !== undefined) ctx.steps[step.id] = parseOutputFile(readFileSync(outputFile, 'utf8'));
+    if (run.code !== 0) {
+      result.status = run.code;
+      break;
+    }
+  }
+  for (const [name, spec] of Object.entries(action.outputs)) result.outputs[name] = expand(spec.value, ctx);
+  result.summary = readFileSync(summaryFile, 'utf8');
+  return result;
+}
+
+const valid = `# yaml-language-server: $schema=../schemas/session-manifest.schema.json
+name: support-agent
+user_id: user-42
+toolkits:
+  enable: [gmail, slack]
+`;
+
+const invalid = `name: analyst
+user_id: user-7
+toolkits: [gmail]
+workbnch: { enable: false }
+tools:
+  github: { disable: [GITHUB_DELETE_A_REPOSITORY] }
+`;
+
+let workspace: string;
+
+beforeAll(() => {
+  expect(existsSync(path.join(root, 'dist/cli/main.js')), 'build first (npm run build); npm test does').toBe(true);
+  workspace = mkdtempSync(path.join(tmpdir(), 'sessionctl-workspace-'));
+  mkdirSync(path.join(workspace, 'sessions'));
+  writeFileSync(path.join(workspace, 'sessions/support.yaml'), valid);
+  writeFileSync(path.join(workspace, 'sessions/analyst.yaml'), invalid);
+  mkdirSync(path.join(workspace, 'clean'));
+  writeFileSync(path.join(workspace, 'clean/support.yaml'), valid);
+});
+
+afterAll(() => {
+  rmSync(workspace, { recursive: true, force: true });
+});
+
+describe('the GitHub Action, run locally', () => {
+  test('action.yml declares the documented inputs and outputs, and installs from the repository', () => {
+    expect(action.runs.using).toBe('composite');
+    expect(Object.keys(action.inputs)).toEqual(
+      expect.arrayContaining(['command', 'paths', 'format', 'state', 'base-url', 'fail-on', 'sarif']),
+    );
+    expect(Object.keys(action.outputs)).toEqual(expect.arrayContaining(['report', 'session-ids', 'mcp-urls', 'exit-code']));
+    const install = readFileSync(path.join(root, 'scripts/action-install.sh'), 'utf8');
+    expect(install).toContain('npm ci');
+    expect(install).toContain('npm run -s build');
+  });
+
+  test('validate with findings: annotations on the manifest lines, step summary, JSON report, SARIF, outputs, exit 1', async () => {
+    const run = await runAction(workspace, { paths: 'sessions', sarif: 'sessionctl.sarif' });
+    expect(run.status).toBe(1);
+    const annotations = run.stdout.split('\n').filter((l) => /^::(error|warning|notice) /.test(l));
+    expect(annotations).toEqual([
+      expect.stringMatching(/^::error file=sessions\/analyst\.yaml,line=4,col=1,endLine=4,endColumn=9,title=schema\/unknown-key::/),
+      expect.stringMatching(/^::error file=sessions\/analyst\.yaml,line=6,col=3,.*title=rule\/toolkit-not-enabled::/),
+    ]);
+    expect(run.summary).toContain('sessions/analyst.yaml');
+    expect(run.summary).toContain('schema/unknown-key');
+    expect(run.outputs['exit-code']).toBe('1');
+    const report = JSON.parse(readFileSync(run.outputs['report']!, 'utf8')) as { reportVersion: number; diagnostics: Array<{ code: string }> };
+    expect(report.reportVersion).toBe(1);
+    expect(report.diagnostics.map((d) => d.code)).toEqual(['schema/unknown-key', 'rule/toolkit-not-enabled']);
+    expect(run.outputs['sarif']).toBe('sessionctl.sarif');
+    const sarif = JSON.parse(readFileSync(path.join(workspace, 'sessionctl.sarif'), 'utf8')) as {
+      version: string;
+      runs: Array<{ results: Array<{ ruleId: string; locations: Array<{ physicalLocation: { artifactLocation: { uri: string }; region: { startLine: number } } }> }> }>;
+    };
+    expect(sarif.version).toBe('2.1.0');
+    expect(sarif.runs[0]!.results.map((r) => [r.ruleId, r.locations[0]!.physicalLocation.artifactLocation.uri, r.locations[0]!.physicalLocation.region.startLine])).toEqual([
+      ['schema/unknown-key', 'sessions/analyst.yaml', 4],
+      ['rule/toolkit-not-enabled', 'sessions/analyst.yaml', 6],
+    ]);
+    // The human report is in the log, fenced off from workflow-command parsing.
+    expect(run.stdout).toMatch(/::stop-commands::(\S+)\n[\s\S]*analyst\.yaml[\s\S]*\n::\1::\n/);
+  });
+
+  test('fail-on never reports but passes; the exit code is still an output', async () => {
+    const run = await runAction(workspace, { paths: 'sessions', 'fail-on': 'never' });
+    expect(run.status).toBe(0);
+    expect(run.outputs['exit-code']).toBe('1');
+    expect(run.stdout).toContain('title=schema/unknown-key::');
+  });
+
+  test('clean manifests pass, with a summary and no annotations', async () => {
+    const run = await runAction(workspace, { paths: 'clean', format: 'junit=junit.xml' });
+    expect(run.status).toBe(0);
+    expect(run.stdout).not.toMatch(/^::(error|warning) /m);
+    expect(run.outputs['exit-code']).toBe('0');
+    expect(run.summary).not.toBe('');
+    expect(readFileSync(path.join(workspace, 'junit.xml'), 'utf8')).toContain('<testsuites');
+  });
+
+  test('a bad input fails with an annotation and exit 2, before running anything', async () => {
+    const run = await runAction(workspace, { command: 'destroy' });
+    expect(run.status).toBe(2);
+    expect(run.stdout).toContain("::error title=sessionctl action::input 'command' must be validate, plan, apply or diff, not 'destroy'");
+  });
+});
