@@ -148,7 +148,16 @@ function firstInvalidUtf8(b: Uint8Array): number {
     if (ok) lo = mid + 1;
     else hi = mid;
   }
-  // `lo` is the byte at which decoding first became impossible.
+  // `lo` is the byte at which decoding first became impossible; the bad sequence starts at the
+  // last complete character before it (at most three bytes back).
+  for (let start = lo; start >= Math.max(0, lo - 3); start--) {
+    try {
+      new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(b.subarray(0, start));
+      return Math.min(start, b.length - 1);
+    } catch {
+      // an incomplete sequence ends this prefix; step back
+    }
+  }
   return Math.min(lo, b.length - 1);
 }
 

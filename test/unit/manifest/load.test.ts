@@ -2,7 +2,8 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadManifests } from '../../../src/manifest/load.js';
+import { Readable } from 'node:stream';
+import { loadManifests, readStreamBounded } from '../../../src/manifest/load.js';
 import type { LoadOptions } from '../../../src/manifest/types.js';
 import { yaml } from './yaml-text.js';
 
@@ -120,5 +121,66 @@ describe('loadManifests', () => {
     const r = await loadManifests(['nope.yaml', 'tree/a.yml'], opts());
     expect(r.diagnostics.map((d) => d.code)).toEqual(['input/not-found']);
     expect(r.documents.map((d) => d.name)).toEqual(['a']);
+  });
+
+  it.each([
+    ['*.yaml in one folder', ['tree/*.yaml'], ['tree/b.yaml']],
+    ['** across folders', ['tree/**/*.yaml'], ['tree/b.yaml', 'tree/nested/deeper/d.yaml']],
+    ['braces', ['tree/*.{yml,yaml}'], ['tree/a.yml', 'tree/b.yaml']],
+    ['a character class', ['tree/[ab].y*'], ['tree/a.yml', 'tree/b.yaml']],
+    ['? for one character', ['tree/?.yml'], ['tree/a.yml']],
+    ['an absolute pattern', [`${'<dir>'}/tree/nested/*/d.yaml`], ['tree/nested/deeper/d.yaml']],
+  ])('globs: %s', async (_name, patterns, expected) => {
+    const r = await loadManifests(
+      patterns.map((p) => p.replace('<dir>', dir)),
+      opts(),
+    );
+    expect(r.diagnostics).toEqual([]);
+    expect(r.files).toEqual(expected.map((f) => join(dir, f)));
+  });
+
+  it('globs skip node_modules and hidden folders unless the pattern names them', async () => {
+    expect((await loadManifests(['tree/**/skip.yaml'], opts())).diagnostics.map((d) => d.code)).toEqual(['input/not-found']);
+    expect((await loadManifests(['tree/.hidden/*.yaml'], opts())).files).toEqual([join(dir, 'tree/.hidden/skip.yaml')]);
+  });
+
+  it('- reads standard input once, as <stdin>, named "stdin"', async () => {
+    let reads = 0;
+    const readStdin = async () => {
+      reads++;
+      return Buffer.from('user_id: u1\n---\nname: second\n');
+    };
+    const r = await loadManifests(['-', '-'], opts({ readStdin }));
+    expect(reads).toBe(1);
+    expect(r.files).toEqual(['<stdin>']);
+    expect(r.documents.map((d) => [d.file, d.name])).toEqual([
+      ['<stdin>', 'stdin'],
+      ['<stdin>', 'second'],
+    ]);
+    expect(r.sources.get('<stdin>')).toBe('user_id: u1\n---\nname: second\n');
+  });
+
+  it('- without a way to read standard input is input/unreadable', async () => {
+    expect((await loadManifests(['-'], opts())).diagnostics.map((d) => d.code)).toEqual(['input/unreadable']);
+  });
+
+  it('standard input over the size limit is input/too-large, and the stream is not read to its end', async () => {
+    let produced = 0;
+    const endless = new Readable({
+      read() {
+        produced += 1024;
+        this.push(Buffer.alloc(1024, 0x61));
+      },
+    });
+    const r = await loadManifests(['-'], opts({ maxFileBytes: 10_000, readStdin: () => readStreamBounded(endless, 10_000) }));
+    expect(r.diagnostics.map((d) => d.code)).toEqual(['input/too-large']);
+    expect(produced).toBeLessThan(100_000);
+  });
+
+  it('a file over the size limit is refused from its size, before it is read', async () => {
+    await writeFile(join(dir, 'big.yaml'), `a: ${'x'.repeat(5000)}\n`);
+    const r = await loadManifests(['big.yaml'], opts({ maxFileBytes: 4096 }));
+    expect(r.diagnostics.map((d) => [d.code, d.range?.start])).toEqual([['input/too-large', { line: 1, col: 1 }]]);
+    expect(r.sources.size).toBe(0);
   });
 });

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import type { Diagnostic } from '../../../src/diagnostics/diagnostic.js';
+import { interpolate } from '../../../src/manifest/interpolate.js';
+import { parseManifestText } from '../../../src/manifest/load.js';
+import { yaml } from './yaml-text.js';
+
+const env = { USER_ID: 'u-42', EMPTY: '', TZ_NAME: 'Europe/Paris' };
+
+describe('interpolate', () => {
+  it.each([
+    ['no reference', 'plain text', 'plain text'],
+    ['a variable', 'user-${USER_ID}', 'user-u-42'],
+    ['two variables', '${USER_ID}/${TZ_NAME}', 'u-42/Europe/Paris'],
+    ['a set but empty variable', '[${EMPTY}]', '[]'],
+    ['a default for an unset variable', '${NOPE:-fallback}', 'fallback'],
+    ['a default for an empty variable', '${EMPTY:-fallback}', 'fallback'],
+    ['a default that is not used', '${USER_ID:-fallback}', 'u-42'],
+    ['an empty default', '${NOPE:-}', ''],
+    ['a default with spaces and colons', '${NOPE:-a b:c}', 'a b:c'],
+    ['an escaped reference', '$${USER_ID}', '${USER_ID}'],
+    ['an escape next to a reference', '$${X}${USER_ID}', '${X}u-42'],
+    ['a bare dollar', 'costs $5 or $USER_ID', 'costs $5 or $USER_ID'],
+    ['a trailing dollar', 'x$', 'x$'],
+  ])('%s', (_name, text, expected) => {
+    const r = interpolate(text, env);
+    expect(r.problems).toEqual([]);
+    expect(r.value).toBe(expected);
+  });
+
+  it.each([
+    ['an unset variable', 'a ${NOPE} b', ['env/unset-variable']],
+    ['two unset variables', '${A}${B}', ['env/unset-variable', 'env/unset-variable']],
+    ['no closing brace', 'x ${USER_ID', ['env/bad-reference']],
+    ['an empty name', '${}', ['env/bad-reference']],
+    ['a name starting with a digit', '${1X}', ['env/bad-reference']],
+    ['another operator', '${X-default}', ['env/bad-reference']],
+    ['the := operator', '${X:=default}', ['env/bad-reference']],
+    ['a space in the name', '${ USER_ID }', ['env/bad-reference']],
+  ])('%s is a problem', (_name, text, codes) => {
+    const r = interpolate(text, env);
+    expect(r.problems.map((p) => p.code)).toEqual(codes);
+  });
+
+  it('names the variables it read', () => {
+    expect(interpolate('${USER_ID} ${NOPE:-x} ${USER_ID}', env).variables).toEqual(['USER_ID', 'NOPE']);
+  });
+});
+
+describe('interpolation in a manifest', () => {
+  const where = (d: Diagnostic) => [d.code, d.pointer, d.range?.start.line, d.range?.start.col, d.range?.end.col];
+  const text = yaml`
+    name: agent-\${STAGE:-dev}
+    user_id: \${USER_ID}
+    toolkits:
+      enable: [gmail, "\${EXTRA}"]
+    \${KEY_NOT_EXPANDED}: x
+    experimental:
+      assistive_prompt_config: { user_timezone: "\${TZ_NAME}" }
+    note: |
+      literal $\${HOME}
+  `;
+
+  it('expands string values, never keys, and locates each problem at its scalar', () => {
+    const r = parseManifestText(text, '/m/agent.yaml', { env });
+    expect(r.diagnostics.map(where)).toEqual([['env/unset-variable', '/toolkits/enable/1', 4, 19, 29]]);
+    const doc = r.documents[0];
+    expect(doc?.name).toBe('agent-dev');
+    expect(doc?.nameDeclared).toBe(true);
+    expect(doc?.data).toEqual({
+      name: 'agent-dev',
+      user_id: 'u-42',
+      toolkits: { enable: ['gmail', '${EXTRA}'] },
+      '${KEY_NOT_EXPANDED}': 'x',
+      experimental: { assistive_prompt_config: { user_timezone: 'Europe/Paris' } },
+      note: 'literal ${HOME}\n',
+    });
+  });
+
+  it('expands the name before it becomes the manifest name', () => {
+    const r = parseManifestText('name: ${STAGE}-agent\n', '/m/x.yaml', { env: { STAGE: 'prod' } });
+    expect(r.documents[0]?.name).toBe('prod-agent');
+  });
+
+  it('an anchored value is expanded once and shared', () => {
+    const r = parseManifestText('a: &v ${NOPE}\nb: *v\n', '/m/x.yaml', { env: {} });
+    expect(r.diagnostics.map(where)).toEqual([['env/unset-variable', '/a', 1, 7, 14]]);
+  });
+
+  it('a value that becomes a string stays a string (no re-typing after expansion)', () => {
+    const r = parseManifestText('n: ${N}\n', '/m/x.yaml', { env: { N: '42' } });
+    expect(r.documents[0]?.data).toEqual({ n: '42' });
+  });
+});
