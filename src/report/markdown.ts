@@ -12,12 +12,25 @@ const MAX_MESSAGE = 500;
 
 const icon: Record<Severity, string> = { error: '❌ error', warning: '⚠️ warning', info: 'ℹ️ info' };
 
-/** Escapes text for a table cell: `|` splits cells, a newline ends the row, and `<`/`&` outside code spans would be read as HTML. */
+/**
+ * Escapes text for a table cell: `|` splits cells and a newline ends the row everywhere; outside
+ * the message's own code spans, `<` and `&` would be read as HTML and `*`, `_`, `[`, `~` as markup.
+ */
 export function escapeCell(text: string): string {
-  return text
-    .split('`')
-    .map((part, i) => (i % 2 === 1 ? part : part.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')))
-    .join('`')
+  const spans = text.split('`');
+  // An unpaired backtick opens no code span: escape it and treat the rest as plain text.
+  const paired = spans.length % 2 === 1;
+  return spans
+    .map((part, i) =>
+      paired && i % 2 === 1
+        ? part
+        : part
+            .replace(/[\\*_[\]~]/g, (c) => `\\${c}`)
+            .replace(/&/g, '&amp;')
+            .replace(/</g, '&lt;')
+            .replace(/>/g, '&gt;'),
+    )
+    .join(paired ? '`' : '\\`')
     .replace(/\|/g, '\\|')
     .replace(/\r\n?|\n/g, '<br>');
 }
