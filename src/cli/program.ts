@@ -4,6 +4,9 @@ import type { Io } from './io.js';
 import type { Redactor } from './redact.js';
 import { registerCompletion } from './commands/completion.js';
 import { registerEmulator } from './commands/emulator.js';
+import { registerInit } from './commands/init.js';
+import { registerSchema } from './commands/schema.js';
+import { registerValidate } from './commands/validate.js';
 
 /** What every command gets: the outside world, and the one way to set the exit code. */
 export interface CommandEnv {
@@ -14,7 +17,7 @@ export interface CommandEnv {
 
 export type RegisterCommand = (program: Command, env: CommandEnv) => void;
 
-const commands: RegisterCommand[] = [registerCompletion, registerEmulator];
+const commands: RegisterCommand[] = [registerValidate, registerSchema, registerInit, registerCompletion, registerEmulator];
 
 export function buildProgram(env: CommandEnv): Command {
   const program = new Command('sessionctl')

@@ -1,0 +1,150 @@
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/run-cli.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+function scratch(): string {
+  return mkdtempSync(join(tmpdir(), 'sessionctl-validate-'));
+}
+
+function jsonCodes(stdout: string): string[] {
+  const report = JSON.parse(stdout) as { diagnostics: Array<{ code: string; range?: { start: { line: number; col: number } } }> };
+  return report.diagnostics.map((d) => `${d.code}@${d.range?.start.line}:${d.range?.start.col}`);
+}
+
+describe('sessionctl validate', () => {
+  it('passes every example clean, without a single warning', async () => {
+    const files = readdirSync(join(root, 'examples')).filter((f) => f.endsWith('.yaml'));
+    expect(files.length).toBeGreaterThanOrEqual(5);
+    const r = await runCli(['validate', 'examples', '--format', 'json', '--strict'], { cwd: root });
+    expect(r.stderr).toBe('');
+    const report = JSON.parse(r.stdout) as { diagnostics: unknown[]; summary: { files: number; manifests: number } };
+    expect(report.diagnostics).toEqual([]);
+    expect(report.summary.files).toBe(files.length);
+    expect(report.summary.manifests).toBeGreaterThanOrEqual(7);
+    expect(r.exitCode).toBe(0);
+  });
+
+  it('starts every example with the schema modeline', () => {
+    for (const f of readdirSync(join(root, 'examples')).filter((x) => x.endsWith('.yaml'))) {
+      expect(readFileSync(join(root, 'examples', f), 'utf8').split('\n')[0]).toBe('# yaml-language-server: $schema=../schemas/session-manifest.schema.json');
+    }
+  });
+
+  it('exits 1 with located findings for an invalid manifest', async () => {
+    const dir = scratch();
+    writeFileSync(join(dir, 'bad.yaml'), 'user_id: u\nworkbench:\n  enabel: false\ntoolkits: { enable: [gmail], disable: [slack] }\n');
+    const r = await runCli(['validate', 'bad.yaml', '--format', 'json'], { cwd: dir });
+    expect(jsonCodes(r.stdout)).toEqual(['schema/unknown-key@3:3', 'rule/allowlist-with-denylist@4:30']);
+    expect(r.exitCode).toBe(1);
+  });
+
+  it('exits 0 on warnings, and 1 with --strict', async () => {
+    const dir = scratch();
+    writeFileSync(join(dir, 'w.yaml'), 'user_id: u\ntoolkits: []\n');
+    const plain = await runCli(['validate', 'w.yaml', '--format', 'json'], { cwd: dir });
+    expect(jsonCodes(plain.stdout)).toEqual(['rule/empty-allowlist@2:11']);
+    expect(plain.exitCode).toBe(0);
+    const strict = await runCli(['validate', 'w.yaml', '--format', 'json', '--strict'], { cwd: dir });
+    expect(strict.exitCode).toBe(1);
+  });
+
+  it('exits 2 when a path matches nothing, and when no path is given', async () => {
+    const dir = scratch();
+    const missing = await runCli(['validate', 'nope.yaml', '--format', 'json'], { cwd: dir });
+    expect(jsonCodes(missing.stdout).map((c) => c.split('@')[0])).toEqual(['input/not-found']);
+    expect(missing.exitCode).toBe(2);
+    const none = await runCli(['validate'], { cwd: dir });
+    expect(none.exitCode).toBe(2);
+    expect(none.stderr).toContain('paths');
+  });
+
+  it('reads standard input for -', async () => {
+    const r = await runCli(['validate', '-', '--format', 'json'], { cwd: scratch(), stdin: 'user_id: u\ntags: [readonlyHint]\n' });
+    const report = JSON.parse(r.stdout) as { diagnostics: Array<{ file: string; code: string; hint?: string }> };
+    expect(report.diagnostics.map((d) => [d.file, d.code])).toEqual([['<stdin>', 'schema/enum']]);
+    expect(report.diagnostics[0]!.hint).toContain('readOnlyHint');
+    expect(r.exitCode).toBe(1);
+  });
+
+  it('expands ${VAR} from --env-file, the environment winning', async () => {
+    const dir = scratch();
+    writeFileSync(join(dir, 'm.yaml'), 'name: ${NAME}\nuser_id: ${USER_ID}\n');
+    writeFileSync(join(dir, '.env'), 'NAME=Bad Name\nUSER_ID=u1\n');
+    const fromFile = await runCli(['validate', 'm.yaml', '--env-file', '.env', '--format', 'json'], { cwd: dir });
+    expect(jsonCodes(fromFile.stdout)).toEqual(['schema/pattern@1:7']);
+    const overridden = await runCli(['validate', 'm.yaml', '--env-file', '.env', '--format', 'json'], { cwd: dir, env: { NAME: 'good-name' } });
+    expect(jsonCodes(overridden.stdout)).toEqual([]);
+    expect(overridden.exitCode).toBe(0);
+    const unset = await runCli(['validate', 'm.yaml', '--format', 'json'], { cwd: dir });
+    expect(jsonCodes(unset.stdout).map((c) => c.split('@')[0])).toEqual(['env/unset-variable', 'env/unset-variable']);
+    const badFile = await runCli(['validate', 'm.yaml', '--env-file', 'missing.env', '--format', 'json'], { cwd: dir });
+    expect(badFile.exitCode).toBe(2);
+  });
+
+  it('refuses files over --max-file-size with exit 2, and rejects a bad size as a usage error', async () => {
+    const dir = scratch();
+    writeFileSync(join(dir, 'm.yaml'), `user_id: u\n# ${'x'.repeat(200)}\n`);
+    const r = await runCli(['validate', 'm.yaml', '--max-file-size', '100', '--format', 'json'], { cwd: dir });
+    expect(jsonCodes(r.stdout).map((c) => c.split('@')[0])).toEqual(['input/too-large']);
+    expect(r.exitCode).toBe(2);
+    const bad = await runCli(['validate', 'm.yaml', '--max-file-size', 'lots'], { cwd: dir });
+    expect(bad.exitCode).toBe(2);
+  });
+
+  it('never shows a literal secret in any format, only its last four characters', async () => {
+    const dir = scratch();
+    const secret = 'ghp_Zx81kQ0pLm27vBn4Rt6yWq9sAb3De5Fg7Hj9';
+    writeFileSync(join(dir, 'leak.yaml'), `user_id: u\nauth_configs:\n  github: ac_1\nexperimental:\n  link_url_overwrite: "https://x.example.com/${secret}"\n`);
+    for (const format of ['human', 'json', 'github', 'sarif', 'junit', 'markdown']) {
+      const r = await runCli(['validate', 'leak.yaml', '--format', format], { cwd: dir });
+      expect(r.exitCode).toBe(1);
+      expect(r.stdout + r.stderr).not.toContain(secret);
+      expect(r.stdout).toContain('rule/literal-api-key');
+    }
+    const human = await runCli(['validate', 'leak.yaml', '--format', 'human'], { cwd: dir });
+    expect(human.stdout).toContain('****7Hj9');
+  });
+});
+
+describe('sessionctl schema', () => {
+  it('prints the shipped schema byte for byte', async () => {
+    const r = await runCli(['schema']);
+    expect(r.stdout).toBe(readFileSync(join(root, 'schemas/session-manifest.schema.json'), 'utf8'));
+    expect(r.exitCode).toBe(0);
+  });
+});
+
+describe('sessionctl init', () => {
+  it('writes a starter manifest with the modeline that validates clean, and never overwrites', async () => {
+    const dir = scratch();
+    const first = await runCli(['init', 'support-agent'], { cwd: dir });
+    expect(first.exitCode).toBe(0);
+    expect(first.stdout).toContain('wrote support-agent.yaml');
+    const text = readFileSync(join(dir, 'support-agent.yaml'), 'utf8');
+    const modeline = /^# yaml-language-server: \$schema=(.+)$/m.exec(text);
+    expect(modeline).not.toBeNull();
+    expect(readFileSync(join(dir, modeline![1]!), 'utf8')).toContain('"$schema": "http://json-schema.org/draft-07/schema#"');
+    const check = await runCli(['validate', 'support-agent.yaml', '--strict', '--format', 'json'], { cwd: dir });
+    expect(jsonCodes(check.stdout)).toEqual([]);
+    expect(check.exitCode).toBe(0);
+
+    writeFileSync(join(dir, 'support-agent.yaml'), 'mine\n');
+    const again = await runCli(['init', 'support-agent'], { cwd: dir });
+    expect(again.exitCode).toBe(2);
+    expect(again.stderr).toContain('already exists');
+    expect(readFileSync(join(dir, 'support-agent.yaml'), 'utf8')).toBe('mine\n');
+    expect(readdirSync(dir).sort()).toEqual(['support-agent.yaml']);
+  });
+
+  it('rejects a name that is not a manifest name', async () => {
+    const dir = scratch();
+    const r = await runCli(['init', '../escape'], { cwd: dir });
+    expect(r.exitCode).toBe(2);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});
