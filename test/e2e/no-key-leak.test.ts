@@ -1,10 +1,13 @@
 import { inspect } from 'node:util';
+import { request } from 'undici';
 import { afterEach, describe, expect, test } from 'vitest';
 import { createClient, type ClientOptions, type SessionClient } from '../../src/client/client.js';
 import { ApiError } from '../../src/client/errors.js';
 import { clientFromOptions } from '../../src/cli/connection.js';
 import { memoryIo } from '../../src/cli/io.js';
 import { Redactor } from '../../src/cli/redact.js';
+import { runCli as run } from '../../src/cli/run.js';
+import { runCli } from '../helpers/run-cli.js';
 import { refusedPort, startFaultServer, type Behaviour, type FaultServer } from './client-fault-server.js';
 
 /**
@@ -120,5 +123,78 @@ describe('clientFromOptions', () => {
     expect(io.err()).not.toContain(SENTINEL);
     // The redactor now knows the key, whatever else writes it.
     expect(redactor.redact(`x ${SENTINEL} y`)).toBe('x **** y');
+  });
+});
+
+describe('sessionctl emulator, driven with sentinel keys', () => {
+  const ACCEPTED = 'ak_SENTINEL_accepted_3c2b1a0f9e';
+  const REFUSED = 'ak_SENTINEL_refused_8e7d6c5b4a';
+
+  test('no request, failing or not, puts a key into its output', async () => {
+    const io = memoryIo({ env: {} });
+    const done = run(['emulator', '--port', '0', '--api-key', ACCEPTED], io);
+    let url = '';
+    for (let i = 0; i < 200 && url === ''; i++) {
+      await new Promise((r) => setTimeout(r, 25));
+      url = /http:\/\/127\.0\.0\.1:\d+/.exec(io.out())?.[0] ?? '';
+    }
+    expect(url).not.toBe('');
+    const traces: string[] = [];
+    const errors: unknown[] = [];
+    const mk = (apiKey: string): SessionClient => {
+      const c = createClient({ baseUrl: url, apiKey, onTrace: (l) => traces.push(l), retries: { sleep: async () => undefined, random: () => 0 } });
+      open.push(c);
+      return c;
+    };
+    const c = mk(ACCEPTED);
+    const adminPost = async (path: string, body: unknown): Promise<void> => {
+      const res = await request(`${url}/_emulator${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      await res.body.dump();
+    };
+    try {
+      const { session_id: id } = await c.createSession({ user_id: 'u' });
+      const attempts: Array<() => Promise<unknown>> = [
+        () => mk(REFUSED).getSession(id), // 401
+        () => c.getSession('trs_doesnotexist0'), // 404
+        () => c.getSession('bad id'), // 400
+        () => c.createSession({ user_id: 'u', toolkits: { enable: ['no_such_toolkit_xyz'] } }), // 400
+        async () => {
+          await adminPost('/faults', { route: 'get', status: 500, times: 4 });
+          return c.getSession(id); // 500 after retries
+        },
+        async () => {
+          await adminPost('/faults', { route: 'create', reset: 'after' });
+          return c.createSession({ user_id: 'u' }); // outcome unknown
+        },
+        async () => {
+          await adminPost('/faults', { route: 'get', malformed: true });
+          return c.getSession(id); // decode
+        },
+        async () => {
+          await adminPost('/rate-limit', { limit: 1, window_ms: 60_000 });
+          await c.getSession(id);
+          return c.createSession({ user_id: 'u' }); // bare 429
+        },
+      ];
+      for (const attempt of attempts) errors.push(await attempt().then(() => undefined, (e: unknown) => e));
+    } finally {
+      process.emit('SIGINT');
+    }
+    expect(await done).toBe(0);
+    expect(errors.map((e) => (e instanceof ApiError ? 'ApiError' : String(e)))).toEqual(Array(8).fill('ApiError'));
+    expect((errors as ApiError[]).map((e) => e.status ?? e.kind)).toEqual([401, 404, 400, 400, 500, 'outcome-unknown', 200, 429]);
+    const everything = [io.out(), io.err(), ...errors.map((e) => everyForm(e, [])), ...traces].join('\n');
+    expect(io.err()).toContain('GET'); // the emulator did log the requests
+    expect(everything).not.toContain(REFUSED);
+    expect(everything).not.toContain(ACCEPTED);
+  });
+
+  test.each([
+    ['an unparsable --rate-limit', ['--rate-limit', 'lots']],
+    ['a missing --catalog', ['--catalog', '/nonexistent/catalog.json']],
+  ])('a failing start (%s) does not echo the key', async (_name, extra) => {
+    const r = await runCli(['emulator', '--port', '0', '--api-key', ACCEPTED, ...extra]);
+    expect(r.exitCode).toBe(2);
+    expect(`${r.stdout}${r.stderr}`).not.toContain(ACCEPTED);
   });
 });
