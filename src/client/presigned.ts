@@ -5,6 +5,7 @@ import { basename, dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { request, type Dispatcher } from 'undici';
 import { checkKeyedUrl } from './base-url.js';
+import { InputError } from '../errors.js';
 import { ApiError, parseErrorBody } from './errors.js';
 import { errorCode } from './client.js';
 import { isTimeoutCode } from './retry.js';
@@ -39,7 +40,14 @@ export interface DownloadOptions extends TransferOptions {
 /** PUTs a local file to a presigned upload URL, streaming it. Resolves with the bytes sent. */
 export async function uploadFile(url: string, filePath: string, options: UploadOptions = {}): Promise<{ bytes: number; status: number }> {
   const target = checkKeyedUrl(url, 'the upload URL');
-  const size = (await stat(filePath)).size;
+  let size: number;
+  try {
+    const st = await stat(filePath);
+    if (!st.isFile()) throw Object.assign(new Error('not a file'), { code: 'EISDIR' });
+    size = st.size;
+  } catch (err) {
+    throw new InputError(`cannot read the file to upload (${errorCode(err)})`, filePath, { cause: err });
+  }
   const where = target.pathname;
   const headers = { 'content-type': options.contentType ?? 'application/octet-stream', 'content-length': String(size) };
   options.onTrace?.(`> PUT ${target.origin}${where} (${size} bytes)`);
@@ -75,14 +83,16 @@ export async function downloadToFile(url: string, destPath: string, options: Dow
     if (err instanceof ApiError) throw err;
     const code = errorCode(err);
     if (code === 'RESPONSE_TOO_LARGE') throw new ApiError(`the download is larger than ${limit} bytes`, { kind: 'decode', method: 'GET', path: where, cause: err });
-    if (code.startsWith('E') && !code.startsWith('ECONN') && code !== 'EPIPE') {
-      // A local file-system error (EACCES, ENOSPC, ENOENT for the folder): not the service's fault.
-      throw Object.assign(new Error(`cannot write ${destPath}: ${code}`, { cause: err }), { code });
+    if (LOCAL_FS_ERRORS.has(code)) {
+      // The target cannot be written (permissions, full disk, missing folder): not the storage's fault.
+      throw new InputError(`cannot write the download (${code})`, destPath, { cause: err });
     }
     throw new ApiError(`the download failed: ${code}`, { kind: isTimeoutCode(code) ? 'timeout' : 'network', method: 'GET', path: where, cause: err });
   }
   return { bytes };
 }
+
+const LOCAL_FS_ERRORS = new Set(['EACCES', 'EPERM', 'ENOSPC', 'EDQUOT', 'ENOENT', 'ENOTDIR', 'EISDIR', 'EEXIST', 'EROFS', 'EMFILE', 'ENFILE', 'ENAMETOOLONG']);
 
 async function send(
   target: URL,

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ApiError } from '../../src/client/errors.js';
 import { downloadToFile, uploadFile } from '../../src/client/presigned.js';
-import { UsageError } from '../../src/errors.js';
+import { InputError, UsageError } from '../../src/errors.js';
 
 /** Presigned transfers against a storage server this test starts: streamed, keyless, atomic. */
 
@@ -126,5 +126,11 @@ describe('presigned transfers', () => {
 
   test('plain http to a public host is refused before anything is sent', async () => {
     await expect(downloadToFile('http://storage.example.com/x', join(dir, 'p'))).rejects.toBeInstanceOf(UsageError);
+  });
+
+  test('local problems are input errors: a missing source, an unwritable target folder', async () => {
+    await expect(uploadFile(`${base}/files/x`, join(dir, 'no-such-file'))).rejects.toBeInstanceOf(InputError);
+    await expect(uploadFile(`${base}/files/x`, dir)).rejects.toBeInstanceOf(InputError);
+    await expect(downloadToFile(`${base}/files/big.bin`, join(dir, 'no-such-folder', 'x'))).rejects.toBeInstanceOf(InputError);
   });
 });
