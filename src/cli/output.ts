@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { appendFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { InvalidArgumentError, Option } from 'commander';
@@ -159,7 +160,19 @@ export async function emitReport(
       io.stderr.write(`warning: cannot append the step summary to $GITHUB_STEP_SUMMARY (${target.path}): ${describeWriteError(err)}\n`);
     }
   }
+  // In a GitHub Actions log the runner treats any line that starts with `::` (after blanks) as a
+  // workflow command. The human report quotes manifest text, so a crafted key or value could
+  // forge an annotation or mask; the default log output therefore pauses command processing
+  // around it with an unguessable token (`stop-commands`, GitHub's documented way to echo
+  // untrusted text). Explicitly requested formats are left byte-exact for pipes and files.
+  const guard = (formats === undefined || formats.length === 0) && io.env['GITHUB_ACTIONS'] === 'true';
   for (const { target, text } of rendered) {
-    if (target.to === 'stdout') io.stdout.write(text);
+    if (target.to !== 'stdout') continue;
+    if (guard && target.format !== 'github' && text !== '') {
+      const token = randomBytes(16).toString('hex');
+      io.stdout.write(`::stop-commands::${token}\n${text}::${token}::\n`);
+    } else {
+      io.stdout.write(text);
+    }
   }
 }

@@ -182,9 +182,37 @@ describe('emitReport', () => {
     const env = envFor({ cwd: dir, env: { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary } });
     const { report, sources } = reportIn(dir);
     await emitReport(report, sources, undefined, env);
-    expect(env.io.out()).toBe(plain('human', report, sources, dir) + plain('github', report, sources, dir));
-    expect(env.io.out()).toContain('\n::error file=a.yaml,line=1,col=10,endLine=1,endColumn=12,title=schema/type::must be a string\n');
+    const out = env.io.out();
+    const token = /^::stop-commands::([0-9a-f]{32})\n/.exec(out)?.[1];
+    expect(token).toBeDefined();
+    expect(out).toBe(`::stop-commands::${token}\n${plain('human', report, sources, dir)}::${token}::\n${plain('github', report, sources, dir)}`);
+    expect(out).toContain('\n::error file=a.yaml,line=1,col=10,endLine=1,endColumn=12,title=schema/type::must be a string\n');
     expect(await readFile(summary, 'utf8')).toBe(`earlier step\n${plain('markdown', report, sources, dir)}`);
+  });
+
+  test('in GitHub Actions a forged workflow command in the human report is not obeyed', async () => {
+    const env = envFor({ cwd: dir, env: { GITHUB_ACTIONS: 'true' } });
+    const { report, sources } = reportIn(dir, 'unknown key `x\n::add-mask::forged`');
+    await emitReport(report, sources, undefined, env);
+    const lines = env.io.out().split('\n');
+    const start = lines.findIndex((l) => l.startsWith('::stop-commands::'));
+    const token = lines[start]!.slice('::stop-commands::'.length);
+    const resume = lines.indexOf(`::${token}::`);
+    const forged = lines.findIndex((l) => l.trimStart().startsWith('::add-mask::'));
+    // The forged line is printed, but only while the runner ignores commands.
+    expect(forged).toBeGreaterThan(start);
+    expect(forged).toBeLessThan(resume);
+    // Each run draws a new token, so report text cannot know it in advance.
+    const again = envFor({ cwd: dir, env: { GITHUB_ACTIONS: 'true' } });
+    await emitReport(report, sources, undefined, again);
+    expect(again.io.out()).not.toContain(token);
+  });
+
+  test('an explicit format in GitHub Actions is written byte-exact, without the guard', async () => {
+    const env = envFor({ cwd: dir, env: { GITHUB_ACTIONS: 'true' } });
+    const { report, sources } = reportIn(dir);
+    await emitReport(report, sources, ['json'], env);
+    expect(env.io.out()).toBe(plain('json', report, sources, dir));
   });
 
   test('in GitHub Actions a step summary that cannot be written is a warning, not a failure', async () => {
