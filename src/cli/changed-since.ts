@@ -1,8 +1,6 @@
 import path from 'node:path';
 import { Option } from 'commander';
-import { execGit, selectChangedManifests } from '../git/changed-since.js';
 import { UsageError } from '../errors.js';
-import { loadManifests } from '../manifest/load.js';
 import type { Io } from './io.js';
 
 /** `--changed-since REF`, shared by validate, plan, apply and diff. */
@@ -30,6 +28,8 @@ export async function narrowToChanged(paths: readonly string[], ref: string | un
   const { io } = options;
   if (paths.includes('-')) throw new UsageError('--changed-since cannot be combined with - (standard input)', 'pass the manifest files or folders instead');
   const env = options.env ?? io.env;
+  // Loaded on use: every command registers this option, and start-up should not pay for yaml.
+  const [{ execGit, selectChangedManifests }, { loadManifests }] = await Promise.all([import('../git/changed-since.js'), import('../manifest/load.js')]);
   const selection = await selectChangedManifests(ref, {
     cwd: io.cwd,
     git: execGit(io.env),

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { InputError, UsageError } from '../../src/errors.js';
 import { execGit, selectChangedManifests } from '../../src/git/changed-since.js';
 import { loadManifests } from '../../src/manifest/load.js';
+import { runCli } from '../helpers/run-cli.js';
 
 /** git with a fixed identity and no user or system config, so the test means the same everywhere. */
 const gitEnv = {
@@ -47,6 +48,7 @@ beforeAll(() => {
   write(repo, 'sessions/team/d.yaml', manifest('delta'));
   write(repo, 'sessions/old/c.yaml', manifest(undefined)); // also named c, by stem
   write(repo, 'sessions/gone.yaml', manifest('gone'));
+  write(repo, 'sessions/legacy.yaml', 'name: legacy\nuser_id: u1\nworkbnch: {}\n'); // invalid, and never touched
   write(repo, 'README.md', 'docs\n');
   git(repo, 'add', '.');
   git(repo, 'commit', '-q', '-m', 'base');
@@ -148,5 +150,45 @@ describe('--changed-since selection', () => {
   test('a ref that looks like an option is refused before git sees it', async () => {
     const err = await select('--output=/tmp/x', ['.']).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UsageError);
+  });
+});
+
+describe('validate --changed-since', () => {
+  const cliEnv = { ...gitEnv, NO_COLOR: '1' };
+
+  test('checks only the selection: the untouched invalid file is skipped, the same-name duplicate is found', async () => {
+    const whole = await runCli(['validate', 'sessions', '--format', 'json'], { cwd: repo, env: cliEnv });
+    expect(whole.exitCode).toBe(1);
+    expect((JSON.parse(whole.stdout) as { diagnostics: Array<{ code: string; file: string }> }).diagnostics.map((d) => `${d.file} ${d.code}`)).toContain(
+      'sessions/legacy.yaml schema/unknown-key',
+    );
+
+    const run = await runCli(['validate', 'sessions', '--changed-since', 'main', '--format', 'json'], { cwd: repo, env: cliEnv });
+    const report = JSON.parse(run.stdout) as { files: string[]; diagnostics: Array<{ code: string; file: string }> };
+    expect(report.files.slice().sort()).toEqual(['sessions/a.yaml', 'sessions/b.yaml', 'sessions/e.yaml', 'sessions/f.yaml', 'sessions/h.yaml']);
+    expect(report.diagnostics.map((d) => `${d.file} ${d.code}`)).toEqual(['sessions/e.yaml rule/duplicate-name']);
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toMatch(/^--changed-since main: 5 manifest file\(s\) since [0-9a-f]{12} \(1 sharing a name: sessions\/b\.yaml\)\n$/);
+  });
+
+  test('nothing changed: an empty, passing run that still writes its report', async () => {
+    const run = await runCli(['validate', 'sessions/team', '--changed-since', 'HEAD', '--format', 'json'], { cwd: repo, env: cliEnv });
+    expect(run.exitCode).toBe(0);
+    expect((JSON.parse(run.stdout) as { files: string[] }).files).toEqual([]);
+    expect(run.stderr).toMatch(/no manifest changed since/);
+  });
+
+  test('outside a repository: exit 2 with a clear message, no report', async () => {
+    const run = await runCli(['validate', '.', '--changed-since', 'main'], { cwd: outside, env: cliEnv });
+    expect(run.exitCode).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/^error: --changed-since needs a git repository, and .* is not inside one/);
+    expect(run.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  test('an unknown ref: exit 2 naming it', async () => {
+    const run = await runCli(['validate', 'sessions', '--changed-since', 'origin/nope'], { cwd: repo, env: cliEnv });
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toContain('unknown git ref "origin/nope"');
   });
 });

@@ -1,6 +1,7 @@
 import { InvalidArgumentError, Option } from 'commander';
 import { sortDiagnostics, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import { UsageError } from '../../errors.js';
+import { changedSinceOption, narrowToChanged } from '../changed-since.js';
 import { emitReport, formatOption } from '../output.js';
 import type { RegisterCommand } from '../program.js';
 import { exitCodeForDiagnostics } from '../run.js';
@@ -10,6 +11,7 @@ interface ValidateOptions {
   strict?: boolean;
   envFile?: string;
   maxFileSize?: number;
+  changedSince?: string;
 }
 
 function parseBytes(value: string): number {
@@ -29,6 +31,7 @@ export const registerValidate: RegisterCommand = (program, env) => {
     .description('Check session manifests: YAML, schema and semantic rules, each finding at file:line:col. No network.')
     .argument('<paths...>', 'manifest files, folders (searched for *.yaml and *.yml), globs in quotes, or - for standard input')
     .addOption(formatOption())
+    .addOption(changedSinceOption())
     .option('--strict', 'warnings fail the run too (exit code 1)')
     .option('--env-file <file>', 'read ${VAR} values from a dotenv file; variables already set in the environment win')
     .addOption(new Option('--max-file-size <bytes>', 'refuse larger files before parsing them (default: 1048576, 1 MiB)').argParser(parseBytes))
@@ -64,7 +67,8 @@ export const registerValidate: RegisterCommand = (program, env) => {
         vars = loaded.env;
         envFileDiagnostics.push(...loaded.diagnostics);
       }
-      const run = await validatePaths(paths, {
+      const selected = await narrowToChanged(paths, options.changedSince, { io, env: vars });
+      const run = await validatePaths(selected, {
         cwd: io.cwd,
         env: vars,
         readStdin: () => readStreamBounded(io.stdin, options.maxFileSize),
