@@ -4,28 +4,36 @@
 
 _sessionctl_subcommands() {
   case "$1" in
-    '') echo 'completion help' ;;
+    '') echo 'validate schema init completion emulator help' ;;
   esac
 }
 
 _sessionctl_options() {
   case "$1" in
     '') echo '-V --version -h --help' ;;
+    'validate') echo '--format --changed-since --strict --env-file --max-file-size -h --help' ;;
+    'schema') echo '-h --help' ;;
+    'init') echo '--dir -h --help' ;;
     'completion') echo '-h --help' ;;
+    'emulator') echo '--host --port --api-key --data-dir --rate-limit --catalog -h --help' ;;
     'help') echo '' ;;
   esac
 }
 
 _sessionctl_value_options() {
   case "$1" in
+    'validate') echo '--format --changed-since --env-file --max-file-size' ;;
+    'init') echo '--dir' ;;
+    'emulator') echo '--host --port --api-key --data-dir --rate-limit --catalog' ;;
   esac
 }
 
 # $1 is the command path, $2 an option flag or #N for the Nth positional argument.
 _sessionctl_choices() {
   case "$1|$2" in
+    'validate|--format') echo 'human json github sarif junit markdown' ;;
     'completion|#0') echo 'bash zsh fish' ;;
-    'help|#0') echo 'completion' ;;
+    'help|#0') echo 'validate schema init completion emulator' ;;
   esac
 }
 

@@ -5,12 +5,18 @@
 function __sessionctl_subcommands
     switch "p:$argv[1]"
         case 'p:'
-            printf '%s\n' 'completion' 'help'
+            printf '%s\n' 'validate' 'schema' 'init' 'completion' 'emulator' 'help'
     end
 end
 
 function __sessionctl_value_options
     switch "p:$argv[1]"
+        case 'p:validate'
+            printf '%s\n' '--format' '--changed-since' '--env-file' '--max-file-size'
+        case 'p:init'
+            printf '%s\n' '--dir'
+        case 'p:emulator'
+            printf '%s\n' '--host' '--port' '--api-key' '--data-dir' '--rate-limit' '--catalog'
     end
 end
 
@@ -48,16 +54,44 @@ complete -c sessionctl -e
 
 # sessionctl
 complete -c sessionctl -n '__sessionctl_at \'\'' -f
+complete -c sessionctl -n '__sessionctl_at \'\'' -a 'validate' -d 'Check session manifests: YAML, schema and semantic rules, each finding at file:line:col. No network.'
+complete -c sessionctl -n '__sessionctl_at \'\'' -a 'schema' -d 'Print the JSON Schema (draft-07) of session manifests, for editors, SchemaStore and other tools.'
+complete -c sessionctl -n '__sessionctl_at \'\'' -a 'init' -d 'Write a starter manifest, <name>.yaml, with the schema modeline for editor completion. Never overwrites a file.'
 complete -c sessionctl -n '__sessionctl_at \'\'' -a 'completion' -d 'Print a shell completion script for bash, zsh or fish, generated from the commands of this version.'
+complete -c sessionctl -n '__sessionctl_at \'\'' -a 'emulator' -d 'Serve a local, stateful emulator of the Tool Router API (all 13 endpoints, admin surface under /_emulator/).'
 complete -c sessionctl -n '__sessionctl_at \'\'' -a 'help' -d 'display help for command'
 complete -c sessionctl -n '__sessionctl_at \'\'' -s 'V' -l 'version' -d 'output the version number'
 complete -c sessionctl -n '__sessionctl_at \'\'' -s 'h' -l 'help' -d 'display help for command'
+
+# sessionctl validate
+complete -c sessionctl -n '__sessionctl_at \'validate\'' -l 'format' -x -a 'human json github sarif junit markdown' -d 'report format, repeatable: NAME prints to stdout, NAME=FILE writes FILE (choices: human, json, github, sarif, junit, markdown; default: human, and inside GitHub Actions also github annotations and a markdown step summary)'
+complete -c sessionctl -n '__sessionctl_at \'validate\'' -l 'changed-since' -r -F -d 'only manifests changed since the merge base with REF (git; committed, staged, modified or untracked), plus manifests that share a name with them'
+complete -c sessionctl -n '__sessionctl_at \'validate\'' -l 'strict' -d 'warnings fail the run too (exit code 1)'
+complete -c sessionctl -n '__sessionctl_at \'validate\'' -l 'env-file' -r -F -d 'read ${VAR} values from a dotenv file; variables already set in the environment win'
+complete -c sessionctl -n '__sessionctl_at \'validate\'' -l 'max-file-size' -r -F -d 'refuse larger files before parsing them (default: 1048576, 1 MiB)'
+complete -c sessionctl -n '__sessionctl_at \'validate\'' -s 'h' -l 'help' -d 'display help for command'
+
+# sessionctl schema
+complete -c sessionctl -n '__sessionctl_at \'schema\'' -s 'h' -l 'help' -d 'display help for command'
+
+# sessionctl init
+complete -c sessionctl -n '__sessionctl_at \'init\'' -l 'dir' -r -F -d 'write into this folder instead of the current one'
+complete -c sessionctl -n '__sessionctl_at \'init\'' -s 'h' -l 'help' -d 'display help for command'
 
 # sessionctl completion
 complete -c sessionctl -n '__sessionctl_at \'completion\'' -f
 complete -c sessionctl -n '__sessionctl_at \'completion\'' -a 'bash zsh fish'
 complete -c sessionctl -n '__sessionctl_at \'completion\'' -s 'h' -l 'help' -d 'display help for command'
 
+# sessionctl emulator
+complete -c sessionctl -n '__sessionctl_at \'emulator\'' -l 'host' -r -F -d 'interface to bind (loopback unless you say otherwise)'
+complete -c sessionctl -n '__sessionctl_at \'emulator\'' -l 'port' -r -F -d 'port to listen on (0 picks a free one)'
+complete -c sessionctl -n '__sessionctl_at \'emulator\'' -l 'api-key' -r -F -d 'accept only this key (repeatable); without it any non-empty key works, each its own project'
+complete -c sessionctl -n '__sessionctl_at \'emulator\'' -l 'data-dir' -r -F -d 'keep state in this directory (written atomically) instead of memory'
+complete -c sessionctl -n '__sessionctl_at \'emulator\'' -l 'rate-limit' -r -F -d 'requests per minute per key, answered with 429 and Retry-After past it'
+complete -c sessionctl -n '__sessionctl_at \'emulator\'' -l 'catalog' -r -F -d 'serve this catalogue ({"toolkits": [...], "tools": [...]}) instead of the built-in one'
+complete -c sessionctl -n '__sessionctl_at \'emulator\'' -s 'h' -l 'help' -d 'display help for command'
+
 # sessionctl help
 complete -c sessionctl -n '__sessionctl_at \'help\'' -f
-complete -c sessionctl -n '__sessionctl_at \'help\'' -a 'completion'
+complete -c sessionctl -n '__sessionctl_at \'help\'' -a 'validate schema init completion emulator'

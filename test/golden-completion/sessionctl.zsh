@@ -5,28 +5,36 @@
 
 _sessionctl_subcommands() {
   case "$1" in
-    '') reply=('completion:Print a shell completion script for bash, zsh or fish, generated from the commands of this version.' 'help:display help for command') ;;
+    '') reply=('validate:Check session manifests: YAML, schema and semantic rules, each finding at file:line:col. No network.' 'schema:Print the JSON Schema (draft-07) of session manifests, for editors, SchemaStore and other tools.' 'init:Write a starter manifest, <name>.yaml, with the schema modeline for editor completion. Never overwrites a file.' 'completion:Print a shell completion script for bash, zsh or fish, generated from the commands of this version.' 'emulator:Serve a local, stateful emulator of the Tool Router API (all 13 endpoints, admin surface under /_emulator/).' 'help:display help for command') ;;
   esac
 }
 
 _sessionctl_options() {
   case "$1" in
     '') reply=('-V:output the version number' '--version:output the version number' '-h:display help for command' '--help:display help for command') ;;
+    'validate') reply=('--format:report format, repeatable: NAME prints to stdout, NAME=FILE writes FILE (choices: human, json, github, sarif, junit, markdown; default: human, and inside GitHub Actions also github annotations and a markdown step summary)' '--changed-since:only manifests changed since the merge base with REF (git; committed, staged, modified or untracked), plus manifests that share a name with them' '--strict:warnings fail the run too (exit code 1)' '--env-file:read ${VAR} values from a dotenv file; variables already set in the environment win' '--max-file-size:refuse larger files before parsing them (default: 1048576, 1 MiB)' '-h:display help for command' '--help:display help for command') ;;
+    'schema') reply=('-h:display help for command' '--help:display help for command') ;;
+    'init') reply=('--dir:write into this folder instead of the current one' '-h:display help for command' '--help:display help for command') ;;
     'completion') reply=('-h:display help for command' '--help:display help for command') ;;
+    'emulator') reply=('--host:interface to bind (loopback unless you say otherwise)' '--port:port to listen on (0 picks a free one)' '--api-key:accept only this key (repeatable); without it any non-empty key works, each its own project' '--data-dir:keep state in this directory (written atomically) instead of memory' '--rate-limit:requests per minute per key, answered with 429 and Retry-After past it' '--catalog:serve this catalogue ({"toolkits": [...], "tools": [...]}) instead of the built-in one' '-h:display help for command' '--help:display help for command') ;;
     'help') reply=() ;;
   esac
 }
 
 _sessionctl_value_options() {
   case "$1" in
+    'validate') reply=('--format' '--changed-since' '--env-file' '--max-file-size') ;;
+    'init') reply=('--dir') ;;
+    'emulator') reply=('--host' '--port' '--api-key' '--data-dir' '--rate-limit' '--catalog') ;;
   esac
 }
 
 # $1 is the command path, $2 an option flag or #N for the Nth positional argument.
 _sessionctl_choices() {
   case "$1|$2" in
+    'validate|--format') reply=('human' 'json' 'github' 'sarif' 'junit' 'markdown') ;;
     'completion|#0') reply=('bash' 'zsh' 'fish') ;;
-    'help|#0') reply=('completion') ;;
+    'help|#0') reply=('validate' 'schema' 'init' 'completion' 'emulator') ;;
   esac
 }
 
