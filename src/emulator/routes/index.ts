@@ -1,9 +1,14 @@
 /** The 13 API routes: name (used by faults and stats), method, path pattern, contract operation, handler. */
 import type { ApiHandler } from '../context.js';
 import type { RouteName } from '../faults.js';
+import { execute, executeMeta } from './execute.js';
 import { createDownloadUrl, createUploadUrl, deleteItem, listItems } from './files.js';
 import { createLink } from './link.js';
+import { proxyExecute } from './proxy.js';
+import { search } from './search.js';
 import { createSession, getSession } from './session.js';
+import { listToolkits } from './toolkits.js';
+import { listTools } from './tools.js';
 
 export interface ApiRoute {
   name: RouteName;
@@ -23,6 +28,12 @@ function route(name: RouteName, method: 'GET' | 'POST', path: string, operationI
 const routes: readonly ApiRoute[] = [
   route('create', 'POST', S, 'postToolRouterSession', createSession),
   route('get', 'GET', `${S}/${seg}`, 'getToolRouterSessionBySessionId', getSession),
+  route('execute', 'POST', `${S}/${seg}/execute`, 'postToolRouterSessionBySessionIdExecute', execute),
+  route('execute_meta', 'POST', `${S}/${seg}/execute_meta`, 'postToolRouterSessionBySessionIdExecuteMeta', executeMeta),
+  route('proxy_execute', 'POST', `${S}/${seg}/proxy_execute`, 'postToolRouterSessionBySessionIdProxyExecute', proxyExecute),
+  route('toolkits', 'GET', `${S}/${seg}/toolkits`, 'getToolRouterSessionBySessionIdToolkits', listToolkits),
+  route('tools', 'GET', `${S}/${seg}/tools`, 'getToolRouterSessionBySessionIdTools', listTools),
+  route('search', 'POST', `${S}/${seg}/search`, 'postToolRouterSessionBySessionIdSearch', search),
   route('link', 'POST', `${S}/${seg}/link`, 'postToolRouterSessionBySessionIdLink', createLink),
   route('mount_items', 'GET', `${S}/${seg}/mounts/${seg}/items`, 'getToolRouterSessionBySessionIdMountsByMountIdItems', listItems),
   route('download_url', 'POST', `${S}/${seg}/mounts/${seg}/download_url`, 'postToolRouterSessionBySessionIdMountsByMountIdDownloadUrl', createDownloadUrl),

@@ -10,13 +10,17 @@ import type { ApiHandler, EmulatorState } from '../context.js';
 import { requireSession } from '../context.js';
 import { envelope, httpError, toolRouterErrors } from '../errors.js';
 import { sendJson } from '../server.js';
-import { newId } from '../store.js';
+import type { CatalogToolkit } from '../catalog-types.js';
+import { newId, type ConnectionRecord, type SessionRecord } from '../store.js';
 
-export const createLink: ApiHandler = (req, state) => {
-  const session = requireSession(req, state);
-  const body = req.body as { toolkit: string; callback_url?: string; alias?: string };
-  const toolkit = state.catalog.toolkit(body.toolkit);
-  if (toolkit === undefined) throw toolRouterErrors.invalidToolkitSlugs([body.toolkit], [`Error in payload.toolkit: Unknown toolkit '${body.toolkit}'`]);
+/** Starts a link flow for a session's user; throws the service's refusals. */
+export function createLinkFor(
+  session: SessionRecord,
+  toolkit: CatalogToolkit,
+  callbackUrl: string | undefined,
+  alias: string | undefined,
+  state: EmulatorState,
+): { link_token: string; redirect_url: string; connected_account_id: string } {
   if (toolkit.no_auth) throw toolRouterErrors.toolkitIsNoAuth(toolkit.slug);
   if (session.config.connected_accounts[toolkit.slug] !== undefined) {
     throw toolRouterErrors.badRequest(`A connected account is already pinned for toolkit '${toolkit.slug}' in this session`);
@@ -24,17 +28,17 @@ export const createLink: ApiHandler = (req, state) => {
   const authConfigId = session.config.auth_configs[toolkit.slug];
   const managed = toolkit.composio_managed_auth_schemes[0];
   if (authConfigId === undefined && managed === undefined) throw toolRouterErrors.noManagedAuth(toolkit.slug);
-  const callback = body.callback_url ?? session.config.manage_connections.callback_url;
-  const connection = {
+  const callback = callbackUrl ?? session.config.manage_connections.callback_url;
+  const connection: ConnectionRecord = {
     id: newId('ca_'),
-    tenant: req.tenant,
+    tenant: session.tenant,
     user_id: session.config.user_id,
     toolkit: toolkit.slug,
-    status: 'INITIATED' as const,
+    status: 'INITIATED',
     created_at: new Date().toISOString(),
     link_token: newId('lt_', 12),
     ...(callback === undefined ? {} : { callback_url: callback }),
-    ...(body.alias === undefined ? {} : { alias: body.alias }),
+    ...(alias === undefined ? {} : { alias }),
     auth_config: {
       id: authConfigId ?? `ac_managed_${toolkit.slug.replace(/[^A-Za-z0-9_-]/g, '')}`,
       auth_scheme: authConfigId === undefined ? (managed as string) : (toolkit.auth_schemes[0] ?? 'OAUTH2'),
@@ -43,13 +47,18 @@ export const createLink: ApiHandler = (req, state) => {
   };
   state.store.addConnection(connection);
   return {
-    status: 201,
-    body: {
-      link_token: connection.link_token,
-      redirect_url: `${state.baseUrl}/_emulator/link/${connection.link_token}`,
-      connected_account_id: connection.id,
-    },
+    link_token: connection.link_token,
+    redirect_url: `${state.baseUrl}/_emulator/link/${connection.link_token}`,
+    connected_account_id: connection.id,
   };
+}
+
+export const createLink: ApiHandler = (req, state) => {
+  const session = requireSession(req, state);
+  const body = req.body as { toolkit: string; callback_url?: string; alias?: string };
+  const toolkit = state.catalog.toolkit(body.toolkit);
+  if (toolkit === undefined) throw toolRouterErrors.invalidToolkitSlugs([body.toolkit], [`Error in payload.toolkit: Unknown toolkit '${body.toolkit}'`]);
+  return { status: 201, body: createLinkFor(session, toolkit, body.callback_url, body.alias, state) };
 };
 
 /** The hosted connect page: completes the connection and sends the user on. */
