@@ -58,15 +58,33 @@ export function toSarif(report: { diagnostics: readonly Diagnostic[] }, ctx: Rep
       defaultConfiguration: { level: level[info.severity] },
     };
   });
+  // A diagnostic without a file (a glob that matched nothing) is about the run, not the code:
+  // SARIF's place for it is a tool execution notification. Code scanning also rejects results
+  // without a location.
+  const located = report.diagnostics.filter((d) => d.file !== undefined);
+  const notifications = report.diagnostics
+    .filter((d) => d.file === undefined)
+    .map((d) => ({
+      level: level[d.severity],
+      message: { text: d.hint === undefined ? d.message : `${d.message}\n\nhint: ${d.hint}` },
+      descriptor: { id: d.code, ...(ruleIndex.has(d.code) ? { index: ruleIndex.get(d.code) } : {}) },
+    }));
   return {
     $schema: SARIF_SCHEMA,
     version: '2.1.0',
     runs: [
       {
         tool: { driver: { name: toolName, version: ctx.toolVersion, informationUri, rules } },
+        ...(notifications.length === 0
+          ? {}
+          : {
+              invocations: [
+                { executionSuccessful: !notifications.some((n) => n.level === 'error'), toolExecutionNotifications: notifications },
+              ],
+            }),
         // Our columns count UTF-16 code units, as editors and JavaScript strings do.
         columnKind: 'utf16CodeUnits',
-        results: report.diagnostics.map((d) => result(d, ruleIndex, ctx)),
+        results: located.map((d) => result(d, ruleIndex, ctx)),
       },
     ],
   };

@@ -93,7 +93,8 @@ describe('sarif', () => {
                   level: { enum: ['none', 'note', 'warning', 'error'] },
                   ruleIndex: { type: 'integer', minimum: 0 },
                   message: { type: 'object', required: ['text'] },
-                  locations: { type: 'array', items: { $ref: '#/definitions/location' } },
+                  // Code scanning needs at least one location per result.
+                  locations: { type: 'array', minItems: 1, items: { $ref: '#/definitions/location' } },
                   relatedLocations: { type: 'array', items: { $ref: '#/definitions/location' } },
                 },
               },
@@ -150,11 +151,29 @@ describe('sarif', () => {
     for (const res of out.runs[0].results) expect(rules[res.ruleIndex]?.id).toBe(res.ruleId);
   });
 
-  test('a result without a file has no location; one without a range has no region', () => {
-    const out = JSON.parse(sarif.render(report, context()));
-    const results = out.runs[0].results as { ruleId: string; locations: { physicalLocation: { region?: unknown } }[] }[];
-    expect(results.find((r) => r.ruleId === 'input/not-found')?.locations).toEqual([]);
-    expect(results.find((r) => r.ruleId === 'yaml/empty')?.locations[0]?.physicalLocation.region).toBeUndefined();
+  test('a diagnostic without a file is a tool execution notification, not a result', () => {
+    const run = JSON.parse(sarif.render(report, context())).runs[0];
+    expect(run.results.map((r: { ruleId: string }) => r.ruleId)).not.toContain('input/not-found');
+    expect(run.results).toHaveLength(report.diagnostics.length - 1);
+    expect(run.invocations).toEqual([
+      {
+        executionSuccessful: false,
+        toolExecutionNotifications: [
+          { level: 'error', message: { text: 'no manifest matched "manifests/<team>/*_test.yaml"' }, descriptor: { id: 'input/not-found', index: 0 } },
+        ],
+      },
+    ]);
+    for (const r of run.results) expect(r.locations).toHaveLength(1);
+  });
+
+  test('a result without a range has a location without a region', () => {
+    const run = JSON.parse(sarif.render(report, context())).runs[0];
+    const empty = run.results.find((r: { ruleId: string }) => r.ruleId === 'yaml/empty');
+    expect(empty.locations[0].physicalLocation).toEqual({ artifactLocation: { uri: 'manifests/team.yaml' } });
+  });
+
+  test('a clean run has no invocations block', () => {
+    expect(JSON.parse(sarif.render(cleanReport, context())).runs[0].invocations).toBeUndefined();
   });
 });
 
