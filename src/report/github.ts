@@ -48,6 +48,20 @@ function annotation(d: Diagnostic, cwd: string): string {
   return `::${command[d.severity]} ${props.join(',')}::${escapeData(message)}`;
 }
 
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+
+/**
+ * A problem past the budget, as a plain log line so that `--format github` alone still shows
+ * every problem. The `- ` start keeps the line from ever being read as a workflow command (the
+ * runner looks for `::` after leading blanks), and line breaks are flattened.
+ */
+function plainLine(d: Diagnostic, cwd: string): string {
+  const where = d.file === undefined ? '' : `${displayPath(d.file, cwd)}${d.range === undefined ? '' : `:${d.range.start.line}:${d.range.start.col}`}: `;
+  const message = d.message.replace(/\r?\n/g, ' ').replace(CONTROL, '?');
+  return `- ${where}${d.severity}: ${message} [${d.code}]`;
+}
+
 /** GitHub Actions workflow commands: one annotation per diagnostic, within GitHub's display budget. */
 export const github: Reporter = {
   name: 'github',
@@ -74,8 +88,9 @@ export const github: Reporter = {
     if (left.length > 0) {
       const text =
         `${plural(left.length, 'more problem')} (${describeTally(tally(left))}) not shown as annotations: ` +
-        `GitHub shows at most ${ANNOTATIONS_PER_KIND} of each kind per step. The log lists every problem.`;
+        `GitHub shows at most ${ANNOTATIONS_PER_KIND} of each kind per step. They are listed in the log below.`;
       lines.push(`::notice title=${escapeProperty(toolName)}::${escapeData(text)}`);
+      for (const d of left) lines.push(plainLine(d, ctx.cwd));
     }
     return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
   },

@@ -59,22 +59,36 @@ describe('display budget', () => {
   test('over the budget: the most severe first, 10 of each kind, then one notice counting the rest', () => {
     const out = github.render(many({ error: 12, warning: 11, info: 10 }), context());
     const lines = out.trimEnd().split('\n');
-    // 10 errors, 10 warnings, 9 infos: the closing notice takes the tenth notice slot.
-    expect(kinds(out)).toEqual([...Array(10).fill('error'), ...Array(10).fill('warning'), ...Array(10).fill('notice')]);
+    // 10 errors, 10 warnings, 9 infos: the closing notice takes the tenth notice slot; the rest
+    // follow as plain lines.
+    expect(kinds(out)).toEqual([...Array(10).fill('error'), ...Array(10).fill('warning'), ...Array(10).fill('notice'), '?', '?', '?', '?']);
     expect(lines[0]).toBe('::error file=m.yaml,line=1,col=1,endLine=1,endColumn=5,title=schema/type::error 1');
     expect(lines[9]).toContain('::error 10');
     expect(lines[10]).toContain('::warning 1');
     expect(lines[28]).toContain('::info 9');
     expect(lines[29]).toBe(
       '::notice title=sessionctl::4 more problems (2 errors, 1 warning, 1 info) not shown as annotations: ' +
-        `GitHub shows at most ${ANNOTATIONS_PER_KIND} of each kind per step. The log lists every problem.`,
+        `GitHub shows at most ${ANNOTATIONS_PER_KIND} of each kind per step. They are listed in the log below.`,
     );
+    expect(lines.slice(30)).toEqual([
+      '- m.yaml:11:1: error: error 11 [schema/type]',
+      '- m.yaml:12:1: error: error 12 [schema/type]',
+      '- m.yaml:11:1: warning: warning 11 [schema/type]',
+      '- m.yaml:10:1: info: info 10 [schema/type]',
+    ]);
   });
 
   test('warnings after many errors still get their own budget', () => {
     const out = github.render(many({ error: 30, warning: 2, info: 0 }), context());
-    expect(kinds(out)).toEqual([...Array(10).fill('error'), 'warning', 'warning', 'notice']);
+    expect(kinds(out)).toEqual([...Array(10).fill('error'), 'warning', 'warning', 'notice', ...Array(20).fill('?')]);
     expect(out).toContain('::20 more problems (20 errors) not shown');
+  });
+
+  test('a left-out problem is one plain line that cannot be read as a workflow command', () => {
+    const r = many({ error: 11, warning: 0, info: 0 });
+    r.diagnostics[10] = { ...r.diagnostics[10]!, message: 'bad\n::error::forged\u001b[31m' };
+    const last = github.render(r, context()).trimEnd().split('\n').at(-1);
+    expect(last).toBe('- m.yaml:11:1: error: bad ::error::forged?[31m [schema/type]');
   });
 
   test('an empty report prints nothing', () => {
