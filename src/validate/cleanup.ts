@@ -24,6 +24,8 @@ export interface AjvError {
 interface Target {
   pointer: string;
   key: boolean;
+  /** Only the start: for a whole mapping (a missing key), whose full range is many lines. */
+  point?: boolean;
 }
 
 /** A finding before positions are resolved. */
@@ -58,12 +60,14 @@ function ownedByRule(err: AjvError): boolean {
   return typeof comment === 'string' && comment.includes('rule/') && (err.keyword === 'not' || comment.includes(err.keyword));
 }
 
+/** What a value is, with its article, as a message says it ("not a string"). */
 function jsonType(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'list';
-  if (typeof value === 'object') return 'mapping';
-  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
-  return typeof value;
+  if (value === null) return 'empty (null)';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'a mapping';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'an integer' : 'a number';
+  if (typeof value === 'boolean') return 'a boolean';
+  return 'a string';
 }
 
 const typeWords: Record<string, string> = {
@@ -80,6 +84,12 @@ function expectedTypes(params: Record<string, unknown>): string[] {
   const t = params['type'];
   if (Array.isArray(t)) return t.map(String);
   return typeof t === 'string' ? t.split(',') : [];
+}
+
+function expectedWords(types: string[]): string {
+  // `boolean | null` is how the contract spells "a switch, or empty for the default".
+  if (types.length === 2 && types.includes('boolean') && types.includes('null')) return 'true or false (or empty for the default)';
+  return listWords(types.map((t) => typeWords[t] ?? t));
 }
 
 function listWords(words: string[]): string {
@@ -100,7 +110,7 @@ function typeFinding(err: AjvError, src: CleanupSource): SchemaFinding {
   const where = displayPath(pointer, src.data);
   const finding: SchemaFinding = {
     code: 'schema/type',
-    message: `\`${where}\` must be ${listWords(types.map((t) => typeWords[t] ?? t))}, not ${jsonType(value) === 'list' || jsonType(value) === 'mapping' ? 'a ' : ''}${jsonType(value)}`,
+    message: `\`${where}\` must be ${expectedWords(types)}, not ${jsonType(value)}`,
     target: { pointer, key: false },
   };
   const scalar = src.scalar?.(pointer);
@@ -215,7 +225,8 @@ function findingFor(err: AjvError, src: CleanupSource): SchemaFinding | undefine
         ...(describeHint(asSchema(asSchema(err.parentSchema)?.['properties'])?.[missing]) !== undefined
           ? { hint: `\`${missing}\`: ${describeHint(asSchema(asSchema(err.parentSchema)?.['properties'])?.[missing])}` }
           : {}),
-        target: { pointer, key: pointer !== '' && !Array.isArray(valueAt(src.data, pointer.replace(/\/[^/]*$/, ''))) },
+        // At the parent's key when it has one (`workbench:`), else at the start of the mapping.
+        target: pointer !== '' && !Array.isArray(valueAt(src.data, pointer.replace(/\/[^/]*$/, ''))) ? { pointer, key: true } : { pointer, key: false, point: true },
       };
     }
     case 'type':
@@ -370,6 +381,7 @@ export function locateFinding(
     pointer: finding.target.pointer,
     range: doc.locate(finding.target.pointer, { key: finding.target.key })!,
   };
+  if (finding.target.point === true && d.range !== undefined) d.range = { start: d.range.start, end: d.range.start };
   if (finding.hint !== undefined) d.hint = finding.hint;
   if (finding.related !== undefined) {
     const related: RelatedLocation = { message: finding.related.message, file: doc.file };

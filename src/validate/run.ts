@@ -1,9 +1,10 @@
 import { sortDiagnostics, tally, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { loadManifests } from '../manifest/load.js';
-import type { LoadOptions } from '../manifest/types.js';
+import type { LoadOptions, ManifestDocument } from '../manifest/types.js';
 import type { Report } from '../report/types.js';
 import { validateDocuments } from './index.js';
-import { maskSecretsInSources } from './mask.js';
+import { maskSecretsInSources, type FoundSecret } from './mask.js';
+import { classifySecret } from './rules/literal-api-key.js';
 import { valueAt } from './pointer.js';
 
 export interface ValidateRun {
@@ -13,6 +14,8 @@ export interface ValidateRun {
   sources: Map<string, string>;
   /** The literal secrets found, so that callers can also redact them from anything else. */
   secrets: string[];
+  /** The loaded documents, for the commands that go on to plan, apply or diff them. */
+  documents: ManifestDocument[];
 }
 
 /**
@@ -32,14 +35,18 @@ export async function validatePaths(paths: readonly string[], options: LoadOptio
     diagnostics,
     summary: { ...tally(diagnostics), files: loaded.files.length, manifests: loaded.documents.length },
   };
-  const secrets: string[] = [];
+  const found: FoundSecret[] = [];
   for (const d of diagnostics) {
-    if (d.code !== 'rule/literal-api-key' || d.pointer === undefined) continue;
+    if (d.code !== 'rule/literal-api-key' || d.pointer === undefined || d.file === undefined || d.range === undefined) continue;
     const doc = loaded.documents.find((x) => x.file === d.file && rangeWithin(x.locate(''), d.range));
     const value = doc === undefined ? undefined : valueAt(doc.data, d.pointer);
-    if (typeof value === 'string') secrets.push(value);
+    if (typeof value !== 'string') continue;
+    const key = d.pointer.split('/').pop();
+    const secret = classifySecret(value, key)?.secret ?? value;
+    found.push({ file: d.file, range: d.range, secret });
   }
-  return { report, sources: maskSecretsInSources(loaded.sources, diagnostics), secrets };
+  const secrets = [...new Set(found.map((f) => f.secret))];
+  return { report, sources: maskSecretsInSources(loaded.sources, found), secrets, documents: loaded.documents };
 }
 
 function rangeWithin(outer: { start: { line: number }; end: { line: number } }, inner: { start: { line: number } } | undefined): boolean {

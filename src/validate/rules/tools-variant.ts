@@ -1,7 +1,7 @@
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { ManifestDocument } from '../../manifest/types.js';
 import { joinPointer } from '../pointer.js';
-import { finding, has, mapping, type DocumentRule } from '../rule.js';
+import { before, finding, has, mapping, type DocumentRule } from '../rule.js';
 
 const variants = ['enable', 'disable', 'tags'] as const;
 
@@ -20,7 +20,8 @@ export const toolsVariant: DocumentRule = {
     for (const [toolkit, value] of Object.entries(tools)) {
       const filter = mapping(value);
       if (filter === undefined) continue;
-      const set = variants.filter((v) => has(filter, v));
+      // In source order, so the finding sits at the later key and names the earlier as related.
+      const set = variants.filter((v) => has(filter, v)).sort((a, b) => (before(doc, joinPointer('/tools', toolkit, a), joinPointer('/tools', toolkit, b)) ? -1 : 1));
       const pointer = joinPointer('/tools', toolkit);
       if (set.length > 1) {
         out.push(
