@@ -324,7 +324,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     });
   });
   const address = server.address() as AddressInfo;
-  const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  // A wildcard bind has no address a client can use: point links and presigned URLs at loopback.
+  const reachable = address.address === '0.0.0.0' ? '127.0.0.1' : address.address === '::' ? '::1' : address.address;
+  const urlHost = reachable.includes(':') ? `[${reachable}]` : reachable;
   state.baseUrl = `http://${urlHost}:${address.port}`;
 
   let closing: Promise<void> | undefined;

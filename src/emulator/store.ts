@@ -62,6 +62,7 @@ export class Store {
   private readonly blobs = new Map<string, Buffer>();
   private dirty = false;
   private writing: Promise<void> | undefined;
+  private writeError: unknown;
 
   constructor(private readonly dataDir?: string) {
     if (dataDir === undefined) return;
@@ -165,7 +166,10 @@ export class Store {
   changed(): void {
     if (this.dataDir === undefined) return;
     this.dirty = true;
-    this.writing ??= this.writeLoop();
+    this.writing ??= this.writeLoop().catch((err: unknown) => {
+      // Kept for flush() to report; the in-memory state stays right and the next change retries.
+      this.writeError = err;
+    });
   }
 
   private async writeLoop(): Promise<void> {
@@ -185,5 +189,10 @@ export class Store {
   /** Resolves once every change so far is on disk. */
   async flush(): Promise<void> {
     while (this.writing !== undefined) await this.writing;
+    if (this.writeError !== undefined) {
+      const err = this.writeError;
+      this.writeError = undefined;
+      throw err;
+    }
   }
 }
