@@ -84,6 +84,11 @@ function normalise(lines: readonly string[], range: Range): Range | undefined {
   return { start, end };
 }
 
+/** A source's lines, as `codeFrame` counts them; split once per file when framing many ranges. */
+export function splitLines(source: string): string[] {
+  return source.split(/\r\n|\r|\n/);
+}
+
 /**
  * Renders the lines around a range with a line-number gutter, a `>` on the lines of the range and
  * carets under it, as editors and the yaml library do:
@@ -97,16 +102,17 @@ function normalise(lines: readonly string[], range: Range): Range | undefined {
  * ```
  *
  * Positions are 1-based with an exclusive end, as in every Diagnostic; an empty range gets one
- * caret. Returns '' when the range lies outside the source. No trailing newline.
+ * caret. Returns '' when the range lies outside the source. No trailing newline. `source` is the
+ * text, or its `splitLines` when one file gets many frames.
  */
-export function codeFrame(source: string, range: Range, options: CodeFrameOptions = {}): string {
+export function codeFrame(source: string | readonly string[], range: Range, options: CodeFrameOptions = {}): string {
   const context = options.context ?? 2;
   const maxWidth = Math.max(options.maxWidth ?? 100, 10);
   const maxRangeLines = Math.max(options.maxRangeLines ?? 5, 2);
   const gutter = options.paint?.gutter ?? identity;
   const marker = options.paint?.marker ?? identity;
 
-  const lines = source.split(/\r\n|\r|\n/);
+  const lines = typeof source === 'string' ? splitLines(source) : source;
   // A final newline ends the last line; it does not start a new one we should show as context.
   const lastLine = lines.length > 1 && lines[lines.length - 1] === '' ? lines.length - 1 : lines.length;
   const r = normalise(lines, range);

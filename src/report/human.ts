@@ -1,4 +1,4 @@
-import { codeFrame } from '../diagnostics/codeframe.js';
+import { codeFrame, splitLines } from '../diagnostics/codeframe.js';
 import type { Diagnostic, Severity } from '../diagnostics/diagnostic.js';
 import { tally } from '../diagnostics/diagnostic.js';
 import { createStyle, type Style } from './ansi.js';
@@ -24,7 +24,7 @@ function paintSeverity(severity: Severity, style: Style): (text: string) => stri
   return severity === 'error' ? style.red : severity === 'warning' ? style.yellow : style.cyan;
 }
 
-function renderDiagnostic(d: Diagnostic, ctx: ReportContext, style: Style): string {
+function renderDiagnostic(d: Diagnostic, ctx: ReportContext, style: Style, lines: (file: string) => readonly string[] | undefined): string {
   const paint = paintSeverity(d.severity, style);
   const where = location(d.file, d.range, ctx);
   // The code stays on the first line, where eyes and `grep` look for it; further lines of a
@@ -34,7 +34,7 @@ function renderDiagnostic(d: Diagnostic, ctx: ReportContext, style: Style): stri
   const out = [head.filter((p) => p !== undefined).join('  ')];
   for (const line of rest) out.push(`  ${line}`);
 
-  const source = d.file === undefined ? undefined : ctx.sources.get(d.file);
+  const source = d.file === undefined ? undefined : lines(d.file);
   if (source !== undefined && d.range !== undefined) {
     const frame = codeFrame(source, d.range, { paint: { gutter: style.dim, marker: paint } });
     if (frame !== '') out.push(frame.replace(/^/gm, '  '));
@@ -68,7 +68,19 @@ export function summaryLine(report: Report, style: Style): string {
  */
 export function renderHuman(report: Report, ctx: ReportContext, sections: readonly HumanSection[] = humanSections): string {
   const style = createStyle(ctx.color);
-  const blocks = report.diagnostics.map((d) => renderDiagnostic(d, ctx, style));
+  // A file with many findings is split into lines once, not once per finding.
+  const split = new Map<string, readonly string[]>();
+  const lines = (file: string): readonly string[] | undefined => {
+    let cached = split.get(file);
+    if (cached === undefined) {
+      const text = ctx.sources.get(file);
+      if (text === undefined) return undefined;
+      cached = splitLines(text);
+      split.set(file, cached);
+    }
+    return cached;
+  };
+  const blocks = report.diagnostics.map((d) => renderDiagnostic(d, ctx, style, lines));
   for (const section of sections) {
     const text = section(report, ctx, style);
     if (text !== '') blocks.push(text.replace(/\n+$/, ''));
