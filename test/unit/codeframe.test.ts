@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { codeFrame, type CodeFrameOptions } from '../../src/diagnostics/codeframe.js';
+import { codeFrame, splitLines, type CodeFrameOptions } from '../../src/diagnostics/codeframe.js';
 import type { Range } from '../../src/diagnostics/diagnostic.js';
 
 const r = (sl: number, sc: number, el: number, ec: number): Range => ({ start: { line: sl, col: sc }, end: { line: el, col: ec } });
@@ -164,6 +164,10 @@ const cases: Case[] = [
 describe('codeFrame', () => {
   test.each(cases)('$name', ({ source, range, options, expected }) => {
     expect(codeFrame(source, range, options)).toBe(expected.join('\n'));
+  });
+
+  test.each(cases)('pre-split lines give the same frame: $name', ({ source, range, options }) => {
+    expect(codeFrame(splitLines(source), range, options)).toBe(codeFrame(source, range, options));
   });
 
   test('the gutter and the marker are painted, the code is not', () => {
