@@ -43,8 +43,8 @@ describe('sessionctl completion', () => {
 });
 
 /** Runs the generated bash function the way bash's `complete -F` does, and returns COMPREPLY. */
-function completeBash(script: string, words: string[]): string[] {
-  const dir = mkdtempSync(path.join(tmpdir(), 'sessionctl-completion-'));
+function completeBash(script: string, words: string[], cwd?: string): string[] {
+  const dir = cwd ?? mkdtempSync(path.join(tmpdir(), 'sessionctl-completion-'));
   const file = path.join(dir, 'sessionctl.bash');
   writeFileSync(file, script);
   const quoted = words.map((w) => `'${w.replace(/'/g, `'\\''`)}'`).join(' ');
@@ -91,5 +91,18 @@ describe('the bash script completes from the command tree', () => {
     expect(completeBash(script, ['sessionctl', 'completion', 'f'])).toEqual(['fish']);
     expect(completeBash(script, ['sessionctl', 'comp'])).toEqual(['completion']);
     expect(completeBash(script, ['sessionctl', '--vers'])).toEqual(['--version']);
+  });
+
+  test('--changed-since completes the branches and tags of the repository', async () => {
+    const script = (await runCli(['completion', 'bash'])).stdout;
+    const repo = mkdtempSync(path.join(tmpdir(), 'sessionctl-completion-git-'));
+    const env = { PATH: process.env['PATH'], GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' };
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, env });
+    git('init', '-q', '-b', 'main');
+    git('commit', '-q', '--allow-empty', '-m', 'base');
+    git('branch', 'feature/x');
+    git('tag', 'v1.0.0');
+    expect(completeBash(script, ['sessionctl', 'validate', 'sessions', '--changed-since', ''], repo)).toEqual(['feature/x', 'main', 'v1.0.0']);
+    expect(completeBash(script, ['sessionctl', 'validate', '--changed-since', 'fe'], repo)).toEqual(['feature/x']);
   });
 });

@@ -4,7 +4,7 @@
 
 _sessionctl_subcommands() {
   case "$1" in
-    '') echo 'validate schema init completion emulator help' ;;
+    '') echo 'validate plan apply diff schema init completion emulator help' ;;
   esac
 }
 
@@ -12,6 +12,9 @@ _sessionctl_options() {
   case "$1" in
     '') echo '-V --version -h --help' ;;
     'validate') echo '--format --changed-since --strict --env-file --max-file-size -h --help' ;;
+    'plan') echo '--refresh --detailed-exitcode --out --strict --state --format --env-file --concurrency --rate-limit --emulator --base-url --api-key-file --verbose --timeout -h --help' ;;
+    'apply') echo '--dry-run --no-refresh --strict --github-output --state --format --env-file --concurrency --rate-limit --emulator --base-url --api-key-file --verbose --timeout -h --help' ;;
+    'diff') echo '--session --strict --state --format --env-file --concurrency --rate-limit --emulator --base-url --api-key-file --verbose --timeout -h --help' ;;
     'schema') echo '-h --help' ;;
     'init') echo '--dir -h --help' ;;
     'completion') echo '-h --help' ;;
@@ -23,6 +26,9 @@ _sessionctl_options() {
 _sessionctl_value_options() {
   case "$1" in
     'validate') echo '--format --changed-since --env-file --max-file-size' ;;
+    'plan') echo '--out --state --format --env-file --concurrency --rate-limit --base-url --api-key-file --timeout' ;;
+    'apply') echo '--state --format --env-file --concurrency --rate-limit --base-url --api-key-file --timeout' ;;
+    'diff') echo '--session --state --format --env-file --concurrency --rate-limit --base-url --api-key-file --timeout' ;;
     'init') echo '--dir' ;;
     'emulator') echo '--host --port --api-key --data-dir --rate-limit --catalog' ;;
   esac
@@ -32,8 +38,12 @@ _sessionctl_value_options() {
 _sessionctl_choices() {
   case "$1|$2" in
     'validate|--format') echo 'human json github sarif junit markdown' ;;
+    'validate|--changed-since') 'git' 'for-each-ref' '--format=%(refname:short)' 'refs/heads' 'refs/remotes' 'refs/tags' 2>/dev/null ;;
+    'plan|--format') echo 'human json github sarif junit markdown' ;;
+    'apply|--format') echo 'human json github sarif junit markdown' ;;
+    'diff|--format') echo 'human json github sarif junit markdown' ;;
     'completion|#0') echo 'bash zsh fish' ;;
-    'help|#0') echo 'validate schema init completion emulator' ;;
+    'help|#0') echo 'validate plan apply diff schema init completion emulator' ;;
   esac
 }
 

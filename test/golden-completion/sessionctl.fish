@@ -5,7 +5,7 @@
 function __sessionctl_subcommands
     switch "p:$argv[1]"
         case 'p:'
-            printf '%s\n' 'validate' 'schema' 'init' 'completion' 'emulator' 'help'
+            printf '%s\n' 'validate' 'plan' 'apply' 'diff' 'schema' 'init' 'completion' 'emulator' 'help'
     end
 end
 
@@ -13,6 +13,12 @@ function __sessionctl_value_options
     switch "p:$argv[1]"
         case 'p:validate'
             printf '%s\n' '--format' '--changed-since' '--env-file' '--max-file-size'
+        case 'p:plan'
+            printf '%s\n' '--out' '--state' '--format' '--env-file' '--concurrency' '--rate-limit' '--base-url' '--api-key-file' '--timeout'
+        case 'p:apply'
+            printf '%s\n' '--state' '--format' '--env-file' '--concurrency' '--rate-limit' '--base-url' '--api-key-file' '--timeout'
+        case 'p:diff'
+            printf '%s\n' '--session' '--state' '--format' '--env-file' '--concurrency' '--rate-limit' '--base-url' '--api-key-file' '--timeout'
         case 'p:init'
             printf '%s\n' '--dir'
         case 'p:emulator'
@@ -55,6 +61,9 @@ complete -c sessionctl -e
 # sessionctl
 complete -c sessionctl -n '__sessionctl_at \'\'' -f
 complete -c sessionctl -n '__sessionctl_at \'\'' -a 'validate' -d 'Check session manifests: YAML, schema and semantic rules, each finding at file:line:col. No network.'
+complete -c sessionctl -n '__sessionctl_at \'\'' -a 'plan' -d 'Show what apply would do per manifest (create, replace, unchanged), with the request body and the expected config. No network unless --refresh.'
+complete -c sessionctl -n '__sessionctl_at \'\'' -a 'apply' -d 'Create sessions for new or changed manifests, verify each returned config against the declared one, and record them in the state file.'
+complete -c sessionctl -n '__sessionctl_at \'\'' -a 'diff' -d 'Compare declared manifests with their deployed sessions (GET): drift, classified, at the declared line, with a unified diff.'
 complete -c sessionctl -n '__sessionctl_at \'\'' -a 'schema' -d 'Print the JSON Schema (draft-07) of session manifests, for editors, SchemaStore and other tools.'
 complete -c sessionctl -n '__sessionctl_at \'\'' -a 'init' -d 'Write a starter manifest, <name>.yaml, with the schema modeline for editor completion. Never overwrites a file.'
 complete -c sessionctl -n '__sessionctl_at \'\'' -a 'completion' -d 'Print a shell completion script for bash, zsh or fish, generated from the commands of this version.'
@@ -65,11 +74,60 @@ complete -c sessionctl -n '__sessionctl_at \'\'' -s 'h' -l 'help' -d 'display he
 
 # sessionctl validate
 complete -c sessionctl -n '__sessionctl_at \'validate\'' -l 'format' -x -a 'human json github sarif junit markdown' -d 'report format, repeatable: NAME prints to stdout, NAME=FILE writes FILE (choices: human, json, github, sarif, junit, markdown; default: human, and inside GitHub Actions also github annotations and a markdown step summary)'
-complete -c sessionctl -n '__sessionctl_at \'validate\'' -l 'changed-since' -r -F -d 'only manifests changed since the merge base with REF (git; committed, staged, modified or untracked), plus manifests that share a name with them'
+complete -c sessionctl -n '__sessionctl_at \'validate\'' -l 'changed-since' -x -a '(\'git\' \'for-each-ref\' \'--format=%(refname:short)\' \'refs/heads\' \'refs/remotes\' \'refs/tags\' 2>/dev/null)' -d 'only manifests changed since the merge base with REF (git; committed, staged, modified or untracked), plus manifests that share a name with them'
 complete -c sessionctl -n '__sessionctl_at \'validate\'' -l 'strict' -d 'warnings fail the run too (exit code 1)'
 complete -c sessionctl -n '__sessionctl_at \'validate\'' -l 'env-file' -r -F -d 'read ${VAR} values from a dotenv file; variables already set in the environment win'
 complete -c sessionctl -n '__sessionctl_at \'validate\'' -l 'max-file-size' -r -F -d 'refuse larger files before parsing them (default: 1048576, 1 MiB)'
 complete -c sessionctl -n '__sessionctl_at \'validate\'' -s 'h' -l 'help' -d 'display help for command'
+
+# sessionctl plan
+complete -c sessionctl -n '__sessionctl_at \'plan\'' -l 'refresh' -d 'confirm with GET that recorded sessions still exist (a missing one is planned for create)'
+complete -c sessionctl -n '__sessionctl_at \'plan\'' -l 'detailed-exitcode' -d 'exit 4 when changes are pending (0 when none)'
+complete -c sessionctl -n '__sessionctl_at \'plan\'' -l 'out' -r -F -d 'save the plan; `sessionctl apply FILE` executes it only while manifests and state are unchanged'
+complete -c sessionctl -n '__sessionctl_at \'plan\'' -l 'strict' -d 'warnings fail the run too (exit code 1)'
+complete -c sessionctl -n '__sessionctl_at \'plan\'' -l 'state' -r -F -d 'the state file (default: .sessionctl/state.json)'
+complete -c sessionctl -n '__sessionctl_at \'plan\'' -l 'format' -x -a 'human json github sarif junit markdown' -d 'report format, repeatable: NAME prints to stdout, NAME=FILE writes FILE (choices: human, json, github, sarif, junit, markdown; default: human, and inside GitHub Actions also github annotations and a markdown step summary)'
+complete -c sessionctl -n '__sessionctl_at \'plan\'' -l 'env-file' -r -F -d 'read ${VAR} values from a dotenv file; variables already set in the environment win'
+complete -c sessionctl -n '__sessionctl_at \'plan\'' -l 'concurrency' -r -F -d 'requests in flight at once (default: 4)'
+complete -c sessionctl -n '__sessionctl_at \'plan\'' -l 'rate-limit' -r -F -d 'space requests out to at most this many per minute (creates and reads together)'
+complete -c sessionctl -n '__sessionctl_at \'plan\'' -l 'emulator' -d 'use an in-process emulator instead of the service (with --refresh); its sessions are kept beside the state file, so plan, apply and diff runs see the same ones'
+complete -c sessionctl -n '__sessionctl_at \'plan\'' -l 'base-url' -r -F -d 'the service\'s base URL (default: https://backend.composio.dev; plain http only to loopback)'
+complete -c sessionctl -n '__sessionctl_at \'plan\'' -l 'api-key-file' -r -F -d 'read the API key from this file (otherwise from COMPOSIO_API_KEY)'
+complete -c sessionctl -n '__sessionctl_at \'plan\'' -l 'verbose' -d 'trace HTTP requests and responses to stderr (credentials redacted)'
+complete -c sessionctl -n '__sessionctl_at \'plan\'' -l 'timeout' -r -F -d 'give up on one API call, retries included, after this many milliseconds (default: 120000)'
+complete -c sessionctl -n '__sessionctl_at \'plan\'' -s 'h' -l 'help' -d 'display help for command'
+
+# sessionctl apply
+complete -c sessionctl -n '__sessionctl_at \'apply\'' -l 'dry-run' -d 'show the plan only: no lock, no request'
+complete -c sessionctl -n '__sessionctl_at \'apply\'' -l 'no-refresh' -d 'do not GET recorded sessions to confirm they exist and check their drift'
+complete -c sessionctl -n '__sessionctl_at \'apply\'' -l 'strict' -d 'drift the manifest does not declare (added) and warnings fail the run too'
+complete -c sessionctl -n '__sessionctl_at \'apply\'' -l 'github-output' -d 'append <name>_session_id and <name>_mcp_url to the file named by $GITHUB_OUTPUT'
+complete -c sessionctl -n '__sessionctl_at \'apply\'' -l 'state' -r -F -d 'the state file (default: .sessionctl/state.json)'
+complete -c sessionctl -n '__sessionctl_at \'apply\'' -l 'format' -x -a 'human json github sarif junit markdown' -d 'report format, repeatable: NAME prints to stdout, NAME=FILE writes FILE (choices: human, json, github, sarif, junit, markdown; default: human, and inside GitHub Actions also github annotations and a markdown step summary)'
+complete -c sessionctl -n '__sessionctl_at \'apply\'' -l 'env-file' -r -F -d 'read ${VAR} values from a dotenv file; variables already set in the environment win'
+complete -c sessionctl -n '__sessionctl_at \'apply\'' -l 'concurrency' -r -F -d 'requests in flight at once (default: 4)'
+complete -c sessionctl -n '__sessionctl_at \'apply\'' -l 'rate-limit' -r -F -d 'space requests out to at most this many per minute (creates and reads together)'
+complete -c sessionctl -n '__sessionctl_at \'apply\'' -l 'emulator' -d 'use an in-process emulator instead of the service; its sessions are kept beside the state file, so plan, apply and diff runs see the same ones'
+complete -c sessionctl -n '__sessionctl_at \'apply\'' -l 'base-url' -r -F -d 'the service\'s base URL (default: https://backend.composio.dev; plain http only to loopback)'
+complete -c sessionctl -n '__sessionctl_at \'apply\'' -l 'api-key-file' -r -F -d 'read the API key from this file (otherwise from COMPOSIO_API_KEY)'
+complete -c sessionctl -n '__sessionctl_at \'apply\'' -l 'verbose' -d 'trace HTTP requests and responses to stderr (credentials redacted)'
+complete -c sessionctl -n '__sessionctl_at \'apply\'' -l 'timeout' -r -F -d 'give up on one API call, retries included, after this many milliseconds (default: 120000)'
+complete -c sessionctl -n '__sessionctl_at \'apply\'' -s 'h' -l 'help' -d 'display help for command'
+
+# sessionctl diff
+complete -c sessionctl -n '__sessionctl_at \'diff\'' -l 'session' -r -F -d 'audit this session (trs_...) against the one manifest given, whatever the state says'
+complete -c sessionctl -n '__sessionctl_at \'diff\'' -l 'strict' -d 'differences the manifest does not declare (added) count as drift too'
+complete -c sessionctl -n '__sessionctl_at \'diff\'' -l 'state' -r -F -d 'the state file (default: .sessionctl/state.json)'
+complete -c sessionctl -n '__sessionctl_at \'diff\'' -l 'format' -x -a 'human json github sarif junit markdown' -d 'report format, repeatable: NAME prints to stdout, NAME=FILE writes FILE (choices: human, json, github, sarif, junit, markdown; default: human, and inside GitHub Actions also github annotations and a markdown step summary)'
+complete -c sessionctl -n '__sessionctl_at \'diff\'' -l 'env-file' -r -F -d 'read ${VAR} values from a dotenv file; variables already set in the environment win'
+complete -c sessionctl -n '__sessionctl_at \'diff\'' -l 'concurrency' -r -F -d 'requests in flight at once (default: 4)'
+complete -c sessionctl -n '__sessionctl_at \'diff\'' -l 'rate-limit' -r -F -d 'space requests out to at most this many per minute (creates and reads together)'
+complete -c sessionctl -n '__sessionctl_at \'diff\'' -l 'emulator' -d 'use an in-process emulator instead of the service; its sessions are kept beside the state file, so plan, apply and diff runs see the same ones'
+complete -c sessionctl -n '__sessionctl_at \'diff\'' -l 'base-url' -r -F -d 'the service\'s base URL (default: https://backend.composio.dev; plain http only to loopback)'
+complete -c sessionctl -n '__sessionctl_at \'diff\'' -l 'api-key-file' -r -F -d 'read the API key from this file (otherwise from COMPOSIO_API_KEY)'
+complete -c sessionctl -n '__sessionctl_at \'diff\'' -l 'verbose' -d 'trace HTTP requests and responses to stderr (credentials redacted)'
+complete -c sessionctl -n '__sessionctl_at \'diff\'' -l 'timeout' -r -F -d 'give up on one API call, retries included, after this many milliseconds (default: 120000)'
+complete -c sessionctl -n '__sessionctl_at \'diff\'' -s 'h' -l 'help' -d 'display help for command'
 
 # sessionctl schema
 complete -c sessionctl -n '__sessionctl_at \'schema\'' -s 'h' -l 'help' -d 'display help for command'
@@ -94,4 +152,4 @@ complete -c sessionctl -n '__sessionctl_at \'emulator\'' -s 'h' -l 'help' -d 'di
 
 # sessionctl help
 complete -c sessionctl -n '__sessionctl_at \'help\'' -f
-complete -c sessionctl -n '__sessionctl_at \'help\'' -a 'validate schema init completion emulator'
+complete -c sessionctl -n '__sessionctl_at \'help\'' -a 'validate plan apply diff schema init completion emulator'

@@ -18,6 +18,8 @@ type Shell = keyof typeof shells;
 /** Values of options that take `NAME` or `NAME=FILE` and so cannot declare commander choices. */
 const extraChoices: ExtraChoices = {
   '--format': formatNames,
+  // Branches, remote branches and tags of the repository the user is in.
+  '--changed-since': { command: ['git', 'for-each-ref', '--format=%(refname:short)', 'refs/heads', 'refs/remotes', 'refs/tags'] },
 };
 
 /** `sessionctl completion bash|zsh|fish`: a script generated from the live command tree. */

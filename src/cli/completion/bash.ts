@@ -107,8 +107,9 @@ export function bashScript(root: CompletionCommand, version: string): string {
 function choiceCases(c: CompletionCommand): string[] {
   const cases: string[] = [];
   for (const o of c.options) {
-    if (o.choices.length === 0) continue;
-    cases.push(`    ${o.flags.map((f) => singleQuote(`${c.path}|${f}`)).join('|')}) echo ${wordList(o.choices)} ;;`);
+    const pattern = o.flags.map((f) => singleQuote(`${c.path}|${f}`)).join('|');
+    if (o.choicesFrom !== undefined) cases.push(`    ${pattern}) ${o.choicesFrom.map(singleQuote).join(' ')} 2>/dev/null ;;`);
+    else if (o.choices.length > 0) cases.push(`    ${pattern}) echo ${wordList(o.choices)} ;;`);
   }
   c.arguments.forEach((a, i) => {
     if (a.choices.length === 0) return;

@@ -77,7 +77,10 @@ export function fishScript(root: CompletionCommand, version: string): string {
     for (const o of c.options) {
       const parts = [`complete -c ${prog} -n ${at(c.path)}`];
       for (const f of o.flags) parts.push(f.startsWith('--') ? `-l ${fishQuote(f.slice(2))}` : `-s ${fishQuote(f.slice(1))}`);
-      if (o.takesValue) parts.push(o.choices.length > 0 ? `-x -a ${fishQuote(o.choices.join(' '))}` : '-r -F');
+      if (o.takesValue) {
+        if (o.choicesFrom !== undefined) parts.push(`-x -a ${fishQuote(`(${o.choicesFrom.map(fishQuote).join(' ')} 2>/dev/null)`)}`);
+        else parts.push(o.choices.length > 0 ? `-x -a ${fishQuote(o.choices.join(' '))}` : '-r -F');
+      }
       parts.push(`-d ${fishQuote(o.description)}`);
       lines.push(parts.join(' '));
     }

@@ -8,6 +8,8 @@ export interface CompletionOption {
   takesValue: boolean;
   /** The values to offer; empty when any value goes (then files are offered). */
   choices: string[];
+  /** A command (argv) whose output lines are the values, run by the shell at completion time. */
+  choicesFrom?: string[];
   description: string;
 }
 
@@ -33,7 +35,7 @@ export interface CompletionCommand {
  * Extra choices for options that commander cannot validate as a fixed list, such as
  * `--format NAME[=FILE]`: keyed by the option's long flag.
  */
-export type ExtraChoices = Readonly<Record<string, readonly string[]>>;
+export type ExtraChoices = Readonly<Record<string, readonly string[] | { readonly command: readonly string[] }>>;
 
 /**
  * Walks the commander program into a plain tree. The scripts are rendered from this tree every
@@ -66,8 +68,11 @@ function walk(cmd: Command, path: string, extra: ExtraChoices): CompletionComman
 function toOption(option: Option, extra: ExtraChoices): CompletionOption {
   const flags = [option.short, option.long].filter((f): f is string => f !== undefined);
   const takesValue = option.required || option.optional;
-  const choices = option.argChoices ?? (option.long !== undefined ? extra[option.long] : undefined) ?? [];
-  return { flags, takesValue, choices: takesValue ? [...choices] : [], description: oneLine(option.description) };
+  const more = option.long !== undefined ? extra[option.long] : undefined;
+  const choices = option.argChoices ?? (Array.isArray(more) ? more : []);
+  const out: CompletionOption = { flags, takesValue, choices: takesValue ? [...choices] : [], description: oneLine(option.description) };
+  if (takesValue && more !== undefined && 'command' in more) out.choicesFrom = [...more.command];
+  return out;
 }
 
 /** Descriptions end up inside shell quotes: keep the first sentence-ish line only. */

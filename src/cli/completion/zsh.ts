@@ -46,8 +46,9 @@ export function zshScript(root: CompletionCommand, version: string): string {
     ...commands.flatMap((c) => {
       const cases: string[] = [];
       for (const o of c.options) {
-        if (o.choices.length === 0) continue;
-        cases.push(`    ${o.flags.map((f) => singleQuote(`${c.path}|${f}`)).join('|')}) reply=(${o.choices.map(singleQuote).join(' ')}) ;;`);
+        const pattern = o.flags.map((f) => singleQuote(`${c.path}|${f}`)).join('|');
+        if (o.choicesFrom !== undefined) cases.push(`    ${pattern}) reply=(\${(f)"$(${o.choicesFrom.map(singleQuote).join(' ')} 2>/dev/null)"}) ;;`);
+        else if (o.choices.length > 0) cases.push(`    ${pattern}) reply=(${o.choices.map(singleQuote).join(' ')}) ;;`);
       }
       c.arguments.forEach((a, i) => {
         if (a.choices.length === 0) return;
