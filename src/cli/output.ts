@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { appendFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { appendFile, mkdir } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { InvalidArgumentError, Option } from 'commander';
 import { InputError, UsageError } from '../errors.js';
 import { displayPath } from '../report/paths.js';
@@ -114,13 +114,14 @@ function describeWriteError(err: unknown): string {
   if (code === 'ENOENT') return 'the folder does not exist';
   if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
   if (code === 'EISDIR') return 'it is a folder';
-  if (code === 'ENOTDIR') return 'a part of the path is not a folder';
+  if (code === 'ENOTDIR' || code === 'EEXIST') return 'a part of the path is not a folder';
   return err instanceof Error ? err.message : String(err);
 }
 
 /**
  * Renders `report` in every requested format and writes each where it belongs: files atomically
- * (never half-written), the step summary appended, then stdout in order. Text bound for files
+ * (never half-written; missing folders are created), the step summary appended, then stdout in
+ * order. Text bound for files
  * passes through the same secret redaction as the streams. Colour only on stdout, per
  * `colorEnabled`; files never get colour.
  *
@@ -145,6 +146,8 @@ export async function emitReport(
   for (const { target, text } of rendered) {
     if (target.to !== 'file') continue;
     try {
+      // Like eslint's --output-file: `--format sarif=reports/x.sarif` works in a fresh checkout.
+      await mkdir(dirname(target.path), { recursive: true });
       await writeFileAtomic(target.path, env.redactor.redact(text));
     } catch (err) {
       throw new InputError(`cannot write the ${target.format} report: ${describeWriteError(err)}`, displayPath(target.path, io.cwd), {

@@ -266,14 +266,22 @@ describe('emitReport', () => {
     expect(await readdir(dir)).toEqual([]);
   });
 
-  test('a file in a missing folder is an InputError naming the file, and leaves nothing behind', async () => {
+  test('missing folders on the way to a report file are created', async () => {
     const env = envFor({ cwd: dir });
     const { report, sources } = reportIn(dir);
-    const err = await emitReport(report, sources, ['json=nope/report.json'], env).catch((e: unknown) => e);
+    await emitReport(report, sources, ['sarif=reports/ci/out.sarif'], env);
+    expect(await readFile(join(dir, 'reports/ci/out.sarif'), 'utf8')).toBe(plain('sarif', report, sources, dir));
+  });
+
+  test('a path through a regular file is an InputError naming the file, and leaves nothing behind', async () => {
+    await writeFile(join(dir, 'notes.txt'), 'x');
+    const env = envFor({ cwd: dir });
+    const { report, sources } = reportIn(dir);
+    const err = await emitReport(report, sources, ['json=notes.txt/report.json'], env).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InputError);
-    expect((err as InputError).message).toBe('cannot write the json report: the folder does not exist');
-    expect((err as InputError).file).toBe('nope/report.json');
-    expect(await readdir(dir)).toEqual([]);
+    expect((err as InputError).message).toBe('cannot write the json report: a part of the path is not a folder');
+    expect((err as InputError).file).toBe('notes.txt/report.json');
+    expect(await readdir(dir)).toEqual(['notes.txt']);
     expect(env.io.out()).toBe('');
   });
 
