@@ -106,14 +106,10 @@ async function create(item: PlanItem, options: ApplyOptions, now: () => Date): P
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
     const unknown = err.kind === 'outcome-unknown';
-    const d = atDocument(
-      item,
-      unknown ? 'apply/outcome-unknown' : 'apply/create-failed',
-      'error',
-      unknown
-        ? `${item.name}: the create was sent but no answer came (${err.message}); a session may exist that is not recorded, so it was not retried`
-        : `${item.name}: create failed: ${err.describe().join('; ').replace(/^error: /, '')}`,
-    );
+    const d = unknown
+      ? atDocument(item, 'apply/outcome-unknown', 'error', `${item.name}: the create was sent but no answer came (${err.message}); a session may exist that is not recorded, so it was not retried`)
+      : createFailed(item, err);
+    if (unknown) d.hint = 'check the service for a session of this user before applying again; a re-run creates a new one';
     return { ...base(item), outcome: unknown ? 'outcome-unknown' : 'failed', drifted: false, drift: [], diagnostics: [d] };
   }
   const out: AppliedItem = {
@@ -143,6 +139,27 @@ async function create(item: PlanItem, options: ApplyOptions, now: () => Date): P
   }
   verify(out, item, session);
   return out;
+}
+
+/**
+ * A refused create, located at the key the service names when it names one (`Error in
+ * payload.workbench: ...`), else at the manifest's name.
+ */
+function createFailed(item: PlanItem, err: ApiError): Diagnostic {
+  const status = [err.status !== undefined ? `HTTP ${err.status}` : err.kind, err.slug].filter((p) => p !== undefined).join(' ');
+  const details = (err.errors ?? []).join('; ');
+  const message = `${item.name}: create refused (${status}): ${err.message}${details !== '' ? `: ${details}` : ''}`;
+  const named = /payload\.([A-Za-z0-9_.]+)/.exec(details)?.[1];
+  const d: Diagnostic =
+    named === undefined
+      ? atDocument(item, 'apply/create-failed', 'error', message)
+      : (() => {
+          const pointer = '/' + named.split('.').join('/');
+          return { code: 'apply/create-failed', severity: 'error', message, file: item.doc.file, pointer, range: item.doc.locate(pointer, { key: true }) };
+        })();
+  const hint = [err.suggested_fix, err.request_id !== undefined ? `request id ${err.request_id}` : undefined].filter((p) => p !== undefined).join('; ');
+  if (hint !== '') d.hint = hint;
+  return d;
 }
 
 function verify(out: AppliedItem, item: PlanItem, session: SessionView): void {

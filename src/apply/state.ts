@@ -60,13 +60,13 @@ export class StateStore {
   private writing: Promise<void> = Promise.resolve();
   private pendingWrite: Promise<void> | undefined;
 
-  private constructor(
-    readonly path: string,
-    entries: readonly StateEntry[],
-    /** SHA-256 of the file as read ('' when there was none), for saved plans. */
-    readonly hashAtLoad: string,
-  ) {
-    for (const e of entries) this.entries.set(keyOf(e.name, e.user_id), e);
+  private loadedHash = '';
+
+  private constructor(readonly path: string) {}
+
+  /** SHA-256 of the file as read ('' when there was none), for saved plans. */
+  get hashAtLoad(): string {
+    return this.loadedHash;
   }
 
   /**
@@ -74,14 +74,36 @@ export class StateStore {
    * (bad JSON, wrong shape, a newer version) is an InputError and is never overwritten.
    */
   static async load(path: string): Promise<StateStore> {
+    const store = new StateStore(path);
+    await store.read();
+    return store;
+  }
+
+  /** Takes the lock first and then reads, so that nobody can write between the read and the lock. */
+  static async openLocked(path: string, options: StateLockOptions): Promise<StateStore> {
+    const store = new StateStore(path);
+    await store.lock(options);
+    try {
+      await store.read();
+    } catch (err) {
+      await store.unlock();
+      throw err;
+    }
+    return store;
+  }
+
+  private async read(): Promise<void> {
     let text: string;
     try {
-      text = await readFile(path, 'utf8');
+      text = await readFile(this.path, 'utf8');
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return new StateStore(path, [], '');
-      throw new InputError(`cannot read the state file: ${(err as Error).message}`, path, { cause: err });
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw new InputError(`cannot read the state file: ${(err as Error).message}`, this.path, { cause: err });
     }
-    return new StateStore(path, parseState(text, path), hashText(text));
+    const entries = parseState(text, this.path);
+    this.entries.clear();
+    for (const e of entries) this.entries.set(keyOf(e.name, e.user_id), e);
+    this.loadedHash = hashText(text);
   }
 
   get(name: string, userId: string): StateEntry | undefined {

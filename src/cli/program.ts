@@ -7,6 +7,9 @@ import { registerEmulator } from './commands/emulator.js';
 import { registerInit } from './commands/init.js';
 import { registerSchema } from './commands/schema.js';
 import { registerValidate } from './commands/validate.js';
+import { registerPlan } from './commands/plan.js';
+import { registerApply } from './commands/apply.js';
+import { registerDiff } from './commands/diff.js';
 
 /** What every command gets: the outside world, and the one way to set the exit code. */
 export interface CommandEnv {
@@ -17,7 +20,7 @@ export interface CommandEnv {
 
 export type RegisterCommand = (program: Command, env: CommandEnv) => void;
 
-const commands: RegisterCommand[] = [registerValidate, registerSchema, registerInit, registerCompletion, registerEmulator];
+const commands: RegisterCommand[] = [registerValidate, registerPlan, registerApply, registerDiff, registerSchema, registerInit, registerCompletion, registerEmulator];
 
 export function buildProgram(env: CommandEnv): Command {
   const program = new Command('sessionctl')

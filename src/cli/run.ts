@@ -1,6 +1,6 @@
 import { CommanderError } from 'commander';
 import { tally, type Diagnostic } from '../diagnostics/diagnostic.js';
-import { isInputCode } from '../diagnostics/codes.js';
+import { isInputCode, isServiceCode } from '../diagnostics/codes.js';
 import { InputError, UsageError } from '../errors.js';
 import { ApiError } from '../client/errors.js';
 import type { Io } from './io.js';
@@ -22,10 +22,12 @@ export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
 /**
  * The exit code of a finished run from its diagnostics: input errors (unreadable files) are 2,
- * other errors are 1, warnings are 1 only with `--strict`.
+ * service failures (a create or read the service refused) are 3, other errors are 1, warnings are
+ * 1 only with `--strict`.
  */
 export function exitCodeForDiagnostics(diagnostics: readonly Diagnostic[], options: { strict?: boolean } = {}): ExitCodeValue {
   if (diagnostics.some((d) => d.severity === 'error' && isInputCode(d.code))) return ExitCode.usage;
+  if (diagnostics.some((d) => d.severity === 'error' && isServiceCode(d.code))) return ExitCode.service;
   const t = tally(diagnostics);
   if (t.errors > 0 || (options.strict === true && t.warnings > 0)) return ExitCode.findings;
   return ExitCode.ok;

@@ -94,3 +94,11 @@ export function docsAnchor(code: Code): string {
 export function isInputCode(code: Code): boolean {
   return code.startsWith('input/');
 }
+
+/**
+ * Codes whose errors mean the service failed or refused (a create, a read): exit code 3, as an
+ * ApiError that ends a run would be, even when other manifests went through.
+ */
+export function isServiceCode(code: Code): boolean {
+  return code === 'apply/create-failed' || code === 'apply/outcome-unknown' || code === 'state/refresh-failed';
+}

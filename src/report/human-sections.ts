@@ -1,3 +1,4 @@
+import { appliedSection, driftSection, planSection } from '../plan/human.js';
 import type { Style } from './ansi.js';
 import type { Report, ReportContext } from './types.js';
 
@@ -9,4 +10,4 @@ import type { Report, ReportContext } from './types.js';
 export type HumanSection = (report: Report, ctx: ReportContext, style: Style) => string;
 
 /** The sections the `human` format prints. Stages that add a block to `Report` add its renderer here. */
-export const humanSections: readonly HumanSection[] = [];
+export const humanSections: readonly HumanSection[] = [planSection, appliedSection, driftSection];

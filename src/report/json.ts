@@ -1,4 +1,5 @@
 import type { Diagnostic, Range } from '../diagnostics/diagnostic.js';
+import { jsonBlocks } from '../plan/json.js';
 import { displayPath } from './paths.js';
 import { toolName } from './tool.js';
 import type { Report, ReportContext, Reporter } from './types.js';
@@ -30,6 +31,10 @@ export interface JsonReport {
   command: string;
   files: string[];
   diagnostics: JsonDiagnostic[];
+  /** plan, apply and diff add their blocks (see `plan/json.ts`). */
+  plan?: unknown;
+  applied?: unknown;
+  drift?: unknown;
   summary: { errors: number; warnings: number; infos: number; files: number; manifests: number };
 }
 
@@ -61,6 +66,7 @@ export function toJsonReport(report: Report, ctx: ReportContext): JsonReport {
     command: report.command,
     files: report.files.map((f) => displayPath(f, ctx.cwd)),
     diagnostics: report.diagnostics.map((d) => diagnostic(d, ctx)),
+    ...jsonBlocks(report, ctx, (d) => diagnostic(d, ctx)),
     summary: { errors: s.errors, warnings: s.warnings, infos: s.infos, files: s.files, manifests: s.manifests },
   };
 }

@@ -1,5 +1,6 @@
 import type { CodeInfo } from '../diagnostics/codes.js';
 import type { Diagnostic, Tally } from '../diagnostics/diagnostic.js';
+import type { AppliedBlock, DriftBlock, PlanBlock } from '../plan/blocks.js';
 
 /**
  * One envelope for every command. Reporters render it and nothing else; command-specific parts
@@ -13,6 +14,12 @@ export interface Report {
   /** Sorted and de-duplicated (see `sortDiagnostics`). */
   diagnostics: Diagnostic[];
   summary: ReportSummary;
+  /** `plan` (and `apply --dry-run`): the action per manifest, its body and expected config. */
+  plan?: PlanBlock;
+  /** `apply`: what happened per manifest, and the tally. */
+  applied?: AppliedBlock;
+  /** `diff`: the drift status per manifest. */
+  drift?: DriftBlock;
 }
 
 export interface ReportSummary extends Tally {

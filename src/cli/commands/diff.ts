@@ -1,0 +1,54 @@
+import { UsageError } from '../../errors.js';
+import type { RegisterCommand } from '../program.js';
+import { addRunOptions, connector, finishRun, statePath, type RunFlags } from './apply.js';
+
+interface DiffFlags extends RunFlags {
+  session?: string;
+}
+
+/**
+ * `sessionctl diff [paths..]`: declared manifests against the sessions the state records (GET),
+ * or one manifest against any session (`--session trs_...`); drift classified and located.
+ */
+export const registerDiff: RegisterCommand = (program, env) => {
+  const cmd = program
+    .command('diff')
+    .description('Compare declared manifests with their deployed sessions (GET): drift, classified, at the declared line, with a unified diff.')
+    .argument('<paths...>', 'manifest files, folders (searched for *.yaml and *.yml) or globs in quotes')
+    .option('--session <id>', 'audit this session (trs_...) against the one manifest given, whatever the state says')
+    .option('--strict', 'differences the manifest does not declare (added) count as drift too');
+  addRunOptions(cmd, 'always')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Examples:',
+        '  sessionctl diff manifests/                      # every manifest against its recorded session',
+        '  sessionctl diff support.yaml --session trs_abc  # a session created at run time from the same manifest',
+        '',
+        'Drift kinds: changed (declared, the service holds another value), dropped (declared, not echoed),',
+        'added (not declared, not the documented default; drift only with --strict). Defaults are not drift.',
+        'Exit codes: 0 in sync, 1 drift or a manifest not applied, 2 usage or input error, 3 the service failed.',
+      ].join('\n'),
+    )
+    .action(async (paths: string[], flags: DiffFlags) => {
+      const { io } = env;
+      if (flags.session !== undefined && !/^trs_[A-Za-z0-9_-]+$/.test(flags.session)) {
+        throw new UsageError(`--session expects a session id such as trs_1a2b3c, got ${JSON.stringify(flags.session)}`);
+      }
+      const { runDiff } = await import('../../plan/diff.js');
+      const state = statePath(flags, env);
+      const outcome = await runDiff(paths, {
+        cwd: io.cwd,
+        env: io.env,
+        ...(flags.envFile !== undefined ? { envFile: flags.envFile } : {}),
+        statePath: state,
+        connect: connector(flags, env, state),
+        ...(flags.session !== undefined ? { session: flags.session } : {}),
+        strict: flags.strict === true,
+        ...(flags.concurrency !== undefined ? { concurrency: flags.concurrency } : {}),
+        ...(flags.rateLimit !== undefined ? { rateLimitPerMinute: flags.rateLimit } : {}),
+      });
+      await finishRun(outcome, flags, env);
+    });
+};

@@ -1,0 +1,57 @@
+import { resolve } from 'node:path';
+import type { RegisterCommand } from '../program.js';
+import { ExitCode } from '../run.js';
+import { addRunOptions, connector, finishRun, statePath, type RunFlags } from './apply.js';
+
+interface PlanFlags extends RunFlags {
+  refresh?: boolean;
+  detailedExitcode?: boolean;
+  out?: string;
+}
+
+/**
+ * `sessionctl plan [paths..]`: per manifest the action against the state (create, replace,
+ * unchanged), the request body and the expected config. No network unless `--refresh`.
+ */
+export const registerPlan: RegisterCommand = (program, env) => {
+  const cmd = program
+    .command('plan')
+    .description('Show what apply would do per manifest (create, replace, unchanged), with the request body and the expected config. No network unless --refresh.')
+    .argument('<paths...>', 'manifest files, folders (searched for *.yaml and *.yml), globs in quotes, or - for standard input')
+    .option('--refresh', 'confirm with GET that recorded sessions still exist (a missing one is planned for create)')
+    .option('--detailed-exitcode', 'exit 4 when changes are pending (0 when none)')
+    .option('--out <file>', 'save the plan; `sessionctl apply FILE` executes it only while manifests and state are unchanged')
+    .option('--strict', 'warnings fail the run too (exit code 1)');
+  addRunOptions(cmd, 'refresh')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Examples:',
+        '  sessionctl plan manifests/',
+        '  sessionctl plan manifests/ --refresh --detailed-exitcode   # 4 when apply would change something',
+        '  sessionctl plan manifests/ --out plan.json --format json',
+        '',
+        'Exit codes: 0 ok, 1 findings, 2 usage or input error, 3 the service failed (--refresh),',
+        '4 changes pending (only with --detailed-exitcode).',
+      ].join('\n'),
+    )
+    .action(async (paths: string[], flags: PlanFlags) => {
+      const { io } = env;
+      const { runPlan } = await import('../../plan/run.js');
+      const { readStreamBounded } = await import('../../manifest/load.js');
+      const state = statePath(flags, env);
+      const outcome = await runPlan(paths, {
+        cwd: io.cwd,
+        env: io.env,
+        readStdin: () => readStreamBounded(io.stdin),
+        ...(flags.envFile !== undefined ? { envFile: flags.envFile } : {}),
+        statePath: state,
+        ...(flags.refresh === true ? { refresh: connector(flags, env, state) } : {}),
+        ...(flags.concurrency !== undefined ? { concurrency: flags.concurrency } : {}),
+        ...(flags.rateLimit !== undefined ? { rateLimitPerMinute: flags.rateLimit } : {}),
+        ...(flags.out !== undefined ? { out: resolve(io.cwd, flags.out) } : {}),
+      });
+      await finishRun(outcome, flags, env, (code) => (code === ExitCode.ok && flags.detailedExitcode === true && outcome.changes ? ExitCode.changesPending : code));
+    });
+};
