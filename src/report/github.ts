@@ -58,8 +58,8 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
  */
 function plainLine(d: Diagnostic, cwd: string): string {
   const where = d.file === undefined ? '' : `${displayPath(d.file, cwd)}${d.range === undefined ? '' : `:${d.range.start.line}:${d.range.start.col}`}: `;
-  const message = d.message.replace(/\r?\n/g, ' ').replace(CONTROL, '?');
-  return `- ${where}${d.severity}: ${message} [${d.code}]`;
+  // File names can hold line breaks too, so the whole line is flattened, not just the message.
+  return `- ${where}${d.severity}: ${d.message} [${d.code}]`.replace(/\r?\n/g, ' ').replace(CONTROL, '?');
 }
 
 /** GitHub Actions workflow commands: one annotation per diagnostic, within GitHub's display budget. */

@@ -20,6 +20,14 @@ export function safeText(text: string, indent = ''): string {
     .join(`\n${indent}`);
 }
 
+// eslint-disable-next-line no-control-regex
+const CONTROL_ALL = /[\u0000-\u001f\u007f-\u009f]/g;
+
+/** One-line text (a file name), safe to print: every control character escaped, line breaks too. */
+export function safeInline(text: string): string {
+  return text.replace(CONTROL_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 function paintSeverity(severity: Severity, style: Style): (text: string) => string {
   return severity === 'error' ? style.red : severity === 'warning' ? style.yellow : style.cyan;
 }
@@ -30,7 +38,7 @@ function renderDiagnostic(d: Diagnostic, ctx: ReportContext, style: Style, lines
   // The code stays on the first line, where eyes and `grep` look for it; further lines of a
   // message follow, indented.
   const [first = '', ...rest] = safeText(d.message).split('\n');
-  const head = [where === undefined ? undefined : style.bold(where), paint(d.severity), first, style.dim(d.code)];
+  const head = [where === undefined ? undefined : style.bold(safeInline(where)), paint(d.severity), first, style.dim(d.code)];
   const out = [head.filter((p) => p !== undefined).join('  ')];
   for (const line of rest) out.push(`  ${line}`);
 
@@ -42,7 +50,7 @@ function renderDiagnostic(d: Diagnostic, ctx: ReportContext, style: Style, lines
   if (d.hint !== undefined) out.push(`  ${style.green('hint:')} ${safeText(d.hint, '        ')}`);
   for (const rel of d.related ?? []) {
     const relWhere = location(rel.file ?? d.file, rel.range, ctx);
-    out.push(`  ${style.dim('related:')} ${relWhere === undefined ? '' : `${relWhere}  `}${safeText(rel.message, '    ')}`);
+    out.push(`  ${style.dim('related:')} ${relWhere === undefined ? '' : `${safeInline(relWhere)}  `}${safeText(rel.message, '    ')}`);
   }
   return out.join('\n');
 }

@@ -38,7 +38,8 @@ export function escapeCell(text: string): string {
 /** A code span whose content may hold backticks or pipes. */
 function code(text: string): string {
   const fence = text.includes('`') ? '`` ' : '`';
-  return `${fence}${text.replace(/\|/g, '\\|')}${fence.split('').reverse().join('')}`;
+  // A line break would end the table row; in a code span it is only a space anyway.
+  return `${fence}${text.replace(/\|/g, '\\|').replace(/\r\n?|\n/g, ' ')}${fence.split('').reverse().join('')}`;
 }
 
 function clip(text: string): string {

@@ -91,6 +91,15 @@ describe('display budget', () => {
     expect(last).toBe('- m.yaml:11:1: error: bad ::error::forged?[31m [schema/type]');
   });
 
+  test('a file name with a line break cannot start a line of its own', () => {
+    const r = many({ error: 11, warning: 0, info: 0 });
+    r.diagnostics[10] = { ...r.diagnostics[10]!, file: `${cwd}/x\n::error::y.yaml` };
+    const out = github.render(r, context());
+    expect(out.trimEnd().split('\n').at(-1)).toBe('- x ::error::y.yaml:11:1: error: error 11 [schema/type]');
+    r.diagnostics[0] = { ...r.diagnostics[0]!, file: `${cwd}/x\n::error::y.yaml` };
+    expect(github.render(r, context()).split('\n')[0]).toBe('::error file=x%0A%3A%3Aerror%3A%3Ay.yaml,line=1,col=1,endLine=1,endColumn=5,title=schema/type::error 1');
+  });
+
   test('an empty report prints nothing', () => {
     expect(github.render(many({ error: 0, warning: 0, info: 0 }), context())).toBe('');
   });

@@ -66,6 +66,16 @@ describe('safety', () => {
   });
 });
 
+describe('file names', () => {
+  test('control characters and line breaks in a file name are escaped', () => {
+    const file = `${cwd}/evil\u001b[2J\n::error::x.yaml`;
+    const r: Report = { ...small, files: [file], diagnostics: [{ ...small.diagnostics[0]!, file, related: [{ message: 'also', file }] }] };
+    const out = renderHuman(r, { ...smallCtx, sources: new Map() });
+    expect(out.split('\n')[0]).toBe('evil\\u001b[2J\\u000a::error::x.yaml:1:10  error  must be a string  schema/type');
+    expect(out).toContain('  related: evil\\u001b[2J\\u000a::error::x.yaml  also');
+  });
+});
+
 describe('sections', () => {
   test('a command section is printed after the diagnostics and before the summary line', () => {
     const section: HumanSection = (r, _ctx, style) => style.bold(`Plan for ${r.command}: 1 to create`);

@@ -208,6 +208,18 @@ describe('markdown', () => {
     expect(escapeCell(input)).toBe(out);
   });
 
+  test('a file name with a pipe, a backtick and a line break stays in its cell', () => {
+    const file = `${cwd}/a|b\`c\nd.yaml`;
+    const r: Report = {
+      command: 'validate',
+      files: [file],
+      diagnostics: [{ code: 'schema/type', severity: 'error', message: 'm', file }],
+      summary: { errors: 1, warnings: 0, infos: 0, files: 1, manifests: 1 },
+    };
+    const row = markdown.render(r, context()).split('\n').find((l) => l.startsWith('| ❌'));
+    expect(row).toBe('| ❌ error | `` a\\|b`c d.yaml `` | `schema/type` | m |');
+  });
+
   test(`the findings table stops at ${MARKDOWN_MAX_ROWS} rows and says how many are left`, () => {
     const diagnostics = Array.from({ length: MARKDOWN_MAX_ROWS + 7 }, (_, i) => ({
       code: 'schema/type' as const,
