@@ -1,17 +1,13 @@
 // Prints the apply outputs of the GitHub Action for $GITHUB_OUTPUT, from sessionctl's JSON report:
 //   session-ids={"<name>":"trs_..."}   mcp-urls={"<name>":"https://..."}
 // A manifest applied for several users (user_id from ${VAR}) is keyed "<name>/<user_id>".
+// Only manifests with a session are listed; a failed create has none.
 import { readFileSync } from 'node:fs';
 
 const report = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+const items = Array.isArray(report?.applied?.items) ? report.applied.items : [];
 
-// The per-manifest entries: the first top-level list whose members carry a session id.
-const entries =
-  Object.values(report).find(
-    (value) => Array.isArray(value) && value.some((e) => e !== null && typeof e === 'object' && typeof e.session_id === 'string'),
-  ) ?? [];
-
-const withSession = entries.filter((e) => typeof e?.name === 'string' && typeof e.session_id === 'string');
+const withSession = items.filter((e) => typeof e?.name === 'string' && typeof e.session_id === 'string');
 const count = new Map();
 for (const e of withSession) count.set(e.name, (count.get(e.name) ?? 0) + 1);
 const ids = {};

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import YAML from 'yaml';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
 
 /**
  * Runs the composite action of action.yml the way the runner does: each `run:` step as a bash
@@ -117,6 +118,13 @@ async function runAction(workspace: string, inputs: Record<string, string>, extr
   return result;
 }
 
+const apiKey = 'sk-action-test-5f0c1e7d9a';
+
+const oncall = `name: oncall
+user_id: oncall-bot
+toolkits: [slack]
+`;
+
 const valid = `# yaml-language-server: $schema=../schemas/session-manifest.schema.json
 name: support-agent
 user_id: user-42
@@ -133,8 +141,10 @@ tools:
 `;
 
 let workspace: string;
+let emulator: RunningEmulator;
 
-beforeAll(() => {
+beforeAll(async () => {
+  emulator = await startEmulator({ port: 0, apiKeys: [apiKey] });
   expect(existsSync(path.join(root, 'dist/cli/main.js')), 'build first (npm run build); npm test does').toBe(true);
   workspace = mkdtempSync(path.join(tmpdir(), 'sessionctl-workspace-'));
   mkdirSync(path.join(workspace, 'sessions'));
@@ -142,9 +152,11 @@ beforeAll(() => {
   writeFileSync(path.join(workspace, 'sessions/analyst.yaml'), invalid);
   mkdirSync(path.join(workspace, 'clean'));
   writeFileSync(path.join(workspace, 'clean/support.yaml'), valid);
+  writeFileSync(path.join(workspace, 'clean/oncall.yaml'), oncall);
 });
 
-afterAll(() => {
+afterAll(async () => {
+  await emulator.close();
   rmSync(workspace, { recursive: true, force: true });
 });
 
@@ -208,5 +220,36 @@ describe('the GitHub Action, run locally', () => {
     const run = await runAction(workspace, { command: 'destroy' });
     expect(run.status).toBe(2);
     expect(run.stdout).toContain("::error title=sessionctl action::input 'command' must be validate, plan, apply or diff, not 'destroy'");
+  });
+
+  test('apply: sessions created on the service, their ids and MCP URLs as outputs, the key never in the log', async () => {
+    const inputs = { command: 'apply', paths: 'clean', 'base-url': emulator.url, 'api-key': apiKey, state: 'state/sessions.json' };
+    const run = await runAction(workspace, inputs);
+    expect(run.status).toBe(0);
+    expect(run.outputs['exit-code']).toBe('0');
+    const ids = JSON.parse(run.outputs['session-ids']!) as Record<string, string>;
+    const urls = JSON.parse(run.outputs['mcp-urls']!) as Record<string, string>;
+    expect(Object.keys(ids).sort()).toEqual(['oncall', 'support-agent']);
+    for (const [name, id] of Object.entries(ids)) {
+      expect(id).toMatch(/^trs_/);
+      expect(urls[name]).toContain(id);
+      // The session exists at the service, as declared.
+      const res = await fetch(`${emulator.url}/api/v3/tool_router/session/${id}`, { headers: { 'x-api-key': apiKey } });
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as { session_id: string }).session_id).toBe(id);
+    }
+    const state = JSON.parse(readFileSync(path.join(workspace, 'state/sessions.json'), 'utf8')) as unknown;
+    expect(JSON.stringify(state)).toContain(ids['support-agent']);
+    expect(run.summary).toMatch(/^### sessionctl apply: /m);
+    // The key was masked for the runner, and appears nowhere else.
+    expect(run.stdout.split('\n').filter((l) => l.includes(apiKey))).toEqual([`::add-mask::${apiKey}`]);
+    expect(run.stderr).not.toContain(apiKey);
+    expect(run.summary).not.toContain(apiKey);
+    expect(readFileSync(run.outputs['report']!, 'utf8')).not.toContain(apiKey);
+
+    // Applied again: nothing changes, the same ids come out.
+    const again = await runAction(workspace, inputs);
+    expect(again.status).toBe(0);
+    expect(JSON.parse(again.outputs['session-ids']!)).toEqual(ids);
   });
 });
