@@ -1,9 +1,9 @@
 /**
  * The emulator's HTTP server (`node:http`, no framework). Every API request goes through, in order:
- * Host check (DNS rebinding, 421) -> route match -> stats -> scripted fault (latency, reset before,
+ * Host check (DNS rebinding, 421) -> route match -> stats -> scripted fault taken (reset before,
  * status) -> API key (401) -> rate limit (429) -> body read with a streaming size limit (413) ->
- * contract validation of path, query and body (400) -> handler -> scripted fault after handling
- * (reset after, malformed body) -> JSON answer. `/_emulator/...` is the admin and public surface
+ * scripted latency -> contract validation of path, query and body (400) -> handler -> scripted fault
+ * after handling (reset after, malformed body) -> JSON answer. `/_emulator/...` is the admin and public surface
  * (no key, no faults, no rate limit): see `routes/admin.ts`.
  *
  * Hardening (runtime-facts §6): binds 127.0.0.1 unless told otherwise; keys compared in constant
@@ -93,6 +93,9 @@ function sendError(res: ServerResponse, err: ServiceError, requestId: string, he
   sendJson(res, err.status, envelope(err, requestId), { 'x-request-id': requestId, ...headers });
 }
 
+/** The client went away before its body arrived: nobody to answer. */
+export class ClientGone extends Error {}
+
 /** Reads a body up to `limit` bytes; past that, a 413 `ServiceError` (the caller closes the socket). */
 export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
@@ -119,10 +122,15 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
       done = true;
       resolve(Buffer.concat(chunks));
     });
-    req.on('error', (err) => {
+    req.on('error', () => {
       if (done) return;
       done = true;
-      reject(err);
+      reject(new ClientGone('client went away'));
+    });
+    req.on('close', () => {
+      if (done) return;
+      done = true;
+      reject(new ClientGone('client went away'));
     });
   });
 }
@@ -215,7 +223,6 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     state.stats.received(route.name);
 
     const fault = state.faults.take(route.name);
-    if (fault?.latency_ms !== undefined) await sleep(fault.latency_ms);
     if (fault?.reset === 'before') {
       req.socket.destroy();
       return;
@@ -247,12 +254,17 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       let body: unknown = undefined;
       if (method === 'POST') {
         const raw = await readBody(req, settings.maxBodyBytes);
+        // The delay comes after the whole request arrived: a client that gives up waiting has still
+        // sent it, and it is handled (the "outcome unknown" case a client must not retry blindly).
+        if (fault?.latency_ms !== undefined) await sleep(fault.latency_ms);
         const text = raw.toString('utf8');
         try {
           body = text.trim() === '' ? {} : JSON.parse(text);
         } catch {
           throw httpError(400, 'Invalid JSON in request body', ['Error in payload: Invalid JSON']);
         }
+      } else if (fault?.latency_ms !== undefined) {
+        await sleep(fault.latency_ms);
       }
       if (op.pathParams !== undefined) {
         const errors = await validateAgainst(op.pathParams, params, 'params');
@@ -274,6 +286,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       result = await route.handler(apiReq, state);
       state.stats.handled(route.name);
     } catch (err) {
+      if (err instanceof ClientGone) return;
       if (err instanceof ServiceError) {
         sendError(res, err, requestId, extraHeaders);
         // A body cut off at the limit is still arriving: close instead of draining it.

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
 import { call, createSession, SESSION } from '../conformance/emulator-http.js';
@@ -149,7 +150,7 @@ describe('hardening', () => {
     async function* chunks(): AsyncGenerator<Buffer> {
       for (let i = 0; i < 10; i++) yield Buffer.alloc(1000, 0x20);
     }
-    const res = await request(`${emu.url}${SESSION}`, { method: 'POST', headers: { 'x-api-key': KEY }, body: chunks() }).catch((e: unknown) => e);
+    const res = await request(`${emu.url}${SESSION}`, { method: 'POST', headers: { 'x-api-key': KEY }, body: Readable.from(chunks()) }).catch((e: unknown) => e);
     // The server answers 413 and closes; depending on timing the client sees the answer or the close.
     if (res instanceof Error) expect((res as NodeJS.ErrnoException).code ?? res.name).toMatch(/UND_ERR_SOCKET|ECONNRESET|EPIPE|SocketError/);
     else {

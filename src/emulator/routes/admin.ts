@@ -37,7 +37,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EmulatorState } from '../context.js';
 import { envelope, httpError, ServiceError } from '../errors.js';
 import { checkFault, type FaultInput } from '../faults.js';
-import { readBody, sendJson } from '../server.js';
+import { ClientGone, readBody, sendJson } from '../server.js';
 import type { SessionRecord } from '../store.js';
 import { completeLink } from './link.js';
 import { serveFile } from './files.js';
@@ -163,6 +163,7 @@ export async function handleAdmin(req: IncomingMessage, res: ServerResponse, url
     }
     throw httpError(404, `No admin route ${method} ${url.pathname}`);
   } catch (err) {
+    if (err instanceof ClientGone) return;
     const e = err instanceof ServiceError ? err : httpError(500, 'Internal emulator error');
     sendJson(res, e.status, envelope(e, requestId), { 'x-request-id': requestId });
     if (e.status === 413) res.once('finish', () => req.socket.destroy());
