@@ -1,0 +1,110 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cliBundle, spawnEmulator } from '../conformance/cli-bundle.js';
+import { call, createSession, SESSION } from '../conformance/emulator-http.js';
+
+const SENTINEL = 'sentinel-key-DO-NOT-PRINT-7f3a9c';
+
+async function runToExit(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const main = await cliBundle();
+  const child = spawn(process.execPath, [main, ...args], { env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1' } });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+  child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  return { code, stdout, stderr };
+}
+
+describe('sessionctl emulator', () => {
+  it('prints its URL on stdout, logs requests on stderr without keys, and stops cleanly on SIGTERM', async () => {
+    const emu = await spawnEmulator(['--port', '0', '--api-key', SENTINEL]);
+    expect(emu.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect((await call(emu.url, 'GET', '/_emulator/health')).status).toBe(200);
+    const id = await createSession(emu.url, SENTINEL);
+    expect((await call(emu.url, 'GET', `${SESSION}/${id}`, { key: `${SENTINEL}x` })).status).toBe(401);
+    expect((await call(emu.url, 'GET', `${SESSION}/${id}`)).status).toBe(401);
+    const code = await emu.stop('SIGTERM');
+    expect(code).toBe(0);
+    expect(emu.stdout()).toBe(`${emu.url}\n`);
+    expect(emu.stderr()).toContain('GET /_emulator/health 200');
+    expect(emu.stderr()).toContain('POST /api/v3/tool_router/session 201');
+    expect(emu.stderr()).toContain(`GET /api/v3/tool_router/session/${id} 401`);
+    expect(emu.stderr()).toContain('emulator stopped (SIGTERM)');
+    expect(emu.stdout() + emu.stderr()).not.toContain(SENTINEL);
+  });
+
+  it('--rate-limit and --data-dir', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'emu-cli-'));
+    const emu = await spawnEmulator(['--port', '0', '--rate-limit', '2/min', '--data-dir', dir]);
+    try {
+      const id = await createSession(emu.url, 'cli-key-123456');
+      expect((await call(emu.url, 'GET', `${SESSION}/${id}`, { key: 'cli-key-123456' })).status).toBe(200);
+      expect((await call(emu.url, 'GET', `${SESSION}/${id}`, { key: 'cli-key-123456' })).status).toBe(429);
+    } finally {
+      await emu.stop();
+    }
+    const again = await spawnEmulator(['--port', '0', '--data-dir', dir]);
+    try {
+      expect((await call(again.url, 'GET', '/_emulator/health')).json.sessions).toBe(1);
+    } finally {
+      await again.stop();
+    }
+  });
+
+  it('--catalog serves another catalogue', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'emu-cat-'));
+    const file = join(dir, 'catalog.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        toolkits: [{ slug: 'acme', name: 'Acme', auth_schemes: ['API_KEY'], composio_managed_auth_schemes: [], no_auth: false }],
+        tools: [{ slug: 'ACME_PING', name: 'Ping', toolkit: 'acme', tags: ['readOnlyHint'], input: { required: [], properties: {} } }],
+      }),
+    );
+    const emu = await spawnEmulator(['--port', '0', '--catalog', file]);
+    try {
+      const ok = await call(emu.url, 'POST', SESSION, { key: 'cat-key-123456', body: { user_id: 'u', toolkits: { enable: ['acme'] } } });
+      expect(ok.status).toBe(201);
+      const gone = await call(emu.url, 'POST', SESSION, { key: 'cat-key-123456', body: { user_id: 'u', toolkits: { enable: ['gmail'] } } });
+      expect(gone.json.error.slug).toBe('ToolRouterV2_InvalidToolkitSlugs');
+    } finally {
+      await emu.stop();
+    }
+  });
+
+  it.each([
+    [['--port', '99999'], '--port must be an integer 0..65535'],
+    [['--rate-limit', 'lots'], '--rate-limit must look like 100/min'],
+    [['--catalog', '/nonexistent/catalog.json'], 'cannot read the catalogue: ENOENT'],
+  ])('bad input %j exits 2 with a clear message', async (args, message) => {
+    const r = await runToExit(['emulator', ...args]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(message);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(r.stdout).toBe('');
+  });
+
+  it('a catalogue that is not a catalogue exits 2', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'emu-cat-'));
+    writeFileSync(join(dir, 'bad.json'), JSON.stringify({ toolkits: [{ slug: 'a' }], tools: [{ slug: 'X', toolkit: 'b' }] }));
+    const r = await runToExit(['emulator', '--port', '0', '--catalog', join(dir, 'bad.json')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("catalog: tools[0].toolkit must name one of the catalogue's toolkits");
+  });
+
+  it('a port in use exits 2', async () => {
+    const emu = await spawnEmulator(['--port', '0']);
+    try {
+      const port = new URL(emu.url).port;
+      const r = await runToExit(['emulator', '--port', port]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`port ${port} on 127.0.0.1 is in use`);
+    } finally {
+      await emu.stop();
+    }
+  });
+});
