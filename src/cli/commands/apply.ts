@@ -6,6 +6,7 @@ import { lockOwner, DEFAULT_STATE_PATH, type StateLockOptions } from '../../appl
 import { parseRateLimit } from '../../apply/throttle.js';
 import { InputError, UsageError } from '../../errors.js';
 import type { Connect, RunOutcome, SessionApi } from '../../plan/run.js';
+import { changedSinceOption, narrowToChanged } from '../changed-since.js';
 import { addConnectionOptions, clientFromOptions, type ConnectionOptions } from '../connection.js';
 import { emitReport, formatOption } from '../output.js';
 import type { CommandEnv, RegisterCommand } from '../program.js';
@@ -20,6 +21,7 @@ export interface RunFlags extends ConnectionOptions {
   concurrency?: number;
   rateLimit?: number;
   emulator?: boolean;
+  changedSince?: string;
 }
 
 function parseConcurrency(value: string): number {
@@ -39,6 +41,7 @@ export function addRunOptions(cmd: Command, network: 'always' | 'refresh'): Comm
   cmd
     .option('--state <path>', `the state file (default: ${DEFAULT_STATE_PATH})`)
     .addOption(formatOption())
+    .addOption(changedSinceOption())
     .option('--env-file <file>', 'read ${VAR} values from a dotenv file; variables already set in the environment win')
     .addOption(new Option('--concurrency <n>', `requests in flight at once (default: 4)`).argParser(parseConcurrency))
     .addOption(new Option('--rate-limit <n/min>', 'space requests out to at most this many per minute (creates and reads together)').argParser(parseRate))
@@ -182,6 +185,10 @@ export const registerApply: RegisterCommand = (program, env) => {
           saved = { path: planPath, plan };
         }
       }
+      if (saved !== undefined && flags.changedSince !== undefined) {
+        throw new UsageError('--changed-since cannot narrow a saved plan', 'pass --changed-since to `sessionctl plan --out` instead');
+      }
+      if (saved === undefined) targets = await narrowToChanged(targets, flags.changedSince, { io });
       const progress = progressHook(env);
       const outcome = await runApply(targets, {
         cwd: io.cwd,

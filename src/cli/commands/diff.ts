@@ -1,4 +1,5 @@
 import { UsageError } from '../../errors.js';
+import { narrowToChanged } from '../changed-since.js';
 import type { RegisterCommand } from '../program.js';
 import { addRunOptions, connector, finishRun, statePath, type RunFlags } from './apply.js';
 
@@ -38,7 +39,8 @@ export const registerDiff: RegisterCommand = (program, env) => {
       }
       const { runDiff } = await import('../../plan/diff.js');
       const state = statePath(flags, env);
-      const outcome = await runDiff(paths, {
+      const selected = await narrowToChanged(paths, flags.changedSince, { io });
+      const outcome = await runDiff(selected, {
         cwd: io.cwd,
         env: io.env,
         ...(flags.envFile !== undefined ? { envFile: flags.envFile } : {}),

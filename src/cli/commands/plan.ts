@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import type { RegisterCommand } from '../program.js';
+import { narrowToChanged } from '../changed-since.js';
 import { ExitCode } from '../run.js';
 import { addRunOptions, connector, finishRun, statePath, type RunFlags } from './apply.js';
 
@@ -41,7 +42,8 @@ export const registerPlan: RegisterCommand = (program, env) => {
       const { runPlan } = await import('../../plan/run.js');
       const { readStreamBounded } = await import('../../manifest/load.js');
       const state = statePath(flags, env);
-      const outcome = await runPlan(paths, {
+      const selected = await narrowToChanged(paths, flags.changedSince, { io });
+      const outcome = await runPlan(selected, {
         cwd: io.cwd,
         env: io.env,
         readStdin: () => readStreamBounded(io.stdin),
