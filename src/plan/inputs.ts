@@ -1,7 +1,11 @@
 import { sortDiagnostics, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { loadEnvFile } from '../manifest/env-file.js';
+import { loadManifests } from '../manifest/load.js';
 import type { LoadOptions, ManifestDocument } from '../manifest/types.js';
-import { validatePaths } from '../validate/run.js';
+import { validateDocuments } from '../validate/index.js';
+import { maskSecretsInSources, type FoundSecret } from '../validate/mask.js';
+import { valueAt } from '../validate/pointer.js';
+import { classifySecret } from '../validate/rules/literal-api-key.js';
 
 export interface ValidatedManifests {
   documents: ManifestDocument[];
@@ -22,8 +26,10 @@ export interface InputOptions extends LoadOptions {
 }
 
 /**
- * Loads manifests and validates them exactly as `validate` does (the same findings, the same
- * secret masking): the common first step of plan, apply and diff.
+ * Loads manifests and validates them as `validate` does (the same findings, the same secret
+ * masking), keeping every document with its data and positions: the common first step of plan,
+ * apply and diff. (`validate`'s own runner may skip loading clean files with positions; these
+ * commands need every document whole, so they compose the same public pieces themselves.)
  */
 export async function loadAndValidate(paths: readonly string[], options: InputOptions): Promise<ValidatedManifests> {
   const { envFile, ...load } = options;
@@ -33,14 +39,32 @@ export async function loadAndValidate(paths: readonly string[], options: InputOp
     load.env = loadedEnv.env;
     found.push(...loadedEnv.diagnostics);
   }
-  const run = await validatePaths(paths, load);
-  const diagnostics = sortDiagnostics([...found, ...run.report.diagnostics]);
+  const loaded = await loadManifests(paths, load);
+  // A value whose `${VAR}` could not be expanded still holds the reference text; its env/ error
+  // says what is wrong, and a schema complaint about the placeholder would only be noise.
+  const unexpanded = new Set(loaded.diagnostics.filter((d) => d.code.startsWith('env/')).map(placeKey));
+  const checked = validateDocuments(loaded.documents).filter((d) => !unexpanded.has(placeKey(d)));
+  const diagnostics = sortDiagnostics([...found, ...loaded.diagnostics, ...checked]);
+
+  const secrets: FoundSecret[] = [];
+  for (const d of diagnostics) {
+    if (d.code !== 'rule/literal-api-key' || d.pointer === undefined || d.file === undefined || d.range === undefined) continue;
+    for (const doc of loaded.documents.filter((x) => x.file === d.file)) {
+      const value = valueAt(doc.data, d.pointer);
+      if (typeof value !== 'string') continue;
+      secrets.push({ file: d.file, range: d.range, secret: classifySecret(value, d.pointer.split('/').pop())?.secret ?? value });
+    }
+  }
   return {
-    documents: run.documents,
+    documents: loaded.documents,
     diagnostics,
-    files: run.report.files,
-    sources: run.sources,
-    secrets: run.secrets,
+    files: loaded.files,
+    sources: maskSecretsInSources(loaded.sources, secrets),
+    secrets: [...new Set(secrets.map((s) => s.secret))],
     blocked: diagnostics.some((d) => d.severity === 'error'),
   };
+}
+
+function placeKey(d: Diagnostic): string {
+  return `${d.file ?? ''}\0${d.range?.start.line ?? 0}:${d.range?.start.col ?? 0}`;
 }
