@@ -1,3 +1,6 @@
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { request } from 'undici';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -6,6 +9,7 @@ import { ApiError } from '../../src/client/errors.js';
 import { clientFromOptions } from '../../src/cli/connection.js';
 import { memoryIo } from '../../src/cli/io.js';
 import { Redactor } from '../../src/cli/redact.js';
+import { startEmulator } from '../../src/emulator/server.js';
 import { runCli as run } from '../../src/cli/run.js';
 import { runCli } from '../helpers/run-cli.js';
 import { refusedPort, startFaultServer, type Behaviour, type FaultServer } from './client-fault-server.js';
@@ -196,5 +200,108 @@ describe('sessionctl emulator, driven with sentinel keys', () => {
     const r = await runCli(['emulator', '--port', '0', '--api-key', ACCEPTED, ...extra]);
     expect(r.exitCode).toBe(2);
     expect(`${r.stdout}${r.stderr}`).not.toContain(ACCEPTED);
+  });
+});
+
+describe('networked commands (apply, diff) with a sentinel key', () => {
+  const KEY = 'ak_SENTINEL_cli_77aa66bb55cc';
+  const MANIFEST = 'name: leak-check\nuser_id: u1\ntoolkits: [gmail]\n';
+
+  async function world(): Promise<{ dir: string; run: (argv: string[], env?: Record<string, string | undefined>) => ReturnType<typeof runCli> }> {
+    const dir = await mkdtemp(join(tmpdir(), 'sessionctl-leak-'));
+    open.push({ close: () => rm(dir, { recursive: true, force: true }) });
+    await writeFile(join(dir, 'm.yaml'), MANIFEST);
+    return { dir, run: (argv, env = { COMPOSIO_API_KEY: KEY }) => runCli(argv, { cwd: dir, env }) };
+  }
+
+  async function emulator(options: Parameters<typeof startEmulator>[0] = {}) {
+    const emu = await startEmulator({ port: 0, ...options });
+    open.push(emu);
+    const admin = async (path: string, body?: unknown): Promise<any> => {
+      const res = await request(`${emu.url}/_emulator${path}`, {
+        method: body === undefined ? 'GET' : 'POST',
+        ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+      });
+      return res.body.json();
+    };
+    return { url: emu.url, admin };
+  }
+
+  const clean = (r: { stdout: string; stderr: string }): void => {
+    expect(`${r.stdout}\n${r.stderr}`).not.toContain(KEY);
+  };
+
+  test('a key the service refuses (401), with --verbose and JSON output', async () => {
+    const emu = await emulator({ apiKeys: ['ak_some_other_accepted_key'] });
+    const w = await world();
+    const r = await w.run(['apply', 'm.yaml', '--base-url', emu.url, '--verbose', '--format', 'json']);
+    expect(r.exitCode).not.toBe(0);
+    expect(r.stderr).toContain('x-api-key: [redacted]');
+    expect((await emu.admin('/stats')).routes.create.received).toBe(1);
+    clean(r);
+  });
+
+  test('the key from --api-key-file, through a 500 and an outcome-unknown reset', async () => {
+    const emu = await emulator();
+    const w = await world();
+    await writeFile(join(w.dir, 'key.txt'), `${KEY}\n`);
+    await chmod(join(w.dir, 'key.txt'), 0o600);
+    await emu.admin('/faults', [{ route: 'create', status: 500 }, { route: 'create', reset: 'after' }]);
+    const first = await w.run(['apply', 'm.yaml', '--base-url', emu.url, '--api-key-file', 'key.txt', '--verbose'], {});
+    const second = await w.run(['apply', 'm.yaml', '--base-url', emu.url, '--api-key-file', 'key.txt', '--verbose', '--format', 'json'], {});
+    expect(first.exitCode).not.toBe(0);
+    expect(second.exitCode).not.toBe(0);
+    expect(`${second.stdout}${second.stderr}`).toContain('outcome-unknown');
+    expect((await emu.admin('/stats')).routes.create.received).toBe(2);
+    clean(first);
+    clean(second);
+  });
+
+  test('diff against a missing session (404) and a malformed answer', async () => {
+    const emu = await emulator();
+    const w = await world();
+    const missing = await w.run(['diff', 'm.yaml', '--session', 'trs_doesnotexist0', '--base-url', emu.url, '--verbose']);
+    expect(missing.exitCode).not.toBe(0);
+    clean(missing);
+    await emu.admin('/faults', { route: 'get', malformed: true });
+    const malformed = await w.run(['diff', 'm.yaml', '--session', 'trs_doesnotexist0', '--base-url', emu.url, '--format', 'json']);
+    expect(malformed.exitCode).not.toBe(0);
+    clean(malformed);
+  });
+
+  test('connection refused, a timeout and a redirect', async () => {
+    const w = await world();
+    const port = await refusedPort();
+    const refused = await w.run(['apply', 'm.yaml', '--base-url', `http://127.0.0.1:${port}`, '--verbose']);
+    expect(refused.exitCode).not.toBe(0);
+    clean(refused);
+
+    const slow = await startFaultServer({ fallback: { type: 'delay', ms: 3_000, then: { type: 'respond', status: 201, body: {} } } });
+    open.push(slow);
+    const timeout = await w.run(['apply', 'm.yaml', '--base-url', slow.url, '--timeout', '300', '--verbose']);
+    expect(timeout.exitCode).not.toBe(0);
+    expect(slow.hits[0]?.headers['x-api-key']).toBe(KEY);
+    clean(timeout);
+
+    const redirect = await startFaultServer({ fallback: { type: 'respond', status: 308, headers: { location: `https://elsewhere.example/?k=${KEY}` } } });
+    open.push(redirect);
+    const moved = await w.run(['apply', 'm.yaml', '--base-url', redirect.url, '--verbose']);
+    expect(moved.exitCode).not.toBe(0);
+    clean(moved);
+  });
+
+  test('refused before any request: plain http to a public host, a key in argv', async () => {
+    const w = await world();
+    const insecure = await w.run(['apply', 'm.yaml', '--base-url', 'http://backend.composio.dev']);
+    expect(insecure.exitCode).toBe(2);
+    clean(insecure);
+    // Not registered with the redactor anywhere: only the option's own refusal keeps it out.
+    const argv = await w.run(['apply', 'm.yaml', '--api-key', KEY], {});
+    expect(argv.exitCode).toBe(2);
+    expect(argv.stderr).toContain('--api-key is not accepted');
+    clean(argv);
+    const argvEq = await w.run(['diff', 'm.yaml', `--api-key=${KEY}`], {});
+    expect(argvEq.exitCode).toBe(2);
+    clean(argvEq);
   });
 });
