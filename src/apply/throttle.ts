@@ -11,11 +11,15 @@ export const realClock: Clock = {
 };
 
 /**
- * Spaces requests `60 000 / perMinute` ms apart: a token bucket that holds a single token. The
- * service counts requests in fixed one-minute windows (api §6.4); a bucket that could save up a
- * burst would let a run spend one window's budget at the end of a window and the next one's at the
- * start, and meet a 429. Evenly spaced requests never exceed `perMinute` in any 60-second span.
+ * Spaces requests evenly: a token bucket that holds a single token. The service counts requests in
+ * fixed one-minute windows that start with a request's arrival (api §6.4); a bucket that could save
+ * up a burst would let a run spend one window's budget at the end of a window and the next one's at
+ * the start, and meet a 429. Evenly spaced requests never exceed `perMinute` in any 60-second span
+ * as sent; the spacing is 1 % wider than `60 000 / perMinute` ms so that network jitter (a first
+ * request that travels slower than the last) cannot squeeze one request too many into a window.
  */
+const SAFETY = 1.01;
+
 export class RateLimiter {
   private next = 0;
   private readonly interval: number;
@@ -24,7 +28,7 @@ export class RateLimiter {
     readonly perMinute: number,
     private readonly clock: Clock = realClock,
   ) {
-    this.interval = 60_000 / perMinute;
+    this.interval = (60_000 / perMinute) * SAFETY;
   }
 
   /** Resolves when the caller may send its next request. */

@@ -1,0 +1,96 @@
+import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import { applyWorld, type ApplyWorld } from './apply-helpers.js';
+
+const manifests: Record<string, string> = Object.fromEntries(
+  ['a', 'b', 'c', 'd', 'e'].map((n) => [`m/${n}.yaml`, `name: ${n}\nuser_id: user-${n}\ntoolkits: [gmail]\n`]),
+);
+
+let world: ApplyWorld | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+});
+
+function names(state: Awaited<ReturnType<ApplyWorld['state']>>): string[] {
+  return state.sessions.map((s) => s.name);
+}
+
+describe('faults during apply', () => {
+  test('a create refused in the middle of a run: the others are recorded, exit 3, and the re-run completes it without duplicates', async () => {
+    // The emulator's seeded randomness picks the third create for the fault (concurrency 1 keeps the order).
+    const draws = [0.9, 0.9, 0.1];
+    world = await applyWorld(manifests, { random: () => draws.shift() ?? 0.9 });
+    await world.admin('POST', 'faults', { route: 'create', status: 500, probability: 0.5, times: 1 });
+
+    const first = await world.run(['apply', 'm', '--concurrency', '1', '--format', 'json']);
+    expect(first.exitCode).toBe(3);
+    const report = JSON.parse(first.stdout);
+    expect(report.applied.items.map((i: any) => [i.name, i.outcome])).toEqual([
+      ['a', 'created'],
+      ['b', 'created'],
+      ['c', 'failed'],
+      ['d', 'created'],
+      ['e', 'created'],
+    ]);
+    expect(report.applied.tally).toEqual({ created: 4, replaced: 0, unchanged: 0, drifted: 0, failed: 1 });
+    expect(report.diagnostics.map((d: any) => [d.code, d.file, d.range.start.line])).toEqual([['apply/create-failed', 'm/c.yaml', 1]]);
+    expect(names(await world.state())).toEqual(['a', 'b', 'd', 'e']);
+
+    const second = await world.run(['apply', 'm', '--concurrency', '1']);
+    expect(second.exitCode).toBe(0);
+    expect(second.stdout).toContain('1 created, 4 unchanged, 0 drifted, 0 failed');
+    const state = await world.state();
+    expect(names(state)).toEqual(['a', 'b', 'c', 'd', 'e']);
+    expect(new Set(state.sessions.map((s) => s.session_id)).size).toBe(5);
+    // Every create the service handled is in the state, once: no duplicates.
+    expect(await world.creates()).toBe(5);
+  });
+
+  test('a reset after the create reached the service is reported as outcome unknown, not retried', async () => {
+    world = await applyWorld({ 'm/a.yaml': manifests['m/a.yaml']!, 'm/b.yaml': manifests['m/b.yaml']! });
+    await world.admin('POST', 'faults', { route: 'create', reset: 'after', times: 1 });
+    const r = await world.run(['apply', 'm', '--concurrency', '1', '--format', 'json']);
+    expect(r.exitCode).toBe(3);
+    const report = JSON.parse(r.stdout);
+    expect(report.applied.items.map((i: any) => [i.name, i.outcome])).toEqual([
+      ['a', 'outcome-unknown'],
+      ['b', 'created'],
+    ]);
+    expect(report.diagnostics.map((d: any) => d.code)).toEqual(['apply/outcome-unknown']);
+    // The service did create it; sessionctl sent it once and says so rather than guessing.
+    expect(await world.creates()).toBe(2);
+    expect(names(await world.state())).toEqual(['b']);
+  });
+
+  test('an unreadable or locked state stops apply before any request, and is left as it was', async () => {
+    world = await applyWorld({ 'm/a.yaml': manifests['m/a.yaml']! });
+    await mkdir(join(world.dir, '.sessionctl'));
+    await writeFile(join(world.dir, '.sessionctl', 'state.json'), '{"version": 1, "sessions": [');
+    const corrupt = await world.run(['apply', 'm']);
+    expect(corrupt.exitCode).toBe(2);
+    expect(corrupt.stderr).toContain('the state file is not valid');
+    expect(await readFile(join(world.dir, '.sessionctl', 'state.json'), 'utf8')).toBe('{"version": 1, "sessions": [');
+
+    await writeFile(join(world.dir, '.sessionctl', 'state.json'), '{"version": 1, "sessions": []}');
+    // A lock held by a live process (this one) on this host.
+    const { hostname } = await import('node:os');
+    await writeFile(join(world.dir, '.sessionctl', 'state.json.lock'), JSON.stringify({ pid: process.pid, hostname: hostname(), since: 'now' }));
+    const locked = await world.run(['apply', 'm']);
+    expect(locked.exitCode).toBe(2);
+    expect(locked.stderr).toMatch(/locked by process \d+ on .*another apply is running/);
+    expect((await world.admin('GET', 'stats')).total.received).toBe(0);
+  });
+
+  test('with --rate-limit under the emulator limit, a run meets no 429', async () => {
+    const many = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`m/s${i}.yaml`, `name: s${i}\nuser_id: u${i}\n`]));
+    world = await applyWorld(many);
+    await world.admin('POST', 'rate-limit', { limit: 6, window_ms: 1000 });
+    const r = await world.run(['apply', 'm', '--rate-limit', '5/s', '--concurrency', '8', '--format', 'json']);
+    expect(r.exitCode).toBe(0);
+    const stats = await world.admin('GET', 'stats');
+    // Every create arrived once and was handled: none was turned away and retried.
+    expect(stats.routes.create).toEqual({ received: 12, handled: 12 });
+  });
+});
