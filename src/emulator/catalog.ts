@@ -5,7 +5,6 @@
  * another file of the same shape (`{toolkits: [...], tools: [...]}`).
  */
 import type { CatalogData, CatalogTool, CatalogToolkit } from './catalog-types.js';
-import { sharedCatalogData } from './data/catalog-data.generated.js';
 import { ownTools } from './own-tools.js';
 
 export class Catalog {
@@ -45,11 +44,16 @@ export class Catalog {
   }
 }
 
-let builtIn: Catalog | undefined;
+let builtIn: Promise<Catalog> | undefined;
 
-/** The built-in catalogue (built once per process). */
-export function builtInCatalog(): Catalog {
-  builtIn ??= new Catalog({ toolkits: sharedCatalogData.toolkits, tools: [...sharedCatalogData.tools, ...ownTools] });
+/**
+ * The built-in catalogue (built once per process). Asynchronous because its data module (~400 KB) is
+ * imported on first use, not at start-up: the emulator answers its health check before loading it.
+ */
+export function builtInCatalog(): Promise<Catalog> {
+  builtIn ??= import('./data/catalog-data.generated.js').then(
+    ({ sharedCatalogData }) => new Catalog({ toolkits: sharedCatalogData.toolkits, tools: [...sharedCatalogData.tools, ...ownTools] }),
+  );
   return builtIn;
 }
 

@@ -15,10 +15,9 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { KeyChecker } from './auth.js';
-import { builtInCatalog, type Catalog } from './catalog.js';
+import { builtInCatalog, Catalog as Catalogue, type Catalog } from './catalog.js';
 import type { ApiRequest, ApiResponse, EmulatorSettings, EmulatorState } from './context.js';
-import { operations } from './contract/operations.generated.js';
-import type { JsonSchema } from './contract/openapi-to-json-schema.js';
+import type { JsonSchema, OperationSchemas } from './contract/openapi-to-json-schema.js';
 import { envelope, httpError, ServiceError } from './errors.js';
 import { Faults, type FaultRule } from './faults.js';
 import { RateLimiter } from './rate-limit.js';
@@ -167,7 +166,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const keys = new KeyChecker(options.apiKeys ?? []);
   const state: EmulatorState = {
     store: new Store(options.dataDir),
-    catalog: options.catalog ?? builtInCatalog(),
+    // Replaced by the built-in catalogue on the first API request when none was given (see `load`).
+    catalog: options.catalog ?? new Catalogue({ toolkits: [], tools: [] }),
     faults: new Faults(options.random),
     rateLimiter: new RateLimiter(options.rateLimitPerMinute),
     stats: new Stats(),
@@ -179,6 +179,18 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   // Binding every interface is an explicit choice; then any Host is fine (there is no single name).
   const checkHost = isLoopbackHost(host) || host === 'localhost';
   const log = options.log;
+  // The contract's schemas and the catalogue load on the first API request, not at start-up, so the
+  // health check answers as soon as the socket listens (start-up budget: runtime-facts §4).
+  let loading: Promise<Readonly<Record<string, OperationSchemas>>> | undefined;
+  const load = (): Promise<Readonly<Record<string, OperationSchemas>>> =>
+    (loading ??= (async () => {
+      const [{ operations }, catalog] = await Promise.all([
+        import('./contract/operations.generated.js'),
+        options.catalog === undefined ? builtInCatalog() : Promise.resolve(options.catalog),
+      ]);
+      state.catalog = catalog;
+      return operations;
+    })());
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = performance.now();
@@ -247,7 +259,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     }
     const extraHeaders = { ...rate.headers, 'x-request-id': requestId };
 
-    const op = operations[route.operationId];
+    const op = (await load())[route.operationId];
     if (op === undefined) throw new Error(`no contract operation ${route.operationId}`);
     let result: ApiResponse;
     try {

@@ -10,8 +10,8 @@ beforeAll(async () => {
 afterAll(() => emu.close());
 
 describe('the built-in catalogue', () => {
-  it('holds the service’s 530 toolkits, the 885 real tools and tools of its own', () => {
-    const c = builtInCatalog();
+  it('holds the service’s 530 toolkits, the 885 real tools and tools of its own', async () => {
+    const c = await builtInCatalog();
     expect(c.toolkits).toHaveLength(530);
     expect(c.tools.filter((t) => ['github', 'googledrive', 'google_analytics', 'google_maps'].includes(t.toolkit))).toHaveLength(885);
     const withTools = c.toolkitsWithTools();

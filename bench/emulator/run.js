@@ -1,0 +1,143 @@
+// Emulator benchmark (issue 3): time from spawning `sessionctl emulator` to the first 200 of its health
+// check, and create throughput with p50/p99 latency under 32 concurrent clients. Targets: start
+// <= 300 ms, >= 2,000 creates/s on this 2-core machine. Run after `npm run build`:
+//   node bench/emulator/run.js [--runs 15] [--creates 10000] [--no-write]
+// Appends (or replaces) the "## Emulator" section of bench/RESULTS.md.
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Pool, request } from 'undici';
+
+const repo = fileURLToPath(new URL('../../', import.meta.url));
+const main = `${repo}dist/cli/main.js`;
+const results = `${repo}bench/RESULTS.md`;
+
+const args = process.argv.slice(2);
+const opt = (name, fallback) => {
+  const i = args.indexOf(name);
+  return i === -1 ? fallback : Number(args[i + 1]);
+};
+const RUNS = opt('--runs', 15);
+const CREATES = opt('--creates', 10_000);
+const WARMUP = 500;
+const CONCURRENCY = 32;
+
+if (!existsSync(main)) {
+  console.error(`bench/emulator: ${main} is missing; run \`npm run build\` first`);
+  process.exit(2);
+}
+
+const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
+const median = (xs) => quantile([...xs].sort((a, b) => a - b), 0.5);
+
+function startEmulator() {
+  const t0 = performance.now();
+  const child = spawn(process.execPath, [main, 'emulator', '--port', '0'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const url = new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (c) => {
+      out += c;
+      if (out.includes('\n')) resolve(out.split('\n')[0].trim());
+    });
+    exited.then((code) => reject(new Error(`emulator exited with ${code} before printing its URL`)));
+  });
+  return { t0, child, exited, url };
+}
+
+async function firstHealthy(base) {
+  for (;;) {
+    try {
+      const res = await request(`${base}/_emulator/health`);
+      await res.body.dump();
+      if (res.statusCode === 200) return performance.now();
+    } catch {
+      // not listening yet
+    }
+  }
+}
+
+async function measureStart() {
+  const times = [];
+  for (let i = 0; i < RUNS; i++) {
+    const emu = startEmulator();
+    // The URL is printed once the server listens; the health 200 follows on the same socket.
+    const base = await emu.url;
+    const t1 = await firstHealthy(base);
+    times.push(t1 - emu.t0);
+    emu.child.kill('SIGTERM');
+    await emu.exited;
+  }
+  const sorted = [...times].sort((a, b) => a - b);
+  return { runs: RUNS, median: median(times), min: sorted[0], p90: quantile(sorted, 0.9), max: sorted[sorted.length - 1] };
+}
+
+async function measureCreates() {
+  const emu = startEmulator();
+  const base = await emu.url;
+  await firstHealthy(base);
+  const pool = new Pool(base, { connections: CONCURRENCY, pipelining: 1 });
+  const body = JSON.stringify({
+    user_id: 'bench-user',
+    toolkits: { enable: ['gmail', 'slack', 'github'] },
+    tools: { github: { tags: { disable: ['destructiveHint'] } } },
+    tags: ['readOnlyHint'],
+    manage_connections: { enable: true, callback_url: 'https://example.com/done' },
+  });
+  const headers = { 'x-api-key': 'bench-key-0123456789', 'content-type': 'application/json' };
+  async function run(total) {
+    let next = 0;
+    let failures = 0;
+    const latencies = [];
+    const worker = async () => {
+      while (next < total) {
+        next += 1;
+        const t = performance.now();
+        const res = await pool.request({ path: '/api/v3/tool_router/session', method: 'POST', headers, body });
+        await res.body.dump();
+        latencies.push(performance.now() - t);
+        if (res.statusCode !== 201) failures += 1;
+      }
+    };
+    const started = performance.now();
+    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+    return { elapsed: performance.now() - started, latencies, failures };
+  }
+  await run(WARMUP);
+  const { elapsed, latencies, failures } = await run(CREATES);
+  await pool.close();
+  emu.child.kill('SIGTERM');
+  await emu.exited;
+  const sorted = latencies.sort((a, b) => a - b);
+  return { creates: CREATES, failures, perSecond: CREATES / (elapsed / 1000), p50: quantile(sorted, 0.5), p99: quantile(sorted, 0.99), elapsed };
+}
+
+const start = await measureStart();
+const creates = await measureCreates();
+const ms = (x) => `${x.toFixed(1)} ms`;
+const cpu = cpus();
+const machine = `${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, Node ${process.version}, ${process.platform}`;
+const section = `## Emulator
+
+\`node bench/emulator/run.js\` (after \`npm run build\`), ${new Date().toISOString().slice(0, 10)}, on ${machine}.
+Server and load generator share the machine.
+
+| measure | result | target |
+|---|---|---|
+| start: spawn \`node dist/cli/main.js emulator --port 0\` to the first 200 of \`GET /_emulator/health\` (median of ${start.runs}) | **${ms(start.median)}** (min ${ms(start.min)}, p90 ${ms(start.p90)}, max ${ms(start.max)}) | ≤ 300 ms ${start.median <= 300 ? '✅' : '❌'} |
+| create throughput: ${creates.creates.toLocaleString('en-US')} \`POST /session\` (after ${WARMUP} warm-up), ${CONCURRENCY} concurrent clients (undici Pool, keep-alive) | **${Math.round(creates.perSecond).toLocaleString('en-US')} creates/s** (${creates.failures} failed) | ≥ 2,000/s ${creates.perSecond >= 2000 && creates.failures === 0 ? '✅' : '❌'} |
+| create latency p50 / p99 | ${ms(creates.p50)} / ${ms(creates.p99)} | — |
+
+Each create is validated against the contract (ajv, compiled on the first request), checked against the
+catalogue, and answered with the effective config; state in memory.
+`;
+
+console.log(section);
+if (!args.includes('--no-write')) {
+  let text = existsSync(results) ? readFileSync(results, 'utf8') : '# Benchmark results\n';
+  const re = /^## Emulator\n[\s\S]*?(?=^## |(?![\s\S]))/m;
+  text = re.test(text) ? text.replace(re, `${section}\n`) : `${text.trimEnd()}\n\n${section}`;
+  writeFileSync(results, text.endsWith('\n') ? text : `${text}\n`);
+  console.error(`bench/emulator: wrote the Emulator section of ${results}`);
+}
