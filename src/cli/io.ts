@@ -4,6 +4,8 @@ import { Readable } from 'node:stream';
 export interface OutStream {
   write(chunk: string): void;
   readonly isTTY?: boolean;
+  /** The terminal's width when it is one (process.stdout has it); tables fit it. */
+  readonly columns?: number;
 }
 
 /**

@@ -19,6 +19,13 @@ export class Redactor {
   }
 
   wrap(stream: OutStream): OutStream {
-    return { isTTY: stream.isTTY, write: (chunk) => stream.write(this.redact(chunk)) };
+    // A getter, not a copy: a terminal's width changes when it is resized.
+    return {
+      isTTY: stream.isTTY,
+      get columns() {
+        return stream.columns;
+      },
+      write: (chunk) => stream.write(this.redact(chunk)),
+    };
   }
 }

@@ -1,0 +1,151 @@
+import type { MountItemList } from '../../client/types.js';
+import { stat } from 'node:fs/promises';
+import { basename, join, resolve } from 'node:path';
+import type { Command } from 'commander';
+import type { RegisterCommand } from '../program.js';
+import { addListOptions, addOperateOptions, printJson, renderContext, SESSION_ARG_HELP, sessionHelp, withSession, type ListFlags, type OperateFlags } from './operate-shared.js';
+
+interface MountFlags extends OperateFlags {
+  mount: string;
+}
+
+/** Mount listings: the service's maximum page size (api facts §2.10, 1..500). */
+const MAX_PAGE = 500;
+
+const REMOTE_HELP = 'the path inside the mount, e.g. data/report.csv (no leading /)';
+
+function withMount(cmd: Command): Command {
+  return addOperateOptions(cmd.option('--mount <id>', 'the mount', 'files'));
+}
+
+/**
+ * `sessionctl files ...`: the session's mount (the sandbox's `/mnt/files`): list, presigned URLs,
+ * delete, and `put` / `get`, which also move the bytes. Presigned URLs point at storage, not the
+ * service: the API key is never sent there, and files are streamed, never held in memory.
+ */
+export const registerFiles: RegisterCommand = (program, env) => {
+  const files = program
+    .command('files')
+    .description("Work with the files in a session's mount (/mnt/files in its sandbox): ls, put, get, rm, upload-url, download-url.");
+
+  const ls = files.command('ls').description('List the files in the mount (paginated).').argument('<session>', SESSION_ARG_HELP).argument('[prefix]', 'only paths that start with this, e.g. data/');
+  addListOptions(withMount(ls))
+    .addHelpText('after', sessionHelp(['sessionctl files ls support-agent', 'sessionctl files ls trs_1a2b3c4d5e6f data/ --all --format json']))
+    .action(async (ref: string, prefix: string | undefined, flags: MountFlags & ListFlags) => {
+      const { pageSelection, collectPages, cursorOf } = await import('../../operate/paginate.js');
+      const selection = pageSelection(flags.all, flags.limit);
+      await withSession(ref, flags, env, async (client, id) => {
+        const got = await collectPages<MountItemList>(
+          (cursor, limit) =>
+            client.listMountItems(
+              id,
+              { ...(cursor !== undefined ? { cursor } : {}), ...(limit !== undefined ? { limit } : {}), ...(prefix !== undefined ? { mount_relative_prefix: prefix } : {}) },
+              flags.mount,
+            ),
+          cursorOf,
+          selection,
+          MAX_PAGE,
+        );
+        if (flags.format === 'json') return printJson(env, got.response);
+        const { renderMountItems } = await import('../../operate/format/files.js');
+        env.io.stdout.write(renderMountItems(got.items, got.more, renderContext(env)));
+      });
+    });
+
+  const uploadUrl = files
+    .command('upload-url')
+    .description('Get a presigned URL to PUT a file into the mount (no API key needed there).')
+    .argument('<session>', SESSION_ARG_HELP)
+    .argument('<remote>', REMOTE_HELP)
+    .option('--content-type <mime>', 'the file\'s media type, e.g. text/csv');
+  withMount(uploadUrl)
+    .addHelpText('after', sessionHelp(['sessionctl files upload-url support-agent data/report.csv --content-type text/csv']))
+    .action(async (ref: string, remote: string, flags: MountFlags & { contentType?: string }) => {
+      await withSession(ref, flags, env, async (client, id) => {
+        const r = await client.mountUploadUrl(id, remote, { mountId: flags.mount, ...(flags.contentType !== undefined ? { mimetype: flags.contentType } : {}) });
+        if (flags.format === 'json') return printJson(env, r);
+        const { renderPresigned } = await import('../../operate/format/files.js');
+        env.io.stdout.write(renderPresigned('upload', r, renderContext(env)));
+      });
+    });
+
+  const downloadUrl = files
+    .command('download-url')
+    .description('Get a presigned URL to GET a file from the mount (no API key needed there).')
+    .argument('<session>', SESSION_ARG_HELP)
+    .argument('<remote>', REMOTE_HELP);
+  withMount(downloadUrl)
+    .addHelpText('after', sessionHelp(['sessionctl files download-url support-agent data/report.csv', 'curl -fsS "$(sessionctl files download-url trs_1a2b3c4d5e6f out.txt --format json | jq -r .download_url)"']))
+    .action(async (ref: string, remote: string, flags: MountFlags) => {
+      await withSession(ref, flags, env, async (client, id) => {
+        const r = await client.mountDownloadUrl(id, remote, flags.mount);
+        if (flags.format === 'json') return printJson(env, r);
+        const { renderPresigned } = await import('../../operate/format/files.js');
+        env.io.stdout.write(renderPresigned('download', r, renderContext(env)));
+      });
+    });
+
+  const rm = files.command('rm').description('Delete a file from the mount (deleting a missing file succeeds).').argument('<session>', SESSION_ARG_HELP).argument('<remote>', REMOTE_HELP);
+  withMount(rm)
+    .addHelpText('after', sessionHelp(['sessionctl files rm support-agent data/report.csv']))
+    .action(async (ref: string, remote: string, flags: MountFlags) => {
+      await withSession(ref, flags, env, async (client, id) => {
+        const r = await client.mountDelete(id, remote, flags.mount);
+        if (flags.format === 'json') return printJson(env, r);
+        const { renderDeleted } = await import('../../operate/format/files.js');
+        env.io.stdout.write(renderDeleted(r));
+      });
+    });
+
+  const put = files
+    .command('put')
+    .description('Upload a local file into the mount: asks for a presigned URL, then streams the file to it.')
+    .argument('<session>', SESSION_ARG_HELP)
+    .argument('<local>', 'the local file to upload')
+    .argument('<remote>', REMOTE_HELP)
+    .option('--content-type <mime>', 'the file\'s media type (default application/octet-stream)');
+  withMount(put)
+    .addHelpText('after', sessionHelp(['sessionctl files put support-agent ./report.csv data/report.csv --content-type text/csv'], ['--format json prints the upload-url response; the key is never sent to the presigned URL.']))
+    .action(async (ref: string, local: string, remote: string, flags: MountFlags & { contentType?: string }) => {
+      const { uploadFile } = await import('../../client/presigned.js');
+      const path = resolve(env.io.cwd, local);
+      await withSession(ref, flags, env, async (client, id) => {
+        const r = await client.mountUploadUrl(id, remote, { mountId: flags.mount, ...(flags.contentType !== undefined ? { mimetype: flags.contentType } : {}) });
+        const sent = await uploadFile(r.upload_url, path, {
+          ...(flags.contentType !== undefined ? { contentType: flags.contentType } : {}),
+          ...(flags.verbose === true ? { onTrace: (line: string) => env.io.stderr.write(`${line}\n`) } : {}),
+        });
+        if (flags.format === 'json') return printJson(env, r);
+        const { renderUploaded } = await import('../../operate/format/files.js');
+        env.io.stdout.write(renderUploaded(local, sent.bytes, r));
+      });
+    });
+
+  const get = files
+    .command('get')
+    .description('Download a file from the mount: asks for a presigned URL, then streams it into a local file (written whole or not at all).')
+    .argument('<session>', SESSION_ARG_HELP)
+    .argument('<remote>', REMOTE_HELP)
+    .argument('<local>', 'the local file to write (replaced if it exists), or a folder to write into');
+  withMount(get)
+    .addHelpText('after', sessionHelp(['sessionctl files get support-agent data/report.csv ./report.csv'], ['--format json prints the download-url response; the key is never sent to the presigned URL.']))
+    .action(async (ref: string, remote: string, local: string, flags: MountFlags) => {
+      const { downloadToFile } = await import('../../client/presigned.js');
+      let path = resolve(env.io.cwd, local);
+      let shown = local;
+      const st = await stat(path).catch(() => undefined);
+      if (st?.isDirectory() === true) {
+        path = join(path, basename(remote));
+        shown = join(local, basename(remote));
+      }
+      await withSession(ref, flags, env, async (client, id) => {
+        const r = await client.mountDownloadUrl(id, remote, flags.mount);
+        const got = await downloadToFile(r.download_url, path, flags.verbose === true ? { onTrace: (line: string) => env.io.stderr.write(`${line}\n`) } : {});
+        if (flags.format === 'json') return printJson(env, r);
+        const { renderDownloaded } = await import('../../operate/format/files.js');
+        env.io.stdout.write(renderDownloaded(shown, got.bytes, r));
+      });
+    });
+
+  for (const sub of files.commands) sub.exitOverride();
+};

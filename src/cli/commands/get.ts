@@ -1,0 +1,20 @@
+import type { RegisterCommand } from '../program.js';
+import { addOperateOptions, printJson, renderContext, SESSION_ARG_HELP, sessionHelp, withSession, type OperateFlags } from './operate-shared.js';
+
+/** `sessionctl get SESSION`: the session as the service holds it (GET /session/{id}). */
+export const registerGet: RegisterCommand = (program, env) => {
+  const cmd = program
+    .command('get')
+    .description('Show a session: its user, MCP URL, meta tools and effective config (GET).')
+    .argument('<session>', SESSION_ARG_HELP);
+  addOperateOptions(cmd)
+    .addHelpText('after', sessionHelp(['sessionctl get support-agent', 'sessionctl get trs_1a2b3c4d5e6f --format json | jq .config']))
+    .action(async (ref: string, flags: OperateFlags) => {
+      await withSession(ref, flags, env, async (client, id) => {
+        const session = await client.getSession(id);
+        if (flags.format === 'json') return printJson(env, session);
+        const { renderSession } = await import('../../operate/format/session.js');
+        env.io.stdout.write(renderSession(session, renderContext(env)));
+      });
+    });
+};
