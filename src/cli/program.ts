@@ -10,6 +10,15 @@ import { registerValidate } from './commands/validate.js';
 import { registerPlan } from './commands/plan.js';
 import { registerApply } from './commands/apply.js';
 import { registerDiff } from './commands/diff.js';
+import { registerGet } from './commands/get.js';
+import { registerToolkits } from './commands/toolkits.js';
+import { registerTools } from './commands/tools.js';
+import { registerSearch } from './commands/search.js';
+import { registerExecute } from './commands/execute.js';
+import { registerExecuteMeta } from './commands/execute-meta.js';
+import { registerLink } from './commands/link.js';
+import { registerProxy } from './commands/proxy.js';
+import { registerFiles } from './commands/files.js';
 
 /** What every command gets: the outside world, and the one way to set the exit code. */
 export interface CommandEnv {
@@ -20,7 +29,17 @@ export interface CommandEnv {
 
 export type RegisterCommand = (program: Command, env: CommandEnv) => void;
 
-const commands: RegisterCommand[] = [registerValidate, registerPlan, registerApply, registerDiff, registerSchema, registerInit, registerCompletion, registerEmulator];
+const commands: RegisterCommand[] = [registerValidate, registerPlan, registerApply, registerDiff,
+  registerGet,
+  registerToolkits,
+  registerTools,
+  registerSearch,
+  registerExecute,
+  registerExecuteMeta,
+  registerLink,
+  registerProxy,
+  registerFiles,
+  registerSchema, registerInit, registerCompletion, registerEmulator];
 
 export function buildProgram(env: CommandEnv): Command {
   const program = new Command('sessionctl')
