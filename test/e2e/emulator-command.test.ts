@@ -80,12 +80,14 @@ describe('sessionctl emulator', () => {
     [['--port', '99999'], '--port must be an integer 0..65535'],
     [['--rate-limit', 'lots'], '--rate-limit must look like 100/min'],
     [['--catalog', '/nonexistent/catalog.json'], 'cannot read the catalogue: ENOENT'],
-  ])('bad input %j exits 2 with a clear message', async (args, message) => {
-    const r = await runToExit(['emulator', ...args]);
+    [['--bogus'], "unknown option '--bogus'"],
+  ])('bad input %j exits 2 with a clear message, and never shows the key', async (args, message) => {
+    const r = await runToExit(['emulator', '--api-key', SENTINEL, ...args]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(message);
     expect(r.stderr).not.toMatch(/\n\s+at /);
     expect(r.stdout).toBe('');
+    expect(r.stdout + r.stderr).not.toContain(SENTINEL);
   });
 
   it('a catalogue that is not a catalogue exits 2', async () => {
@@ -100,7 +102,8 @@ describe('sessionctl emulator', () => {
     const emu = await spawnEmulator(['--port', '0']);
     try {
       const port = new URL(emu.url).port;
-      const r = await runToExit(['emulator', '--port', port]);
+      const r = await runToExit(['emulator', '--port', port, '--api-key', SENTINEL]);
+      expect(r.stdout + r.stderr).not.toContain(SENTINEL);
       expect(r.code).toBe(2);
       expect(r.stderr).toContain(`port ${port} on 127.0.0.1 is in use`);
     } finally {
