@@ -29,11 +29,11 @@ human="$out_dir/report.txt"
 # Word lists: paths, formats and args are split on spaces and newlines; globs are left for
 # sessionctl to expand (`set -f`), so they behave the same in every shell.
 set -f
-read -r -d '' -a paths <<<"${INPUT_PATHS:-.}" || true
+read -r -d '' -a paths <<<"${INPUT_PATHS:-}" || true
 read -r -d '' -a formats <<<"${INPUT_FORMAT:-}" || true
 read -r -d '' -a extra <<<"${INPUT_ARGS:-}" || true
 set +f
-[ "${#paths[@]}" -gt 0 ] || paths=(.)
+[ "${#paths[@]}" -gt 0 ] || fail "input 'paths' is required: the manifest files or folders to check, such as sessions/"
 
 args=("$command" "${paths[@]}")
 # Annotations go to stdout (the runner reads workflow commands there); every other report to a file.

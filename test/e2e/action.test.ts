@@ -216,8 +216,14 @@ describe('the GitHub Action, run locally', () => {
     expect(readFileSync(path.join(workspace, 'junit.xml'), 'utf8')).toContain('<testsuites');
   });
 
+  test('missing paths fail with an annotation and exit 2', async () => {
+    const run = await runAction(workspace, {});
+    expect(run.status).toBe(2);
+    expect(run.stdout).toContain("::error title=sessionctl action::input 'paths' is required");
+  });
+
   test('a bad input fails with an annotation and exit 2, before running anything', async () => {
-    const run = await runAction(workspace, { command: 'destroy' });
+    const run = await runAction(workspace, { command: 'destroy', paths: 'sessions' });
     expect(run.status).toBe(2);
     expect(run.stdout).toContain("::error title=sessionctl action::input 'command' must be validate, plan, apply or diff, not 'destroy'");
   });
