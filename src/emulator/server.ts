@@ -195,7 +195,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = performance.now();
     const requestId = `req_${randomBytes(8).toString('hex')}`;
-    res.on('finish', () => log?.(`${req.method ?? '?'} ${(req.url ?? '').split('?')[0]} ${res.statusCode} ${(performance.now() - started).toFixed(1)}ms`));
+    // On 'close', so requests cut by a reset fault are logged too (with "reset" for the status).
+    if (log !== undefined) {
+      res.once('close', () =>
+        log(`${req.method ?? '?'} ${(req.url ?? '').split('?')[0]} ${res.writableFinished ? res.statusCode : 'reset'} ${(performance.now() - started).toFixed(1)}ms`),
+      );
+    }
     const hostHeader = req.headers.host ?? '';
     if (checkHost) {
       const name = hostnameOf(hostHeader);
