@@ -192,3 +192,54 @@ describe('validate --changed-since', () => {
     expect(run.stderr).toContain('unknown git ref "origin/nope"');
   });
 });
+
+describe('plan, apply and diff --changed-since', () => {
+  let work: string;
+  const cliEnv = { ...gitEnv, NO_COLOR: '1' };
+  const cli = (...argv: string[]) => runCli(argv, { cwd: work, env: cliEnv });
+
+  beforeAll(() => {
+    work = realpathSync(mkdtempSync(path.join(tmpdir(), 'sessionctl-changed-apply-')));
+    git(work, 'init', '-q', '-b', 'main');
+    write(work, 's/one.yaml', 'name: one\nuser_id: u1\ntoolkits: [gmail]\n');
+    write(work, 's/two.yaml', 'name: two\nuser_id: u2\ntoolkits: [slack]\n');
+    git(work, 'add', '.');
+    git(work, 'commit', '-q', '-m', 'base');
+    git(work, 'checkout', '-q', '-b', 'feature');
+    write(work, 's/two.yaml', 'name: two\nuser_id: u2\ntoolkits: [slack, gmail]\n');
+    git(work, 'commit', '-q', '-am', 'two gains gmail');
+  });
+
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+  test('apply creates only the changed manifest; plan and diff see only it; the whole folder still shows the other', async () => {
+    const applied = await cli('apply', 's', '--emulator', '--state', 'st/state.json', '--changed-since', 'main', '--format', 'json');
+    expect(applied.exitCode).toBe(0);
+    const items = (JSON.parse(applied.stdout) as { applied: { items: Array<{ name: string; outcome: string }> } }).applied.items;
+    expect(items.map((i) => `${i.name} ${i.outcome}`)).toEqual(['two created']);
+
+    const plan = await cli('plan', 's', '--state', 'st/state.json', '--changed-since', 'main', '--format', 'json');
+    expect(plan.exitCode).toBe(0);
+    const planned = (JSON.parse(plan.stdout) as { plan: { items: Array<{ name: string; action: string }> } }).plan.items;
+    expect(planned.map((i) => `${i.name} ${i.action}`)).toEqual(['two unchanged']);
+
+    const diff = await cli('diff', 's', '--emulator', '--state', 'st/state.json', '--changed-since', 'main', '--format', 'json');
+    expect(diff.exitCode).toBe(0);
+    expect((JSON.parse(diff.stdout) as { files: string[] }).files).toEqual(['s/two.yaml']);
+
+    // Without the option, `one` was never applied: drift exit 1.
+    const whole = await cli('diff', 's', '--emulator', '--state', 'st/state.json', '--format', 'json');
+    expect(whole.exitCode).toBe(1);
+    expect((JSON.parse(whole.stdout) as { diagnostics: Array<{ code: string; file: string }> }).diagnostics.map((d) => `${d.file} ${d.code}`)).toEqual([
+      's/one.yaml state/not-applied',
+    ]);
+  });
+
+  test('a saved plan cannot be narrowed: exit 2', async () => {
+    const saved = await cli('plan', 's', '--state', 'st/state.json', '--out', 'plan.json');
+    expect(saved.exitCode).toBe(0);
+    const run = await cli('apply', 'plan.json', '--emulator', '--changed-since', 'main');
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toContain('--changed-since cannot narrow a saved plan');
+  });
+});
