@@ -149,7 +149,10 @@ function createFailed(item: PlanItem, err: ApiError): Diagnostic {
   const status = [err.status !== undefined ? `HTTP ${err.status}` : err.kind, err.slug].filter((p) => p !== undefined).join(' ');
   const details = (err.errors ?? []).join('; ');
   const message = `${item.name}: create refused (${status}): ${err.message}${details !== '' ? `: ${details}` : ''}`;
-  const named = /payload\.([A-Za-z0-9_.]+)/.exec(details)?.[1];
+  const path = /payload\.([A-Za-z0-9_.]+)/.exec(details)?.[1];
+  // "Unrecognized key: 'sandbox_size'" names the key below that path.
+  const key = /Unrecognized key:? '([A-Za-z0-9_]+)'/.exec(details)?.[1];
+  const named = path === undefined ? undefined : key === undefined ? path : `${path}.${key}`;
   const d: Diagnostic =
     named === undefined
       ? atDocument(item, 'apply/create-failed', 'error', message)
