@@ -43,6 +43,7 @@ const HTTP_SLUGS: Record<number, string> = {
   422: 'HTTP_UnprocessableEntity',
   429: 'HTTP_TooManyRequests',
   500: 'HTTP_InternalServerError',
+  501: 'HTTP_NotImplemented',
   502: 'HTTP_BadGateway',
   503: 'HTTP_ServiceUnavailable',
   504: 'HTTP_GatewayTimeout',

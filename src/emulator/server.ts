@@ -221,6 +221,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       await handleAdmin(req, res, url, state, requestId);
       return;
     }
+    if (/^\/tool_router\/v3\/[^/]+\/mcp$/.test(url.pathname)) {
+      // `mcp.url` points here so it is a real URL of this server; the MCP transport itself is not emulated.
+      sendError(res, httpError(501, 'The MCP transport is not emulated; use the REST endpoints'), requestId);
+      return;
+    }
     let match: ReturnType<typeof matchRoute>;
     try {
       match = matchRoute(method, url.pathname);

@@ -33,6 +33,9 @@ describe('create and get answer with the effective config', () => {
     expect(s.mcp).toEqual({ type: 'http', url: `${emu.url}/tool_router/v3/${s.session_id}/mcp` });
     expect(s.tool_router_tools).toEqual([...BASE_TOOLS, 'COMPOSIO_MANAGE_CONNECTIONS', 'COMPOSIO_REMOTE_WORKBENCH', 'COMPOSIO_REMOTE_BASH_TOOL']);
     expect(s.experimental).toBeUndefined();
+    const mcp = await call(emu.url, 'POST', new URL(s.mcp.url).pathname, { key: KEY, body: {} });
+    expect(mcp.status).toBe(501);
+    expect(mcp.json.error.slug).toBe('HTTP_NotImplemented');
   });
 
   it('renames request spelling to response spelling (facts §4.2)', async () => {
