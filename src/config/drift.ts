@@ -155,7 +155,7 @@ function toJson(v: unknown): Json | undefined {
 }
 
 /** Where a drift diagnostic is shown: a manifest document, or just its file. */
-export type DriftLocator = Pick<ManifestDocument, 'file' | 'locate'>;
+export type DriftLocator = Pick<ManifestDocument, 'file' | 'locate'> & Partial<Pick<ManifestDocument, 'nameDeclared'>>;
 
 /**
  * Drift items as diagnostics located in the manifest. `defaulted` items are not reported: they are
@@ -168,14 +168,19 @@ export function driftDiagnostics(items: readonly DriftItem[], doc: DriftLocator,
   for (const item of items) {
     if (item.kind === 'defaulted') continue;
     const code = `drift/${item.kind}` as const;
-    const isKey = item.pointer !== '' && !/\/\d+$/.test(item.pointer);
+    // Nothing declared above it: shown at `name:` (or the document's first line), not across the
+    // whole document.
+    const pointer = item.pointer === '' && doc.nameDeclared === true ? '/name' : item.pointer;
+    const isKey = pointer !== '' && !/\/\d+$/.test(pointer);
+    const located = doc.locate(pointer, isKey ? { key: true } : undefined);
+    const range = pointer === '' ? { start: located.start, end: { line: located.start.line, col: located.start.col + 1 } } : located;
     const d: Diagnostic = {
       code,
       severity: item.kind === 'added' ? 'warning' : 'error',
       message: driftMessage(item, manifestName),
       file: doc.file,
       pointer: item.pointer,
-      range: doc.locate(item.pointer, isKey ? { key: true } : undefined),
+      range,
     };
     out.push(d);
   }

@@ -54,6 +54,7 @@ export function planSection(report: Report, ctx: ReportContext, style: Style): s
   const lines = [style.bold(`Plan: ${c.create} to create, ${c.replace} to replace, ${c.unchanged} unchanged`)];
   if (block.items.length === 0) return lines.join('\n');
   lines.push('');
+  const width = Math.max(...block.items.map((i) => safe(i.name).length));
   for (const item of block.items) {
     const why =
       item.reason === 'not-applied'
@@ -64,7 +65,7 @@ export function planSection(report: Report, ctx: ReportContext, style: Style): s
             ? `recorded ${item.session_id ?? 'session'} is gone`
             : `up to date: ${item.session_id ?? ''}`;
     const paint = item.action === 'create' ? style.green : item.action === 'replace' ? style.yellow : style.dim;
-    lines.push(`  ${paint(`${PLAN_MARK[item.action]} ${item.action.padEnd(9)}`)} ${style.bold(safe(item.name))}  ${style.dim(`user ${safe(item.user_id)}, ${displayPath(item.file, ctx.cwd)}`)}`);
+    lines.push(`  ${paint(`${PLAN_MARK[item.action]} ${item.action.padEnd(9)}`)} ${style.bold(safe(item.name).padEnd(width))}  ${style.dim(`user ${safe(item.user_id)}, ${displayPath(item.file, ctx.cwd)}`)}`);
     lines.push(`      ${why}`);
     if (item.action !== 'unchanged') {
       lines.push(`      body:  ${safe(shorten(JSON.stringify(item.body)))}`);

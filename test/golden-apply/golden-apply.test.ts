@@ -1,0 +1,128 @@
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
+import { version } from '../../src/version.js';
+import { runCli } from '../helpers/run-cli.js';
+
+/**
+ * Golden scenarios for plan, apply and diff. Each folder holds manifests (under `m/`) and a
+ * `case.json`: setup steps run against a real emulator (apply, rewrite a manifest, inject drift
+ * through the admin API, add a fault), then the command under test, rendered in each format and
+ * compared with the `expected.*` files. Every format gets a fresh copy of the folder and a reset
+ * emulator. Session ids, request ids, the emulator's URL and times vary per run and are
+ * normalised. Update with `npx vitest run test/golden-apply -u` and read the diff.
+ */
+const here = fileURLToPath(new URL('.', import.meta.url));
+const formats = [
+  ['human', 'expected.human.txt'],
+  ['json', 'expected.json'],
+  ['github', 'expected.github.txt'],
+  ['sarif', 'expected.sarif.json'],
+] as const;
+
+type Step =
+  | { run: string[]; exit?: number }
+  | { write: string; text: string }
+  | { drift: string; config?: unknown; tool_router_tools?: string[] }
+  | { fault: Record<string, unknown> };
+
+interface GoldenCase {
+  setup?: Step[];
+  args: string[];
+  exit: number;
+}
+
+const cases = readdirSync(here)
+  .filter((name) => statSync(join(here, name)).isDirectory())
+  .sort();
+
+let emulator: RunningEmulator;
+beforeAll(async () => {
+  emulator = await startEmulator({ port: 0 });
+});
+afterAll(() => emulator.close());
+
+const env = (): Record<string, string> => ({ COMPOSIO_BASE_URL: emulator.url, COMPOSIO_API_KEY: 'golden-apply-key-0001' });
+
+async function admin(method: string, path: string, body?: unknown): Promise<void> {
+  const res = await fetch(`${emulator.url}/_emulator/${path}`, { method, ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }) });
+  expect(res.ok, await res.text()).toBe(true);
+}
+
+function sessionOf(dir: string, name: string): string {
+  const state = JSON.parse(readFileSync(join(dir, '.sessionctl', 'state.json'), 'utf8')) as { sessions: Array<{ name: string; session_id: string }> };
+  return state.sessions.find((s) => s.name === name)!.session_id;
+}
+
+async function setUp(dir: string, steps: readonly Step[]): Promise<void> {
+  for (const step of steps) {
+    if ('run' in step) {
+      const r = await runCli(step.run, { cwd: dir, env: env() });
+      expect(r.exitCode, r.stdout + r.stderr).toBe(step.exit ?? 0);
+    } else if ('write' in step) writeFileSync(join(dir, step.write), step.text);
+    else if ('drift' in step) await admin('POST', `sessions/${sessionOf(dir, step.drift)}/config`, { config: step.config, tool_router_tools: step.tool_router_tools });
+    else await admin('POST', 'faults', step.fault);
+  }
+}
+
+/** Ids in order of first appearance become trs_<1>, trs_<2>, ... so that output stays comparable. */
+function normalise(text: string, dir: string): string {
+  const ids = new Map<string, string>();
+  return text
+    .split(dir)
+    .join('.')
+    .split(emulator.url)
+    .join('<emulator>')
+    .split(version)
+    .join('<version>')
+    .replace(/trs_[A-Za-z0-9_-]{12}/g, (id) => {
+      if (!ids.has(id)) ids.set(id, `trs_<${ids.size + 1}>`);
+      return ids.get(id)!;
+    })
+    .replace(/req_[A-Za-z0-9]+/g, 'req_<id>')
+    .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, '<time>');
+}
+
+/** SARIF carries the whole (growing) code catalogue: keep only the rules this case's results use. */
+function stableSarif(text: string): string {
+  const log = JSON.parse(text) as { runs: Array<{ tool: { driver: { rules: Array<{ id: string }> } }; results: Array<{ ruleId: string; ruleIndex?: number | string }> }> };
+  for (const run of log.runs) {
+    for (const result of run.results) {
+      expect(run.tool.driver.rules[result.ruleIndex as number]?.id).toBe(result.ruleId);
+      result.ruleIndex = '<index>';
+    }
+    const used = new Set(run.results.map((r) => r.ruleId));
+    run.tool.driver.rules = run.tool.driver.rules.filter((r) => used.has(r.id));
+  }
+  return `${JSON.stringify(log, null, 2)}\n`;
+}
+
+describe('golden plan, apply and diff', () => {
+  it('has cases for each command', () => {
+    const commands = new Set(cases.map((c) => (JSON.parse(readFileSync(join(here, c, 'case.json'), 'utf8')) as GoldenCase).args[0]));
+    expect([...commands].sort()).toEqual(['apply', 'diff', 'plan']);
+  });
+
+  describe.each(cases)('%s', (name) => {
+    const spec = JSON.parse(readFileSync(join(here, name, 'case.json'), 'utf8')) as GoldenCase;
+
+    it.each(formats)('%s', async (format, file) => {
+      await admin('POST', 'reset');
+      const dir = mkdtempSync(join(tmpdir(), `golden-apply-${name}-`));
+      try {
+        cpSync(join(here, name, 'm'), join(dir, 'm'), { recursive: true });
+        await setUp(dir, spec.setup ?? []);
+        const r = await runCli([...spec.args, '--format', format], { cwd: dir, env: env() });
+        expect(r.stderr).toBe('');
+        expect(r.exitCode).toBe(spec.exit);
+        const out = normalise(r.stdout, dir);
+        await expect(format === 'sarif' ? stableSarif(out) : out).toMatchFileSnapshot(join(here, name, file));
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  });
+});
