@@ -44,16 +44,38 @@ export function schemaDiagnostics(doc: ManifestDocument): Diagnostic[] {
 }
 
 /**
+ * Strings that a YAML 1.1 parser might read as something else start like this (the same filter
+ * as `yaml11Reading`'s own); only those are looked up in the source, which costs a tree walk.
+ */
+function mayReadOtherwise(value: string): boolean {
+  return /^\s*(?:[yn~]|yes|no|on|off|true|false|null|[-+.0-9])/i.test(value);
+}
+
+/**
+ * `yaml11Reading` parses the scalar twice; bulk runs see the same few words (`notion`, `no`) in
+ * thousands of files, so plain scalars' readings are remembered (bounded, plain text only).
+ */
+const readings = new Map<string, string | undefined>();
+
+function cachedYaml11Reading(scalar: { source: string; style: 'plain' | 'quoted' | 'block' }): string | undefined {
+  if (scalar.style !== 'plain') return yaml11Reading(scalar);
+  if (readings.has(scalar.source)) return readings.get(scalar.source);
+  const reading = yaml11Reading(scalar);
+  if (readings.size < 10_000) readings.set(scalar.source, reading);
+  return reading;
+}
+
+/**
  * `yaml/yaml11-scalar` warnings: a plain scalar where the schema expects a string, that a YAML 1.1
  * parser (PyYAML, Go yaml.v2, js-yaml 3) would read as something else. sessionctl reads YAML 1.2,
  * but the same file is often read by other tools too.
  */
 export function yaml11Diagnostics(doc: ManifestDocument): Diagnostic[] {
   const out: Diagnostic[] = [];
-  for (const pointer of stringLocations(manifestSchema(), doc.data)) {
+  for (const pointer of stringLocations(manifestSchema(), doc.data, mayReadOtherwise)) {
     const scalar = doc.scalar(pointer);
     if (scalar === undefined || scalar.style !== 'plain') continue;
-    const reading = yaml11Reading(scalar);
+    const reading = cachedYaml11Reading(scalar);
     if (reading === undefined) continue;
     out.push({
       code: 'yaml/yaml11-scalar',

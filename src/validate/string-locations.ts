@@ -1,4 +1,4 @@
-import { joinPointer } from './pointer.js';
+import { escapeSegment } from './pointer.js';
 
 type SchemaObject = Record<string, unknown>;
 
@@ -6,17 +6,33 @@ function asSchema(value: unknown): SchemaObject | undefined {
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as SchemaObject) : undefined;
 }
 
-function resolveRef(root: SchemaObject, schema: SchemaObject): SchemaObject {
+/** The schema to walk for a value: `$ref`s followed and `allOf` reduced to its shape-giving branch. */
+const resolvedCache = new WeakMap<SchemaObject, SchemaObject>();
+
+function resolveSchema(root: SchemaObject, schema: SchemaObject): SchemaObject {
+  const cached = resolvedCache.get(schema);
+  if (cached !== undefined) return cached;
   let current = schema;
   // Local refs only (`#/definitions/x`): the manifest schema has no others.
   for (let hops = 0; typeof current['$ref'] === 'string' && hops < 16; hops++) {
-    const path = (current['$ref'] as string).replace(/^#\//, '').split('/');
     let target: unknown = root;
-    for (const seg of path) target = asSchema(target)?.[seg];
+    for (const seg of (current['$ref'] as string).replace(/^#\//, '').split('/')) target = asSchema(target)?.[seg];
     const next = asSchema(target);
     if (next === undefined) break;
     current = next;
   }
+  const allOf = current['allOf'];
+  if (Array.isArray(allOf)) {
+    // Only the first branch that gives the value a type is followed, so a string counts once.
+    for (const sub of allOf) {
+      const s = asSchema(sub);
+      if (s !== undefined && resolveSchema(root, s)['type'] !== undefined) {
+        current = resolveSchema(root, s);
+        break;
+      }
+    }
+  }
+  resolvedCache.set(schema, current);
   return current;
 }
 
@@ -26,42 +42,43 @@ function allowsString(schema: SchemaObject): boolean {
 }
 
 /**
- * Every pointer in `data` whose value is a string where the schema expects one. YAML 1.1
- * ambiguities (`on`, `0755`) only matter at such places: where a boolean is expected, `on` is
- * already a type error. The walk follows `properties`, `additionalProperties`, `items`, `allOf`
- * and local `$ref`s, and touches each data node once.
+ * Every pointer in `data` whose value is a string where the schema expects one, and that passes
+ * `accept`. YAML 1.1 ambiguities (`on`, `0755`) only matter at such places: where a boolean is
+ * expected, `on` is already a type error. The walk follows `properties`, `additionalProperties`,
+ * `items`, `allOf` and local `$ref`s, touches each data node once, and builds a pointer only for
+ * the strings it returns.
  */
-export function stringLocations(root: object, data: unknown): string[] {
+export function stringLocations(root: object, data: unknown, accept: (value: string) => boolean = () => true): string[] {
   const out: string[] = [];
-  const walk = (schemaIn: SchemaObject, value: unknown, pointer: string): void => {
-    const schema = resolveRef(root as SchemaObject, schemaIn);
-    const allOf = schema['allOf'];
-    if (Array.isArray(allOf)) {
-      // Only the first branch that says anything about the value's shape is followed, so that a
-      // string is reported once.
-      for (const sub of allOf) {
-        const s = asSchema(sub);
-        if (s !== undefined && (resolveRef(root as SchemaObject, s)['type'] !== undefined)) return walk(s, value, pointer);
-      }
-    }
+  const path: string[] = [];
+  const walk = (schemaIn: SchemaObject, value: unknown): void => {
+    const schema = resolveSchema(root as SchemaObject, schemaIn);
     if (typeof value === 'string') {
-      if (allowsString(schema)) out.push(pointer);
+      if (allowsString(schema) && accept(value)) out.push(path.map((s) => '/' + escapeSegment(s)).join(''));
       return;
     }
     if (Array.isArray(value)) {
       const items = asSchema(schema['items']);
-      if (items !== undefined) value.forEach((item, i) => walk(items, item, joinPointer(pointer, i)));
+      if (items === undefined) return;
+      for (let i = 0; i < value.length; i++) {
+        path.push(String(i));
+        walk(items, value[i]);
+        path.pop();
+      }
       return;
     }
     if (value !== null && typeof value === 'object') {
-      const props = asSchema(schema['properties']) ?? {};
+      const props = asSchema(schema['properties']);
       const extra = asSchema(schema['additionalProperties']);
-      for (const [key, child] of Object.entries(value)) {
-        const sub = Object.prototype.hasOwnProperty.call(props, key) ? asSchema(props[key]) : extra;
-        if (sub !== undefined) walk(sub, child, joinPointer(pointer, key));
+      for (const key of Object.keys(value)) {
+        const sub = props !== undefined && Object.prototype.hasOwnProperty.call(props, key) ? asSchema(props[key]) : extra;
+        if (sub === undefined) continue;
+        path.push(key);
+        walk(sub, (value as Record<string, unknown>)[key]);
+        path.pop();
       }
     }
   };
-  walk(root as SchemaObject, data, '');
+  walk(root as SchemaObject, data);
   return out;
 }

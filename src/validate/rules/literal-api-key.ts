@@ -36,9 +36,14 @@ export function maskSecret(secret: string): string {
   return `****${secret.slice(-4)}`;
 }
 
+/** Every known format contains one of these; most strings contain none and skip the list. */
+const anyKnownMarker = /ak_|AKIA|ASIA|gh[pousr]_|github_pat_|xox|_live_|_test_|sk-|AIza|-----BEGIN|eyJ/;
+
 /** What a string looks like, if it looks like a secret: the label and the matched text. */
 export function classifySecret(value: string, keyName: string | undefined): { label: string; secret: string } | undefined {
-  for (const { label, pattern } of knownFormats) {
+  // Every format below is at least 16 characters long.
+  if (value.length < 16) return undefined;
+  if (anyKnownMarker.test(value)) for (const { label, pattern } of knownFormats) {
     const m = pattern.exec(value);
     if (m !== null) return { label, secret: label === 'a private key' ? value.trim() : m[0] };
   }
@@ -57,10 +62,13 @@ export const literalApiKey: DocumentRule = {
   code: 'rule/literal-api-key',
   check(doc: ManifestDocument) {
     const out: Diagnostic[] = [];
-    const visit = (value: unknown, pointer: string, keyName: string | undefined): void => {
+    // The pointer is built only for a hit: most manifests have none, and this walks every node.
+    const path: Array<string | number> = [];
+    const visit = (value: unknown, keyName: string | undefined): void => {
       if (typeof value === 'string') {
         const hit = classifySecret(value, keyName);
         if (hit === undefined) return;
+        const pointer = joinPointer('', ...path);
         // Interpolated from the environment: exactly what we recommend.
         const source = doc.scalar(pointer)?.source;
         if (source !== undefined && source.includes('${')) return;
@@ -74,12 +82,20 @@ export const literalApiKey: DocumentRule = {
           ),
         );
       } else if (Array.isArray(value)) {
-        value.forEach((item, i) => visit(item, joinPointer(pointer, i), keyName));
+        for (let i = 0; i < value.length; i++) {
+          path.push(i);
+          visit(value[i], keyName);
+          path.pop();
+        }
       } else if (value !== null && typeof value === 'object') {
-        for (const [k, v] of Object.entries(value)) visit(v, joinPointer(pointer, k), k);
+        for (const k of Object.keys(value)) {
+          path.push(k);
+          visit((value as Record<string, unknown>)[k], k);
+          path.pop();
+        }
       }
     };
-    visit(doc.data, '', undefined);
+    visit(doc.data, undefined);
     return out;
   },
 };

@@ -1,0 +1,131 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Diagnostic, Range } from '../diagnostics/diagnostic.js';
+import { DEFAULT_MAX_FILE_BYTES } from '../manifest/decode.js';
+import { defaultName } from '../manifest/parse.js';
+import type { ManifestDocument, ScalarSource } from '../manifest/types.js';
+import { parseFast, type FastDocument } from './fast-yaml.js';
+import { validateDocument } from './index.js';
+import { valueAt } from './pointer.js';
+
+/*
+ * The fast path of bulk validation: most files in a big run are clean, and a clean file needs no
+ * positions. So each file is first read with a tiny reader (`fast-yaml.ts`) and checked with the
+ * same schema and rules against a document that cannot locate anything. Any finding, any attempt
+ * to locate, or any YAML beyond the reader's subset sends the file to the full loader, which then
+ * produces every finding exactly as the plain path does. A file passes the fast path only when
+ * the plain path would report nothing for it either.
+ */
+
+/** Thrown by a fast document when a check wants a position: the file needs the full loader. */
+class NeedsPositions extends Error {}
+
+const SKIPPED_DIR = (name: string): boolean => name === 'node_modules' || name.startsWith('.');
+const MANIFEST_FILE = /\.ya?ml$/i;
+const fatalUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+function compareCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function walkDir(root: string): string[] | undefined {
+  const found: string[] = [];
+  const pending = [root];
+  while (pending.length > 0) {
+    const dir = pending.pop()!;
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      // Symbolic links need the loader's cycle handling: not this path's business.
+      if (entry.isSymbolicLink()) return undefined;
+      const full = join(dir, entry.name);
+      if (entry.isDirectory()) {
+        if (!SKIPPED_DIR(entry.name)) pending.push(full);
+      } else if (entry.isFile() && MANIFEST_FILE.test(entry.name)) {
+        found.push(full);
+      }
+    }
+  }
+  return found.sort(compareCodeUnits);
+}
+
+/**
+ * The files the loader would read for `paths`, in its order, when every path is an existing file
+ * or a folder without symbolic links that holds manifests. Anything else (stdin, globs, missing
+ * paths, empty folders) returns undefined: the plain path handles and reports it.
+ */
+export function listManifestFiles(paths: readonly string[], cwd: string): string[] | undefined {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  try {
+    for (const path of paths) {
+      if (path === '-') return undefined;
+      const absolute = resolve(cwd, path);
+      const s = statSync(absolute, { throwIfNoEntry: false });
+      if (s === undefined) return undefined;
+      const files = s.isDirectory() ? walkDir(absolute) : s.isFile() ? [absolute] : undefined;
+      if (files === undefined || files.length === 0) return undefined;
+      for (const f of files) {
+        if (seen.has(f)) continue;
+        seen.add(f);
+        out.push(f);
+      }
+    }
+  } catch {
+    return undefined;
+  }
+  return out;
+}
+
+/** What the run keeps of a document that passed the fast path: enough for duplicate names. */
+export interface FastPassed {
+  file: string;
+  name: string;
+  nameDeclared: boolean;
+}
+
+function fastDocument(file: string, parsed: FastDocument): ManifestDocument {
+  const data = parsed.data;
+  const declared = Object.prototype.hasOwnProperty.call(data, 'name') ? data['name'] : undefined;
+  const nameDeclared = typeof declared === 'string' && declared !== '';
+  return {
+    file,
+    index: 0,
+    name: nameDeclared ? declared : defaultName(file, 0),
+    nameDeclared,
+    data,
+    locate(): Range {
+      throw new NeedsPositions();
+    },
+    scalar(pointer: string): ScalarSource | undefined {
+      const value = valueAt(data, pointer);
+      if (typeof value !== 'string') throw new NeedsPositions();
+      // The reader keeps plain scalars only in forms whose source is the value itself.
+      return parsed.quoted.has(pointer) ? { source: JSON.stringify(value), style: 'quoted' } : { source: value, style: 'plain' };
+    },
+  };
+}
+
+/**
+ * Checks one file on the fast path. Returns what the run needs to keep when the file is clean,
+ * or undefined when the file must go through the full loader.
+ */
+export function checkFast(file: string, maxFileBytes: number = DEFAULT_MAX_FILE_BYTES): FastPassed | undefined {
+  let text: string;
+  try {
+    const s = statSync(file);
+    if (!s.isFile() || s.size > maxFileBytes) return undefined;
+    text = fatalUtf8.decode(readFileSync(file));
+  } catch {
+    return undefined;
+  }
+  const parsed = parseFast(text);
+  if (parsed === undefined) return undefined;
+  const doc = fastDocument(file, parsed);
+  let findings: Diagnostic[];
+  try {
+    findings = validateDocument(doc);
+  } catch (err) {
+    if (err instanceof NeedsPositions) return undefined;
+    throw err;
+  }
+  return findings.length === 0 ? { file, name: doc.name, nameDeclared: doc.nameDeclared } : undefined;
+}

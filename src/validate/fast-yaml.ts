@@ -1,0 +1,188 @@
+/**
+ * A deliberately small YAML reader for the fast path of bulk validation (see `fast-path.ts`).
+ *
+ * It reads only the plain shape most manifests have: block mappings with identifier keys, block
+ * sequences of scalars, one-line flow sequences of scalars, plain scalars and quoted scalars
+ * without escapes, and comments. For anything else (anchors, tags, flow mappings, block scalars,
+ * multi-line scalars, several documents, `${VAR}`, tabs, numbers other than small integers, ...)
+ * it returns `undefined` and the caller uses the full loader. It never guesses: where its reading
+ * could differ from yaml's YAML 1.2 core schema it gives up, so whatever it does return is exactly
+ * what the full loader would produce.
+ */
+
+export interface FastDocument {
+  data: Record<string, unknown>;
+  /** JSON pointers of the scalars that were quoted (all other string scalars were plain). */
+  quoted: Set<string>;
+}
+
+/** Characters whose presence anywhere, comments included, sends the file to the full loader. */
+const UNSUPPORTED_ANYWHERE = /[\t\r\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]/;
+/** Characters with a YAML meaning beyond the subset (or `${VAR}`), outside comments. */
+const UNSUPPORTED_CONTENT = /[&*!%|>`@{}?\\$]/;
+/** Plain scalars that are not strings in the core schema, or might not be: left to yaml. */
+const NOT_SURELY_STRING = /^[-+.0-9~]/;
+const MAX_DEPTH = 10;
+
+class Unsupported extends Error {}
+
+function fail(): never {
+  throw new Unsupported();
+}
+
+function escapeSegment(segment: string): string {
+  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/** The JSON pointer of a path; built only for quoted scalars, which are few. */
+function pointerOf(path: readonly string[]): string {
+  let out = '';
+  for (const seg of path) out += '/' + escapeSegment(seg);
+  return out;
+}
+
+/** `^[A-Za-z_][A-Za-z0-9_-]*$` without a regular expression: this runs for every key. */
+function isPlainKey(key: string): boolean {
+  for (let i = 0; i < key.length; i++) {
+    const c = key.charCodeAt(i);
+    const letter = (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+    if (!letter && (i === 0 || !((c >= 48 && c <= 57) || c === 45))) return false;
+  }
+  return key.length > 0;
+}
+
+interface Line {
+  indent: number;
+  /** The content without indentation and without a trailing comment. */
+  text: string;
+}
+
+/** Splits off a trailing ` # comment`, refusing any `#` or quote whose role is unclear. */
+function stripComment(content: string): string {
+  const hash = content.indexOf(' #');
+  const body = hash < 0 ? content : content.slice(0, hash);
+  if (body.includes('#') && !/^[^"']*$/.test(body)) fail();
+  return body.replace(/ +$/, '');
+}
+
+function toLines(text: string): Line[] {
+  const lines: Line[] = [];
+  for (const raw of text.split('\n')) {
+    let indent = 0;
+    while (raw.charCodeAt(indent) === 32) indent++;
+    const content = raw.slice(indent);
+    if (content === '' || content.startsWith('#')) continue;
+    if (raw.startsWith('---') || raw.startsWith('...')) fail();
+    const body = stripComment(content);
+    if (UNSUPPORTED_CONTENT.test(body)) fail();
+    lines.push({ indent, text: body });
+  }
+  return lines;
+}
+
+/** A plain or quoted scalar on one line. */
+function scalar(text: string, path: string[], quoted: Set<string>): unknown {
+  const first = text[0];
+  if (first === '"' || first === "'") {
+    if (text.length < 2 || text[text.length - 1] !== first || text.slice(1, -1).includes(first)) fail();
+    quoted.add(pointerOf(path));
+    return text.slice(1, -1);
+  }
+  if (text === '') return null;
+  if (/^[-?:,[\]{}#&*!|>'"%@`]/.test(text) || text.includes(': ') || text.endsWith(':') || text.includes(' #')) fail();
+  if (/^(?:0|[1-9][0-9]{0,14})$/.test(text)) return Number(text);
+  // The YAML 1.2 core schema's booleans and nulls, spelled exactly as it accepts them.
+  if (text === 'true' || text === 'True' || text === 'TRUE') return true;
+  if (text === 'false' || text === 'False' || text === 'FALSE') return false;
+  if (text === 'null' || text === 'Null' || text === 'NULL' || text === '~') return null;
+  if (NOT_SURELY_STRING.test(text)) fail();
+  return text;
+}
+
+function flowSequence(text: string, path: string[], quoted: Set<string>): unknown[] {
+  if (!text.endsWith(']')) fail();
+  const inner = text.slice(1, -1).trim();
+  if (inner === '') return [];
+  if (/[[\]]/.test(inner)) fail();
+  const parts = inner.split(',').map((p) => p.trim());
+  if (parts.some((p) => p === '')) fail();
+  // In flow context `:` and `#` have meanings of their own; leave such items to yaml.
+  if (parts.some((p) => p.includes(':') || p.includes('#'))) fail();
+  return parts.map((p, i) => {
+    path.push(String(i));
+    const v = scalar(p, path, quoted);
+    path.pop();
+    return v;
+  });
+}
+
+function value(text: string, path: string[], quoted: Set<string>): unknown {
+  return text.startsWith('[') ? flowSequence(text, path, quoted) : scalar(text, path, quoted);
+}
+
+/**
+ * Parses a manifest text, or returns undefined when it uses anything beyond the subset above.
+ * The root must be a non-empty mapping.
+ */
+export function parseFast(text: string): FastDocument | undefined {
+  if (UNSUPPORTED_ANYWHERE.test(text)) return undefined;
+  const quoted = new Set<string>();
+  try {
+    const lines = toLines(text);
+    if (lines.length === 0 || lines[0]!.indent !== 0) return undefined;
+    let i = 0;
+
+    const path: string[] = [];
+    const block = (indent: number, depth: number): unknown => {
+      if (depth > MAX_DEPTH) fail();
+      const head = lines[i]!;
+      if (head.text.startsWith('- ') || head.text === '-') {
+        const out: unknown[] = [];
+        while (i < lines.length && lines[i]!.indent === indent && (lines[i]!.text.startsWith('- ') || lines[i]!.text === '-')) {
+          const item = lines[i]!.text.slice(2).trim();
+          // `- key: value` (a list of mappings) and `-` alone are left to yaml.
+          if (item === '' || item.includes(': ') || item.endsWith(':')) fail();
+          path.push(String(out.length));
+          out.push(value(item, path, quoted));
+          path.pop();
+          i++;
+          if (i < lines.length && lines[i]!.indent > indent) fail();
+        }
+        return out;
+      }
+      const out: Record<string, unknown> = {};
+      while (i < lines.length && lines[i]!.indent === indent) {
+        const line = lines[i]!;
+        const colon = line.text.indexOf(':');
+        if (colon <= 0) fail();
+        const key = line.text.slice(0, colon);
+        if (!isPlainKey(key) || Object.prototype.hasOwnProperty.call(out, key)) fail();
+        const rest = line.text.slice(colon + 1);
+        if (rest !== '' && !rest.startsWith(' ')) fail();
+        path.push(key);
+        i++;
+        if (rest.trim() !== '') {
+          out[key] = value(rest.trim(), path, quoted);
+          if (i < lines.length && lines[i]!.indent > indent) fail();
+        } else if (i < lines.length && lines[i]!.indent > indent) {
+          out[key] = block(lines[i]!.indent, depth + 1);
+        } else if (i < lines.length && lines[i]!.indent === indent && lines[i]!.text.startsWith('- ')) {
+          // A sequence may sit at its key's own indentation.
+          out[key] = block(indent, depth + 1);
+        } else {
+          out[key] = null;
+        }
+        path.pop();
+      }
+      return out;
+    };
+
+    const data = block(0, 0);
+    if (i !== lines.length || data === null || typeof data !== 'object' || Array.isArray(data)) return undefined;
+    if (Object.keys(data).length === 0) return undefined;
+    return { data: data as Record<string, unknown>, quoted };
+  } catch (err) {
+    if (err instanceof Unsupported) return undefined;
+    throw err;
+  }
+}
