@@ -20,6 +20,7 @@ import type { ApiRequest, ApiResponse, EmulatorSettings, EmulatorState } from '.
 import type { JsonSchema, OperationSchemas } from './contract/openapi-to-json-schema.js';
 import { envelope, httpError, ServiceError } from './errors.js';
 import { Faults, type FaultRule } from './faults.js';
+import { randomToken } from './random-id.js';
 import { RateLimiter } from './rate-limit.js';
 import { handleAdmin } from './routes/admin.js';
 import { matchRoute } from './routes/index.js';
@@ -194,7 +195,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = performance.now();
-    const requestId = `req_${randomBytes(8).toString('hex')}`;
+    const requestId = `req_${randomToken(8, 'hex')}`;
     // On 'close', so requests cut by a reset fault are logged too (with "reset" for the status).
     if (log !== undefined) {
       res.once('close', () =>

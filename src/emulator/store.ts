@@ -4,7 +4,6 @@
  * atomically after each change, coalesced so bursts cost one write) and `blobs/<id>` for file bytes.
  * Tenants are stored as a hash of the key, never the key.
  */
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, unlinkSync } from 'node:fs';
 import { readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -51,9 +50,7 @@ interface PersistedState {
   connections: ConnectionRecord[];
 }
 
-export function newId(prefix: string, bytes = 9): string {
-  return `${prefix}${randomBytes(bytes).toString('base64url')}`;
-}
+export { newId } from './random-id.js';
 
 export class Store {
   readonly sessions = new Map<string, SessionRecord>();

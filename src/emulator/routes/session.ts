@@ -12,12 +12,13 @@ import { effectiveConfig, metaToolsFor, type CreateSessionRequest } from '../eff
 import { httpError, toolRouterErrors } from '../errors.js';
 import { newId, type SessionRecord } from '../store.js';
 
+/** The create/get answer. It shares the stored objects: the server serialises it before anything else runs. */
 function sessionBody(s: SessionRecord, state: EmulatorState): Record<string, unknown> {
   return {
     session_id: s.id,
     mcp: { type: 'http', url: `${state.baseUrl}/tool_router/v3/${s.id}/mcp` },
-    tool_router_tools: [...s.tool_router_tools],
-    config: structuredClone(s.config),
+    tool_router_tools: s.tool_router_tools,
+    config: s.config,
     config_version: s.config_version,
   };
 }
