@@ -51,25 +51,42 @@ export function lineCol(text: string, offset: number): { line: number; col: numb
 }
 
 const END_OF_INPUT = /^Unexpected end of JSON input/;
+const AT_POSITION = / in JSON at position (\d+)/;
+
+/** The offset V8 names, or undefined; an error "at" the very end of the text means it just stops. */
+function failurePosition(message: string, length: number): number | 'end' | undefined {
+  if (END_OF_INPUT.test(message)) return 'end';
+  const m = AT_POSITION.exec(message);
+  if (m === null) return undefined;
+  const pos = Number(m[1]);
+  return pos >= length ? 'end' : pos;
+}
 
 /**
- * Where JSON.parse fails. V8 gives a position for some errors and none for others ("Unexpected
- * token 'a', "<the whole text>" is not valid JSON", which would also echo the input). A prefix of
- * the text fails with "end of input" until it includes the bad character, so the smallest prefix
- * that fails otherwise ends at the error: a binary search finds it.
+ * Where JSON.parse fails. V8 gives a position for most errors but not for an unexpected token
+ * ("Unexpected token 'a', "<the text>" is not valid JSON", which would also echo the input). A
+ * prefix of the text fails only as "it stops early" until it includes the bad character, so for
+ * those the smallest prefix that fails otherwise ends at the error: a binary search finds it.
  */
 export function jsonErrorOffset(text: string): number {
-  const failsBefore = (k: number): boolean => {
+  const failure = (k: number): number | 'end' | undefined | null => {
     try {
       JSON.parse(text.slice(0, k));
-      return false;
+      return null;
     } catch (err) {
-      return !END_OF_INPUT.test((err as Error).message);
+      return failurePosition((err as Error).message, k);
     }
+  };
+  const whole = failure(text.length);
+  if (typeof whole === 'number') return whole;
+  if (whole === 'end' || whole === null) return text.length;
+  // An unexpected token: find the shortest prefix that fails for a reason other than its end.
+  const failsBefore = (k: number): boolean => {
+    const f = failure(k);
+    return f !== null && f !== 'end';
   };
   let lo = 0;
   let hi = text.length;
-  if (!failsBefore(hi)) return text.length; // only "end of input": the text stops early
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
     if (failsBefore(mid)) hi = mid;
@@ -81,7 +98,7 @@ export function jsonErrorOffset(text: string): number {
 /** V8's reason without the echoed input or the position (which we give as line:col). */
 function jsonReason(message: string): string {
   return message
-    .replace(/, ".*" is not valid JSON$/s, '')
+    .replace(/, (\.\.\.)?".*" is not valid JSON$/s, '')
     .replace(/ in JSON at position \d+.*$/s, '')
     .replace(/^Unexpected end of JSON input$/, 'unexpected end of input')
     .replace(/^./, (c) => c.toLowerCase());

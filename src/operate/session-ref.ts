@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import { relative } from 'node:path';
 import { StateStore, type StateEntry } from '../apply/state.js';
 import { UsageError } from '../errors.js';
@@ -40,6 +41,16 @@ export async function resolveSession(ref: string, options: ResolveOptions): Prom
     return { sessionId: ref };
   }
   const shown = relative(options.cwd, options.statePath) || options.statePath;
+  const exists = await stat(options.statePath).then(
+    () => true,
+    () => false,
+  );
+  if (!exists) {
+    throw new UsageError(
+      `"${ref}" is not a session id (trs_...), and there is no state file at ${shown} to look it up as a manifest name`,
+      'pass a session id (trs_...), run `sessionctl apply` first, or point --state at the state file apply wrote',
+    );
+  }
   const store = await StateStore.load(options.statePath);
   const all = store.list();
   const matches = all.filter((e) => e.name === ref);
@@ -48,9 +59,7 @@ export async function resolveSession(ref: string, options: ResolveOptions): Prom
     const known = names.length === 0 ? `the state file ${shown} records no sessions` : `the state file ${shown} records: ${names.join(', ')}`;
     throw new UsageError(
       `no session named "${ref}": ${known}`,
-      all.length === 0
-        ? 'pass a session id (trs_...), run `sessionctl apply` first, or point --state at the state file apply wrote'
-        : 'pass a session id (trs_...), a recorded manifest name, or point --state at another state file',
+      'pass a session id (trs_...), a recorded manifest name, or point --state at another state file',
     );
   }
   if (options.userId !== undefined) {

@@ -2,6 +2,7 @@ import type { MountItemList } from '../../client/types.js';
 import { stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import type { Command } from 'commander';
+import { InputError } from '../../errors.js';
 import type { RegisterCommand } from '../program.js';
 import { addListOptions, addOperateOptions, printJson, renderContext, SESSION_ARG_HELP, sessionHelp, withSession, type ListFlags, type OperateFlags } from './operate-shared.js';
 
@@ -109,6 +110,12 @@ export const registerFiles: RegisterCommand = (program, env) => {
     .action(async (ref: string, local: string, remote: string, flags: MountFlags & { contentType?: string }) => {
       const { uploadFile } = await import('../../client/presigned.js');
       const path = resolve(env.io.cwd, local);
+      // Checked before asking for an upload URL, so a typo costs no request.
+      const st = await stat(path).catch((err: NodeJS.ErrnoException) => err);
+      if (st instanceof Error || !st.isFile()) {
+        const why = st instanceof Error ? (st.code === 'ENOENT' ? 'no such file' : (st.code ?? 'unreadable')) : 'not a regular file';
+        throw new InputError(`cannot read the file to upload (${why})`, local);
+      }
       await withSession(ref, flags, env, async (client, id) => {
         const r = await client.mountUploadUrl(id, remote, { mountId: flags.mount, ...(flags.contentType !== undefined ? { mimetype: flags.contentType } : {}) });
         const sent = await uploadFile(r.upload_url, path, {
@@ -140,7 +147,13 @@ export const registerFiles: RegisterCommand = (program, env) => {
       }
       await withSession(ref, flags, env, async (client, id) => {
         const r = await client.mountDownloadUrl(id, remote, flags.mount);
-        const got = await downloadToFile(r.download_url, path, flags.verbose === true ? { onTrace: (line: string) => env.io.stderr.write(`${line}\n`) } : {});
+        const got = await downloadToFile(r.download_url, path, flags.verbose === true ? { onTrace: (line: string) => env.io.stderr.write(`${line}\n`) } : {}).catch(
+          (err: unknown) => {
+            // Name the file as the user wrote it, not its absolute path.
+            if (err instanceof InputError) throw new InputError(err.message, shown, { cause: err });
+            throw err;
+          },
+        );
         if (flags.format === 'json') return printJson(env, r);
         const { renderDownloaded } = await import('../../operate/format/files.js');
         env.io.stdout.write(renderDownloaded(shown, got.bytes, r));
