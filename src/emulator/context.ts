@@ -23,6 +23,8 @@ export interface EmulatorState {
   baseUrl: string;
   /** Signs presigned URLs; random per process. */
   secret: Buffer;
+  /** The request log (method, path, status), and unexpected errors; never keys or bodies. */
+  log?: (line: string) => void;
 }
 
 export interface ApiRequest {

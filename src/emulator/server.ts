@@ -175,6 +175,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     settings,
     baseUrl: '',
     secret: randomBytes(32),
+    ...(options.log === undefined ? {} : { log: options.log }),
   };
   const allowedHosts = new Set([...(options.allowedHosts ?? []).map((h) => h.toLowerCase()), host.toLowerCase(), `[${host.toLowerCase()}]`]);
   // Binding every interface is an explicit choice; then any Host is fine (there is no single name).

@@ -8,6 +8,7 @@ import { mkdirSync, readFileSync, readdirSync, unlinkSync } from 'node:fs';
 import { readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from './atomic-write.js';
+import { newId } from './random-id.js';
 import type { EffectiveConfig } from './effective.js';
 
 export interface FileRecord {
@@ -50,7 +51,7 @@ interface PersistedState {
   connections: ConnectionRecord[];
 }
 
-export { newId } from './random-id.js';
+export { newId };
 
 export class Store {
   readonly sessions = new Map<string, SessionRecord>();

@@ -164,6 +164,7 @@ export async function handleAdmin(req: IncomingMessage, res: ServerResponse, url
     throw httpError(404, `No admin route ${method} ${url.pathname}`);
   } catch (err) {
     if (err instanceof ClientGone) return;
+    if (!(err instanceof ServiceError)) state.log?.(`internal error on ${method} ${url.pathname}: ${err instanceof Error ? err.message : String(err)}`);
     const e = err instanceof ServiceError ? err : httpError(500, 'Internal emulator error');
     sendJson(res, e.status, envelope(e, requestId), { 'x-request-id': requestId });
     if (e.status === 413) res.once('finish', () => req.socket.destroy());
