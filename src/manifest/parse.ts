@@ -1,5 +1,5 @@
 import { basename, extname } from 'node:path';
-import { Composer, isDocument, isMap, isPair, isScalar, isSeq, Parser, visit, type CST, type Document, type Node } from 'yaml';
+import { Composer, isDocument, isMap, isPair, isScalar, isSeq, Lexer, Parser, visit, type CST, type Document, type Node } from 'yaml';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { checkAliases, copyWithin, EXPANSION_FACTOR, ExpansionTooLarge, MAX_ALIAS_COUNT } from './aliases.js';
 import { checkManifestText, decodeManifestBytes, DEFAULT_MAX_FILE_BYTES } from './decode.js';
@@ -42,7 +42,9 @@ const composeOptions = {
   schema: 'core',
   version: '1.2',
   merge: false,
-  uniqueKeys: true,
+  // Our own duplicate-key check (duplicate-keys.ts) is linear and names both places; yaml's is
+  // quadratic in the number of keys (10,000 keys took 3 s, 40,000 took 37 s), so it is off here.
+  uniqueKeys: false,
   stringKeys: true,
   strict: true,
   prettyErrors: false,
@@ -64,7 +66,12 @@ export function parseManifestText(input: string | Uint8Array, file: string, opti
   const text = decoded.text;
   const source = new SourceText(text);
   const diagnostics: Diagnostic[] = [];
-  const tokens: CST.Token[] = Array.from(new Parser().parse(text));
+  const stream = readTokens(text);
+  if (stream.stop !== undefined) {
+    diagnostics.push({ ...stream.stop, file, range: source.range(stream.stop.offset) });
+    return { file, text, documents: [], diagnostics };
+  }
+  const tokens = stream.tokens;
 
   const tooDeep = findTooDeep(tokens, options.maxDepth ?? DEFAULT_MAX_DEPTH);
   if (tooDeep !== undefined) {
@@ -99,6 +106,72 @@ export function parseManifestText(input: string | Uint8Array, file: string, opti
     if (result.document !== undefined) documents.push(result.document);
   });
   return { file, text, documents, diagnostics: capYamlFindings(diagnostics) };
+}
+
+/** More documents than this in one file are refused: each costs time, and no team needs so many. */
+export const MAX_DOCUMENTS = 1000;
+
+/**
+ * More lexical tokens than this are refused. A 30-line manifest has about 150; a file of 1,000
+ * such documents about 150,000. yaml parses about 250,000 tokens a second here (runtime-facts
+ * §1.4), so a dense 1 MiB file (80,000 keys or 500,000 list items) would take 4 to 8 seconds.
+ */
+export const MAX_TOKENS = 250_000;
+
+interface TokenStream {
+  tokens: CST.Token[];
+  stop?: Omit<Diagnostic, 'file' | 'range'> & { offset: number };
+}
+
+/**
+ * Runs yaml's lexer and (iterative) CST parser, as `Parser.parse` does, but stops early on
+ * inputs that would only cost time: too many tokens or documents, or a stream that is mostly
+ * errors (a binary-ish or non-YAML text). Without these stops a 1 MiB file of `---` lines or of
+ * garbage takes 10 to 20 seconds to compose.
+ */
+function readTokens(text: string): TokenStream {
+  const tokens: CST.Token[] = [];
+  const parser = new Parser();
+  let lexemes = 0;
+  let offset = 0;
+  let documents = 0;
+  let errors = 0;
+  const take = (token: CST.Token): TokenStream['stop'] => {
+    tokens.push(token);
+    if (token.type === 'document' && ++documents > MAX_DOCUMENTS) {
+      return { code: 'input/too-large', severity: 'error', message: `the file holds more than ${MAX_DOCUMENTS} YAML documents`, hint: 'split it into several files', offset: token.offset };
+    }
+    if (token.type === 'error' && ++errors > MAX_YAML_FINDINGS) {
+      const first = tokens.find((t) => t.type === 'error') ?? token;
+      const detail = first.type === 'error' ? first.message : 'unexpected token';
+      return { code: 'yaml/syntax', severity: 'error', message: `the file is not YAML: more than ${MAX_YAML_FINDINGS} syntax errors, the first: ${detail}`, offset: first.offset };
+    }
+    return undefined;
+  };
+  for (const lexeme of new Lexer().lex(text)) {
+    if (++lexemes > MAX_TOKENS) {
+      return {
+        tokens,
+        stop: {
+          code: 'input/too-large',
+          severity: 'error',
+          message: `the file has more than ${MAX_TOKENS.toLocaleString('en')} YAML tokens; a session manifest has a few hundred`,
+          hint: 'split it into several files',
+          offset,
+        },
+      };
+    }
+    offset += lexeme.length;
+    for (const token of parser.next(lexeme)) {
+      const stop = take(token);
+      if (stop !== undefined) return { tokens, stop };
+    }
+  }
+  for (const token of parser.end()) {
+    const stop = take(token);
+    if (stop !== undefined) return { tokens, stop };
+  }
+  return { tokens };
 }
 
 function composeDocument(

@@ -174,10 +174,33 @@ describe('YAML hazards', () => {
     expect(r.diagnostics[0]?.message).toMatch(/\(yaml [A-Z_]+\)$/);
   });
 
-  it('thousands of syntax errors are capped with a count of the rest', () => {
+  it('a stream of thousands of syntax errors stops early, at the first one', () => {
     const r = parse('- a\nb: 1\n'.repeat(2000));
+    expect(r.diagnostics.map(where)).toEqual([['yaml/syntax', 'error', 2, 2]]);
+    expect(r.diagnostics[0]?.message).toMatch(/more than 100 syntax errors/);
+  });
+
+  it('findings inside one document are capped with a count of the rest', () => {
+    const r = parse(Array.from({ length: 300 }, (_, i) => `k${i}: !x v`).join('\n'));
     expect(r.diagnostics.length).toBe(101);
-    expect(r.diagnostics[100]?.message).toMatch(/^\d+ more problems in this file are not shown$/);
+    expect(r.diagnostics[100]?.message).toBe('200 more problems in this file are not shown');
+  });
+
+  it('more than 1,000 documents are input/too-large at the start of the 1,001st', () => {
+    const r = parse('a: 1\n---\n'.repeat(1500));
+    expect(r.diagnostics.map(where)).toEqual([['input/too-large', 'error', 2000, 1]]);
+  });
+
+  it('1,000 documents are fine', () => {
+    const r = parse(Array.from({ length: 1000 }, (_, i) => `name: n${i}\n`).join('---\n'));
+    expect(r.diagnostics).toEqual([]);
+    expect(r.documents).toHaveLength(1000);
+  });
+
+  it('a dense file past the token budget is input/too-large where the budget ran out', () => {
+    const r = parse(`x: [${'1,'.repeat(200_000)}1]\n`);
+    expect(r.diagnostics.map((d) => [d.code, d.range?.start.line])).toEqual([['input/too-large', 1]]);
+    expect(r.diagnostics[0]?.range?.start.col).toBeGreaterThan(100_000);
   });
 });
 
