@@ -97,6 +97,15 @@ export class Store {
     this.changed();
   }
 
+  /** Removes a session and the bytes of its files. */
+  async deleteSession(id: string): Promise<void> {
+    const s = this.sessions.get(id);
+    if (s === undefined) return;
+    this.sessions.delete(id);
+    for (const files of Object.values(s.mounts)) for (const f of Object.values(files)) await this.dropBlob(f.blob);
+    this.changed();
+  }
+
   /** The session if it exists and belongs to `tenant` (another tenant's session does not exist). */
   session(id: string, tenant: string): SessionRecord | undefined {
     const s = this.sessions.get(id);

@@ -124,6 +124,13 @@ describe('drift injection through the admin API', () => {
     expect(admin.json.config).toEqual(g.json.config);
   });
 
+  it('deletes a session: the API then answers 404', async () => {
+    const s = await create({ user_id: 'u8' });
+    const del = await call(emu.url, 'DELETE', `/_emulator/sessions/${s.session_id}`);
+    expect(del.json).toEqual({ deleted: s.session_id });
+    expect((await call(emu.url, 'GET', `${SESSION}/${s.session_id}`, { key: KEY })).status).toBe(404);
+  });
+
   it('an unknown session is 404', async () => {
     const r = await call(emu.url, 'POST', '/_emulator/sessions/trs_nope/config', { body: { config: {} } });
     expect(r.status).toBe(404);

@@ -20,6 +20,8 @@
  *   POST   /_emulator/rate-limit              200 same; body {per_minute: N|null} or {limit: N|null, window_ms?}
  *   GET    /_emulator/sessions/{id}           200 {session_id, config, tool_router_tools, config_version,
  *                                             created_at, mounts} (any tenant) | 404
+ *   DELETE /_emulator/sessions/{id}           200 {deleted: id}: the session is gone (its files too);
+ *                                             the API then answers 404 for it
  *   POST   /_emulator/sessions/{id}/config    200 same (drift injection); body {config?: <JSON merge
  *                                             patch (RFC 7386) applied to the stored effective config>,
  *                                             tool_router_tools?: string[], config_version?: int};
@@ -135,6 +137,10 @@ export async function handleAdmin(req: IncomingMessage, res: ServerResponse, url
       const s = state.store.sessions.get(id);
       if (s === undefined) throw httpError(404, `Tool router session '${id}' not found`);
       if (tail === undefined && method === 'GET') return ok(200, adminView(s));
+      if (tail === undefined && method === 'DELETE') {
+        await state.store.deleteSession(s.id);
+        return ok(200, { deleted: s.id });
+      }
       if (tail === 'config' && method === 'POST') {
         const body = (await jsonBody(req, state)) as Record<string, unknown>;
         if (body['config'] !== undefined) s.config = mergePatch(s.config, body['config']) as SessionRecord['config'];
