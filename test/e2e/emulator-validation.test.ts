@@ -172,6 +172,23 @@ describe('hardening', () => {
     expect(r.text).not.toMatch(/\bat .*\(.*:\d+:\d+\)/);
   });
 
+  it('IPv6 loopback works; a wildcard bind accepts any Host and hands out loopback URLs', async () => {
+    const v6 = await startEmulator({ host: '::1' });
+    try {
+      expect(v6.url).toMatch(/^http:\/\/\[::1\]:\d+$/);
+      expect((await call(v6.url, 'GET', '/_emulator/health')).status).toBe(200);
+    } finally {
+      await v6.close();
+    }
+    const wild = await startEmulator({ host: '0.0.0.0' });
+    try {
+      expect(wild.url).toBe(`http://127.0.0.1:${wild.port}`);
+      expect((await call(wild.url, 'GET', '/_emulator/health', { headers: { host: 'build-box.lan:4010' } })).status).toBe(200);
+    } finally {
+      await wild.close();
+    }
+  });
+
   it('binds loopback by default', () => {
     expect(emu.host).toBe('127.0.0.1');
     expect(emu.url).toBe(`http://127.0.0.1:${emu.port}`);
