@@ -78,12 +78,15 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
   const now = options.now ?? (() => new Date());
   const total = plan.items.length;
   let done = 0;
+  const writes: Array<Promise<void>> = [];
   const items = await mapConcurrent(plan.items, options.concurrency ?? 4, async (item) => {
-    const applied = item.action === 'unchanged' ? unchanged(item) : await create(item, options, now);
+    const applied = item.action === 'unchanged' ? unchanged(item) : await create(item, options, now, writes);
     done++;
     options.onProgress?.({ done, total, item: applied });
     return applied;
   });
+  // Every success was handed to the state as it happened; the run ends when all are on disk.
+  await Promise.all(writes);
   return { items, diagnostics: [...plan.diagnostics, ...items.flatMap((i) => i.diagnostics)], tally: tallyOf(items) };
 }
 
@@ -98,7 +101,7 @@ function unchanged(item: PlanItem): AppliedItem {
   return out;
 }
 
-async function create(item: PlanItem, options: ApplyOptions, now: () => Date): Promise<AppliedItem> {
+async function create(item: PlanItem, options: ApplyOptions, now: () => Date, writes: Array<Promise<void>>): Promise<AppliedItem> {
   await options.limiter?.acquire();
   let session: SessionView;
   try {
@@ -122,21 +125,26 @@ async function create(item: PlanItem, options: ApplyOptions, now: () => Date): P
     drift: [],
     diagnostics: [],
   };
-  // Recorded even when it drifted: the session exists, and the next plan must know it.
-  try {
-    await options.state.record({
-      name: item.name,
-      user_id: item.user_id,
-      session_id: session.session_id,
-      mcp_url: session.mcp.url,
-      tool_router_tools: [...session.tool_router_tools],
-      body_hash: item.body_hash,
-      applied_at: now().toISOString(),
-    });
-  } catch (err) {
-    out.outcome = 'failed';
-    out.diagnostics.push(atDocument(item, 'state/write-failed', 'error', `${item.name}: session ${session.session_id} was created but the state file could not be written: ${(err as Error).message}`));
-  }
+  // Recorded even when it drifted: the session exists, and the next plan must know it. The
+  // record is queued at once and written with whatever else succeeded meanwhile (one write per
+  // batch, back to back); the worker goes on to its next create instead of waiting for the disk,
+  // which would make the file write, not the service, set the pace.
+  writes.push(
+    options.state
+      .record({
+        name: item.name,
+        user_id: item.user_id,
+        session_id: session.session_id,
+        mcp_url: session.mcp.url,
+        tool_router_tools: [...session.tool_router_tools],
+        body_hash: item.body_hash,
+        applied_at: now().toISOString(),
+      })
+      .catch((err: unknown) => {
+        out.outcome = 'failed';
+        out.diagnostics.push(atDocument(item, 'state/write-failed', 'error', `${item.name}: session ${session.session_id} was created but the state file could not be written: ${(err as Error).message}`));
+      }),
+  );
   verify(out, item, session);
   return out;
 }

@@ -4,17 +4,34 @@
 
 _sessionctl_subcommands() {
   case "$1" in
-    '') echo 'validate plan apply diff schema init completion emulator help' ;;
+    '') echo 'validate plan apply diff get toolkits tools search execute execute-meta link proxy files schema init completion emulator help' ;;
+    'files') echo 'ls upload-url download-url rm put get help' ;;
   esac
 }
 
 _sessionctl_options() {
   case "$1" in
     '') echo '-V --version -h --help' ;;
-    'validate') echo '--format --changed-since --strict --env-file --max-file-size -h --help' ;;
-    'plan') echo '--refresh --detailed-exitcode --out --strict --state --format --env-file --concurrency --rate-limit --emulator --base-url --api-key-file --verbose --timeout -h --help' ;;
-    'apply') echo '--dry-run --no-refresh --strict --github-output --state --format --env-file --concurrency --rate-limit --emulator --base-url --api-key-file --verbose --timeout -h --help' ;;
-    'diff') echo '--session --strict --state --format --env-file --concurrency --rate-limit --emulator --base-url --api-key-file --verbose --timeout -h --help' ;;
+    'validate') echo '--format --changed-since --strict --env-file --max-file-size --jobs -h --help' ;;
+    'plan') echo '--refresh --detailed-exitcode --out --strict --state --format --changed-since --env-file --concurrency --rate-limit --emulator --base-url --api-key-file --verbose --timeout -h --help' ;;
+    'apply') echo '--dry-run --no-refresh --strict --github-output --state --format --changed-since --env-file --concurrency --rate-limit --emulator --base-url --api-key-file --verbose --timeout -h --help' ;;
+    'diff') echo '--session --strict --state --format --changed-since --env-file --concurrency --rate-limit --emulator --base-url --api-key-file --verbose --timeout -h --help' ;;
+    'get') echo '--state --user-id --format --base-url --api-key-file --verbose --timeout -h --help' ;;
+    'toolkits') echo '--connected --search --toolkit --state --user-id --format --base-url --api-key-file --verbose --timeout --all --limit -h --help' ;;
+    'tools') echo '--state --user-id --format --base-url --api-key-file --verbose --timeout -h --help' ;;
+    'search') echo '--known-fields --model --state --user-id --format --base-url --api-key-file --verbose --timeout -h --help' ;;
+    'execute') echo '--arg --args-file --state --user-id --format --base-url --api-key-file --verbose --timeout -h --help' ;;
+    'execute-meta') echo '--arg --args-file --state --user-id --format --base-url --api-key-file --verbose --timeout -h --help' ;;
+    'link') echo '--callback-url --state --user-id --format --base-url --api-key-file --verbose --timeout -h --help' ;;
+    'proxy') echo '--toolkit --method --endpoint --body --param --state --user-id --format --base-url --api-key-file --verbose --timeout -h --help' ;;
+    'files') echo '-h --help' ;;
+    'files ls') echo '--mount --state --user-id --format --base-url --api-key-file --verbose --timeout --all --limit -h --help' ;;
+    'files upload-url') echo '--content-type --mount --state --user-id --format --base-url --api-key-file --verbose --timeout -h --help' ;;
+    'files download-url') echo '--mount --state --user-id --format --base-url --api-key-file --verbose --timeout -h --help' ;;
+    'files rm') echo '--mount --state --user-id --format --base-url --api-key-file --verbose --timeout -h --help' ;;
+    'files put') echo '--content-type --mount --state --user-id --format --base-url --api-key-file --verbose --timeout -h --help' ;;
+    'files get') echo '--mount --state --user-id --format --base-url --api-key-file --verbose --timeout -h --help' ;;
+    'files help') echo '' ;;
     'schema') echo '-h --help' ;;
     'init') echo '--dir -h --help' ;;
     'completion') echo '-h --help' ;;
@@ -25,10 +42,24 @@ _sessionctl_options() {
 
 _sessionctl_value_options() {
   case "$1" in
-    'validate') echo '--format --changed-since --env-file --max-file-size' ;;
-    'plan') echo '--out --state --format --env-file --concurrency --rate-limit --base-url --api-key-file --timeout' ;;
-    'apply') echo '--state --format --env-file --concurrency --rate-limit --base-url --api-key-file --timeout' ;;
-    'diff') echo '--session --state --format --env-file --concurrency --rate-limit --base-url --api-key-file --timeout' ;;
+    'validate') echo '--format --changed-since --env-file --max-file-size --jobs' ;;
+    'plan') echo '--out --state --format --changed-since --env-file --concurrency --rate-limit --base-url --api-key-file --timeout' ;;
+    'apply') echo '--state --format --changed-since --env-file --concurrency --rate-limit --base-url --api-key-file --timeout' ;;
+    'diff') echo '--session --state --format --changed-since --env-file --concurrency --rate-limit --base-url --api-key-file --timeout' ;;
+    'get') echo '--state --user-id --format --base-url --api-key-file --timeout' ;;
+    'toolkits') echo '--search --toolkit --state --user-id --format --base-url --api-key-file --timeout --limit' ;;
+    'tools') echo '--state --user-id --format --base-url --api-key-file --timeout' ;;
+    'search') echo '--known-fields --model --state --user-id --format --base-url --api-key-file --timeout' ;;
+    'execute') echo '--arg --args-file --state --user-id --format --base-url --api-key-file --timeout' ;;
+    'execute-meta') echo '--arg --args-file --state --user-id --format --base-url --api-key-file --timeout' ;;
+    'link') echo '--callback-url --state --user-id --format --base-url --api-key-file --timeout' ;;
+    'proxy') echo '--toolkit --method --endpoint --body --param --state --user-id --format --base-url --api-key-file --timeout' ;;
+    'files ls') echo '--mount --state --user-id --format --base-url --api-key-file --timeout --limit' ;;
+    'files upload-url') echo '--content-type --mount --state --user-id --format --base-url --api-key-file --timeout' ;;
+    'files download-url') echo '--mount --state --user-id --format --base-url --api-key-file --timeout' ;;
+    'files rm') echo '--mount --state --user-id --format --base-url --api-key-file --timeout' ;;
+    'files put') echo '--content-type --mount --state --user-id --format --base-url --api-key-file --timeout' ;;
+    'files get') echo '--mount --state --user-id --format --base-url --api-key-file --timeout' ;;
     'init') echo '--dir' ;;
     'emulator') echo '--host --port --api-key --data-dir --rate-limit --catalog' ;;
   esac
@@ -40,10 +71,28 @@ _sessionctl_choices() {
     'validate|--format') echo 'human json github sarif junit markdown' ;;
     'validate|--changed-since') 'git' 'for-each-ref' '--format=%(refname:short)' 'refs/heads' 'refs/remotes' 'refs/tags' 2>/dev/null ;;
     'plan|--format') echo 'human json github sarif junit markdown' ;;
+    'plan|--changed-since') 'git' 'for-each-ref' '--format=%(refname:short)' 'refs/heads' 'refs/remotes' 'refs/tags' 2>/dev/null ;;
     'apply|--format') echo 'human json github sarif junit markdown' ;;
+    'apply|--changed-since') 'git' 'for-each-ref' '--format=%(refname:short)' 'refs/heads' 'refs/remotes' 'refs/tags' 2>/dev/null ;;
     'diff|--format') echo 'human json github sarif junit markdown' ;;
+    'diff|--changed-since') 'git' 'for-each-ref' '--format=%(refname:short)' 'refs/heads' 'refs/remotes' 'refs/tags' 2>/dev/null ;;
+    'get|--format') echo 'human json' ;;
+    'toolkits|--format') echo 'human json' ;;
+    'tools|--format') echo 'human json' ;;
+    'search|--format') echo 'human json' ;;
+    'execute|--format') echo 'human json' ;;
+    'execute-meta|--format') echo 'human json' ;;
+    'link|--format') echo 'human json' ;;
+    'proxy|--format') echo 'human json' ;;
+    'files ls|--format') echo 'human json' ;;
+    'files upload-url|--format') echo 'human json' ;;
+    'files download-url|--format') echo 'human json' ;;
+    'files rm|--format') echo 'human json' ;;
+    'files put|--format') echo 'human json' ;;
+    'files get|--format') echo 'human json' ;;
+    'files help|#0') echo 'ls upload-url download-url rm put get' ;;
     'completion|#0') echo 'bash zsh fish' ;;
-    'help|#0') echo 'validate plan apply diff schema init completion emulator' ;;
+    'help|#0') echo 'validate plan apply diff get toolkits tools search execute execute-meta link proxy files schema init completion emulator' ;;
   esac
 }
 

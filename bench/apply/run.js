@@ -1,0 +1,217 @@
+// Apply benchmark (issue 4): 1,000 manifests applied to the emulator (a separate process, as the
+// service would be) at concurrency 1, 4 and 16: wall time and sessions/s of the apply phase (the
+// creates, their verification and the state writes, measured in-process), and of the whole CLI run
+// (process start, load and validate 1,000 files, apply). Then a run with `--rate-limit 2000/min`
+// against an emulator limited to 2,000/min must meet no 429. Target: >= 500 sessions/s at
+// concurrency 16. Run after `npm run build`:
+//   node bench/apply/run.js [--manifests 1000] [--runs 3] [--no-rate] [--no-write]
+// Appends (or replaces) the "## Apply" section of bench/RESULTS.md.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repo = fileURLToPath(new URL('../../', import.meta.url));
+const dist = `${repo}dist/`;
+const main = `${dist}cli/main.js`;
+const results = `${repo}bench/RESULTS.md`;
+
+const args = process.argv.slice(2);
+const opt = (name, fallback) => {
+  const i = args.indexOf(name);
+  return i === -1 ? fallback : Number(args[i + 1]);
+};
+const N = opt('--manifests', 1000);
+const RUNS = opt('--runs', 3);
+const LEVELS = [1, 4, 16];
+const KEY = 'bench-apply-key-000001';
+
+if (!existsSync(main)) {
+  console.error(`bench/apply: ${main} is missing; run \`npm run build\` first`);
+  process.exit(2);
+}
+
+const { loadAndValidate } = await import(`${dist}plan/inputs.js`);
+const { buildPlan } = await import(`${dist}plan/plan.js`);
+const { applyPlan } = await import(`${dist}apply/apply.js`);
+const { StateStore, lockOwner } = await import(`${dist}apply/state.js`);
+const { RateLimiter } = await import(`${dist}apply/throttle.js`);
+const { createClient } = await import(`${dist}client/client.js`);
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+
+/** 1,000 small but realistic manifests, one file each, a third with per-toolkit filters. */
+function writeManifests(dir) {
+  mkdirSync(dir, { recursive: true });
+  const toolkits = ['gmail', 'slack', 'github', 'notion', 'googledrive'];
+  for (let i = 0; i < N; i++) {
+    const tk = [toolkits[i % 5], toolkits[(i + 2) % 5]];
+    const lines = [`name: agent-${String(i).padStart(4, '0')}`, `user_id: user-${i}`, `toolkits: [${tk.join(', ')}]`];
+    if (i % 3 === 0) lines.push('tags:', '  enable: [readOnlyHint]');
+    if (i % 2 === 0) lines.push('workbench:', '  enable: false');
+    writeFileSync(join(dir, `agent-${String(i).padStart(4, '0')}.yaml`), lines.join('\n') + '\n');
+  }
+}
+
+function startEmulator(extra = []) {
+  const child = spawn(process.execPath, [main, 'emulator', '--port', '0', ...extra], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const url = new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (c) => {
+      out += c;
+      if (out.includes('\n')) resolve(out.split('\n')[0].trim());
+    });
+    child.once('exit', (code) => reject(new Error(`emulator exited with ${code}`)));
+  });
+  return { child, url };
+}
+
+async function admin(base, method, path) {
+  const res = await fetch(`${base}/_emulator/${path}`, { method });
+  return res.json();
+}
+
+/** The apply phase in-process: plan against an empty state, then create, verify and record all. */
+async function applyPhase(base, dir, concurrency, perMinute) {
+  const inputs = await loadAndValidate([join(dir, 'm')], { cwd: dir, env: {} });
+  if (inputs.blocked) throw new Error(`manifests do not validate: ${inputs.diagnostics[0]?.message}`);
+  const statePath = join(dir, `state-${concurrency}-${Date.now()}.json`);
+  const state = await StateStore.openLocked(statePath, { owner: lockOwner(process.pid), isAlive: () => true });
+  const client = createClient({ baseUrl: base, apiKey: KEY });
+  try {
+    const plan = buildPlan(inputs.documents, state);
+    const t0 = performance.now();
+    const result = await applyPlan(plan, {
+      createSession: (body) => client.createSession(body),
+      state,
+      concurrency,
+      ...(perMinute ? { limiter: new RateLimiter(perMinute) } : {}),
+    });
+    await state.flush();
+    const ms = performance.now() - t0;
+    const recorded = JSON.parse(readFileSync(statePath, 'utf8')).sessions.length;
+    return { ms, tally: result.tally, recorded };
+  } finally {
+    await state.unlock();
+    await client.close();
+  }
+}
+
+/** The whole CLI run as a user sees it: `sessionctl apply m --concurrency N` in a fresh process. */
+function cliRun(base, dir, concurrency) {
+  const state = join(dir, `cli-state-${concurrency}-${Date.now()}.json`);
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(process.execPath, [main, 'apply', 'm', '--state', state, '--concurrency', String(concurrency), '--format', 'json'], {
+      cwd: dir,
+      env: { PATH: process.env.PATH, COMPOSIO_BASE_URL: base, COMPOSIO_API_KEY: KEY },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.setEncoding('utf8').on('data', (c) => (out += c));
+    child.stderr.setEncoding('utf8').on('data', (c) => (err += c));
+    child.once('exit', (code) => {
+      const ms = performance.now() - t0;
+      if (code !== 0) return reject(new Error(`apply exited ${code}: ${err.slice(0, 500)}`));
+      resolve({ ms, tally: JSON.parse(out).applied.tally });
+    });
+  });
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'sessionctl-bench-apply-'));
+writeManifests(join(dir, 'm'));
+const rows = [];
+const emu = startEmulator();
+const base = await emu.url;
+try {
+  // Warm-up: JIT for the client, emulator and loader.
+  await applyPhase(base, dir, 16);
+  await admin(base, 'POST', 'reset');
+  for (const c of LEVELS) {
+    const phase = [];
+    const cli = [];
+    for (let r = 0; r < RUNS; r++) {
+      const p = await applyPhase(base, dir, c);
+      if (p.tally.created !== N || p.recorded !== N) throw new Error(`concurrency ${c}: ${JSON.stringify(p.tally)}, ${p.recorded} recorded`);
+      phase.push(p.ms);
+      await admin(base, 'POST', 'reset');
+      const e = await cliRun(base, dir, c);
+      if (e.tally.created !== N) throw new Error(`CLI at concurrency ${c}: ${JSON.stringify(e.tally)}`);
+      cli.push(e.ms);
+      await admin(base, 'POST', 'reset');
+    }
+    const row = { c, phaseMs: median(phase), cliMs: median(cli) };
+    rows.push(row);
+    console.log(
+      `concurrency ${String(c).padStart(2)}: apply phase ${row.phaseMs.toFixed(0)} ms (${((N / row.phaseMs) * 1000).toFixed(0)} sessions/s), ` +
+        `whole CLI run ${row.cliMs.toFixed(0)} ms (${((N / row.cliMs) * 1000).toFixed(0)} sessions/s)`,
+    );
+  }
+} finally {
+  emu.child.kill('SIGTERM');
+}
+
+let rate;
+if (!args.includes('--no-rate')) {
+  const limited = startEmulator(['--rate-limit', '2000/min']);
+  const lbase = await limited.url;
+  try {
+    const p = await applyPhase(lbase, dir, 16, 2000);
+    const stats = await admin(lbase, 'GET', 'stats');
+    const create = stats.routes.create ?? { received: 0, handled: 0 };
+    rate = { ms: p.ms, tally: p.tally, received: create.received, handled: create.handled, refused: create.received - create.handled };
+    console.log(
+      `rate limit 2000/min on both sides: ${N} sessions in ${(p.ms / 1000).toFixed(1)} s; creates received ${create.received}, handled ${create.handled}, ` +
+        `429s ${rate.refused}; failed ${p.tally.failed}`,
+    );
+    if (rate.refused !== 0 || p.tally.failed !== 0 || p.tally.created !== N) {
+      console.error('bench/apply: FAIL: the rate-limited run met 429s or failures');
+      process.exitCode = 1;
+    }
+  } finally {
+    limited.child.kill('SIGTERM');
+  }
+}
+rmSync(dir, { recursive: true, force: true });
+
+const at16 = rows.find((r) => r.c === 16);
+const target = at16 !== undefined && (N / at16.phaseMs) * 1000 >= 500;
+console.log(`target >= 500 sessions/s at concurrency 16 (apply phase): ${target ? 'met' : 'NOT met'}`);
+
+if (!args.includes('--no-write')) {
+  const lines = [
+    '## Apply',
+    '',
+    `\`node bench/apply/run.js\` (${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${cpus().length} cores, ` +
+      `${Math.round(totalmem() / 2 ** 30)} GiB). ${N} manifests (one file each) applied to \`sessionctl emulator\` in a separate ` +
+      `process, fresh state and emulator for each run, median of ${RUNS} runs. "Apply phase" is the creates with their ` +
+      'verification and state writes, measured in-process; "whole CLI run" is `sessionctl apply` in a new process: start-up, ' +
+      `loading and validating ${N} files, then the same apply.`,
+    '',
+    '| concurrency | apply phase | sessions/s | whole CLI run | sessions/s |',
+    '|---:|---:|---:|---:|---:|',
+    ...rows.map(
+      (r) =>
+        `| ${r.c} | ${r.phaseMs.toFixed(0)} ms | ${((N / r.phaseMs) * 1000).toFixed(0)} | ${r.cliMs.toFixed(0)} ms | ${((N / r.cliMs) * 1000).toFixed(0)} |`,
+    ),
+    '',
+    `Target: at least 500 sessions/s at concurrency 16 (apply phase): **${target ? 'met' : 'not met'}**.`,
+    '',
+  ];
+  if (rate !== undefined) {
+    lines.push(
+      `Rate limit: \`--rate-limit 2000/min\` (requests spaced 1 % wider than 30 ms) against \`sessionctl emulator --rate-limit 2000/min\`, ` +
+        `concurrency 16: ${N} sessions in ${(rate.ms / 1000).toFixed(1)} s; the emulator received ${rate.received} creates and handled ` +
+        `${rate.handled}: **${rate.refused} answered 429**, ${rate.tally.failed} failed.`,
+      '',
+    );
+  }
+  const section = lines.join('\n');
+  const old = existsSync(results) ? readFileSync(results, 'utf8') : '# Benchmark results\n';
+  const re = /## Apply\n[\s\S]*?(?=\n## |$)/;
+  const next = re.test(old) ? old.replace(re, section.trimEnd() + '\n') : `${old.trimEnd()}\n\n${section}`;
+  writeFileSync(results, next.endsWith('\n') ? next : `${next}\n`);
+  console.log(`bench/apply: wrote the Apply section of ${results}`);
+}
