@@ -1,0 +1,144 @@
+// bench/validate: sessionctl validate against ajv-cli on the same generated files and the same
+// schema, cold start against bare node, and peak RSS on 100,000 files. Prints a Markdown section
+// for bench/RESULTS.md and writes the raw numbers to bench/validate/results.json.
+//
+// ajv-cli is a peer here only: it falls back to require() on files it cannot parse as YAML
+// (notes/runtime-facts §5), so it is only ever run on the files this script generated.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { generate } from './generate.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const bin = join(root, 'dist/sessionctl.js');
+const ajv = join(root, 'node_modules/.bin/ajv');
+const schema = join(root, 'schemas/session-manifest.schema.json');
+const work = join(tmpdir(), 'sessionctl-bench-validate');
+const sizes = (process.env.BENCH_SIZES ?? '1000,10000').split(',').map(Number);
+const rssFiles = Number(process.env.BENCH_RSS_FILES ?? 100000);
+const runs = Number(process.env.BENCH_RUNS ?? 5);
+
+if (!existsSync(bin)) {
+  console.error('dist/sessionctl.js is missing: run `npm run build` first (npm run bench does).');
+  process.exit(2);
+}
+const hasHyperfine = spawnSync('hyperfine', ['--version']).status === 0;
+
+function sh(cmd, args) {
+  return `${cmd} ${args.map((a) => (/^[\w./=,:-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`)).join(' ')}`;
+}
+
+/** Median wall, user and system seconds of `runs` runs of each command (hyperfine when present). */
+function measure(commands, { warmup = 1, n = runs } = {}) {
+  if (hasHyperfine) {
+    const out = join(work, 'hyperfine.json');
+    execFileSync('hyperfine', ['-N', '-i', '-w', String(warmup), '-r', String(n), '--export-json', out, ...commands.map((c) => c.line)], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    const results = JSON.parse(readFileSync(out, 'utf8')).results;
+    return results.map((r) => ({ median: r.median, user: r.user, system: r.system }));
+  }
+  return commands.map((c) => {
+    const walls = [];
+    for (let i = 0; i < warmup + n; i++) {
+      const t = process.hrtime.bigint();
+      spawnSync(c.cmd, c.args, { stdio: 'ignore' });
+      if (i >= warmup) walls.push(Number(process.hrtime.bigint() - t) / 1e9);
+    }
+    walls.sort((a, b) => a - b);
+    return { median: walls[Math.floor(walls.length / 2)], user: NaN, system: NaN };
+  });
+}
+
+function command(cmd, args) {
+  return { cmd, args, line: sh(cmd, args) };
+}
+
+/** The files each tool calls invalid must be the same: the same files against the same schema. */
+function sameVerdicts(dir) {
+  const ours = spawnSync(process.execPath, [bin, 'validate', dir, '--format', 'json'], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  const report = JSON.parse(ours.stdout);
+  const oursInvalid = new Set(report.diagnostics.filter((d) => d.severity === 'error').map((d) => join(dir, d.file.split('/').pop())));
+  const peer = spawnSync(ajv, ['validate', '--spec=draft7', '-c', 'ajv-formats', '--allow-union-types', '-s', schema, '-d', `${dir}/*.yaml`, '--all-errors'], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 28,
+  });
+  const peerInvalid = new Set([...`${peer.stdout}\n${peer.stderr}`.matchAll(/^(\S+) invalid$/gm)].map((m) => m[1]));
+  const agree = oursInvalid.size === peerInvalid.size && [...oursInvalid].every((f) => peerInvalid.has(f));
+  return { agree, ours: oursInvalid.size, peer: peerInvalid.size, files: report.summary.files };
+}
+
+function maxRssKb(cmd, args) {
+  const r = spawnSync('/usr/bin/time', ['-v', cmd, ...args], { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 1 << 26 });
+  const m = /Maximum resident set size \(kbytes\): (\d+)/.exec(r.stderr ?? '');
+  return m === null ? NaN : Number(m[1]);
+}
+
+mkdirSync(work, { recursive: true });
+const results = {
+  date: new Date().toISOString(),
+  machine: `${cpus()[0]?.model ?? 'unknown cpu'}, ${availableParallelism()} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GB`,
+  node: process.version,
+  loadBefore: loadavg()[0],
+  tool: hasHyperfine ? 'hyperfine -N (median of runs)' : 'spawn timing (median of runs)',
+  bulk: [],
+};
+
+for (const size of sizes) {
+  const dir = join(work, `m${size}`);
+  if (!existsSync(join(dir, `m${String(size - 1).padStart(6, '0')}.yaml`))) {
+    rmSync(dir, { recursive: true, force: true });
+    generate(dir, size);
+  }
+  const verdicts = sameVerdicts(dir);
+  const [ours, peer] = measure([
+    command(process.execPath, [bin, 'validate', dir, '--format', 'json']),
+    command(ajv, ['validate', '--spec=draft7', '-c', 'ajv-formats', '--allow-union-types', '-s', schema, '-d', `${dir}/*.yaml`, '--all-errors']),
+  ]);
+  results.bulk.push({ files: size, sessionctl: ours, ajvCli: peer, speedup: peer.median / ours.median, verdicts });
+}
+
+const one = join(work, 'one.yaml');
+writeFileSync(one, readFileSync(join(root, 'examples/support-agent.yaml')));
+const [bare, cold, version] = measure(
+  [command(process.execPath, ['-e', '']), command(process.execPath, [bin, 'validate', one]), command(process.execPath, [bin, '--version'])],
+  { warmup: 3, n: Math.max(15, runs) },
+);
+results.coldStart = { bareNode: bare, validateOne: cold, version, ratio: cold.median / bare.median };
+
+const big = join(work, `m${rssFiles}`);
+if (!existsSync(join(big, `m${String(rssFiles - 1).padStart(6, '0')}.yaml`))) {
+  rmSync(big, { recursive: true, force: true });
+  generate(big, rssFiles);
+}
+const t = process.hrtime.bigint();
+results.rss = { files: rssFiles, maxRssMb: maxRssKb(process.execPath, [bin, 'validate', big, '--format', 'json']) / 1024 };
+results.rss.seconds = Number(process.hrtime.bigint() - t) / 1e9;
+results.loadAfter = loadavg()[0];
+writeFileSync(join(root, 'bench/validate/results.json'), `${JSON.stringify(results, null, 2)}\n`);
+
+const s = (x) => (Number.isNaN(x) ? 'n/a' : `${x.toFixed(2)} s`);
+const ms = (x) => `${(x * 1000).toFixed(0)} ms`;
+const lines = [
+  '## validate',
+  '',
+  `${results.date}, ${results.machine}, Node ${results.node}; ${results.tool}; load average ${results.loadBefore.toFixed(1)} before, ${results.loadAfter.toFixed(1)} after.`,
+  '',
+  '| files | sessionctl wall (user) | ajv-cli wall (user) | speed-up (wall) | target | same invalid files |',
+  '|---:|---:|---:|---:|---:|---|',
+  ...results.bulk.map(
+    (b) =>
+      `| ${b.files} | ${s(b.sessionctl.median)} (${s(b.sessionctl.user)}) | ${s(b.ajvCli.median)} (${s(b.ajvCli.user)}) | ${b.speedup.toFixed(2)}x | ${b.files <= 1000 ? '>= 1.2x' : '>= 1.0x'} | ${b.verdicts.agree ? 'yes' : 'NO'} (${b.verdicts.ours}) |`,
+  ),
+  '',
+  `| cold start | median |`,
+  '|---|---:|',
+  `| \`node -e ''\` | ${ms(bare.median)} |`,
+  `| \`sessionctl validate one.yaml\` | ${ms(cold.median)} (${results.coldStart.ratio.toFixed(2)}x bare node; target <= 2x) |`,
+  `| \`sessionctl --version\` | ${ms(version.median)} |`,
+  '',
+  `Peak RSS validating ${rssFiles.toLocaleString('en')} files: ${results.rss.maxRssMb.toFixed(0)} MB (target <= 200 MB), ${results.rss.seconds.toFixed(1)} s.`,
+];
+console.log(lines.join('\n'));

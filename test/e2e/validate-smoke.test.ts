@@ -1,0 +1,46 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+// @ts-expect-error -- a plain JS module shared with the benchmark
+import { generate } from '../../bench/validate/generate.js';
+
+/**
+ * Smoke tests of the built single-file bin (npm test builds first): packaging mistakes, and the
+ * worker threads, which exist only in the build, give exactly the sequential results.
+ */
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const bin = join(root, 'dist/sessionctl.js');
+
+function run(args: string[], cwd = root): { status: number | null; stdout: string; stderr: string } {
+  if (!existsSync(bin)) throw new Error('dist/sessionctl.js is missing: run `npm run build`');
+  const r = spawnSync(process.execPath, [bin, ...args], { cwd, encoding: 'utf8', env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1' }, maxBuffer: 1 << 26 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('the built bin', () => {
+  it('validates the examples clean', () => {
+    const r = run(['validate', 'examples']);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toContain('No problems');
+    expect(r.status).toBe(0);
+  });
+
+  it('gives the same report with worker threads as without', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sessionctl-smoke-'));
+    generate(dir, 1200);
+    writeFileSync(join(dir, 'x-dup.yaml'), 'name: bench-7\nuser_id: u\n');
+    writeFileSync(join(dir, 'x-secret.yaml'), 'user_id: ghp_abcdefghijklmnopqrstuvwxyz0123456789\n');
+    writeFileSync(join(dir, 'x-yaml11.yaml'), 'user_id: no\n');
+    const sequential = run(['validate', dir, '--format', 'json', '--jobs', '1']);
+    const parallel = run(['validate', dir, '--format', 'json', '--jobs', '2']);
+    const auto = run(['validate', dir, '--format', 'json']);
+    expect(sequential.status).toBe(1);
+    expect(parallel.stdout).toBe(sequential.stdout);
+    expect(auto.stdout).toBe(sequential.stdout);
+    const report = JSON.parse(sequential.stdout) as { summary: { files: number; errors: number; warnings: number } };
+    expect(report.summary).toMatchObject({ files: 1203, errors: 24 + 2, warnings: 1 });
+  });
+});
