@@ -81,10 +81,15 @@ async function jsonBody(req: IncomingMessage, state: EmulatorState): Promise<unk
 
 export async function handleAdmin(req: IncomingMessage, res: ServerResponse, url: URL, state: EmulatorState, requestId: string): Promise<void> {
   const method = req.method ?? 'GET';
-  const parts = url.pathname.split('/').slice(2).map((p) => decodeURIComponent(p));
-  const [head, id, tail] = parts;
   const ok = (status: number, body: unknown): void => sendJson(res, status, body, { 'x-request-id': requestId });
   try {
+    let parts: string[];
+    try {
+      parts = url.pathname.split('/').slice(2).map((p) => decodeURIComponent(p));
+    } catch {
+      throw httpError(400, 'Malformed path');
+    }
+    const [head, id, tail] = parts;
     if (head === 'health' && method === 'GET') {
       return ok(200, { status: 'ok', sessions: state.store.sessions.size, uptime_ms: Date.now() - startedAt });
     }
