@@ -305,3 +305,50 @@ describe('networked commands (apply, diff) with a sentinel key', () => {
     clean(argvEq);
   });
 });
+
+describe('every operate command, failing, with a sentinel key', () => {
+  const KEY = 'ak_SENTINEL_operate_1a2b3c4d5e';
+  const SESSION = 'trs_leakcheck0001';
+  const commands: string[][] = [
+    ['get', SESSION],
+    ['toolkits', SESSION],
+    ['tools', SESSION],
+    ['search', SESSION, 'send an email'],
+    ['execute', SESSION, 'GMAIL_SEND_EMAIL', '--arg', 'recipient_email=a@example.com', '--arg', 'body=hi'],
+    ['execute-meta', SESSION, 'COMPOSIO_SEARCH_TOOLS'],
+    ['link', SESSION, 'github'],
+    ['proxy', SESSION, '--toolkit', 'github', '--method', 'GET', '--endpoint', '/user'],
+    ['files', 'ls', SESSION],
+    ['files', 'upload-url', SESSION, 'a.txt'],
+    ['files', 'download-url', SESSION, 'a.txt'],
+    ['files', 'rm', SESSION, 'a.txt'],
+    ['files', 'get', SESSION, 'a.txt', 'out.txt'],
+  ];
+
+  test.each(commands)('%s %s: 401, then 409 from every route: exit 3 with the envelope and no key', async (...argv) => {
+    const refusing = await startEmulator({ port: 0, apiKeys: ['ak_some_other_accepted_key'] });
+    open.push(refusing);
+    const failing = await startEmulator({ port: 0 });
+    open.push(failing);
+    const res = await request(`${failing.url}/_emulator/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      // 409 is retried by no policy, so the run does not wait out backoffs (500 after retries is covered above).
+      body: JSON.stringify({ route: '*', status: 409, times: 100 }),
+    });
+    await res.body.dump();
+    const dir = await mkdtemp(join(tmpdir(), 'sessionctl-leak-op-'));
+    open.push({ close: () => rm(dir, { recursive: true, force: true }) });
+
+    const unauthorized = await runCli([...argv, '--base-url', refusing.url, '--verbose'], { cwd: dir, env: { COMPOSIO_API_KEY: KEY } });
+    expect(unauthorized.exitCode).toBe(3);
+    expect(unauthorized.stderr).toContain('slug: HTTP_Unauthorized (code 10401)');
+    expect(unauthorized.stderr).toContain('x-api-key: [redacted]');
+    expect(`${unauthorized.stdout}${unauthorized.stderr}`).not.toContain(KEY);
+
+    const broken = await runCli([...argv, '--base-url', failing.url, '--format', 'json'], { cwd: dir, env: { COMPOSIO_API_KEY: KEY } });
+    expect(broken.exitCode).toBe(3);
+    expect(broken.stderr).toMatch(/HTTP 409/);
+    expect(`${broken.stdout}${broken.stderr}`).not.toContain(KEY);
+  });
+});
