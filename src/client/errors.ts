@@ -84,7 +84,6 @@ export class ApiError extends SessionctlError {
     for (const e of this.errors ?? []) lines.push(`  - ${e}`);
     if (this.request_id !== undefined) lines.push(`request id: ${this.request_id}`);
     if (this.suggested_fix !== undefined) lines.push(`hint: ${this.suggested_fix}`);
-    else if (this.status === 401) lines.push('hint: check the key in COMPOSIO_API_KEY or the --api-key-file (it is sent as x-api-key)');
     if (this.attempts > 1) lines.push(`attempts: ${this.attempts}`);
     return lines;
   }

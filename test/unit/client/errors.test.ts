@@ -113,12 +113,4 @@ describe('ApiError', () => {
     expect(json).not.toContain('never');
   });
 
-  test('a 401 without a suggested fix points at the key settings', () => {
-    const unauthorized = new ApiError('Invalid API key', { kind: 'http', method: 'GET', path: '/p', status: 401, slug: 'HTTP_Unauthorized', code: 10401 });
-    expect(unauthorized.describe()).toEqual([
-      'error: GET /p failed (HTTP 401): Invalid API key',
-      'slug: HTTP_Unauthorized (code 10401)',
-      'hint: check the key in COMPOSIO_API_KEY or the --api-key-file (it is sent as x-api-key)',
-    ]);
-  });
 });
