@@ -112,5 +112,4 @@ describe('ApiError', () => {
     });
     expect(json).not.toContain('never');
   });
-
 });
