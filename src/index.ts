@@ -20,8 +20,9 @@ import { parseManifestText } from './manifest/load.js';
 import type { ManifestDocument } from './manifest/types.js';
 import { sortDiagnostics, type Diagnostic } from './diagnostics/diagnostic.js';
 import { validateDocuments } from './validate/index.js';
-import { expectedConfig } from './config/expected.js';
-import type { SessionView } from './config/types.js';
+import { expectedConfig as expectedOf, type ExpectedConfig } from './config/expected.js';
+import { requestBody as bodyOf } from './config/request.js';
+import type { CreateSessionBody, ManifestData, SessionView } from './config/types.js';
 import { verifySession } from './plan/diff.js';
 import type { DriftBlockItem } from './plan/blocks.js';
 
@@ -29,9 +30,9 @@ import type { DriftBlockItem } from './plan/blocks.js';
 export { loadAndValidate as loadManifests, type ValidatedManifests, type InputOptions as LoadManifestsOptions } from './plan/inputs.js';
 export type { ManifestDocument, LoadOptions } from './manifest/types.js';
 
-// The request body and the expected effective config.
-export { requestBody, bodyHash, canonicalJson } from './config/request.js';
-export { expectedConfig, type ExpectedConfig, type Origin, type MetaToolRule } from './config/expected.js';
+// The request body and the expected effective config (functions below take a document or its data).
+export { bodyHash, canonicalJson } from './config/request.js';
+export type { ExpectedConfig, Origin, MetaToolRule } from './config/expected.js';
 export type { ManifestData, CreateSessionBody, EffectiveConfig, SessionView, Json } from './config/types.js';
 
 // Drift: classified differences, located diagnostics, a unified diff.
@@ -83,6 +84,28 @@ export interface SessionCheck {
  * from: declared against effective, key by key, lists as sets, documented defaults not counted.
  */
 export function checkSession(document: ManifestDocument, session: SessionView, options: { strict?: boolean } = {}): SessionCheck {
-  const { item, diagnostics } = verifySession(document, expectedConfig(document.data as never), session, options.strict === true);
+  const { item, diagnostics } = verifySession(document, expectedOf(document.data as ManifestData), session, options.strict === true);
   return { status: item.status === 'drifted' ? 'drifted' : 'in-sync', differences: item.differences, diagnostics, diff: item.diff };
+}
+
+function dataOf(input: ManifestDocument | ManifestData): ManifestData {
+  return typeof (input as Partial<ManifestDocument>).locate === 'function' ? ((input as ManifestDocument).data as ManifestData) : (input as ManifestData);
+}
+
+/**
+ * The wire body of POST /api/v3/tool_router/session for a validated manifest document (or its
+ * data): `name` dropped, the bare-list shorthands of `toolkits` and `tools.<toolkit>` expanded to
+ * `{enable: [...]}`, everything else as written, `${VAR}` already expanded at parse time.
+ */
+export function requestBody(manifest: ManifestDocument | ManifestData): CreateSessionBody {
+  return bodyOf(dataOf(manifest));
+}
+
+/**
+ * The config the service should answer with for a manifest document (or its data), in response
+ * spelling with the documented defaults, the meta tools it should expose, and for every value the
+ * manifest pointer that declared it (or that it is a default).
+ */
+export function expectedConfig(manifest: ManifestDocument | ManifestData): ExpectedConfig {
+  return expectedOf(dataOf(manifest));
 }

@@ -20,9 +20,9 @@ describe('the public programmatic API', () => {
     const { documents, diagnostics } = parseManifest(MANIFEST, { env: { USER_ID: 'alice' }, file: 'support.yaml' });
     expect(diagnostics).toEqual([]);
     const doc = documents[0]!;
-    const body = requestBody(doc.data as never);
+    const body = requestBody(doc);
     expect(body).toEqual({ user_id: 'alice', toolkits: { enable: ['gmail', 'slack'] }, workbench: { enable: false } });
-    expect(expectedConfig(doc.data as never).toolRouterTools).not.toContain('COMPOSIO_REMOTE_WORKBENCH');
+    expect(expectedConfig(doc).toolRouterTools).not.toContain('COMPOSIO_REMOTE_WORKBENCH');
 
     const client = createClient({ baseUrl: emulator.url, apiKey: 'app-key-123456' });
     try {
