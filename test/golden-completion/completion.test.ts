@@ -42,18 +42,26 @@ describe('sessionctl completion', () => {
   });
 });
 
-/** Runs the generated bash function the way bash's `complete -F` does, and returns COMPREPLY. */
-function completeBash(script: string, words: string[], cwd?: string): string[] {
+/**
+ * Runs the generated bash function the way bash's `complete -F` does, once per list of words, in
+ * one bash process, and returns each COMPREPLY.
+ */
+function completeBashMany(script: string, queries: readonly string[][], cwd?: string): string[][] {
   const dir = cwd ?? mkdtempSync(path.join(tmpdir(), 'sessionctl-completion-'));
   const file = path.join(dir, 'sessionctl.bash');
   writeFileSync(file, script);
-  const quoted = words.map((w) => `'${w.replace(/'/g, `'\\''`)}'`).join(' ');
-  const out = execFileSync(
-    'bash',
-    ['--norc', '--noprofile', '-c', `source "$1"; COMP_WORDS=(${quoted}); COMP_CWORD=${words.length - 1}; _sessionctl; printf '%s\\n' "\${COMPREPLY[@]}"`, 'x', file],
-    { cwd: dir, encoding: 'utf8' },
-  );
-  return out.split('\n').filter((s) => s !== '');
+  const quote = (w: string): string => `'${w.replace(/'/g, `'\\''`)}'`;
+  const body = queries
+    .map((words) => `COMP_WORDS=(${words.map(quote).join(' ')}); COMP_CWORD=${words.length - 1}; COMPREPLY=(); _sessionctl; printf '%s\\n' "\${COMPREPLY[@]}"; echo '<end>'`)
+    .join('\n');
+  const out = execFileSync('bash', ['--norc', '--noprofile', '-c', `source "$1"\n${body}`, 'x', file], { cwd: dir, encoding: 'utf8' });
+  const replies = out.split('<end>\n').slice(0, queries.length);
+  expect(replies).toHaveLength(queries.length);
+  return replies.map((r) => r.split('\n').filter((w) => w !== ''));
+}
+
+function completeBash(script: string, words: string[], cwd?: string): string[] {
+  return completeBashMany(script, [words], cwd)[0]!;
 }
 
 describe('the bash script completes from the command tree', () => {
@@ -66,23 +74,32 @@ describe('the bash script completes from the command tree', () => {
 
   test('subcommands, options and choices at every level', async () => {
     const script = (await runCli(['completion', 'bash'])).stdout;
-    const root = model();
-    for (const c of allCommands(root)) {
+    const cases: Array<{ what: string; words: string[]; check: (reply: string[]) => void }> = [];
+    for (const c of allCommands(model())) {
       const prefix = ['sessionctl', ...(c.path === '' ? [] : c.path.split(' '))];
       for (const sub of c.commands) {
-        expect(completeBash(script, [...prefix, sub.name.slice(0, 3)]), `${c.path} ${sub.name}`).toContain(sub.name);
+        cases.push({ what: `${c.path} ${sub.name}`, words: [...prefix, sub.name.slice(0, 3)], check: (r) => expect(r).toContain(sub.name) });
       }
       for (const option of c.options) {
         const long = option.flags.find((f) => f.startsWith('--'));
-        if (long !== undefined) expect(completeBash(script, [...prefix, long.slice(0, 4)]), `${c.path} ${long}`).toContain(long);
+        if (long !== undefined) cases.push({ what: `${c.path} ${long}`, words: [...prefix, long.slice(0, 4)], check: (r) => expect(r).toContain(long) });
         if (option.takesValue && option.choices.length > 0) {
           const flag = option.flags[option.flags.length - 1]!;
-          expect(completeBash(script, [...prefix, flag, '']), `${c.path} ${flag}`).toEqual(option.choices);
+          cases.push({ what: `${c.path} ${flag} VALUE`, words: [...prefix, flag, ''], check: (r) => expect(r).toEqual(option.choices) });
           // bash splits `--opt=value` at `=` (COMP_WORDBREAKS); both spellings complete.
-          expect(completeBash(script, [...prefix, flag, '=', '']), `${c.path} ${flag}=`).toEqual(option.choices);
+          cases.push({ what: `${c.path} ${flag}=VALUE`, words: [...prefix, flag, '=', ''], check: (r) => expect(r).toEqual(option.choices) });
         }
       }
     }
+    expect(cases.length).toBeGreaterThan(50);
+    const replies = completeBashMany(script, cases.map((c) => c.words));
+    cases.forEach((c, i) => {
+      try {
+        c.check(replies[i]!);
+      } catch (err) {
+        throw new Error(`completing \`${c.words.join(' ')}\` (${c.what}): ${(err as Error).message}`);
+      }
+    });
   });
 
   test('the completion command offers the three shells', async () => {
