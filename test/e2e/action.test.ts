@@ -258,4 +258,27 @@ describe('the GitHub Action, run locally', () => {
     expect(again.status).toBe(0);
     expect(JSON.parse(again.outputs['session-ids']!)).toEqual(ids);
   });
+
+  test('diff: drift after an edit is annotated on the declared line, and the step fails', async () => {
+    mkdirSync(path.join(workspace, 'drift'));
+    writeFileSync(path.join(workspace, 'drift/support.yaml'), valid);
+    const common = { paths: 'drift', 'base-url': emulator.url, 'api-key': apiKey, state: 'state/drift.json' };
+    expect((await runAction(workspace, { ...common, command: 'apply' })).status).toBe(0);
+    const inSync = await runAction(workspace, { ...common, command: 'diff' });
+    expect(inSync.status).toBe(0);
+    expect(inSync.stdout).not.toMatch(/^::error /m);
+
+    // The manifest now declares slack alone; the live session still has gmail and slack.
+    writeFileSync(path.join(workspace, 'drift/support.yaml'), valid.replace('enable: [gmail, slack]', 'enable: [slack]'));
+    const run = await runAction(workspace, { ...common, command: 'diff', sarif: 'drift.sarif' });
+    expect(run.status).toBe(1);
+    expect(run.outputs['exit-code']).toBe('1');
+    const annotations = run.stdout.split('\n').filter((l) => l.startsWith('::error '));
+    expect(annotations.length).toBeGreaterThan(0);
+    for (const a of annotations) expect(a).toMatch(/^::error file=drift\/support\.yaml,line=\d+,col=\d+,.*title=drift\/[a-z-]+::/);
+    expect(annotations.some((a) => a.includes('line=5,'))).toBe(true);
+    const sarif = JSON.parse(readFileSync(path.join(workspace, 'drift.sarif'), 'utf8')) as { runs: Array<{ results: Array<{ ruleId: string }> }> };
+    expect(sarif.runs[0]!.results.map((r) => r.ruleId).every((id) => id.startsWith('drift/'))).toBe(true);
+    expect(run.summary).toMatch(/^### sessionctl diff: /m);
+  });
 });
