@@ -75,6 +75,31 @@ async function measureStart() {
   return { runs: RUNS, median: median(times), min: sorted[0], p90: quantile(sorted, 0.9), max: sorted[sorted.length - 1] };
 }
 
+/** Node's own floor on this machine right now: spawn `node -e 0` to its exit. */
+async function measureNodeFloor() {
+  const times = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t0 = performance.now();
+    const child = spawn(process.execPath, ['-e', '0'], { stdio: 'ignore' });
+    await new Promise((resolve) => child.once('exit', resolve));
+    times.push(performance.now() - t0);
+  }
+  return median(times);
+}
+
+/** The library path: `startEmulator()` in this process to the first health 200 (modules already loaded once). */
+async function measureInProcess() {
+  const { startEmulator } = await import(`${repo}dist/emulator/server.js`);
+  const times = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t0 = performance.now();
+    const emu = await startEmulator({ port: 0 });
+    times.push((await firstHealthy(emu.url)) - t0);
+    await emu.close();
+  }
+  return median(times);
+}
+
 async function measureCreates() {
   const emu = startEmulator();
   const base = await emu.url;
@@ -115,7 +140,9 @@ async function measureCreates() {
   return { creates: CREATES, failures, perSecond: CREATES / (elapsed / 1000), p50: quantile(sorted, 0.5), p99: quantile(sorted, 0.99), elapsed };
 }
 
+const floor = await measureNodeFloor();
 const start = await measureStart();
+const inProcess = await measureInProcess();
 const creates = await measureCreates();
 const ms = (x) => `${x.toFixed(1)} ms`;
 const cpu = cpus();
@@ -128,6 +155,8 @@ Server and load generator share the machine; load average (1/5/15 min) at the en
 | measure | result | target |
 |---|---|---|
 | start: spawn \`node ${bin} emulator --port 0\` to the first 200 of \`GET /_emulator/health\` (median of ${start.runs}) | **${ms(start.median)}** (min ${ms(start.min)}, p90 ${ms(start.p90)}, max ${ms(start.max)}) | ≤ 300 ms ${start.median <= 300 ? '✅' : '❌'} |
+| for scale: spawn \`node -e 0\` to exit (median of ${start.runs}) | ${ms(floor)} | — |
+| \`startEmulator({ port: 0 })\` in-process to the first health 200 (median of ${start.runs}) | ${ms(inProcess)} | — |
 | create throughput: ${creates.creates.toLocaleString('en-US')} \`POST /session\` (after ${WARMUP} warm-up), ${CONCURRENCY} concurrent clients (undici Pool, keep-alive) | **${Math.round(creates.perSecond).toLocaleString('en-US')} creates/s** (${creates.failures} failed) | ≥ 2,000/s ${creates.perSecond >= 2000 && creates.failures === 0 ? '✅' : '❌'} |
 | create latency p50 / p99 | ${ms(creates.p50)} / ${ms(creates.p99)} | — |
 
