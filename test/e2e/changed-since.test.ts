@@ -129,6 +129,16 @@ describe('--changed-since selection', () => {
     expect(rel(s.selected)).toEqual(['sessions/f.yaml', 'sessions/h.yaml']);
   });
 
+  test('file names with spaces and non-ASCII characters come through git unmangled', async () => {
+    write(repo, 'sessions/über team.yaml', manifest('uber-team'));
+    try {
+      const s = await select('main', ['sessions']);
+      expect(rel(s.selected)).toContain('sessions/über team.yaml');
+    } finally {
+      rmSync(path.join(repo, 'sessions/über team.yaml'));
+    }
+  });
+
   test('nothing changed gives an empty selection', async () => {
     const s = await select('HEAD', ['sessions/team']);
     expect(s.selected).toEqual([]);
