@@ -2,6 +2,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, write
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Ajv } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
 import { version } from '../../src/version.js';
@@ -38,6 +39,8 @@ interface GoldenCase {
 const cases = readdirSync(here)
   .filter((name) => statSync(join(here, name)).isDirectory())
   .sort();
+
+const validateReport = new Ajv({ strict: true, allErrors: true }).compile(JSON.parse(readFileSync(join(here, '../../schemas/report.schema.json'), 'utf8')) as object);
 
 let emulator: RunningEmulator;
 beforeAll(async () => {
@@ -119,6 +122,7 @@ describe('golden plan, apply and diff', () => {
         expect(r.stderr).toBe('');
         expect(r.exitCode).toBe(spec.exit);
         const out = normalise(r.stdout, dir);
+        if (format === 'json') expect(validateReport(JSON.parse(r.stdout)), JSON.stringify(validateReport.errors)).toBe(true);
         await expect(format === 'sarif' ? stableSarif(out) : out).toMatchFileSnapshot(join(here, name, file));
       } finally {
         rmSync(dir, { recursive: true, force: true });
