@@ -39,6 +39,11 @@ export type { ManifestData, CreateSessionBody, EffectiveConfig, SessionView, Jso
 export { computeDrift, driftDiagnostics, type DriftItem, type DriftKind, type Effective } from './config/drift.js';
 export { unifiedConfigDiff } from './config/unified.js';
 
+// Validation on its own: documents already loaded, or paths as `sessionctl validate` takes them;
+// the manifest JSON Schema's text.
+export { validateDocuments, manifestSchemaText } from './validate/index.js';
+export { validatePaths, type ValidateRun, type ValidatePathsOptions } from './validate/run.js';
+
 // Diagnostics and their catalogue.
 export type { Diagnostic, Severity, Range, Position } from './diagnostics/diagnostic.js';
 export { catalogue as diagnosticCodes, type Code } from './diagnostics/codes.js';

@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { isUtf8 } from 'node:buffer';
+import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Diagnostic, Range } from '../diagnostics/diagnostic.js';
 import { DEFAULT_MAX_FILE_BYTES } from '../manifest/decode.js';
@@ -22,7 +23,26 @@ class NeedsPositions extends Error {}
 
 const SKIPPED_DIR = (name: string): boolean => name === 'node_modules' || name.startsWith('.');
 const MANIFEST_FILE = /\.ya?ml$/i;
-const fatalUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** The file's bytes with one open and one fstat, or undefined when it is not a regular file or too large. */
+function readBounded(file: string, maxFileBytes: number): Buffer | undefined {
+  const fd = openSync(file, 'r');
+  try {
+    const s = fstatSync(fd);
+    if (!s.isFile() || s.size > maxFileBytes) return undefined;
+    const bytes = Buffer.allocUnsafe(s.size);
+    let read = 0;
+    while (read < s.size) {
+      const n = readSync(fd, bytes, read, s.size - read, null);
+      if (n === 0) break;
+      read += n;
+    }
+    // A file that shrank while read is left to the loader, which reports what it finds.
+    return read === s.size ? bytes : undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
 
 function compareCodeUnits(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -111,9 +131,10 @@ function fastDocument(file: string, parsed: FastDocument): ManifestDocument {
 export function checkFast(file: string, maxFileBytes: number = DEFAULT_MAX_FILE_BYTES): FastPassed | undefined {
   let text: string;
   try {
-    const s = statSync(file);
-    if (!s.isFile() || s.size > maxFileBytes) return undefined;
-    text = fatalUtf8.decode(readFileSync(file));
+    const bytes = readBounded(file, maxFileBytes);
+    // Invalid UTF-8 is the loader's finding (input/invalid-utf8), never silently replaced here.
+    if (bytes === undefined || !isUtf8(bytes)) return undefined;
+    text = bytes.toString('utf8');
   } catch {
     return undefined;
   }
