@@ -1,10 +1,11 @@
 /**
  * Scripted faults per route, set through the admin API (`POST /_emulator/faults`). A rule applies to
  * one route (or `*`) for the next `times` matching requests, or with a `probability`, and does one
- * or more of: wait `latency_ms`; reset the connection `before` handling (nothing happened) or `after`
- * handling (the change happened, the client never hears of it); answer `status` with the error
- * envelope (or a given `body`) and optional `Retry-After`; answer the real status with a `malformed`
- * (truncated) JSON body after handling.
+ * or more of: wait `latency_ms` (after the request arrived, before answering); reset the connection
+ * `before` handling (nothing happened) or `after` handling (the change happened, the client never
+ * hears of it); answer `status` with the error envelope (or a given `body`) and optional
+ * `Retry-After`, without handling; answer the real status with a `malformed` (truncated) JSON body
+ * after handling.
  */
 
 export interface FaultRule {

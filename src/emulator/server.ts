@@ -252,6 +252,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       return;
     }
     if (fault?.status !== undefined) {
+      if (fault.latency_ms !== undefined) await sleep(fault.latency_ms);
       const body = fault.body ?? envelope(httpError(fault.status, `Injected fault: HTTP ${fault.status}`), requestId);
       sendJson(res, fault.status, body, { 'x-request-id': requestId, ...retryAfterHeader(fault) });
       return;
@@ -312,6 +313,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     } catch (err) {
       if (err instanceof ClientGone) return;
       if (err instanceof ServiceError) {
+        if (fault?.reset === 'after') {
+          req.socket.destroy();
+          return;
+        }
         sendError(res, err, requestId, extraHeaders);
         // A body cut off at the limit is still arriving: close instead of draining it.
         if (err.status === 413) res.once('finish', () => req.socket.destroy());
