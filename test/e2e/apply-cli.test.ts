@@ -1,0 +1,54 @@
+import { mkdtemp, rm, writeFile, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import { runCli } from '../helpers/run-cli.js';
+import { applyWorld, KEY, type ApplyWorld } from './apply-helpers.js';
+
+let world: ApplyWorld | undefined;
+let dir: string | undefined;
+afterEach(async () => {
+  await world?.close();
+  world = undefined;
+  if (dir !== undefined) await rm(dir, { recursive: true, force: true });
+  dir = undefined;
+});
+
+describe('apply on the command line', () => {
+  test('progress goes to stderr on a terminal, one line rewritten in place; stdout keeps the report', async () => {
+    world = await applyWorld({ 'a.yaml': 'name: a\nuser_id: u1\n', 'b.yaml': 'name: b\nuser_id: u2\n' });
+    const tty = await runCli(['apply', '.', '--concurrency', '1'], { cwd: world.dir, tty: true, env: { COMPOSIO_BASE_URL: world.emulator.url, COMPOSIO_API_KEY: KEY } });
+    expect(tty.exitCode).toBe(0);
+    expect(tty.stderr).toBe('\r\u001b[K[1/2] created a\r\u001b[K[2/2] created b\n');
+    expect(tty.stdout).toContain('2 created, 0 unchanged, 0 drifted, 0 failed');
+    // Not a terminal: no progress at all.
+    await world.write('c.yaml', 'name: c\nuser_id: u3\n');
+    expect((await world.run(['apply', '.'])).stderr).toBe('');
+  });
+
+  test('--emulator: no key needed, the URL on stderr, sessions kept beside the state so diff and plan --refresh see them', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'sessionctl-emu-'));
+    await writeFile(join(dir, 'a.yaml'), 'name: a\nuser_id: u1\nworkbench: { enable: false }\n');
+    const state = ['--state', 'st/state.json'];
+    const applied = await runCli(['apply', 'a.yaml', '--emulator', ...state], { cwd: dir });
+    expect(applied.exitCode).toBe(0);
+    expect(applied.stderr).toMatch(/^emulator: http:\/\/127\.0\.0\.1:\d+ \(sessions kept in .*st\/emulator\)\n$/);
+    await stat(join(dir, 'st', 'emulator'));
+    const diff = await runCli(['diff', 'a.yaml', '--emulator', ...state], { cwd: dir });
+    expect(diff.exitCode).toBe(0);
+    expect(diff.stdout).toContain('1 of 1 in sync');
+    const plan = await runCli(['plan', 'a.yaml', '--refresh', '--emulator', '--detailed-exitcode', ...state], { cwd: dir });
+    expect(plan.exitCode).toBe(0);
+    expect(plan.stdout).toContain('Plan: 0 to create, 0 to replace, 1 unchanged');
+  });
+
+  test.each([
+    [['apply', 'x.yaml', '--concurrency', '0'], /--concurrency/],
+    [['apply', 'x.yaml', '--rate-limit', 'fast'], /--rate-limit/],
+    [['diff', 'x.yaml', '--session', 'not-an-id'], /--session expects a session id/],
+  ])('bad flags are usage errors: %j', async (argv, message) => {
+    const r = await runCli(argv, { cwd: tmpdir() });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toMatch(message);
+  });
+});
