@@ -141,7 +141,7 @@ export const registerApply: RegisterCommand = (program, env) => {
   const cmd = program
     .command('apply')
     .description('Create sessions for new or changed manifests, verify each returned config against the declared one, and record them in the state file.')
-    .argument('<paths...>', 'manifest files, folders, globs in quotes, or one plan file saved by `plan --out`')
+    .argument('<paths...>', 'manifest files, folders, globs in quotes, - for standard input, or one plan file saved by `plan --out`')
     .option('--dry-run', 'show the plan only: no lock, no request')
     .option('--no-refresh', 'do not GET recorded sessions to confirm they exist and check their drift')
     .option('--strict', 'drift the manifest does not declare (added) and warnings fail the run too')
@@ -163,10 +163,11 @@ export const registerApply: RegisterCommand = (program, env) => {
     )
     .action(async (paths: string[], flags: ApplyFlags) => {
       const { io } = env;
-      const [{ runApply }, { readSavedPlan, savedPlanPaths }, { githubOutputLines }] = await Promise.all([
+      const [{ runApply }, { readSavedPlan, savedPlanPaths }, { githubOutputLines }, { readStreamBounded }] = await Promise.all([
         import('../../apply/run.js'),
         import('../../plan/run.js'),
         import('../../apply/apply.js'),
+        import('../../manifest/load.js'),
       ]);
       const outputFile = io.env['GITHUB_OUTPUT'];
       if (flags.githubOutput === true && (outputFile === undefined || outputFile === '')) {
@@ -193,6 +194,7 @@ export const registerApply: RegisterCommand = (program, env) => {
       const outcome = await runApply(targets, {
         cwd: io.cwd,
         env: io.env,
+        readStdin: () => readStreamBounded(io.stdin),
         ...(flags.envFile !== undefined ? { envFile: flags.envFile } : {}),
         statePath: state,
         connect: connector(flags, env, state),

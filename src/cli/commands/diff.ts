@@ -15,7 +15,7 @@ export const registerDiff: RegisterCommand = (program, env) => {
   const cmd = program
     .command('diff')
     .description('Compare declared manifests with their deployed sessions (GET): drift, classified, at the declared line, with a unified diff.')
-    .argument('<paths...>', 'manifest files, folders (searched for *.yaml and *.yml) or globs in quotes')
+    .argument('<paths...>', 'manifest files, folders (searched for *.yaml and *.yml), globs in quotes, or - for standard input')
     .option('--session <id>', 'audit this session (trs_...) against the one manifest given, whatever the state says')
     .option('--strict', 'differences the manifest does not declare (added) count as drift too');
   addRunOptions(cmd, 'always')
@@ -37,12 +37,13 @@ export const registerDiff: RegisterCommand = (program, env) => {
       if (flags.session !== undefined && !/^trs_[A-Za-z0-9_-]+$/.test(flags.session)) {
         throw new UsageError(`--session expects a session id such as trs_1a2b3c, got ${JSON.stringify(flags.session)}`);
       }
-      const { runDiff } = await import('../../plan/diff.js');
+      const [{ runDiff }, { readStreamBounded }] = await Promise.all([import('../../plan/diff.js'), import('../../manifest/load.js')]);
       const state = statePath(flags, env);
       const selected = await narrowToChanged(paths, flags.changedSince, { io });
       const outcome = await runDiff(selected, {
         cwd: io.cwd,
         env: io.env,
+        readStdin: () => readStreamBounded(io.stdin),
         ...(flags.envFile !== undefined ? { envFile: flags.envFile } : {}),
         statePath: state,
         connect: connector(flags, env, state),
