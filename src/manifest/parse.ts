@@ -47,6 +47,9 @@ const composeOptions = {
   uniqueKeys: false,
   stringKeys: true,
   strict: true,
+  // yaml would otherwise resolve the YAML 1.1 types !!binary, !!set, !!omap, !!pairs and
+  // !!timestamp even under the core schema; manifests hold JSON data, so those are unknown tags.
+  resolveKnownTags: false,
   prettyErrors: false,
   logLevel: 'error',
 } as const;
@@ -66,24 +69,18 @@ export function parseManifestText(input: string | Uint8Array, file: string, opti
   const text = decoded.text;
   const source = new SourceText(text);
   const diagnostics: Diagnostic[] = [];
-  const stream = readTokens(text);
+  const maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
+  const stream = readTokens(text, maxDepth);
   if (stream.stop !== undefined) {
-    diagnostics.push({ ...stream.stop, file, range: source.range(stream.stop.offset) });
+    const { offset, ...stop } = stream.stop;
+    diagnostics.push({ ...stop, file, range: source.range(offset) });
     return { file, text, documents: [], diagnostics };
   }
   const tokens = stream.tokens;
 
-  const tooDeep = findTooDeep(tokens, options.maxDepth ?? DEFAULT_MAX_DEPTH);
-  if (tooDeep !== undefined) {
-    const limit = options.maxDepth ?? DEFAULT_MAX_DEPTH;
-    diagnostics.push({
-      code: 'input/too-deep',
-      severity: 'error',
-      message: `collections are nested more than ${limit} levels deep`,
-      file,
-      range: source.range(tooDeep.offset),
-      hint: 'a session manifest needs only a few levels; this looks like a generated or hostile file',
-    });
+  const deep = findTooDeep(tokens, maxDepth);
+  if (deep !== undefined) {
+    diagnostics.push({ ...tooDeep(maxDepth), file, range: source.range(deep.offset) });
     return { file, text, documents: [], diagnostics };
   }
 
@@ -129,13 +126,16 @@ interface TokenStream {
  * errors (a binary-ish or non-YAML text). Without these stops a 1 MiB file of `---` lines or of
  * garbage takes 10 to 20 seconds to compose.
  */
-function readTokens(text: string): TokenStream {
+function readTokens(text: string, maxDepth: number): TokenStream {
   const tokens: CST.Token[] = [];
   const parser = new Parser();
   let lexemes = 0;
-  let offset = 0;
   let documents = 0;
   let errors = 0;
+  // Flow nesting is counted on the lexemes as well, so that a deep flow collection is reported
+  // as too deep even when it is also past the token budget. Brackets inside quoted or plain
+  // scalars are part of the scalar's lexeme, never a lexeme of their own.
+  let flowDepth = 0;
   const take = (token: CST.Token): TokenStream['stop'] => {
     tokens.push(token);
     if (token.type === 'document' && ++documents > MAX_DOCUMENTS) {
@@ -157,11 +157,16 @@ function readTokens(text: string): TokenStream {
           severity: 'error',
           message: `the file has more than ${MAX_TOKENS.toLocaleString('en')} YAML tokens; a session manifest has a few hundred`,
           hint: 'split it into several files',
-          offset,
+          offset: parser.offset,
         },
       };
     }
-    offset += lexeme.length;
+    if (lexeme === '[' || lexeme === '{') {
+      if (++flowDepth > maxDepth) {
+        // The parser's offset counts source characters only (the lexer adds control lexemes).
+        return { tokens, stop: { ...tooDeep(maxDepth), offset: parser.offset } };
+      }
+    } else if ((lexeme === ']' || lexeme === '}') && flowDepth > 0) flowDepth--;
     for (const token of parser.next(lexeme)) {
       const stop = take(token);
       if (stop !== undefined) return { tokens, stop };
@@ -172,6 +177,15 @@ function readTokens(text: string): TokenStream {
     if (stop !== undefined) return { tokens, stop };
   }
   return { tokens };
+}
+
+function tooDeep(limit: number): Omit<Diagnostic, 'file' | 'range'> {
+  return {
+    code: 'input/too-deep',
+    severity: 'error',
+    message: `collections are nested more than ${limit} levels deep`,
+    hint: 'a session manifest needs only a few levels; this looks like a generated or hostile file',
+  };
 }
 
 function composeDocument(

@@ -75,6 +75,10 @@ describe('nesting depth, checked before composing', () => {
     for (let i = 0; i < 3; i++) expect(parse('['.repeat(50_000)).diagnostics.map((d) => d.code)).toEqual(['input/too-deep']);
   });
 
+  it('deep flow nesting past the token budget is still reported as too deep, where it passes the limit', () => {
+    expect(parse(`v: ${'[{a: '.repeat(60_000)}\n`).diagnostics.map(where)).toEqual([['input/too-deep', 'error', 1, 4 + 5 * 32]]);
+  });
+
   it('brackets inside quotes do not count', () => {
     expect(parse(`a: "${'['.repeat(500)}"\n`).diagnostics).toEqual([]);
   });
@@ -118,6 +122,15 @@ describe('YAML hazards', () => {
     const r = parse(text);
     expect(r.diagnostics.map(where)).toEqual([['yaml/unknown-tag', 'error', line, col]]);
     expect(r.documents).toEqual([]);
+  });
+
+  it.each([
+    ['!!binary', 'a: !!binary aGVsbG8=\n'],
+    ['!!set', 'a: !!set {x, y}\n'],
+    ['!!omap', 'a: !!omap [x: 1]\n'],
+    ['!!timestamp', 'a: !!timestamp 2001-12-14\n'],
+  ])('the YAML 1.1 type %s is yaml/unknown-tag, not a Set, Map, Date or bytes', (_name, text) => {
+    expect(parse(text).diagnostics.map(where)).toEqual([['yaml/unknown-tag', 'error', 1, 4]]);
   });
 
   it('a collection as a key is yaml/non-string-key', () => {
