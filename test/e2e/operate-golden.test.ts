@@ -81,17 +81,20 @@ function normalise(text: string): string {
   out = out.split(emu.url).join('http://emulator').split(dir).join('<tmp>');
   const seen = new Map<string, string>();
   const seq = (prefix: string) => (m: string) => {
-    if (!seen.has(m)) seen.set(m, `${prefix}${String([...seen.keys()].filter((k) => k.startsWith(prefix)).length + 1).padStart(2, '0')}`);
+    if (!seen.has(m)) seen.set(m, `${prefix}${String([...seen.values()].filter((v) => v.startsWith(prefix)).length + 1).padStart(2, '0')}`);
     return seen.get(m) as string;
   };
-  out = out.replace(/\bca_[A-Za-z0-9_-]{12}\b/g, seq('ca_NEW'));
-  out = out.replace(/\blt_[A-Za-z0-9_-]{16}\b/g, seq('lt_NEW'));
+  // Ids are base64url: they may end in '-' or '_', where \b would not match.
+  out = out.replace(/\bca_[A-Za-z0-9_-]{12}(?![A-Za-z0-9_-])/g, seq('ca_NEW'));
+  out = out.replace(/\blt_[A-Za-z0-9_-]{16}(?![A-Za-z0-9_-])/g, seq('lt_NEW'));
   out = out.replace(/\breq_[0-9a-f]{16}\b/g, 'req_<id>');
   // Log ids are `log_<session id without trs_>_<n>`.
   for (const [real, name] of known) if (real.startsWith('trs_')) out = out.split(`log_${real.slice(4)}_`).join(`log_${name.slice(4)}_`);
   out = out.replace(/\/_emulator\/files\/[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/g, '/_emulator/files/<token>');
   out = out.replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, '<time>');
   out = out.replace(/("current_time_utc_epoch_seconds": )\d+/g, '$1<epoch>');
+  out = out.replace(/\(\d+ ms\)/g, '(<ms>)');
+  out = out.replace(/^(< date: ).*$/gm, '$1<date>');
   return out;
 }
 
@@ -103,6 +106,8 @@ interface Case {
   stdin?: string;
   /** Leave out --base-url (the case sets COMPOSIO_BASE_URL or needs no network). */
   noBaseUrl?: boolean;
+  /** A scripted failure for the emulator's next request on a route (admin /faults). */
+  fault?: Record<string, unknown>;
 }
 
 function fill(text: string): string {
@@ -110,6 +115,7 @@ function fill(text: string): string {
 }
 
 async function run(c: Case): Promise<CliResult> {
+  if (c.fault !== undefined) await admin('POST', '/faults', c.fault);
   const argv = c.argv.map(fill);
   if (c.noBaseUrl !== true) argv.push('--base-url', emu.url);
   const env = Object.fromEntries(Object.entries(c.env ?? {}).map(([k, v]) => [k, fill(v)]));
@@ -144,6 +150,7 @@ const cases: Case[] = [
   { name: 'get-malformed-id-400', argv: ['get', 'trs_'], exit: 3 },
   { name: 'get-json-not-found-404', argv: ['get', 'trs_doesnotexist', '--format', 'json'], exit: 3 },
   ({ name: 'get-bad-key-401', argv: ['get', '@S'], exit: 3, env: { COMPOSIO_API_KEY: 'ak_wrong_key_000000' } }),
+  ({ name: 'get-verbose-401', argv: ['get', '@S', '--verbose'], exit: 3, env: { COMPOSIO_API_KEY: 'ak_wrong_key_000000' } }),
   ({ name: 'get-no-key', argv: ['get', '@S'], exit: 2, env: { COMPOSIO_API_KEY: '' } }),
   ({ name: 'get-base-url-env', argv: ['get', '@S', '--format', 'json'], exit: 0, noBaseUrl: true, env: { COMPOSIO_BASE_URL: '@URL' } }),
   // toolkits
@@ -181,6 +188,7 @@ const cases: Case[] = [
   }),
   ({ name: 'execute-tool-failure-human', argv: ['execute', '@S', 'GMAIL_SEND_EMAIL', '--arg', 'recipient_email=a@example.com'], exit: 1 }),
   ({ name: 'execute-tool-failure-json', argv: ['execute', '@S', 'GITHUB_STAR_A_REPOSITORY_FOR_THE_AUTHENTICATED_USER', '--arg', 'owner=octocat', '--format', 'json'], exit: 1 }),
+  ({ name: 'execute-server-500', argv: ['execute', '@S', 'HACKERNEWS_GET_FRONTPAGE'], exit: 3, fault: { route: 'execute', status: 500 } }),
   ({ name: 'execute-unknown-tool-400', argv: ['execute', '@S', 'NOT_A_TOOL'], exit: 3 }),
   ({ name: 'execute-bad-arg', argv: ['execute', '@S', 'HACKERNEWS_GET_FRONTPAGE', '--arg', 'n=3', '--arg', 'verbose'], exit: 2 }),
   ({ name: 'execute-duplicate-arg', argv: ['execute', '@S', 'HACKERNEWS_GET_FRONTPAGE', '--arg', 'n=3', '--arg', 'n=4'], exit: 2 }),
@@ -196,6 +204,7 @@ const cases: Case[] = [
   ({ name: 'link-human', argv: ['link', '@S', 'gmail'], exit: 0 }),
   ({ name: 'link-json', argv: ['link', '@S', 'gmail', '--callback-url', 'https://example.com/connected', '--format', 'json'], exit: 0 }),
   ({ name: 'link-no-auth-toolkit-400', argv: ['link', '@S', 'hackernews'], exit: 3 }),
+  ({ name: 'link-forbidden-403', argv: ['link', '@S', 'gmail'], exit: 3, fault: { route: 'link', status: 403 } }),
   ({ name: 'link-bad-callback', argv: ['link', '@S', 'gmail', '--callback-url', 'not a url'], exit: 2 }),
   // proxy
   ({
