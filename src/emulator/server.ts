@@ -26,7 +26,7 @@ import { handleAdmin } from './routes/admin.js';
 import { matchRoute } from './routes/index.js';
 import { Stats } from './stats.js';
 import { Store } from './store.js';
-import { validateAgainst } from './validate.js';
+import { validateRequest } from './validate.js';
 
 export interface EmulatorOptions {
   /** Interface to bind. Default `127.0.0.1` (loopback only). */
@@ -292,7 +292,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         await sleep(fault.latency_ms);
       }
       if (op.pathParams !== undefined) {
-        const errors = await validateAgainst(op.pathParams, params, 'params');
+        const errors = await validateRequest(route.operationId, 'pathParams', params, 'params');
         if (errors !== undefined) {
           const badId = params.session_id !== undefined && errors.some((e) => e.startsWith('Error in params.session_id'));
           throw httpError(400, badId ? `Invalid session id '${params.session_id}': expected trs_...` : 'Invalid path parameters', errors);
@@ -300,11 +300,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       }
       const query = coerceQuery(url.searchParams, op.query);
       if (op.query !== undefined) {
-        const errors = await validateAgainst(op.query, query, 'query');
+        const errors = await validateRequest(route.operationId, 'query', query, 'query');
         if (errors !== undefined) throw httpError(400, 'Invalid query parameters', errors);
       }
       if (op.body !== undefined) {
-        const errors = await validateAgainst(op.body, body, 'payload');
+        const errors = await validateRequest(route.operationId, 'body', body, 'payload');
         if (errors !== undefined) throw httpError(400, 'Invalid request body', errors);
       }
       const apiReq: ApiRequest = { route: route.name, tenant, params, query, body, requestId };

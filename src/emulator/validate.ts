@@ -1,51 +1,30 @@
 /**
- * Request validation from the contract. ajv is imported and each schema compiled lazily, on the first
- * request that needs it, so the emulator answers its health check long before ajv is loaded (start-up
- * budget: runtime-facts §4, a first compile costs ~100 ms).
+ * Request validation from the contract. The validators are ajv standalone code generated ahead of
+ * time from the contract (`contract/validators.generated.ts`, see `contract/generate.ts`), imported on
+ * the first API request: nothing is compiled at run time, and the health check answers before they
+ * are even loaded (start-up budget: runtime-facts §2.3, §4).
  *
- * ajv runs with `allErrors` and no coercion, defaults or removal (runtime-facts §2.1): what the client
- * sent is what gets judged. Errors are rendered the way the service renders them (api facts §6.1,
- * "Error in payload.toolkits: Invalid input"): one line per field, naming the field.
+ * Errors are rendered the way the service renders them (api facts §6.1, "Error in payload.toolkits:
+ * Invalid input"): one line per field, naming the field.
  */
-import type { ErrorObject, ValidateFunction } from 'ajv';
-import { customFormats, type JsonSchema } from './contract/openapi-to-json-schema.js';
+import type { ErrorObject } from 'ajv';
+import { validatorKey, type ValidatorPart } from './contract/validator-options.js';
 
-type AjvInstance = import('ajv').Ajv;
-
-let ajvPromise: Promise<AjvInstance> | undefined;
-const compiled = new WeakMap<JsonSchema, ValidateFunction>();
-
-async function loadAjv(): Promise<AjvInstance> {
-  const [{ Ajv }, formatsModule] = await Promise.all([import('ajv'), import('ajv-formats')]);
-  // ajv-formats is CommonJS: under ESM its default export is the plugin itself (or has .default).
-  const mod = formatsModule as unknown as { default: unknown };
-  const addFormats = (typeof mod.default === 'function' ? mod.default : (mod.default as { default: unknown }).default) as (
-    ajv: AjvInstance,
-  ) => void;
-  // verbose: the error lines name the received type or enum value (never echoed elsewhere).
-  // strict:false: the contract carries OpenAPI annotations (descriptions on $ref siblings, `default`
-  // inside anyOf) that strict mode would reject; they do not change what validates.
-  const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: true, verbose: true });
-  addFormats(ajv);
-  for (const [name, re] of Object.entries(customFormats)) ajv.addFormat(name, re);
-  return ajv;
+interface Validator {
+  (data: unknown): boolean;
+  errors?: ErrorObject[] | null;
 }
 
-/** The compiled validator for `schema` (compiled once, on first use). */
-export async function compile(schema: JsonSchema): Promise<ValidateFunction> {
-  const hit = compiled.get(schema);
-  if (hit !== undefined) return hit;
-  ajvPromise ??= loadAjv();
-  const ajv = await ajvPromise;
-  const fn = ajv.compile(schema);
-  compiled.set(schema, fn);
-  return fn;
-}
+let loaded: Promise<Readonly<Record<string, Validator>>> | undefined;
 
-/** Validates `data`; returns `undefined` when valid, else one message per offending field. */
-export async function validateAgainst(schema: JsonSchema, data: unknown, root: string): Promise<string[] | undefined> {
-  const fn = await compile(schema);
-  if (fn(data)) return undefined;
+/**
+ * Validates one part of a request against the contract; `undefined` when valid (or when the
+ * operation declares no such part), else one message per offending field.
+ */
+export async function validateRequest(operationId: string, part: ValidatorPart, data: unknown, root: string): Promise<string[] | undefined> {
+  loaded ??= import('./contract/validators.generated.js').then((m) => m.validators as Record<string, Validator>);
+  const fn = (await loaded)[validatorKey(operationId, part)];
+  if (fn === undefined || fn(data)) return undefined;
   return formatErrors(fn.errors ?? [], root);
 }
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { renderCatalogDataModule, renderOperationsModule } from '../../src/emulator/contract/generate.js';
+import { renderCatalogDataModule, renderOperationsModule, renderValidatorsModule } from '../../src/emulator/contract/generate.js';
 
 const root = new URL('../../', import.meta.url);
 const read = (rel: string): string => readFileSync(new URL(rel, root), 'utf8');
@@ -12,10 +12,15 @@ function check(rel: string, expected: string): void {
   expect(read(rel)).toBe(expected);
 }
 
-describe('generated emulator modules match their vendored sources', () => {
+describe('generated emulator modules match their vendored sources', { timeout: 60_000 }, () => {
   it('operations.generated.ts is the converted contract', () => {
     const contract = JSON.parse(read('contract/tool-router-v3.openapi.json'));
     check('src/emulator/contract/operations.generated.ts', renderOperationsModule(contract, 'contract/tool-router-v3.openapi.json'));
+  });
+
+  it('validators.generated.ts is the contract request schemas compiled ahead of time', () => {
+    const contract = JSON.parse(read('contract/tool-router-v3.openapi.json'));
+    check('src/emulator/contract/validators.generated.ts', renderValidatorsModule(contract, 'contract/tool-router-v3.openapi.json'));
   });
 
   it('catalog-data.generated.ts is the vendored catalogue data', () => {
