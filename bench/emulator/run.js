@@ -160,8 +160,10 @@ Server and load generator share the machine; load average (1/5/15 min) at the en
 | create throughput: ${creates.creates.toLocaleString('en-US')} \`POST /session\` (after ${WARMUP} warm-up), ${CONCURRENCY} concurrent clients (undici Pool, keep-alive) | **${Math.round(creates.perSecond).toLocaleString('en-US')} creates/s** (${creates.failures} failed) | ≥ 2,000/s ${creates.perSecond >= 2000 && creates.failures === 0 ? '✅' : '❌'} |
 | create latency p50 / p99 | ${ms(creates.p50)} / ${ms(creates.p99)} | — |
 
-Each create is validated against the contract (ajv, compiled on the first request), checked against the
-catalogue, and answered with the effective config; state in memory.
+Each create is validated against the contract (ajv standalone validators generated ahead of time,
+loaded on the first request), checked against the catalogue, and answered with the effective config;
+state in memory. The emulator loads its schemas and catalogue on the first API request, so the start
+time is Node plus the CLI bundle plus one listening socket.
 `;
 
 console.log(section);
