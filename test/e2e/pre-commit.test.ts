@@ -60,9 +60,9 @@ describe('.pre-commit-hooks.yaml', () => {
     expect(['a.json', 'a.yaml.bak', 'yaml'].some((f) => files.test(f))).toBe(false);
   });
 
-  test('the entry names the package bin, which the package builds when pre-commit packs it', () => {
+  test('the entry names the package bin, which the package builds when pre-commit installs it (prepare)', () => {
     expect(Object.keys(pkg.bin)).toContain(hook.entry.split(' ')[0]);
-    expect(pkg.scripts['prepack']).toContain('build');
+    expect(pkg.scripts['prepare']).toContain('build');
     expect(pkg.files).toContain('dist');
     expect(existsSync(path.join(root, pkg.bin['sessionctl']!)), 'build first (npm run build)').toBe(true);
   });
