@@ -17,7 +17,8 @@ import type { AddressInfo, Socket } from 'node:net';
 import { KeyChecker } from './auth.js';
 import { builtInCatalog, Catalog as Catalogue, type Catalog } from './catalog.js';
 import type { ApiRequest, ApiResponse, EmulatorSettings, EmulatorState } from './context.js';
-import type { JsonSchema, OperationSchemas } from './contract/openapi-to-json-schema.js';
+import type { OperationSchemas } from './contract/openapi-to-json-schema.js';
+import { ClientGone, coerceQuery, readBody, sendJson } from './http.js';
 import { envelope, httpError, ServiceError } from './errors.js';
 import { Faults, type FaultRule } from './faults.js';
 import { randomToken } from './random-id.js';
@@ -76,78 +77,8 @@ function isLoopbackHost(host: string): boolean {
   return LOOPBACK_NAMES.has(host) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }
 
-/** Writes a JSON answer. No CORS headers, ever. */
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(text),
-    'cache-control': 'no-store',
-    'x-content-type-options': 'nosniff',
-    ...headers,
-  });
-  res.end(text);
-}
-
 function sendError(res: ServerResponse, err: ServiceError, requestId: string, headers: Record<string, string> = {}): void {
   sendJson(res, err.status, envelope(err, requestId), { 'x-request-id': requestId, ...headers });
-}
-
-/** The client went away before its body arrived: nobody to answer. */
-export class ClientGone extends Error {}
-
-/** Reads a body up to `limit` bytes; past that, a 413 `ServiceError` (the caller closes the socket). */
-export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit) {
-    return Promise.reject(httpError(413, `Request body too large: at most ${limit} bytes`));
-  }
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let done = false;
-    req.on('data', (chunk: Buffer) => {
-      if (done) return;
-      size += chunk.length;
-      if (size > limit) {
-        done = true;
-        req.pause();
-        reject(httpError(413, `Request body too large: at most ${limit} bytes`));
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => {
-      if (done) return;
-      done = true;
-      resolve(Buffer.concat(chunks));
-    });
-    req.on('error', () => {
-      if (done) return;
-      done = true;
-      reject(new ClientGone('client went away'));
-    });
-    req.on('close', () => {
-      if (done) return;
-      done = true;
-      reject(new ClientGone('client went away'));
-    });
-  });
-}
-
-/** Query string -> typed values per the contract's parameter schemas (arrays are comma-joined). */
-function coerceQuery(params: URLSearchParams, schema: JsonSchema | undefined): Record<string, unknown> {
-  const props = (schema?.['properties'] ?? {}) as Record<string, JsonSchema>;
-  const out: Record<string, unknown> = {};
-  for (const [name, raw] of params) {
-    const t = props[name]?.['type'];
-    const types = Array.isArray(t) ? t : [t];
-    if (types.includes('array')) out[name] = raw === '' ? [] : raw.split(',');
-    else if (types.includes('integer') || types.includes('number')) out[name] = raw.trim() !== '' && Number.isFinite(Number(raw)) ? Number(raw) : raw;
-    else if (types.includes('boolean')) out[name] = raw === 'true' ? true : raw === 'false' ? false : raw;
-    else out[name] = raw;
-  }
-  return out;
 }
 
 function retryAfterHeader(rule: FaultRule): Record<string, string> {

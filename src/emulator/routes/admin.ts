@@ -39,7 +39,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EmulatorState } from '../context.js';
 import { envelope, httpError, ServiceError } from '../errors.js';
 import { checkFault, type FaultInput } from '../faults.js';
-import { ClientGone, readBody, sendJson } from '../server.js';
+import { ClientGone, readBody, sendJson } from '../http.js';
 import type { SessionRecord } from '../store.js';
 import { completeLink } from './link.js';
 import { serveFile } from './files.js';

@@ -11,7 +11,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApiHandler, ApiRequest, EmulatorState } from '../context.js';
 import { requireSession } from '../context.js';
 import { envelope, httpError } from '../errors.js';
-import { readBody, sendJson } from '../server.js';
+import { readBody, sendJson } from '../http.js';
 import type { FileRecord, SessionRecord } from '../store.js';
 
 const MOUNTS = new Set(['files']);

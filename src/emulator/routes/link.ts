@@ -9,7 +9,7 @@ import type { ServerResponse } from 'node:http';
 import type { ApiHandler, EmulatorState } from '../context.js';
 import { requireSession } from '../context.js';
 import { envelope, httpError, toolRouterErrors } from '../errors.js';
-import { sendJson } from '../server.js';
+import { sendJson } from '../http.js';
 import type { CatalogToolkit } from '../catalog-types.js';
 import { newId, type ConnectionRecord, type SessionRecord } from '../store.js';
 
