@@ -254,10 +254,13 @@ function composeDocument(
 
   const declared = isPlainObject(data) && Object.prototype.hasOwnProperty.call(data, 'name') ? data['name'] : undefined;
   const nameDeclared = typeof declared === 'string' && declared !== '';
+  // A name whose `${VAR}` could not be expanded is not an identity (it would be the same for
+  // every manifest with that mistake): the file stem stands in while the env error is fixed.
+  const nameUnexpanded = diagnostics.some((d) => d.code.startsWith('env/') && d.pointer === '/name');
   const document: ManifestDocument = {
     file,
     index,
-    name: nameDeclared ? declared : defaultName(file, index),
+    name: nameDeclared && !nameUnexpanded ? declared : defaultName(file, index),
     nameDeclared,
     data,
     locate: makeLocate(source, doc),

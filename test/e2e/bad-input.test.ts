@@ -354,6 +354,33 @@ describe('bad input: validate exits 1 or 2 with a located error and no stack tra
   });
 });
 
+describe('bad input on standard input and in --env-file', () => {
+  it.each([
+    ['binary', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0]), 'input/binary'],
+    ['UTF-16', utf16('name: x\n', true, true), 'input/utf16'],
+    ['invalid UTF-8', bytes('name: ', [0xff], '\n'), 'input/invalid-utf8'],
+    ['10,000 levels of nesting', Buffer.from('['.repeat(10_000)), 'input/too-deep'],
+    ['a billion laughs', Buffer.from(laughs(9, 9)), 'yaml/excessive-aliases'],
+    ['50 MB', Buffer.alloc(FIFTY_MB, 0x61), 'input/too-large'],
+  ] as const)('%s on standard input', { timeout: 5_000 }, async (_name, stdin, code) => {
+    const r = await runCli(['validate', '-', '--format', 'json'], { cwd: dir, env: {}, stdin });
+    const located = expectCleanFailure(r, { name: 'stdin', file: '<stdin>', content: '' });
+    expect(located.map((d) => d.code)).toContain(code);
+  });
+
+  it.each([
+    ['a line that is not NAME=value', 'A=1\nnot a pair\nB=2\n', 2],
+    ['a NUL byte', 'A=1\0\n', 1],
+  ])('--env-file with %s is a located input/env-file error (exit 2)', { timeout: 5_000 }, async (_name, text, line) => {
+    await writeFile(join(dir, 'bad.env'), text);
+    await writeFile(join(dir, 'ok-manifest.yaml'), 'name: ok\nuser_id: u\ntoolkits: [gmail]\n');
+    const r = await runCli(['validate', 'ok-manifest.yaml', '--env-file', 'bad.env', '--format', 'json'], { cwd: dir, env: {} });
+    expect(r.exitCode).toBe(2);
+    const located = expectCleanFailure(r, { name: 'env', file: 'bad.env', content: '' });
+    expect(located.map((d) => [d.code, d.range?.start.line])).toContainEqual(['input/env-file', line]);
+  });
+});
+
 describe('the suite itself', () => {
   it('writes the 50 MB case at full size', async () => {
     const handle = await open(join(dir, 'fifty-mb.yaml'), 'r');

@@ -81,6 +81,18 @@ describe('interpolation in a manifest', () => {
     expect(r.documents[0]?.name).toBe('prod-agent');
   });
 
+  it('a name with an unset variable falls back to the file stem (the document is kept, the error reported)', () => {
+    const r = parseManifestText('name: ${STAGE}-agent\n---\nname: ${STAGE}-agent\n', '/m/x.yaml', { env: {} });
+    expect(r.diagnostics.map((d) => [d.code, d.pointer, d.range?.start.line])).toEqual([
+      ['env/unset-variable', '/name', 1],
+      ['env/unset-variable', '/name', 3],
+    ]);
+    expect(r.documents.map((d) => [d.name, d.nameDeclared])).toEqual([
+      ['x', true],
+      ['x#2', true],
+    ]);
+  });
+
   it('an anchored value is expanded once and shared', () => {
     const r = parseManifestText('a: &v ${NOPE}\nb: *v\n', '/m/x.yaml', { env: {} });
     expect(r.diagnostics.map(where)).toEqual([['env/unset-variable', '/a', 1, 7, 14]]);
