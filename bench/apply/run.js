@@ -8,7 +8,7 @@
 // Appends (or replaces) the "## Apply" section of bench/RESULTS.md.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -120,6 +120,7 @@ function cliRun(base, dir, concurrency) {
   });
 }
 
+const loadBefore = loadavg()[0];
 const dir = mkdtempSync(join(tmpdir(), 'sessionctl-bench-apply-'));
 writeManifests(join(dir, 'm'));
 const rows = [];
@@ -185,7 +186,8 @@ if (!args.includes('--no-write')) {
     '## Apply',
     '',
     `\`node bench/apply/run.js\` (${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${cpus().length} cores, ` +
-      `${Math.round(totalmem() / 2 ** 30)} GiB). ${N} manifests (one file each) applied to \`sessionctl emulator\` in a separate ` +
+      `${Math.round(totalmem() / 2 ** 30)} GiB, load average ${loadBefore.toFixed(1)} before and ${loadavg()[0].toFixed(1)} after the run: ` +
+      `other work shared the cores, so treat the numbers as a floor). ${N} manifests (one file each) applied to \`sessionctl emulator\` in a separate ` +
       `process, fresh state and emulator for each run, median of ${RUNS} runs. "Apply phase" is the creates with their ` +
       'verification and state writes, measured in-process; "whole CLI run" is `sessionctl apply` in a new process: start-up, ' +
       `loading and validating ${N} files, then the same apply.`,

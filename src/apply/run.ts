@@ -52,8 +52,11 @@ export async function runApply(paths: readonly string[], options: ApplyRunOption
       const stale = staleness(plan, options.saved);
       if (stale !== undefined) return done([stale]);
     }
-    const needsNetwork = plan.items.some((i) => i.action !== 'unchanged') || options.refresh !== false;
-    if (!needsNetwork || plan.items.length === 0) return finish(plan, await applyPlan(plan, { createSession: () => Promise.reject(new Error('unreachable')), state }));
+    const needsNetwork = plan.items.some((i) => i.action !== 'unchanged' || options.refresh !== false);
+    if (!needsNetwork) {
+      // Everything is unchanged and not to be refreshed: nothing to send, so no connection or key.
+      return finish(plan, await applyPlan(plan, { createSession: () => Promise.reject(new Error('internal: apply created a session for an unchanged plan')), state }));
+    }
     const api = await options.connect();
     try {
       const limiter = options.rateLimitPerMinute === undefined ? undefined : new RateLimiter(options.rateLimitPerMinute);

@@ -62,7 +62,8 @@ export async function runPlan(paths: readonly string[], options: PlanRunOptions)
   if (inputs.blocked) return { report: makeReport('plan', inputs), sources: inputs.sources, secrets: inputs.secrets, changes: false };
   const state = await StateStore.load(options.statePath);
   let plan = buildPlan(inputs.documents, state);
-  if (options.refresh !== undefined) {
+  // Only recorded sessions are read: with none, no connection (and no key) is needed.
+  if (options.refresh !== undefined && plan.items.some((i) => i.action === 'unchanged')) {
     const api = await options.refresh();
     try {
       const limiter = options.rateLimitPerMinute === undefined ? undefined : new RateLimiter(options.rateLimitPerMinute);
