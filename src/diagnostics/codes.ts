@@ -21,7 +21,7 @@ export interface CodeInfo {
 export const catalogue = {
   'input/not-found': { severity: 'error', description: 'A path given on the command line does not exist or matched no manifest.' },
   'input/unreadable': { severity: 'error', description: 'A file could not be read (permissions, a directory where a file was expected, an I/O error).' },
-  'input/too-large': { severity: 'error', description: 'A file is larger than the size limit (1 MiB by default, `--max-file-size`).' },
+  'input/too-large': { severity: 'error', description: 'A file is larger than the size limit (1 MiB by default, `--max-file-size`), or holds more YAML tokens (250,000) or documents (1,000) than a manifest file needs.' },
   'input/binary': { severity: 'error', description: 'A file contains NUL bytes or other binary content and is not a YAML text file.' },
   'input/invalid-utf8': { severity: 'error', description: 'A file is not valid UTF-8.' },
   'input/utf16': { severity: 'error', description: 'A file is encoded as UTF-16 or UTF-32; manifests must be UTF-8.' },
