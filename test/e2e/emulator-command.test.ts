@@ -37,6 +37,16 @@ describe('sessionctl emulator', () => {
     expect(emu.stdout() + emu.stderr()).not.toContain(SENTINEL);
   });
 
+  it('warns when it listens beyond loopback without keys', async () => {
+    const emu = await spawnEmulator(['--port', '0', '--host', '0.0.0.0']);
+    try {
+      expect((await call(emu.url, 'GET', '/_emulator/health')).status).toBe(200);
+    } finally {
+      await emu.stop();
+    }
+    expect(emu.stderr()).toContain('warning: listening on 0.0.0.0, not loopback: other machines can reach this emulator, and any key is accepted');
+  });
+
   it('--rate-limit and --data-dir', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'emu-cli-'));
     const emu = await spawnEmulator(['--port', '0', '--rate-limit', '2/min', '--data-dir', dir]);

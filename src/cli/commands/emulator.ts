@@ -83,6 +83,12 @@ export const registerEmulator: RegisterCommand = (program, env) => {
         throw err;
       }
       env.io.stdout.write(`${emulator.url}\n`);
+      const loopback = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/.test(flags.host);
+      if (!loopback) {
+        env.io.stderr.write(
+          `warning: listening on ${flags.host}, not loopback: other machines can reach this emulator${flags.apiKey.length === 0 ? ', and any key is accepted (restrict it with --api-key)' : ''}\n`,
+        );
+      }
       env.io.stderr.write(
         `emulator listening on ${emulator.url} (${flags.apiKey.length > 0 ? `${flags.apiKey.length} key(s)` : 'any key'}${flags.dataDir === undefined ? ', state in memory' : `, state in ${flags.dataDir}`}); Ctrl-C stops it\n`,
       );
