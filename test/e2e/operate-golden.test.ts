@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
@@ -66,6 +66,7 @@ beforeAll(async () => {
   await writeFile(join(dir, 'list-args.json'), '["octocat"]\n');
   await writeFile(join(dir, 'body.json'), '{"name": "hello-world", "private": true}\n');
   await writeFile(join(dir, 'notes.txt'), 'meeting notes\nline two\n');
+  await mkdir(join(dir, 'downloads'));
 });
 
 afterAll(async () => {
@@ -226,6 +227,7 @@ const cases: Case[] = [
   ({ name: 'files-ls-prefix-json', argv: ['files', 'ls', '@S', 'docs/', '--format', 'json'], exit: 0 }),
   ({ name: 'files-ls-limit', argv: ['files', 'ls', '@S', '--limit', '1'], exit: 0 }),
   ({ name: 'files-get-human', argv: ['files', 'get', '@S', 'docs/notes.txt', 'copy.txt'], exit: 0 }),
+  ({ name: 'files-get-into-folder', argv: ['files', 'get', '@S', 'docs/notes.txt', 'downloads'], exit: 0 }),
   ({ name: 'files-get-json', argv: ['files', 'get', '@S', 'data/args.json', 'args-copy.json', '--format', 'json'], exit: 0 }),
   ({ name: 'files-get-missing-404', argv: ['files', 'get', '@S', 'docs/missing.txt', 'missing.txt'], exit: 3 }),
   ({ name: 'files-upload-url-human', argv: ['files', 'upload-url', '@S', 'reports/q3.csv', '--content-type', 'text/csv'], exit: 0 }),
@@ -247,6 +249,8 @@ describe('operate commands against the emulator (golden)', () => {
     await expect(golden(c, r)).toMatchFileSnapshot(`../golden-operate/${c.name}.txt`);
     expect(r.exitCode, `${c.name}: ${r.stderr}`).toBe(c.exit);
     if (c.argv.includes('json') && c.exit === 0) expect(() => JSON.parse(r.stdout), 'stdout is one JSON document').not.toThrow();
+    if (c.name === 'files-get-human') expect(await readFile(join(dir, 'copy.txt'), 'utf8')).toBe('meeting notes\nline two\n');
+    if (c.name === 'files-get-into-folder') expect(await readFile(join(dir, 'downloads', 'notes.txt'), 'utf8')).toBe('meeting notes\nline two\n');
   });
 });
 

@@ -27,7 +27,19 @@ function withMount(cmd: Command): Command {
 export const registerFiles: RegisterCommand = (program, env) => {
   const files = program
     .command('files')
-    .description("Work with the files in a session's mount (/mnt/files in its sandbox): ls, put, get, rm, upload-url, download-url.");
+    .description("Work with the files in a session's mount (/mnt/files in its sandbox): ls, put, get, rm, upload-url, download-url.")
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Examples:',
+        '  sessionctl files put support-agent ./report.csv reports/q3.csv',
+        '  sessionctl files ls support-agent reports/',
+        '  sessionctl files get support-agent reports/q3.csv ./copy.csv',
+        '',
+        'Presigned URLs point at storage, not the service: the API key is never sent there, and files are streamed.',
+      ].join('\n'),
+    );
 
   const ls = files.command('ls').description('List the files in the mount (paginated).').argument('<session>', SESSION_ARG_HELP).argument('[prefix]', 'only paths that start with this, e.g. data/');
   addListOptions(withMount(ls))
