@@ -62,7 +62,9 @@ describe('.pre-commit-hooks.yaml', () => {
 
   test('the entry names the package bin, which the package builds when pre-commit installs it (prepare)', () => {
     expect(Object.keys(pkg.bin)).toContain(hook.entry.split(' ')[0]);
-    expect(pkg.scripts['prepare']).toContain('build');
+    // pre-commit installs node hooks from git, where npm runs only `prepare` (which builds dist/).
+    expect(pkg.scripts['prepare']).toBe('node scripts/prepare.mjs');
+    expect(readFileSync(path.join(root, 'scripts/prepare.mjs'), 'utf8')).toContain("run(['run', '-s', 'build'])");
     expect(pkg.files).toContain('dist');
     expect(existsSync(path.join(root, pkg.bin['sessionctl']!)), 'build first (npm run build)').toBe(true);
   });
