@@ -11,5 +11,6 @@ if [ -d node_modules ] && [ -f dist/cli/main.js ]; then
   echo "sessionctl is already installed in $(pwd)"
   exit 0
 fi
+# npm ci runs the package's prepare script, which builds dist/.
 npm ci --no-audit --no-fund
-npm run -s build
+[ -f dist/cli/main.js ] || npm run -s build

@@ -169,7 +169,7 @@ describe('the GitHub Action, run locally', () => {
     expect(Object.keys(action.outputs)).toEqual(expect.arrayContaining(['report', 'session-ids', 'mcp-urls', 'exit-code']));
     const install = readFileSync(path.join(root, 'scripts/action-install.sh'), 'utf8');
     expect(install).toContain('npm ci');
-    expect(install).toContain('npm run -s build');
+    expect(install).toContain('[ -f dist/cli/main.js ] || npm run -s build');
   });
 
   test('validate with findings: annotations on the manifest lines, step summary, JSON report, SARIF, outputs, exit 1', async () => {
