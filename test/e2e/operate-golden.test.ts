@@ -171,6 +171,8 @@ const cases: Case[] = [
   // search
   ({ name: 'search-human', argv: ['search', '@S', 'star a github repository', '--known-fields', 'owner:octocat,repo:hello-world'], exit: 0 }),
   ({ name: 'search-json', argv: ['search', '@S', 'star a github repository', '--format', 'json'], exit: 0 }),
+  ({ name: 'search-nothing-found', argv: ['search', '@S', 'zzqx qqvv'], exit: 1 }),
+  ({ name: 'search-partly-found-json', argv: ['search', '@S', 'star a github repository', 'zzqx qqvv', '--format', 'json'], exit: 1 }),
   ({ name: 'search-bad-known-fields', argv: ['search', '@S', 'star a repo', '--known-fields', 'octocat'], exit: 2 }),
   ({ name: 'search-too-many', argv: ['search', '@S', 'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'], exit: 2 }),
   // execute

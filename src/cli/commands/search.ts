@@ -25,7 +25,7 @@ export const registerSearch: RegisterCommand = (program, env) => {
       'after',
       sessionHelp(
         ['sessionctl search support-agent "star a github repository"', 'sessionctl search trs_1a2b3c4d5e6f "send an email" "post to a slack channel" --known-fields channel:general'],
-        ['Exit code 1 when the service reports that a search failed (success: false).'],
+        ['Exit code 1 when the service reports that the search, or one of its use cases, failed (an "error" in its answer).'],
       ),
     )
     .action(async (ref: string, useCases: string[], flags: SearchFlags) => {
@@ -46,8 +46,10 @@ export const registerSearch: RegisterCommand = (program, env) => {
           const { renderSearch } = await import('../../operate/format/search.js');
           env.io.stdout.write(renderSearch(result, renderContext(env)));
         }
-        if (result.success === false) {
-          env.io.stderr.write(`error: the search failed${typeof result.error === 'string' ? `: ${result.error}` : ''}\n`);
+        // A 200 with `error` is a failure at the search's own level, like a tool's: some or all
+        // use cases found nothing. The results that did come are still printed.
+        if (result.success === false || (typeof result.error === 'string' && result.error !== '')) {
+          env.io.stderr.write(`error: ${result.success === false ? 'the search failed' : 'part of the search failed'}${typeof result.error === 'string' ? `: ${result.error}` : ''}\n`);
           env.setExitCode(ExitCode.findings);
         }
       });

@@ -19,7 +19,7 @@ export function renderSearch(result: SearchResult, ctx: RenderContext): string {
     const fields: Array<[string, unknown]> = [
       ['   primary', list(r.primary_tool_slugs)],
       ['   related', list(r.related_tool_slugs)],
-      ['   toolkits', list(r.toolkits).join(', ')],
+      ['   toolkits', list(r.toolkits).join(', ') || '(none)'],
     ];
     if (typeof r['execution_guidance'] === 'string') fields.push(['   guidance', r['execution_guidance']]);
     if (typeof r['error'] === 'string') fields.push(['   error', r['error']]);
