@@ -292,3 +292,21 @@ describe('--format json prints the service response unchanged', () => {
     expect(one.stdout.trimEnd().split('\n').at(-1)).toBe(`${first.items.length} of ${first.total_items} toolkits (more with --all or --limit N)`);
   });
 });
+
+describe('colour and width follow the terminal', () => {
+  test('a TTY gets a bold header unless NO_COLOR; a pipe never gets colour', async () => {
+    const args = ['toolkits', support, '--base-url', emu.url];
+    const tty = await runCli(args, { cwd: dir, tty: true, env: { COMPOSIO_API_KEY: KEY, NO_COLOR: undefined } });
+    expect(tty.stdout.split('\n')[0]).toBe('\u001b[1mSLUG        NAME        ENABLED  AUTH    CONNECTION\u001b[22m');
+    const noColor = await runCli(args, { cwd: dir, tty: true, env: { COMPOSIO_API_KEY: KEY, NO_COLOR: '1' } });
+    expect(noColor.stdout).not.toContain('\u001b[');
+    const pipe = await runCli(args, { cwd: dir, tty: false, env: { COMPOSIO_API_KEY: KEY, NO_COLOR: undefined } });
+    expect(pipe.stdout).not.toContain('\u001b[');
+  });
+
+  test('without COLUMNS and not a TTY nothing is cut', async () => {
+    const r = await runCli(['tools', support, '--base-url', emu.url], { cwd: dir, env: { COMPOSIO_API_KEY: KEY } });
+    expect(r.stdout).toContain('Check connections and return an auth link for toolkits that are not connected.');
+    expect(r.stdout).not.toContain('…');
+  });
+});
