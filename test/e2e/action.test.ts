@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -280,5 +280,33 @@ describe('the GitHub Action, run locally', () => {
     const sarif = JSON.parse(readFileSync(path.join(workspace, 'drift.sarif'), 'utf8')) as { runs: Array<{ results: Array<{ ruleId: string }> }> };
     expect(sarif.runs[0]!.results.map((r) => r.ruleId).every((id) => id.startsWith('drift/'))).toBe(true);
     expect(run.summary).toMatch(/^### sessionctl diff: /m);
+  });
+
+  test('changed-since: a pull-request run checks only the manifests the branch changed', async () => {
+    const repo = mkdtempSync(path.join(tmpdir(), 'sessionctl-action-git-'));
+    const gitEnv = { PATH: process.env['PATH'] ?? '', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' };
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, env: gitEnv });
+    try {
+      git('init', '-q', '-b', 'main');
+      mkdirSync(path.join(repo, 'sessions'));
+      writeFileSync(path.join(repo, 'sessions/legacy.yaml'), invalid); // broken on main already, not this branch's doing
+      writeFileSync(path.join(repo, 'sessions/support.yaml'), valid);
+      git('add', '.');
+      git('commit', '-q', '-m', 'base');
+      git('checkout', '-q', '-b', 'feature');
+      writeFileSync(path.join(repo, 'sessions/support.yaml'), valid.replace('enable: [gmail, slack]', 'enable: [gmail, slak]\n  disable: [github]'));
+      git('commit', '-q', '-am', 'edit support');
+
+      const run = await runAction(repo, { paths: 'sessions', 'changed-since': 'main' }, { GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' });
+      expect(run.status).toBe(1);
+      const annotated = run.stdout.split('\n').filter((l) => l.startsWith('::error ')).map((l) => /file=([^,]+)/.exec(l)?.[1]);
+      expect(annotated.length).toBeGreaterThan(0);
+      expect(new Set(annotated)).toEqual(new Set(['sessions/support.yaml']));
+      expect(run.stderr).toContain('--changed-since main: 1 manifest file(s) since');
+      const report = JSON.parse(readFileSync(run.outputs['report']!, 'utf8')) as { files: string[] };
+      expect(report.files).toEqual(['sessions/support.yaml']);
+    } finally {
+      rmSync(repo, { recursive: true, force: true });
+    }
   });
 });
