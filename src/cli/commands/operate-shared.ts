@@ -16,6 +16,7 @@ export interface OperateFlags extends ConnectionOptions {
   state?: string;
   userId?: string;
   format: 'human' | 'json';
+  emulator?: boolean;
 }
 
 export interface ListFlags extends OperateFlags {
@@ -30,7 +31,11 @@ export function addOperateOptions(cmd: Command): Command {
   cmd
     .option('--state <path>', `the state file that resolves manifest names (default: ${DEFAULT_STATE_PATH})`)
     .option('--user-id <id>', 'the user id to pick when a manifest name was applied for several users')
-    .addOption(new Option('--format <format>', 'human: tables and summaries; json: the service\'s response, unchanged').choices(['human', 'json']).default('human'));
+    .addOption(new Option('--format <format>', 'human: tables and summaries; json: the service\'s response, unchanged').choices(['human', 'json']).default('human'))
+    .option(
+      '--emulator',
+      'use the offline emulator of apply --emulator (kept beside the state file); URLs it prints last only as long as the command',
+    );
   return addConnectionOptions(cmd);
 }
 
@@ -57,6 +62,25 @@ export async function withSession(
     cwd: env.io.cwd,
     ...(flags.userId !== undefined ? { userId: flags.userId } : {}),
   });
+  if (flags.emulator === true) {
+    // The same emulator data folder and key as plan/apply/diff --emulator, so their sessions are here.
+    const [{ startEmulator }, { createClient }, { emulatorDataDir }] = await Promise.all([
+      import('../../emulator/server.js'),
+      import('../../client/client.js'),
+      import('./apply.js'),
+    ]);
+    const dataDir = emulatorDataDir(resolve(env.io.cwd, flags.state ?? DEFAULT_STATE_PATH));
+    const emulator = await startEmulator({ port: 0, dataDir });
+    env.io.stderr.write(`emulator: ${emulator.url} (sessions kept in ${dataDir})\n`);
+    const client = createClient({ baseUrl: emulator.url, apiKey: 'sessionctl-emulator' });
+    try {
+      await work(client, session.sessionId);
+    } finally {
+      await client.close();
+      await emulator.close();
+    }
+    return;
+  }
   const client = await clientFromOptions(flags, env);
   try {
     await work(client, session.sessionId);
