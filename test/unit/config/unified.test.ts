@@ -35,3 +35,12 @@ describe('unifiedConfigDiff', () => {
     expect(diff).toContain('+    "COMPOSIO_REMOTE_WORKBENCH",');
   });
 });
+
+describe('unifiedConfigDiff on configs too different to diff quickly', () => {
+  test('gives up after its timeout with a one-line note', () => {
+    const declared = Array.from({ length: 6000 }, (_, i) => `declared_${i}_${(i * 7919) % 6000}`);
+    const served = Array.from({ length: 6000 }, (_, i) => `served_${(i * 104729) % 6000}_${i}`);
+    const diff = unifiedConfigDiff(expectedConfig({ user_id: 'u', toolkits: declared }), { config: { user_id: 'u', toolkits: { enabled: served } }, tool_router_tools: [] }, labels);
+    expect(diff).toBe('(the two configs are too different to diff line by line; see the findings above)\n');
+  });
+});
