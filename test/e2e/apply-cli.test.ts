@@ -42,6 +42,16 @@ describe('apply on the command line', () => {
     expect(plan.stdout).toContain('Plan: 0 to create, 0 to replace, 1 unchanged');
   });
 
+  test('no API key: exit 2 before any request, and the state lock is released', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'sessionctl-nokey-'));
+    await writeFile(join(dir, 'a.yaml'), 'name: a\nuser_id: u1\n');
+    const r = await runCli(['apply', 'a.yaml'], { cwd: dir, env: { COMPOSIO_BASE_URL: 'http://127.0.0.1:9' } });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('no API key');
+    await expect(stat(join(dir, '.sessionctl', 'state.json.lock'))).rejects.toThrow(/ENOENT/);
+    await expect(stat(join(dir, '.sessionctl', 'state.json'))).rejects.toThrow(/ENOENT/);
+  });
+
   test.each([
     [['apply', 'x.yaml', '--concurrency', '0'], /--concurrency/],
     [['apply', 'x.yaml', '--rate-limit', 'fast'], /--rate-limit/],
