@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
 import { applyWorld, type ApplyWorld } from './apply-helpers.js';
 
@@ -118,5 +120,39 @@ describe('drift injected through the emulator admin API', () => {
     expect(gone.exitCode).toBe(1);
     expect(gone.stdout).toContain('state/session-missing');
     expect((await world.run(['diff', '.', '--session', quietId])).exitCode).toBe(2);
+  });
+
+  test('a create answered with another config: apply reports the drift, exits 1, and still records the session', async () => {
+    world = await applyWorld({ 'support.yaml': SUPPORT });
+    // A service of its own that silently ignores the allowlist and keeps the workbench on.
+    const answer = {
+      session_id: 'trs_servedOther01',
+      mcp: { type: 'http', url: 'https://example.test/tool_router/v3/trs_servedOther01/mcp' },
+      tool_router_tools: ['COMPOSIO_SEARCH_TOOLS', 'COMPOSIO_GET_TOOL_SCHEMAS', 'COMPOSIO_MULTI_EXECUTE_TOOL', 'COMPOSIO_MANAGE_CONNECTIONS'],
+      config: { user_id: 'support-bot', workbench: { enable: true } },
+    };
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        const ok = req.method === 'POST' && req.url === '/api/v3/tool_router/session';
+        res.writeHead(ok ? 201 : 404, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(ok ? answer : { error: { message: 'not found', code: 404, slug: 'NotFound', status: 404 } }));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const r = await world.run(['apply', 'support.yaml', '--format', 'json'], { COMPOSIO_BASE_URL: base });
+      expect(r.exitCode).toBe(1);
+      const report = JSON.parse(r.stdout);
+      expect(report.applied.items.map((i: any) => [i.outcome, i.session_id, i.drifted])).toEqual([['created', 'trs_servedOther01', true]]);
+      expect(found(r.stdout)).toEqual([
+        ['drift/dropped', 'support.yaml', 4, 3, '/toolkits/enable'],
+        ['drift/changed', 'support.yaml', 8, 3, '/workbench/enable'],
+      ]);
+      expect((await world.state()).sessions.map((s) => s.session_id)).toEqual(['trs_servedOther01']);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
