@@ -23,6 +23,8 @@ export interface EmulatorState {
   baseUrl: string;
   /** Signs presigned URLs; random per process. */
   secret: Buffer;
+  /** Resolves once the contract's schemas and the catalogue are loaded (they load on first use). */
+  ready(): Promise<void>;
   /** The request log (method, path, status), and unexpected errors; never keys or bodies. */
   log?: (line: string) => void;
 }

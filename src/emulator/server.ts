@@ -106,6 +106,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     settings,
     baseUrl: '',
     secret: randomBytes(32),
+    ready: async () => {
+      await load();
+    },
     ...(options.log === undefined ? {} : { log: options.log }),
   };
   const allowedHosts = new Set([...(options.allowedHosts ?? []).map((h) => h.toLowerCase()), host.toLowerCase(), `[${host.toLowerCase()}]`]);

@@ -111,6 +111,20 @@ describe('link flow', () => {
     expect(visit.headers['location']).toBe(`https://example.com/cb?x=1&status=success&connected_account_id=${r.json.connected_account_id}`);
   });
 
+  it('the admin API can seed a connection without a link flow', async () => {
+    const id = await createSession(emu.url, KEY, { user_id: 'seeded' });
+    const seeded = await call(emu.url, 'POST', `/_emulator/sessions/${id}/connections`, { body: { toolkit: 'slack' } });
+    expect(seeded.status).toBe(201);
+    expect(seeded.json).toMatchObject({ toolkit: 'slack', user_id: 'seeded', status: 'ACTIVE', connected_account_id: expect.stringMatching(/^ca_/) });
+    const run = await call(emu.url, 'POST', `${SESSION}/${id}/execute`, { key: KEY, body: { tool_slug: 'SLACK_LIST_ALL_CHANNELS' } });
+    expect(run.json.error).toBeNull();
+    expect(run.json.data.connected_account_id).toBe(seeded.json.connected_account_id);
+    const bad = await call(emu.url, 'POST', `/_emulator/sessions/${id}/connections`, { body: { toolkit: 'nope' } });
+    expect(bad.status).toBe(400);
+    const list = await call(emu.url, 'GET', '/_emulator/sessions');
+    expect(list.json.sessions.find((x: any) => x.session_id === id)).toMatchObject({ user_id: 'seeded', config_version: 1 });
+  });
+
   it('an unknown link token is 404', async () => {
     expect((await call(emu.url, 'GET', '/_emulator/link/lt_nope')).status).toBe(404);
   });

@@ -18,10 +18,15 @@
  *   DELETE /_emulator/faults/{id}             200 {deleted: id} | 404
  *   GET    /_emulator/rate-limit              200 {per_window: N|null, window_ms}
  *   POST   /_emulator/rate-limit              200 same; body {per_minute: N|null} or {limit: N|null, window_ms?}
+ *   GET    /_emulator/sessions                200 {sessions: [{session_id, user_id, created_at, config_version}]}
+ *                                             (every tenant's, oldest first)
  *   GET    /_emulator/sessions/{id}           200 {session_id, config, tool_router_tools, config_version,
  *                                             created_at, mounts} (any tenant) | 404
  *   DELETE /_emulator/sessions/{id}           200 {deleted: id}: the session is gone (its files too);
  *                                             the API then answers 404 for it
+ *   POST   /_emulator/sessions/{id}/connections  201 {connected_account_id, toolkit, user_id, status}: a
+ *                                             connection for the session's user without a link flow;
+ *                                             body {toolkit, status?: "ACTIVE" (default) | "INITIATED"}
  *   POST   /_emulator/sessions/{id}/config    200 same (drift injection); body {config?: <JSON merge
  *                                             patch (RFC 7386) applied to the stored effective config>,
  *                                             tool_router_tools?: string[], config_version?: int};
@@ -40,7 +45,7 @@ import type { EmulatorState } from '../context.js';
 import { envelope, httpError, ServiceError } from '../errors.js';
 import { checkFault, type FaultInput } from '../faults.js';
 import { ClientGone, readBody, sendJson } from '../http.js';
-import type { SessionRecord } from '../store.js';
+import { newId, type ConnectionRecord, type SessionRecord } from '../store.js';
 import { completeLink } from './link.js';
 import { serveFile } from './files.js';
 
@@ -138,6 +143,10 @@ export async function handleAdmin(req: IncomingMessage, res: ServerResponse, url
         return ok(200, state.rateLimiter.settings);
       }
     }
+    if (head === 'sessions' && id === undefined && method === 'GET') {
+      const sessions = [...state.store.sessions.values()].map((x) => ({ session_id: x.id, user_id: x.config.user_id, created_at: x.created_at, config_version: x.config_version }));
+      return ok(200, { sessions });
+    }
     if (head === 'sessions' && id !== undefined) {
       const s = state.store.sessions.get(id);
       if (s === undefined) throw httpError(404, `Tool router session '${id}' not found`);
@@ -145,6 +154,30 @@ export async function handleAdmin(req: IncomingMessage, res: ServerResponse, url
       if (tail === undefined && method === 'DELETE') {
         await state.store.deleteSession(s.id);
         return ok(200, { deleted: s.id });
+      }
+      if (tail === 'connections' && method === 'POST') {
+        const body = (await jsonBody(req, state)) as Record<string, unknown>;
+        await state.ready();
+        const toolkit = typeof body['toolkit'] === 'string' ? state.catalog.toolkit(body['toolkit']) : undefined;
+        if (toolkit === undefined) throw httpError(400, 'toolkit must name a toolkit of the catalogue');
+        const status = body['status'] ?? 'ACTIVE';
+        if (status !== 'ACTIVE' && status !== 'INITIATED') throw httpError(400, "status must be 'ACTIVE' or 'INITIATED'");
+        const connection: ConnectionRecord = {
+          id: newId('ca_'),
+          tenant: s.tenant,
+          user_id: s.config.user_id,
+          toolkit: toolkit.slug,
+          status,
+          created_at: new Date().toISOString(),
+          link_token: newId('lt_', 12),
+          auth_config: {
+            id: `ac_managed_${toolkit.slug.replace(/[^A-Za-z0-9_-]/g, '')}`,
+            auth_scheme: toolkit.composio_managed_auth_schemes[0] ?? toolkit.auth_schemes[0] ?? 'OAUTH2',
+            is_composio_managed: toolkit.composio_managed_auth_schemes.length > 0,
+          },
+        };
+        state.store.addConnection(connection);
+        return ok(201, { connected_account_id: connection.id, toolkit: connection.toolkit, user_id: connection.user_id, status: connection.status });
       }
       if (tail === 'config' && method === 'POST') {
         const body = (await jsonBody(req, state)) as Record<string, unknown>;
