@@ -33,7 +33,9 @@ export async function applyWorld(files: Record<string, string>, emulatorOptions:
       method,
       ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
     });
-    return res.json();
+    const answer = await res.json();
+    if (!res.ok) throw new Error(`emulator admin ${method} ${path}: ${res.status} ${JSON.stringify(answer)}`);
+    return answer;
   };
   return {
     dir,
