@@ -100,6 +100,25 @@ describe('sessionctl emulator', () => {
     expect(r.stdout + r.stderr).not.toContain(SENTINEL);
   });
 
+  it('a data directory that cannot be used exits 2 naming it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'emu-dd-'));
+    const file = join(dir, 'not-a-dir');
+    writeFileSync(file, 'x');
+    const r = await runToExit(['emulator', '--port', '0', '--data-dir', file]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${file}: cannot use the data directory (ENOTDIR)`);
+    writeFileSync(join(dir, 'state.json'), 'not json');
+    const corrupt = await runToExit(['emulator', '--port', '0', '--data-dir', dir]);
+    expect(corrupt.code).toBe(2);
+    expect(corrupt.stderr).toContain('state.json is not valid JSON');
+  });
+
+  it('a host that does not resolve exits 2', async () => {
+    const r = await runToExit(['emulator', '--port', '0', '--host', 'no-such-host.invalid']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--host no-such-host.invalid does not resolve');
+  });
+
   it('a catalogue that is not a catalogue exits 2', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'emu-cat-'));
     writeFileSync(join(dir, 'bad.json'), JSON.stringify({ toolkits: [{ slug: 'a' }], tools: [{ slug: 'X', toolkit: 'b' }] }));

@@ -76,10 +76,17 @@ export const registerEmulator: RegisterCommand = (program, env) => {
           log: (line) => env.io.stderr.write(`${line}\n`),
         });
       } catch (err) {
-        const code = (err as NodeJS.ErrnoException).code;
-        if (code === 'EADDRINUSE') throw new UsageError(`port ${port} on ${flags.host} is in use`, 'pick another with --port, or --port 0 for any free port');
-        if (code === 'EADDRNOTAVAIL' || code === 'EACCES') throw new UsageError(`cannot listen on ${flags.host}:${port} (${code})`);
-        if (flags.dataDir !== undefined && err instanceof Error && !(err as NodeJS.ErrnoException).code) throw new InputError(err.message, flags.dataDir);
+        const { code, syscall } = err as NodeJS.ErrnoException;
+        if (syscall === 'listen' || code === 'EADDRINUSE' || code === 'EADDRNOTAVAIL') {
+          if (code === 'EADDRINUSE') throw new UsageError(`port ${port} on ${flags.host} is in use`, 'pick another with --port, or --port 0 for any free port');
+          throw new UsageError(`cannot listen on ${flags.host}:${port} (${code ?? 'error'})`);
+        }
+        if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') throw new UsageError(`--host ${flags.host} does not resolve`);
+        // Anything else happened while opening the data directory (unreadable, not a directory, a
+        // corrupt state file): an input error naming it.
+        if (flags.dataDir !== undefined && err instanceof Error) {
+          throw new InputError(code === undefined ? err.message : `cannot use the data directory (${code})`, flags.dataDir, { cause: err });
+        }
         throw err;
       }
       env.io.stdout.write(`${emulator.url}\n`);
