@@ -4,6 +4,7 @@ import { summaryLine } from './human.js';
 import { displayPath } from './paths.js';
 import { toolName } from './tool.js';
 import type { Reporter } from './types.js';
+import { markdownBlocks } from '../plan/markdown.js';
 
 /** Rows in the findings table; a step summary is for a glance, the full list is in the log. */
 export const MARKDOWN_MAX_ROWS = 50;
@@ -71,6 +72,7 @@ export const markdown: Reporter = {
       const more = report.diagnostics.length - MARKDOWN_MAX_ROWS;
       if (more > 0) out.push('', `_…and ${more} more; the log lists every problem._`);
     }
+    out.push(...markdownBlocks(report));
     return `${out.join('\n')}\n\n`;
   },
 };

@@ -22,6 +22,7 @@ const formats = [
   ['json', 'expected.json'],
   ['github', 'expected.github.txt'],
   ['sarif', 'expected.sarif.json'],
+  ['markdown', 'expected.markdown.md'],
 ] as const;
 
 type Step =
