@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer';
-import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, opendirSync, openSync, readSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Diagnostic, Range } from '../diagnostics/diagnostic.js';
 import { DEFAULT_MAX_FILE_BYTES } from '../manifest/decode.js';
@@ -53,15 +53,20 @@ function walkDir(root: string): string[] | undefined {
   const pending = [root];
   while (pending.length > 0) {
     const dir = pending.pop()!;
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      // Symbolic links need the loader's cycle handling: not this path's business.
-      if (entry.isSymbolicLink()) return undefined;
-      const full = join(dir, entry.name);
-      if (entry.isDirectory()) {
-        if (!SKIPPED_DIR(entry.name)) pending.push(full);
-      } else if (entry.isFile() && MANIFEST_FILE.test(entry.name)) {
-        found.push(full);
+    // Entry by entry: `readdirSync` of a 100,000-file folder holds every Dirent at once (~60 MB).
+    const handle = opendirSync(dir);
+    try {
+      for (let entry = handle.readSync(); entry !== null; entry = handle.readSync()) {
+        // Symbolic links need the loader's cycle handling: not this path's business.
+        if (entry.isSymbolicLink()) return undefined;
+        if (entry.isDirectory()) {
+          if (!SKIPPED_DIR(entry.name)) pending.push(join(dir, entry.name));
+        } else if (entry.isFile() && MANIFEST_FILE.test(entry.name)) {
+          found.push(join(dir, entry.name));
+        }
       }
+    } finally {
+      handle.closeSync();
     }
   }
   return found.sort(compareCodeUnits);

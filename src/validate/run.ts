@@ -2,13 +2,12 @@ import { sortDiagnostics, tally, type Diagnostic } from '../diagnostics/diagnost
 import { loadManifests } from '../manifest/load.js';
 import type { LoadOptions, LoadResult, ManifestDocument } from '../manifest/types.js';
 import type { Report } from '../report/types.js';
-import { listManifestFiles, type FastPassed } from './fast-path.js';
-import { checkAllFast, threadsFor } from './parallel.js';
+import { checkFile, placeKey, secretsOf, type NameRecord } from './check-file.js';
+import { listManifestFiles } from './fast-path.js';
+import { checkAllFiles, threadsFor } from './parallel.js';
 import { validateDocument } from './index.js';
 import { maskSecretsInSources, type FoundSecret } from './mask.js';
-import { valueAt } from './pointer.js';
 import { duplicateName } from './rules/duplicate-name.js';
-import { classifySecret } from './rules/literal-api-key.js';
 
 export interface ValidateRun {
   /** The report of the run (`command: 'validate'`), diagnostics sorted. */
@@ -47,48 +46,68 @@ export async function validatePaths(paths: readonly string[], options: ValidateP
     return finish(loaded.files, loaded, loaded.documents, loaded.documents);
   }
 
-  // Fast path: keep only names of clean files; load the rest with positions, in one loader call.
-  const passed = new Map<string, FastPassed>();
-  const slow: string[] = [];
-  const checked = await checkAllFast(files, {
-    threads: threadsFor(files.length, options.jobs),
+  // Fast path: each file is checked on its own (fast reader, else the full loader), on worker
+  // threads for big runs; only findings, name records and the sources of files with findings
+  // come back, so memory stays flat however many files there are.
+  const load = {
+    cwd: options.cwd,
+    env: options.env,
     ...(options.maxFileBytes !== undefined ? { maxFileBytes: options.maxFileBytes } : {}),
-  });
-  files.forEach((file, i) => {
-    const ok = checked[i];
-    if (ok === undefined) slow.push(file);
-    else passed.set(file, ok);
-  });
+    ...(options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {}),
+  };
+  const results = await checkAllFiles(files, { threads: threadsFor(files.length, options.jobs), load });
   // A clean file whose name another manifest also uses needs positions for that finding.
   const nameCount = new Map<string, number>();
-  for (const p of passed.values()) nameCount.set(p.name, (nameCount.get(p.name) ?? 0) + 1);
-  const empty: LoadResult = { documents: [], diagnostics: [], files: [], sources: new Map() };
-  const first = slow.length > 0 ? await loadManifests(slow, options) : empty;
-  for (const d of first.documents) nameCount.set(d.name, (nameCount.get(d.name) ?? 0) + 1);
-  const again = [...passed.values()].filter((p) => (nameCount.get(p.name) ?? 0) > 1).map((p) => p.file);
-  for (const f of again) passed.delete(f);
-  const second = again.length > 0 ? await loadManifests(again, options) : empty;
-
-  const loaded: LoadResult = {
-    documents: [...first.documents, ...second.documents],
-    diagnostics: [...first.diagnostics, ...second.diagnostics],
-    files,
-    sources: new Map([...first.sources, ...second.sources]),
-  };
-  // Every document of the run in load order (the plain path's order), for the cross-document rule.
-  const byFile = new Map<string, ManifestDocument[]>();
-  for (const d of loaded.documents) byFile.set(d.file, [...(byFile.get(d.file) ?? []), d]);
-  const ordered: ManifestDocument[] = [];
-  for (const file of files) {
-    const p = passed.get(file);
-    if (p !== undefined) ordered.push(nameOnly(p));
-    else ordered.push(...(byFile.get(file) ?? []));
+  for (const r of results) {
+    if (r.kind === 'fast') nameCount.set(r.name, (nameCount.get(r.name) ?? 0) + 1);
+    else for (const d of r.docs) nameCount.set(d.name, (nameCount.get(d.name) ?? 0) + 1);
   }
-  return finish(files, loaded, loaded.documents, ordered);
+  for (let i = 0; i < results.length; i++) {
+    const r = results[i]!;
+    if (r.kind === 'fast' && (nameCount.get(r.name) ?? 0) > 1) results[i] = await checkFile(r.file, load, true);
+  }
+
+  const diagnostics: Diagnostic[] = [];
+  const sources = new Map<string, string>();
+  const secrets: FoundSecret[] = [];
+  const envPlaces = new Set<string>();
+  // Every document of the run in load order (the plain path's order), for the cross-document rule.
+  const ordered: ManifestDocument[] = [];
+  for (const r of results) {
+    if (r.kind === 'fast') {
+      ordered.push(nameOnly(r));
+      continue;
+    }
+    diagnostics.push(...r.diagnostics);
+    if (r.source !== undefined) sources.set(r.file, r.source);
+    secrets.push(...r.secrets);
+    for (const p of r.envPlaces) envPlaces.add(p);
+    for (const d of r.docs) ordered.push(fromRecord(d));
+  }
+  diagnostics.push(...duplicateName.checkAll(ordered).filter((d) => !envPlaces.has(placeKey(d))));
+  const sorted = sortDiagnostics(diagnostics);
+  return {
+    report: { command: 'validate', files, diagnostics: sorted, summary: { ...tally(sorted), files: files.length, manifests: ordered.length } },
+    sources: maskSecretsInSources(sources, secrets),
+    secrets: [...new Set(secrets.map((f) => f.secret))],
+  };
+}
+
+/** A name record as the document the duplicate-name rule reads. */
+function fromRecord(r: NameRecord): ManifestDocument {
+  return {
+    file: r.file,
+    index: r.index,
+    name: r.name,
+    nameDeclared: r.nameDeclared,
+    data: undefined,
+    locate: (pointer) => (pointer === '/name' ? r.nameRange : r.whole),
+    scalar: () => undefined,
+  };
 }
 
 /** A clean document on the fast path: only its name takes part in the run rule. */
-function nameOnly(p: FastPassed): ManifestDocument {
+function nameOnly(p: { file: string; name: string; nameDeclared: boolean }): ManifestDocument {
   return {
     file: p.file,
     index: 0,
@@ -116,15 +135,7 @@ function finish(files: string[], loaded: LoadResult, checked: readonly ManifestD
     diagnostics,
     summary: { ...tally(diagnostics), files: files.length, manifests: all.length },
   };
-  const secrets: FoundSecret[] = [];
-  for (const d of diagnostics) {
-    if (d.code !== 'rule/literal-api-key' || d.pointer === undefined || d.file === undefined || d.range === undefined) continue;
-    const doc = checked.find((x) => x.file === d.file && rangeWithin(x.locate(''), d.range));
-    const value = doc === undefined ? undefined : valueAt(doc.data, d.pointer);
-    if (typeof value !== 'string') continue;
-    const key = d.pointer.split('/').pop();
-    secrets.push({ file: d.file, range: d.range, secret: classifySecret(value, key)?.secret ?? value });
-  }
+  const secrets = secretsOf(diagnostics, checked);
   return {
     report,
     sources: maskSecretsInSources(loaded.sources, secrets),
@@ -132,10 +143,5 @@ function finish(files: string[], loaded: LoadResult, checked: readonly ManifestD
   };
 }
 
-function rangeWithin(outer: { start: { line: number }; end: { line: number } }, inner: { start: { line: number } } | undefined): boolean {
-  return inner !== undefined && inner.start.line >= outer.start.line && inner.start.line <= outer.end.line;
-}
 
-function placeKey(d: Diagnostic): string {
-  return `${d.file ?? ''}\0${d.range?.start.line ?? 0}:${d.range?.start.col ?? 0}`;
-}
+

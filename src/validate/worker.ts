@@ -1,22 +1,26 @@
 import { parentPort } from 'node:worker_threads';
-import { checkFast, type FastPassed } from './fast-path.js';
+import type { LoadOptions } from '../manifest/types.js';
+import { checkFile, type FileResult } from './check-file.js';
 
 /**
- * A fast-path worker for big runs (`parallel.ts`): it checks the batches of files the main thread
- * sends, and answers with one entry per file (the clean file's name, or null: load it fully).
+ * A worker for big runs (`parallel.ts`): it checks the batches of files the main thread sends,
+ * fast path or full loader as each file needs, and answers with one plain-data result per file.
  */
 export interface WorkerBatch {
   id: number;
   files: string[];
-  maxFileBytes?: number;
+  options: Pick<LoadOptions, 'cwd' | 'env' | 'maxFileBytes' | 'maxDepth'>;
 }
 
 export interface WorkerResult {
   id: number;
-  results: Array<FastPassed | null>;
+  results: FileResult[];
 }
 
 parentPort?.on('message', (batch: WorkerBatch) => {
-  const results = batch.files.map((f) => checkFast(f, batch.maxFileBytes) ?? null);
-  parentPort!.postMessage({ id: batch.id, results } satisfies WorkerResult);
+  void (async () => {
+    const results: FileResult[] = [];
+    for (const f of batch.files) results.push(await checkFile(f, batch.options));
+    parentPort!.postMessage({ id: batch.id, results } satisfies WorkerResult);
+  })();
 });
