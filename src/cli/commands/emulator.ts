@@ -110,7 +110,12 @@ export const registerEmulator: RegisterCommand = (program, env) => {
         process.once('SIGINT', onInt);
         process.once('SIGTERM', onTerm);
       });
-      await emulator.close();
+      try {
+        await emulator.close();
+      } catch (err) {
+        // Only the last state write can fail here (disk full, directory removed): say so, located.
+        throw new InputError(`could not save the emulator state (${(err as NodeJS.ErrnoException).code ?? 'error'})`, flags.dataDir, { cause: err });
+      }
       env.io.stderr.write(`emulator stopped (${signal})\n`);
     });
 };
