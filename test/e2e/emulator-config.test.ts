@@ -136,3 +136,21 @@ describe('drift injection through the admin API', () => {
     expect(r.status).toBe(404);
   });
 });
+
+describe('later v3 fields that the contract copy predates', () => {
+  it('are accepted and echoed as the newer service does', async () => {
+    const s = await create({
+      user_id: 'u-later',
+      workbench: { sandbox_size: 'medium', enable_tool_execution: false },
+      preload: { tools: [] },
+      experimental: { fast_mode: true, submit_feedback: { enable: false }, permissions: { default: 'allow_all' } },
+    });
+    expect(s.config.workbench).toEqual({ enable: true, proxy_execution_enabled: true, tool_execution_enabled: false, sandbox_size: 'medium' });
+  });
+
+  it('are still validated: a sandbox size the service does not offer is 400 naming the field', async () => {
+    const r = await call(emu.url, 'POST', SESSION, { key: KEY, body: { user_id: 'u', workbench: { sandbox_size: 'huge' } } });
+    expect(r.status).toBe(400);
+    expect(JSON.stringify(r.json.error.errors)).toContain('sandbox_size');
+  });
+});

@@ -35,7 +35,7 @@ describe('create requests are validated as the service does', () => {
     ['workbench threshold must be > 0', { user_id: 'u', workbench: { auto_offload_threshold: 0 } }, ['Error in payload.workbench.auto_offload_threshold: must be > 0']],
     ['auth config id format', { user_id: 'u', auth_configs: { gmail: 'xyz' } }, ['Error in payload.auth_configs.gmail: Invalid authConfigId']],
     ['callback url format', { user_id: 'u', manage_connections: { callback_url: 'not a url' } }, ['Error in payload.manage_connections.callback_url: Invalid uri']],
-    ['preload must be an array of strings', { user_id: 'u', preload: { tools: 'GMAIL_SEND_EMAIL' } }, ['Error in payload.preload.tools: Expected array of strings']],
+    ['preload must be an array of strings', { user_id: 'u', preload: { tools: 'GMAIL_SEND_EMAIL' } }, ['Error in payload.preload.tools: Expected array, received string']],
   ])('%s: 400 HTTP_BadRequest naming the field', async (_name, body, errors) => {
     const r = await create(body);
     expect(r.status).toBe(400);

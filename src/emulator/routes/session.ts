@@ -9,7 +9,7 @@
 import type { ApiHandler, ApiRequest, ApiResponse, EmulatorState } from '../context.js';
 import { requireSession } from '../context.js';
 import { effectiveConfig, metaToolsFor, type CreateSessionRequest } from '../effective.js';
-import { httpError, toolRouterErrors } from '../errors.js';
+import { toolRouterErrors } from '../errors.js';
 import { newId, type SessionRecord } from '../store.js';
 
 /** The create/get answer. It shares the stored objects: the server serialises it before anything else runs. */
@@ -21,19 +21,6 @@ function sessionBody(s: SessionRecord, state: EmulatorState): Record<string, unk
     config: s.config,
     config_version: s.config_version,
   };
-}
-
-function checkPreload(body: Record<string, unknown>): string[] {
-  const preload = body['preload'];
-  if (preload === undefined) return [];
-  if (preload === null || typeof preload !== 'object' || Array.isArray(preload)) return ['Error in payload.preload: Expected object'];
-  const errors: string[] = [];
-  for (const k of Object.keys(preload)) if (k !== 'tools') errors.push(`Error in payload.preload: Unrecognized key: '${k}'`);
-  const tools = (preload as Record<string, unknown>)['tools'];
-  if (tools !== undefined && !(Array.isArray(tools) && tools.every((t) => typeof t === 'string'))) {
-    errors.push('Error in payload.preload.tools: Expected array of strings');
-  }
-  return errors;
 }
 
 function checkSlugs(req: CreateSessionRequest, state: EmulatorState): void {
@@ -103,8 +90,6 @@ function experimentalEcho(req: CreateSessionRequest, state: EmulatorState): Reco
 
 export const createSession: ApiHandler = (req: ApiRequest, state: EmulatorState): ApiResponse => {
   const body = req.body as Record<string, unknown>;
-  const preloadErrors = checkPreload(body);
-  if (preloadErrors.length > 0) throw httpError(400, 'Invalid request body', preloadErrors);
   const create = body as unknown as CreateSessionRequest;
   checkSlugs(create, state);
   const experimental = experimentalEcho(create, state);
