@@ -1,7 +1,9 @@
 import type { Diagnostic, Range } from '../diagnostics/diagnostic.js';
 import { loadManifests } from '../manifest/load.js';
-import type { LoadOptions, ManifestDocument } from '../manifest/types.js';
-import { checkFast } from './fast-path.js';
+import { parseManifestText } from '../manifest/parse.js';
+import { DEFAULT_MAX_FILE_BYTES } from '../manifest/decode.js';
+import type { LoadOptions, LoadResult, ManifestDocument } from '../manifest/types.js';
+import { checkFastOrBytes } from './fast-path.js';
 import { validateDocument } from './index.js';
 import type { FoundSecret } from './mask.js';
 import { valueAt } from './pointer.js';
@@ -51,11 +53,12 @@ export function secretsOf(diagnostics: readonly Diagnostic[], docs: readonly Man
  * else the full loader and every per-document check, exactly as the plain path does for it.
  */
 export async function checkFile(file: string, options: LoadOptions, full = false): Promise<FileResult> {
-  if (!full) {
-    const fast = checkFast(file, options.maxFileBytes);
-    if (fast !== undefined) return { kind: 'fast', file, name: fast.name, nameDeclared: fast.nameDeclared };
-  }
-  const loaded = await loadManifests([file], options);
+  const fast = checkFastOrBytes(file, options.maxFileBytes);
+  if (!full && fast !== undefined && !('bytes' in fast)) return { kind: 'fast', file, name: fast.name, nameDeclared: fast.nameDeclared };
+  // The bytes already read go to the same parser the loader uses, with the loader's options;
+  // a file this path could not read is left to the loader, which reports why.
+  const loaded =
+    fast !== undefined && 'bytes' in fast ? parsedAsLoaded(file, fast.bytes, options) : await loadManifests([file], options);
   const envPlaces = loaded.diagnostics.filter((d) => d.code.startsWith('env/')).map(placeKey);
   const masked = new Set(envPlaces);
   const diagnostics = [...loaded.diagnostics];
@@ -70,4 +73,16 @@ export async function checkFile(file: string, options: LoadOptions, full = false
   }
   const source = loaded.sources.get(file);
   return { kind: 'full', file, diagnostics, ...(source !== undefined ? { source } : {}), docs, secrets, envPlaces };
+}
+
+/** What `loadManifests([file])` returns, from bytes already read (loader.ts does the same per file). */
+function parsedAsLoaded(file: string, bytes: Uint8Array, options: LoadOptions): LoadResult {
+  const parsed = parseManifestText(bytes, file, {
+    env: options.env,
+    maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
+    ...(options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {}),
+  });
+  const sources = new Map<string, string>();
+  if (parsed.text !== undefined) sources.set(file, parsed.text);
+  return { documents: parsed.documents, diagnostics: parsed.diagnostics, files: [file], sources };
 }

@@ -20,6 +20,7 @@ import { valueAt } from './pointer.js';
 
 /** Thrown by a fast document when a check wants a position: the file needs the full loader. */
 class NeedsPositions extends Error {}
+const needsPositions = new NeedsPositions('needs positions');
 
 const SKIPPED_DIR = (name: string): boolean => name === 'node_modules' || name.startsWith('.');
 const MANIFEST_FILE = /\.ya?ml$/i;
@@ -118,11 +119,11 @@ function fastDocument(file: string, parsed: FastDocument): ManifestDocument {
     nameDeclared,
     data,
     locate(): Range {
-      throw new NeedsPositions();
+      throw needsPositions;
     },
     scalar(pointer: string): ScalarSource | undefined {
       const value = valueAt(data, pointer);
-      if (typeof value !== 'string') throw new NeedsPositions();
+      if (typeof value !== 'string') throw needsPositions;
       // The reader keeps plain scalars only in forms whose source is the value itself.
       return parsed.quoted.has(pointer) ? { source: JSON.stringify(value), style: 'quoted' } : { source: value, style: 'plain' };
     },
@@ -130,28 +131,35 @@ function fastDocument(file: string, parsed: FastDocument): ManifestDocument {
 }
 
 /**
- * Checks one file on the fast path. Returns what the run needs to keep when the file is clean,
- * or undefined when the file must go through the full loader.
+ * Checks one file on the fast path. Returns what the run needs to keep when the file is clean;
+ * otherwise the bytes read (for the full parser, so the file is read once), or undefined when the
+ * file could not be read here and the loader must read (and report on) it itself.
  */
-export function checkFast(file: string, maxFileBytes: number = DEFAULT_MAX_FILE_BYTES): FastPassed | undefined {
-  let text: string;
+export function checkFastOrBytes(file: string, maxFileBytes: number = DEFAULT_MAX_FILE_BYTES): FastPassed | { bytes: Buffer } | undefined {
+  let bytes: Buffer | undefined;
   try {
-    const bytes = readBounded(file, maxFileBytes);
-    // Invalid UTF-8 is the loader's finding (input/invalid-utf8), never silently replaced here.
-    if (bytes === undefined || !isUtf8(bytes)) return undefined;
-    text = bytes.toString('utf8');
+    bytes = readBounded(file, maxFileBytes);
   } catch {
     return undefined;
   }
-  const parsed = parseFast(text);
-  if (parsed === undefined) return undefined;
+  if (bytes === undefined) return undefined;
+  // Invalid UTF-8 is the loader's finding (input/invalid-utf8), never silently replaced here.
+  if (!isUtf8(bytes)) return { bytes };
+  const parsed = parseFast(bytes.toString('utf8'));
+  if (parsed === undefined) return { bytes };
   const doc = fastDocument(file, parsed);
   let findings: Diagnostic[];
   try {
     findings = validateDocument(doc);
   } catch (err) {
-    if (err instanceof NeedsPositions) return undefined;
+    if (err instanceof NeedsPositions) return { bytes };
     throw err;
   }
-  return findings.length === 0 ? { file, name: doc.name, nameDeclared: doc.nameDeclared } : undefined;
+  return findings.length === 0 ? { file, name: doc.name, nameDeclared: doc.nameDeclared } : { bytes };
+}
+
+/** `checkFastOrBytes` for callers that only want to know whether a file is clean. */
+export function checkFast(file: string, maxFileBytes: number = DEFAULT_MAX_FILE_BYTES): FastPassed | undefined {
+  const r = checkFastOrBytes(file, maxFileBytes);
+  return r === undefined || 'bytes' in r ? undefined : r;
 }

@@ -25,9 +25,12 @@ const NOT_SURELY_STRING = /^[-+.0-9~]/;
 const MAX_DEPTH = 10;
 
 class Unsupported extends Error {}
+// One instance, thrown again and again: building a stack trace per unsupported file costs more
+// than reading the file.
+const unsupported = new Unsupported('outside the fast subset');
 
 function fail(): never {
-  throw new Unsupported();
+  throw unsupported;
 }
 
 function escapeSegment(segment: string): string {

@@ -6,8 +6,12 @@ import type { LoadOptions } from '../manifest/types.js';
 import { checkFile, type FileResult } from './check-file.js';
 import type { WorkerBatch, WorkerResult } from './worker.js';
 
-/** Below this many files, starting a worker (loading the validator again) costs more than it saves. */
-export const AUTO_PARALLEL_MIN_FILES = 1500;
+/**
+ * Below this many files, workers cost more than they save: each loads the validator and warms up
+ * its JIT again (~0.3 s of CPU here). Measured on the 2-core VM (bench/RESULTS.md): 10,000 files
+ * ran faster on one thread, 100,000 faster on two.
+ */
+export const AUTO_PARALLEL_MIN_FILES = 20_000;
 const BATCH = 250;
 
 /**
@@ -31,7 +35,7 @@ export function threadsFor(count: number, jobs: number | undefined): number {
  * collected often, which keeps the peak memory of 100,000-file runs flat (a default-sized heap
  * grows to hundreds of MB of garbage before V8 collects it).
  */
-const workerLimits = { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 4 };
+const workerLimits = { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 24 };
 
 /**
  * Checks `files` (`checkFile`: fast path, else the full loader) on `threads` threads. With one thread the main thread

@@ -29,7 +29,7 @@ export interface ValidatePathsOptions extends LoadOptions {
   fast?: boolean;
   /**
    * Threads for the fast path: the main thread plus `jobs - 1` workers. Default: all cores (at
-   * most 4) for runs of 1,500 files or more, else 1. Results never depend on it.
+   * most 4) for runs of 20,000 files or more, else 1. Results never depend on it.
    */
   jobs?: number;
 }
