@@ -247,6 +247,8 @@ describe('the GitHub Action, run locally', () => {
     const state = JSON.parse(readFileSync(path.join(workspace, 'state/sessions.json'), 'utf8')) as unknown;
     expect(JSON.stringify(state)).toContain(ids['support-agent']);
     expect(run.summary).toMatch(/^### sessionctl apply: /m);
+    expect(run.summary).toContain('support-agent');
+    expect(run.summary).toContain(ids['support-agent']);
     // The key was masked for the runner, and appears nowhere else.
     expect(run.stdout.split('\n').filter((l) => l.includes(apiKey))).toEqual([`::add-mask::${apiKey}`]);
     expect(run.stderr).not.toContain(apiKey);
