@@ -14,7 +14,12 @@ export interface FastDocument {
   data: Record<string, unknown>;
   /** JSON pointers of the scalars that were quoted (all other string scalars were plain). */
   quoted: Set<string>;
+  /** Whether any plain string could read otherwise in YAML 1.1 (starts like `yes`, `n`, `0`). */
+  yaml11Candidates: boolean;
 }
+
+const YAML11_CANDIDATE = /^(?:[yn~]|yes|no|on|off|true|false|null|[-+.0-9])/i;
+let sawCandidate = false;
 
 /** Characters whose presence anywhere, comments included, sends the file to the full loader. */
 const UNSUPPORTED_ANYWHERE = /[\t\r\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]/;
@@ -60,12 +65,24 @@ interface Line {
   text: string;
 }
 
+/** Trims spaces only: `String#trim` also drops U+00A0 and friends, which YAML keeps in a scalar. */
+function trimSpaces(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && text.charCodeAt(start) === 32) start++;
+  while (end > start && text.charCodeAt(end - 1) === 32) end--;
+  return start === 0 && end === text.length ? text : text.slice(start, end);
+}
+
 /** Splits off a trailing ` # comment`, refusing any `#` or quote whose role is unclear. */
 function stripComment(content: string): string {
   const hash = content.indexOf(' #');
   const body = hash < 0 ? content : content.slice(0, hash);
   if (body.includes('#') && !/^[^"']*$/.test(body)) fail();
-  return body.replace(/ +$/, '');
+  // Spaces only: `trimEnd` would also drop U+00A0 and friends, which YAML keeps in a scalar.
+  let end = body.length;
+  while (end > 0 && body.charCodeAt(end - 1) === 32) end--;
+  return end === body.length ? body : body.slice(0, end);
 }
 
 function toLines(text: string): Line[] {
@@ -99,15 +116,16 @@ function scalar(text: string, path: string[], quoted: Set<string>): unknown {
   if (text === 'false' || text === 'False' || text === 'FALSE') return false;
   if (text === 'null' || text === 'Null' || text === 'NULL' || text === '~') return null;
   if (NOT_SURELY_STRING.test(text)) fail();
+  if (!sawCandidate && YAML11_CANDIDATE.test(text)) sawCandidate = true;
   return text;
 }
 
 function flowSequence(text: string, path: string[], quoted: Set<string>): unknown[] {
   if (!text.endsWith(']')) fail();
-  const inner = text.slice(1, -1).trim();
+  const inner = trimSpaces(text.slice(1, -1));
   if (inner === '') return [];
   if (/[[\]]/.test(inner)) fail();
-  const parts = inner.split(',').map((p) => p.trim());
+  const parts = inner.split(',').map((p) => trimSpaces(p));
   if (parts.some((p) => p === '')) fail();
   // In flow context `:` and `#` have meanings of their own; leave such items to yaml.
   if (parts.some((p) => p.includes(':') || p.includes('#'))) fail();
@@ -130,6 +148,7 @@ function value(text: string, path: string[], quoted: Set<string>): unknown {
 export function parseFast(text: string): FastDocument | undefined {
   if (UNSUPPORTED_ANYWHERE.test(text)) return undefined;
   const quoted = new Set<string>();
+  sawCandidate = false;
   try {
     const lines = toLines(text);
     if (lines.length === 0 || lines[0]!.indent !== 0) return undefined;
@@ -142,7 +161,7 @@ export function parseFast(text: string): FastDocument | undefined {
       if (head.text.startsWith('- ') || head.text === '-') {
         const out: unknown[] = [];
         while (i < lines.length && lines[i]!.indent === indent && (lines[i]!.text.startsWith('- ') || lines[i]!.text === '-')) {
-          const item = lines[i]!.text.slice(2).trim();
+          const item = trimSpaces(lines[i]!.text.slice(2));
           // `- key: value` (a list of mappings) and `-` alone are left to yaml.
           if (item === '' || item.includes(': ') || item.endsWith(':')) fail();
           path.push(String(out.length));
@@ -164,8 +183,8 @@ export function parseFast(text: string): FastDocument | undefined {
         if (rest !== '' && !rest.startsWith(' ')) fail();
         path.push(key);
         i++;
-        if (rest.trim() !== '') {
-          out[key] = value(rest.trim(), path, quoted);
+        if (trimSpaces(rest) !== '') {
+          out[key] = value(trimSpaces(rest), path, quoted);
           if (i < lines.length && lines[i]!.indent > indent) fail();
         } else if (i < lines.length && lines[i]!.indent > indent) {
           out[key] = block(lines[i]!.indent, depth + 1);
@@ -183,7 +202,7 @@ export function parseFast(text: string): FastDocument | undefined {
     const data = block(0, 0);
     if (i !== lines.length || data === null || typeof data !== 'object' || Array.isArray(data)) return undefined;
     if (Object.keys(data).length === 0) return undefined;
-    return { data: data as Record<string, unknown>, quoted };
+    return { data: data as Record<string, unknown>, quoted, yaml11Candidates: sawCandidate };
   } catch (err) {
     if (err instanceof Unsupported) return undefined;
     throw err;

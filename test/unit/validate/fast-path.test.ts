@@ -52,6 +52,9 @@ const snippets: string[] = [
   'key-with-dash: v\n_under: w\n',
   'a:\n  b: 1\n c: 2\n',
   'a:\n    b: 1\n  c: 2\n',
+  'a: b\u00a0\nc: d \u00a0 \n',
+  'a: [x\u00a0, \u00a0y]\nb:\n  - \u00a0z\n',
+  `a: b\n# ${'x'.repeat(70_000)}\nc: d\n`,
 ];
 
 describe('fast YAML reader', () => {
@@ -118,6 +121,9 @@ describe('fast path', () => {
       'i.yaml': 'user_id: 12\n',
       'j.yaml': '',
       'k.yaml': 'user_id: u\nname: k\n---\nuser_id: u\nname: k\n',
+      'l.yaml': `user_id: u\n# ${'x'.repeat(70_000)}\ntoolkits: [gmail]\n`,
+      'm.yaml': `user_id: u\n# ${'x'.repeat(70_000)}\ntoolkits: gmail\n`,
+      'n.yaml': 'user_id: no\nname: n\n',
     };
     for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
     const [fast, plain] = await both(['.'], dir, { USER_X: 'x' });
