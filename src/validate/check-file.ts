@@ -39,7 +39,8 @@ export function secretsOf(diagnostics: readonly Diagnostic[], docs: readonly Man
   for (const d of diagnostics) {
     if (d.code !== 'rule/literal-api-key' || d.pointer === undefined || d.file === undefined || d.range === undefined) continue;
     const range = d.range;
-    const doc = docs.find((x) => x.file === d.file && range.start.line >= x.locate('').start.line && range.start.line <= x.locate('').end.line);
+    // One document: it is the one. Several: the last that starts at or before the finding.
+    const doc = docs.length === 1 ? docs[0] : docs.filter((x) => x.file === d.file && x.locate('').start.line <= range.start.line).pop();
     const value = doc === undefined ? undefined : valueAt(doc.data, d.pointer);
     if (typeof value !== 'string') continue;
     const key = d.pointer.split('/').pop();
@@ -54,7 +55,20 @@ export function secretsOf(diagnostics: readonly Diagnostic[], docs: readonly Man
  */
 export async function checkFile(file: string, options: LoadOptions, full = false): Promise<FileResult> {
   const fast = checkFastOrBytes(file, options.maxFileBytes);
-  if (!full && fast !== undefined && !('bytes' in fast)) return { kind: 'fast', file, name: fast.name, nameDeclared: fast.nameDeclared };
+  if (!full && fast !== undefined && 'name' in fast) return { kind: 'fast', file, name: fast.name, nameDeclared: fast.nameDeclared };
+  if (fast !== undefined && 'located' in fast) {
+    const { doc, findings, text } = fast.located;
+    const whole = doc.locate('');
+    return {
+      kind: 'full',
+      file,
+      diagnostics: findings,
+      source: text,
+      docs: [{ file, index: 0, name: doc.name, nameDeclared: doc.nameDeclared, whole, nameRange: doc.nameDeclared ? doc.locate('/name') : whole }],
+      secrets: secretsOf(findings, [doc]),
+      envPlaces: [],
+    };
+  }
   // The bytes already read go to the same parser the loader uses, with the loader's options;
   // a file this path could not read is left to the loader, which reports why.
   const loaded =

@@ -152,11 +152,59 @@ function fastDocument(file: string, parsed: FastDocument): ManifestDocument {
 }
 
 /**
+ * A document read by the fast reader with positions: it locates scalars and keys as the loader
+ * does (same ranges: scalar text with its quotes, key text, 1-based, end exclusive), the document
+ * itself by its start (every use of `locate('')` reads only the start), and asks for the full
+ * loader (by throwing) for anything else: collections, empty values, missing keys.
+ */
+export function locatedDocument(file: string, parsed: FastDocument): ManifestDocument {
+  const positions = parsed.positions!;
+  const data = parsed.data;
+  const declared = Object.prototype.hasOwnProperty.call(data, 'name') ? data['name'] : undefined;
+  const nameDeclared = typeof declared === 'string' && declared !== '';
+  const span = (p: { line: number; startCol: number; endCol: number }): Range => ({
+    start: { line: p.line, col: p.startCol },
+    end: { line: p.line, col: p.endCol },
+  });
+  // The root mapping starts at its first key, at the start of its line.
+  const firstKey = positions.keys.get(`/${Object.keys(data)[0]!.replace(/~/g, '~0').replace(/\//g, '~1')}`)!;
+  const docStart = { line: firstKey.line, col: firstKey.startCol };
+  return {
+    file,
+    index: 0,
+    name: nameDeclared ? declared : defaultName(file, 0),
+    nameDeclared,
+    data,
+    locate(pointer: string, options: { key?: boolean } = {}): Range {
+      if (pointer === '') return { start: docStart, end: docStart };
+      const key = options.key === true ? positions.keys.get(pointer) : undefined;
+      if (key !== undefined) return span(key);
+      const value = positions.values.get(pointer);
+      if (value !== undefined) return span(value);
+      throw needsPositions;
+    },
+    scalar(pointer: string): ScalarSource | undefined {
+      const value = positions.values.get(pointer);
+      if (value !== undefined) return { source: value.source, style: value.style };
+      // A collection or an absent key is no scalar, as the loader says; an empty value is unknown here.
+      const v = valueAt(data, pointer);
+      if (v === undefined || (v !== null && typeof v === 'object')) return undefined;
+      throw needsPositions;
+    },
+  };
+}
+
+/** A file the fast reader could also locate: its findings, its text, and its one document. */
+export interface FastLocated {
+  located: { doc: ManifestDocument; findings: Diagnostic[]; text: string };
+}
+
+/**
  * Checks one file on the fast path. Returns what the run needs to keep when the file is clean;
  * otherwise the bytes read (for the full parser, so the file is read once), or undefined when the
  * file could not be read here and the loader must read (and report on) it itself.
  */
-export function checkFastOrBytes(file: string, maxFileBytes: number = DEFAULT_MAX_FILE_BYTES): FastPassed | { bytes: Buffer } | undefined {
+export function checkFastOrBytes(file: string, maxFileBytes: number = DEFAULT_MAX_FILE_BYTES): FastPassed | FastLocated | { bytes: Buffer } | undefined {
   let bytes: Buffer | undefined;
   try {
     bytes = readBounded(file, maxFileBytes);
@@ -168,21 +216,41 @@ export function checkFastOrBytes(file: string, maxFileBytes: number = DEFAULT_MA
   const fallback = (): { bytes: Buffer } => ({ bytes: Buffer.from(bytes) });
   // Invalid UTF-8 is the loader's finding (input/invalid-utf8), never silently replaced here.
   if (!isUtf8(bytes)) return fallback();
-  const parsed = parseFast(bytes.toString('utf8'));
+  const text = bytes.toString('utf8');
+  const parsed = parseFast(text);
   if (parsed === undefined) return fallback();
   const doc = fastDocument(file, parsed);
   let findings: Diagnostic[];
+  let needed = false;
   try {
     findings = validateDocument(doc, { yaml11: parsed.yaml11Candidates });
+  } catch (err) {
+    needed = true;
+    if (!(err instanceof NeedsPositions)) throw err;
+    findings = [];
+  }
+  if (findings.length === 0 && !needed) return { file, name: doc.name, nameDeclared: doc.nameDeclared };
+  return locateOrFallback(file, text, fallback);
+}
+
+/**
+ * A file with findings: read again with positions (still far cheaper than yaml) and checked again;
+ * the full loader only when a finding needs a place the fast reader does not record.
+ */
+function locateOrFallback(file: string, text: string, fallback: () => { bytes: Buffer }): FastLocated | { bytes: Buffer } {
+  const parsed = parseFast(text, { positions: true });
+  if (parsed === undefined) return fallback();
+  const doc = locatedDocument(file, parsed);
+  try {
+    return { located: { doc, findings: validateDocument(doc), text } };
   } catch (err) {
     if (err instanceof NeedsPositions) return fallback();
     throw err;
   }
-  return findings.length === 0 ? { file, name: doc.name, nameDeclared: doc.nameDeclared } : fallback();
 }
 
 /** `checkFastOrBytes` for callers that only want to know whether a file is clean. */
 export function checkFast(file: string, maxFileBytes: number = DEFAULT_MAX_FILE_BYTES): FastPassed | undefined {
   const r = checkFastOrBytes(file, maxFileBytes);
-  return r === undefined || 'bytes' in r ? undefined : r;
+  return r === undefined || 'bytes' in r || 'located' in r ? undefined : r;
 }

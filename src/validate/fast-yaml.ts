@@ -16,7 +16,30 @@ export interface FastDocument {
   quoted: Set<string>;
   /** Whether any plain string could read otherwise in YAML 1.1 (starts like `yes`, `n`, `0`). */
   yaml11Candidates: boolean;
+  /** With `{ positions: true }`: where each scalar value and each key is (see `FastPositions`). */
+  positions?: FastPositions;
 }
+
+/** 1-based line, columns in UTF-16 code units, end exclusive: as `SourceText.range` gives them. */
+export interface FastSpan {
+  line: number;
+  startCol: number;
+  endCol: number;
+}
+
+/**
+ * Positions of scalars (with their source text and style) and of keys, by JSON pointer. Nothing
+ * else is recorded: collections and empty values have no entry, and asking for them sends the
+ * file to the full loader.
+ */
+export interface FastPositions {
+  values: Map<string, FastSpan & { source: string; style: 'plain' | 'quoted' }>;
+  keys: Map<string, FastSpan>;
+}
+
+/** The positions being recorded by the current `parseFast` call, if it was asked for them. */
+let recording: FastPositions | undefined;
+let currentLine = 0;
 
 const YAML11_CANDIDATE = /^(?:[yn~]|yes|no|on|off|true|false|null|[-+.0-9])/i;
 let sawCandidate = false;
@@ -60,6 +83,8 @@ function isPlainKey(key: string): boolean {
 }
 
 interface Line {
+  /** 1-based line number in the text. */
+  lineNo: number;
   indent: number;
   /** The content without indentation and without a trailing comment. */
   text: string;
@@ -87,7 +112,9 @@ function stripComment(content: string): string {
 
 function toLines(text: string): Line[] {
   const lines: Line[] = [];
+  let lineNo = 0;
   for (const raw of text.split('\n')) {
+    lineNo++;
     let indent = 0;
     while (raw.charCodeAt(indent) === 32) indent++;
     const content = raw.slice(indent);
@@ -95,19 +122,21 @@ function toLines(text: string): Line[] {
     if (raw.startsWith('---') || raw.startsWith('...')) fail();
     const body = stripComment(content);
     if (UNSUPPORTED_CONTENT.test(body)) fail();
-    lines.push({ indent, text: body });
+    lines.push({ lineNo, indent, text: body });
   }
   return lines;
 }
 
 /** A plain or quoted scalar on one line. */
-function scalar(text: string, path: string[], quoted: Set<string>): unknown {
+function scalar(text: string, path: string[], quoted: Set<string>, col: number): unknown {
   const first = text[0];
   if (first === '"' || first === "'") {
     if (text.length < 2 || text[text.length - 1] !== first || text.slice(1, -1).includes(first)) fail();
     quoted.add(pointerOf(path));
+    recording?.values.set(pointerOf(path), { line: currentLine, startCol: col, endCol: col + text.length, source: text, style: 'quoted' });
     return text.slice(1, -1);
   }
+  if (text !== '') recording?.values.set(pointerOf(path), { line: currentLine, startCol: col, endCol: col + text.length, source: text, style: 'plain' });
   if (text === '') return null;
   if (/^[-?:,[\]{}#&*!|>'"%@`]/.test(text) || text.includes(': ') || text.endsWith(':') || text.includes(' #')) fail();
   if (/^(?:0|[1-9][0-9]{0,14})$/.test(text)) return Number(text);
@@ -120,35 +149,48 @@ function scalar(text: string, path: string[], quoted: Set<string>): unknown {
   return text;
 }
 
-function flowSequence(text: string, path: string[], quoted: Set<string>): unknown[] {
+function flowSequence(text: string, path: string[], quoted: Set<string>, col: number): unknown[] {
   if (!text.endsWith(']')) fail();
-  const inner = trimSpaces(text.slice(1, -1));
+  const raw = text.slice(1, -1);
+  const inner = trimSpaces(raw);
   if (inner === '') return [];
   if (/[[\]]/.test(inner)) fail();
-  const parts = inner.split(',').map((p) => trimSpaces(p));
+  const rawParts = raw.split(',');
+  const parts = rawParts.map((p) => trimSpaces(p));
   if (parts.some((p) => p === '')) fail();
   // In flow context `:` and `#` have meanings of their own; leave such items to yaml.
   if (parts.some((p) => p.includes(':') || p.includes('#'))) fail();
+  let offset = col + 1;
   return parts.map((p, i) => {
+    const rawPart = rawParts[i]!;
     path.push(String(i));
-    const v = scalar(p, path, quoted);
+    const v = scalar(p, path, quoted, offset + leadingSpaces(rawPart));
     path.pop();
+    offset += rawPart.length + 1;
     return v;
   });
 }
 
-function value(text: string, path: string[], quoted: Set<string>): unknown {
-  return text.startsWith('[') ? flowSequence(text, path, quoted) : scalar(text, path, quoted);
+function leadingSpaces(text: string): number {
+  let n = 0;
+  while (n < text.length && text.charCodeAt(n) === 32) n++;
+  return n;
+}
+
+function value(text: string, path: string[], quoted: Set<string>, col: number): unknown {
+  return text.startsWith('[') ? flowSequence(text, path, quoted, col) : scalar(text, path, quoted, col);
 }
 
 /**
  * Parses a manifest text, or returns undefined when it uses anything beyond the subset above.
  * The root must be a non-empty mapping.
  */
-export function parseFast(text: string): FastDocument | undefined {
+export function parseFast(text: string, options: { positions?: boolean } = {}): FastDocument | undefined {
   if (UNSUPPORTED_ANYWHERE.test(text)) return undefined;
   const quoted = new Set<string>();
   sawCandidate = false;
+  const positions: FastPositions | undefined = options.positions === true ? { values: new Map(), keys: new Map() } : undefined;
+  recording = positions;
   try {
     const lines = toLines(text);
     if (lines.length === 0 || lines[0]!.indent !== 0) return undefined;
@@ -161,11 +203,13 @@ export function parseFast(text: string): FastDocument | undefined {
       if (head.text.startsWith('- ') || head.text === '-') {
         const out: unknown[] = [];
         while (i < lines.length && lines[i]!.indent === indent && (lines[i]!.text.startsWith('- ') || lines[i]!.text === '-')) {
-          const item = trimSpaces(lines[i]!.text.slice(2));
+          const afterDash = lines[i]!.text.slice(2);
+          const item = trimSpaces(afterDash);
           // `- key: value` (a list of mappings) and `-` alone are left to yaml.
           if (item === '' || item.includes(': ') || item.endsWith(':')) fail();
           path.push(String(out.length));
-          out.push(value(item, path, quoted));
+          currentLine = lines[i]!.lineNo;
+          out.push(value(item, path, quoted, indent + 3 + leadingSpaces(afterDash)));
           path.pop();
           i++;
           if (i < lines.length && lines[i]!.indent > indent) fail();
@@ -178,13 +222,17 @@ export function parseFast(text: string): FastDocument | undefined {
         const colon = line.text.indexOf(':');
         if (colon <= 0) fail();
         const key = line.text.slice(0, colon);
-        if (!isPlainKey(key) || Object.prototype.hasOwnProperty.call(out, key)) fail();
+        // `__proto__` would set the object's prototype here instead of a key; such keys are
+        // schema findings anyway, so the loader reads them.
+        if (!isPlainKey(key) || key === '__proto__' || key === 'constructor' || key === 'prototype' || Object.prototype.hasOwnProperty.call(out, key)) fail();
         const rest = line.text.slice(colon + 1);
         if (rest !== '' && !rest.startsWith(' ')) fail();
         path.push(key);
+        currentLine = line.lineNo;
+        recording?.keys.set(pointerOf(path), { line: line.lineNo, startCol: indent + 1, endCol: indent + 1 + key.length });
         i++;
         if (trimSpaces(rest) !== '') {
-          out[key] = value(trimSpaces(rest), path, quoted);
+          out[key] = value(trimSpaces(rest), path, quoted, indent + 1 + colon + 1 + leadingSpaces(rest));
           if (i < lines.length && lines[i]!.indent > indent) fail();
         } else if (i < lines.length && lines[i]!.indent > indent) {
           out[key] = block(lines[i]!.indent, depth + 1);
@@ -202,9 +250,11 @@ export function parseFast(text: string): FastDocument | undefined {
     const data = block(0, 0);
     if (i !== lines.length || data === null || typeof data !== 'object' || Array.isArray(data)) return undefined;
     if (Object.keys(data).length === 0) return undefined;
-    return { data: data as Record<string, unknown>, quoted, yaml11Candidates: sawCandidate };
+    return { data: data as Record<string, unknown>, quoted, yaml11Candidates: sawCandidate, ...(positions !== undefined ? { positions } : {}) };
   } catch (err) {
     if (err instanceof Unsupported) return undefined;
     throw err;
+  } finally {
+    recording = undefined;
   }
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { checkFast } from '../../../src/validate/fast-path.js';
+import { checkFast, checkFastOrBytes } from '../../../src/validate/fast-path.js';
 import { parseFast } from '../../../src/validate/fast-yaml.js';
 import { validatePaths, type ValidateRun } from '../../../src/validate/run.js';
 // @ts-expect-error -- a plain JS module shared with the benchmark
@@ -50,6 +50,7 @@ const snippets: string[] = [
   'a: 123456789012345678901\n',
   'a: 1_000\nb: 1:20\nc: 2001-12-14\n',
   'key-with-dash: v\n_under: w\n',
+  '__proto__: x\nconstructor: y\n',
   'a:\n  b: 1\n c: 2\n',
   'a:\n    b: 1\n  c: 2\n',
   'a: b\u00a0\nc: d \u00a0 \n',
@@ -124,10 +125,24 @@ describe('fast path', () => {
       'l.yaml': `user_id: u\n# ${'x'.repeat(70_000)}\ntoolkits: [gmail]\n`,
       'm.yaml': `user_id: u\n# ${'x'.repeat(70_000)}\ntoolkits: gmail\n`,
       'n.yaml': 'user_id: no\nname: n\n',
+      'o.yaml': '# leading comment\n\nname: Bad_Name\nuser_id: u\ntoolkits: [gmail, slack, gmail]\ntags: [readonlyHint,  openWorldHint]\n',
+      'p.yaml': 'user_id: u\nworkbench:\n  enable: "false"\n  enabel: true\n  sandbox_size: huge # comment\n',
+      'q.yaml': 'name: q\ntoolkits:\n  - gmail\n  - "x y"\nauth_configs:\n  gmail: "ac_1"\n  slack: 12\n',
+      'r.yaml': 'user_id: u\nexperimental:\n  link_url_overwrite: \'https://x.example.com/ghp_abcdefghijklmnopqrstuvwxyz0123456789\'\n',
+      's.yaml': 'user_id: u\nworkbench:\n  enable: false\n  enable_proxy_execution: true\ntoolkits: []\n',
+      't.yaml': 'user_id: u\ntools:\n  github:\n    enable: [A]\n    disable: [B]\ntoolkits:\n  disable: [github]\n',
+      'u.yaml': 'user_id: ü ✓ 1\nname: ünï\n',
+      'v.yaml': 'user_id: u\nmulti_account:\n  max_accounts_per_toolkit: 11\n  enable:\n',
     };
     for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
     const [fast, plain] = await both(['.'], dir, { USER_X: 'x' });
     expect(fast).toEqual(plain);
+    // Most of the files with findings were located by the fast reader, not the full loader.
+    const located = Object.keys(files).filter((name) => {
+      const r = checkFastOrBytes(join(dir, name));
+      return r !== undefined && 'located' in r;
+    });
+    expect(located.sort()).toEqual(['d.yaml', 'e.yaml', 'h.yml', 'i.yaml', 'm.yaml', 'n.yaml', 'o.yaml', 'p.yaml', 'r.yaml', 't.yaml', 'u.yaml']);
     const copy = mkdtempSync(join(tmpdir(), 'sessionctl-fast-'));
     cpSync(join(root, 'examples'), copy, { recursive: true });
     const [f2, p2] = await both([copy, join(copy, 'team.yaml'), dir], root, {});
