@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { closeSync, fstatSync, opendirSync, openSync, readSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve, sep } from 'node:path';
 import type { Diagnostic, Range } from '../diagnostics/diagnostic.js';
 import { DEFAULT_MAX_FILE_BYTES } from '../manifest/decode.js';
 import { defaultName } from '../manifest/parse.js';
@@ -77,14 +77,17 @@ function walkDir(root: string): string[] | undefined {
     const dir = pending.pop()!;
     // Entry by entry: `readdirSync` of a 100,000-file folder holds every Dirent at once (~60 MB).
     const handle = opendirSync(dir);
+    const prefix = dir.endsWith(sep) ? dir : dir + sep;
     try {
       for (let entry = handle.readSync(); entry !== null; entry = handle.readSync()) {
         // Symbolic links need the loader's cycle handling: not this path's business.
         if (entry.isSymbolicLink()) return undefined;
+        // `dir` is absolute and normalised and a name holds no separator, so concatenation is
+        // what `join` would return, without `join`'s normalising garbage (~45 MB at 100,000 files).
         if (entry.isDirectory()) {
-          if (!SKIPPED_DIR(entry.name)) pending.push(join(dir, entry.name));
+          if (!SKIPPED_DIR(entry.name)) pending.push(prefix + entry.name);
         } else if (entry.isFile() && MANIFEST_FILE.test(entry.name)) {
-          found.push(join(dir, entry.name));
+          found.push(prefix + entry.name);
         }
       }
     } finally {
