@@ -28,6 +28,21 @@ describe('the built bin', () => {
     expect(r.status).toBe(0);
   });
 
+  it('serves validate from its own bundle with the same command as the whole CLI', () => {
+    const lane = run(['validate', '--help']);
+    const whole = spawnSync(process.execPath, [join(root, 'dist/sessionctl-main.js'), 'validate', '--help'], { encoding: 'utf8', env: { PATH: process.env['PATH'] ?? '' } });
+    expect(lane.stdout).toBe(whole.stdout);
+    expect(lane.stdout).toContain('Usage: sessionctl validate');
+    const bad = run(['validate', 'examples', '--bogus']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain("unknown option '--bogus'");
+    // Every other command loads the whole CLI.
+    const version = run(['--version']);
+    expect(version.status).toBe(0);
+    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+    expect(run(['schema']).stdout).toContain('"$id": "https://sessionctl.dev/schemas/session-manifest.schema.json"');
+  });
+
   it('gives the same report with worker threads as without', () => {
     const dir = mkdtempSync(join(tmpdir(), 'sessionctl-smoke-'));
     generate(dir, 1200);
