@@ -218,7 +218,9 @@ export function checkFastOrBytes(file: string, maxFileBytes: number = DEFAULT_MA
   // The bytes may be a view of the shared buffer: a fallback keeps its own copy.
   const fallback = (): { bytes: Buffer } => ({ bytes: Buffer.from(bytes) });
   // Invalid UTF-8 is the loader's finding (input/invalid-utf8), never silently replaced here.
-  if (!isUtf8(bytes)) return fallback();
+  // Large files too: the loader's budgets (250,000 tokens, ...) decide about them, and a
+  // manifest is a few kilobytes.
+  if (bytes.length >= SMALL || !isUtf8(bytes)) return fallback();
   const text = bytes.toString('utf8');
   const parsed = parseFast(text);
   if (parsed === undefined) return fallback();

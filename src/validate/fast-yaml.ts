@@ -224,7 +224,8 @@ export function parseFast(text: string, options: { positions?: boolean } = {}): 
         const key = line.text.slice(0, colon);
         // `__proto__` would set the object's prototype here instead of a key; such keys are
         // schema findings anyway, so the loader reads them.
-        if (!isPlainKey(key) || key === '__proto__' || key === 'constructor' || key === 'prototype' || Object.prototype.hasOwnProperty.call(out, key)) fail();
+        // YAML limits implicit keys to 1024 characters; long ones are the loader's finding.
+        if (key.length > 1000 || !isPlainKey(key) || key === '__proto__' || key === 'constructor' || key === 'prototype' || Object.prototype.hasOwnProperty.call(out, key)) fail();
         const rest = line.text.slice(colon + 1);
         if (rest !== '' && !rest.startsWith(' ')) fail();
         path.push(key);

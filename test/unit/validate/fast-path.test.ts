@@ -51,6 +51,7 @@ const snippets: string[] = [
   'a: 1_000\nb: 1:20\nc: 2001-12-14\n',
   'key-with-dash: v\n_under: w\n',
   '__proto__: x\nconstructor: y\n',
+  `${'k'.repeat(1100)}: 1\n`,
   'a:\n  b: 1\n c: 2\n',
   'a:\n    b: 1\n  c: 2\n',
   'a: b\u00a0\nc: d \u00a0 \n',
@@ -142,7 +143,7 @@ describe('fast path', () => {
       const r = checkFastOrBytes(join(dir, name));
       return r !== undefined && 'located' in r;
     });
-    expect(located.sort()).toEqual(['d.yaml', 'e.yaml', 'h.yml', 'i.yaml', 'm.yaml', 'n.yaml', 'o.yaml', 'p.yaml', 'r.yaml', 't.yaml', 'u.yaml']);
+    expect(located.sort()).toEqual(['d.yaml', 'e.yaml', 'h.yml', 'i.yaml', 'n.yaml', 'o.yaml', 'p.yaml', 'r.yaml', 't.yaml', 'u.yaml']);
     const copy = mkdtempSync(join(tmpdir(), 'sessionctl-fast-'));
     cpSync(join(root, 'examples'), copy, { recursive: true });
     const [f2, p2] = await both([copy, join(copy, 'team.yaml'), dir], root, {});
