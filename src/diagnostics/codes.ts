@@ -57,7 +57,7 @@ export const catalogue = {
   'rule/toolkit-not-enabled': { severity: 'error', description: '`tools`, `auth_configs` or `connected_accounts` names a toolkit that the allowlist omits or the denylist removes.' },
   'rule/tag-conflict': { severity: 'error', description: 'A tag is both enabled and disabled in the same filter.' },
   'rule/proxy-without-workbench': { severity: 'warning', description: '`workbench.enable_proxy_execution` is set while the workbench is off, so it has no effect.' },
-  'rule/wait-without-manage-connections': { severity: 'warning', description: '`enable_wait_for_connections` is on while connection management is off, so the tool is not exposed.' },
+  'rule/wait-without-manage-connections': { severity: 'warning', description: '`enable_wait_for_connections` is on while connection management is off: the agent cannot start the connections it would wait for.' },
   'rule/empty-allowlist': { severity: 'warning', description: '`toolkits.enable` is empty, so the session can use no toolkit at all.' },
   'rule/duplicate-name': { severity: 'error', description: 'Two manifests in one run have the same name; names identify sessions in the state file.' },
   'rule/literal-api-key': { severity: 'error', description: 'A value looks like an API key or other secret; reference it through `${VAR}` instead.' },

@@ -3,7 +3,8 @@ import { finding, mapping, type DocumentRule } from '../rule.js';
 
 /**
  * `manage_connections.enable_wait_for_connections: true` with `manage_connections.enable: false`:
- * the wait tool belongs to connection management, so the service does not expose it.
+ * the agent gets COMPOSIO_WAIT_FOR_CONNECTIONS (api facts §5.2: it depends on its own flag) but no
+ * COMPOSIO_MANAGE_CONNECTIONS to start an auth flow, so there is nothing for it to wait for.
  */
 export const waitWithoutManageConnections: DocumentRule = {
   code: 'rule/wait-without-manage-connections',
@@ -15,7 +16,7 @@ export const waitWithoutManageConnections: DocumentRule = {
         doc,
         this.code,
         '/manage_connections/enable_wait_for_connections',
-        '`manage_connections.enable_wait_for_connections` is true but connection management is off, so COMPOSIO_WAIT_FOR_CONNECTIONS is not exposed',
+        '`manage_connections.enable_wait_for_connections` is true but connection management is off, so the agent cannot start the connections it would wait for',
         'Remove `enable_wait_for_connections`, or turn connection management on with `manage_connections.enable: true`.',
         { key: true, related: [{ pointer: '/manage_connections/enable', message: 'connection management is turned off here' }] },
       ),
