@@ -6,6 +6,8 @@ set -euo pipefail
 
 action_path="${SESSIONCTL_ACTION_PATH:-$(cd "$(dirname "$0")/.." && pwd)}"
 command="${INPUT_COMMAND:-validate}"
+# The package's own bin, as `npm install` would link it.
+bin="$(node -p 'require(process.argv[1]).bin.sessionctl' "$action_path/package.json")"
 fail_on="${INPUT_FAIL_ON:-error}"
 
 fail() {
@@ -55,7 +57,7 @@ fi
 
 echo "sessionctl ${args[*]}" >&2
 status=0
-node "$action_path/dist/cli/main.js" "${args[@]}" || status=$?
+node "$action_path/$bin" "${args[@]}" || status=$?
 
 # The human report for the log, with workflow commands switched off so no text in it is taken
 # for one.

@@ -145,7 +145,8 @@ let emulator: RunningEmulator;
 
 beforeAll(async () => {
   emulator = await startEmulator({ port: 0, apiKeys: [apiKey] });
-  expect(existsSync(path.join(root, 'dist/cli/main.js')), 'build first (npm run build); npm test does').toBe(true);
+  const bin = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { bin: { sessionctl: string } }).bin.sessionctl;
+  expect(existsSync(path.join(root, bin)), 'build first (npm run build); npm test does').toBe(true);
   workspace = mkdtempSync(path.join(tmpdir(), 'sessionctl-workspace-'));
   mkdirSync(path.join(workspace, 'sessions'));
   writeFileSync(path.join(workspace, 'sessions/support.yaml'), valid);
@@ -169,7 +170,7 @@ describe('the GitHub Action, run locally', () => {
     expect(Object.keys(action.outputs)).toEqual(expect.arrayContaining(['report', 'session-ids', 'mcp-urls', 'exit-code']));
     const install = readFileSync(path.join(root, 'scripts/action-install.sh'), 'utf8');
     expect(install).toContain('npm ci');
-    expect(install).toContain('[ -f dist/cli/main.js ] || npm run -s build');
+    expect(install).toContain('[ -f "$bin" ] || npm run -s build');
   });
 
   test('validate with findings: annotations on the manifest lines, step summary, JSON report, SARIF, outputs, exit 1', async () => {
