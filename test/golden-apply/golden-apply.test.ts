@@ -86,7 +86,8 @@ function normalise(text: string, dir: string): string {
       if (!ids.has(id)) ids.set(id, `trs_<${ids.size + 1}>`);
       return ids.get(id)!;
     })
-    .replace(/req_[A-Za-z0-9]+/g, 'req_<id>')
+    // Markdown escapes the underscore (`req\_…`); the id is random either way.
+    .replace(/req(\\?)_[A-Za-z0-9]+/g, 'req$1_<id>')
     .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, '<time>');
 }
 
