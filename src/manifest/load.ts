@@ -4,7 +4,7 @@ import type { Readable } from 'node:stream';
 import { sortDiagnostics, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { DEFAULT_MAX_FILE_BYTES, tooLarge } from './decode.js';
 import { globToRegExp, hasGlobMagic, splitGlob } from './glob.js';
-import { parseManifestText, STDIN_FILE } from './parse.js';
+import { parseManifestText, STDIN_FILE, type ParsedSource } from './parse.js';
 import type { LoadOptions, LoadResult, ManifestDocument } from './types.js';
 
 export { parseManifestText, STDIN_FILE, type ParseOptions, type ParsedSource } from './parse.js';
@@ -26,42 +26,54 @@ const SKIPPED_DIR = (name: string): boolean => name === 'node_modules' || name.s
  * `env/` errors are, with the unexpanded `${VAR}` text left in place.
  */
 export async function loadManifests(paths: readonly string[], options: LoadOptions): Promise<LoadResult> {
+  const listed = await expandManifestPaths(paths, options.cwd);
+  const diagnostics: Diagnostic[] = [...listed.diagnostics];
+  const documents: ManifestDocument[] = [];
+  const sources = new Map<string, string>();
+  for (const file of listed.files) {
+    const parsed = await loadManifestFile(file, options);
+    if (parsed.text !== undefined) sources.set(file, parsed.text);
+    documents.push(...parsed.documents);
+    diagnostics.push(...parsed.diagnostics);
+  }
+  return { documents, diagnostics: sortDiagnostics(diagnostics), files: listed.files, sources };
+}
+
+/**
+ * The files `paths` name, as `loadManifests` loads them: in the order given, a folder's or glob's
+ * files sorted, each file once, `-` as `<stdin>`; plus a finding for each path that names nothing.
+ * For callers that load the files one by one (bulk validation on worker threads).
+ */
+export async function expandManifestPaths(paths: readonly string[], cwd: string): Promise<{ files: string[]; diagnostics: Diagnostic[] }> {
   const diagnostics: Diagnostic[] = [];
-  const targets: string[] = [];
+  const files: string[] = [];
   const seen = new Set<string>();
   const add = (file: string): void => {
     if (seen.has(file)) return;
     seen.add(file);
-    targets.push(file);
+    files.push(file);
   };
-
   for (const path of paths) {
     if (path === '-') {
       add(STDIN_FILE);
       continue;
     }
-    const expanded = await expandPath(path, options.cwd);
+    const expanded = await expandPath(path, cwd);
     if ('problem' in expanded) diagnostics.push(expanded.problem);
     else expanded.files.forEach(add);
   }
+  return { files, diagnostics };
+}
 
-  const documents: ManifestDocument[] = [];
-  const files: string[] = [];
-  const sources = new Map<string, string>();
+/**
+ * Reads (bounded) and parses one file that `expandManifestPaths` listed, or `<stdin>`: what
+ * `loadManifests` does for each file. A file that cannot be read is one located finding.
+ */
+export async function loadManifestFile(file: string, options: Omit<LoadOptions, 'cwd'>): Promise<ParsedSource> {
   const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
-  for (const file of targets) {
-    files.push(file);
-    const read = file === STDIN_FILE ? await readStdin(options, maxBytes) : await readFileBounded(file, maxBytes);
-    if ('problem' in read) {
-      diagnostics.push(read.problem);
-      continue;
-    }
-    const parsed = parseManifestText(read.bytes, file, { env: options.env, maxFileBytes: maxBytes, ...(options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {}) });
-    if (parsed.text !== undefined) sources.set(file, parsed.text);
-    documents.push(...parsed.documents);
-    diagnostics.push(...parsed.diagnostics);
-  }
-  return { documents, diagnostics: sortDiagnostics(diagnostics), files, sources };
+  const read = file === STDIN_FILE ? await readStdin(options, maxBytes) : await readFileBounded(file, maxBytes);
+  if ('problem' in read) return { file, text: undefined, documents: [], diagnostics: [read.problem] };
+  return parseManifestText(read.bytes, file, { env: options.env, maxFileBytes: maxBytes, ...(options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {}) });
 }
 
 type Expanded = { files: string[] } | { problem: Diagnostic };
@@ -186,7 +198,7 @@ async function readFileBounded(file: string, maxBytes: number): Promise<Read> {
   }
 }
 
-async function readStdin(options: LoadOptions, maxBytes: number): Promise<Read> {
+async function readStdin(options: Pick<LoadOptions, 'readStdin'>, maxBytes: number): Promise<Read> {
   if (options.readStdin === undefined) return { problem: unreadable(STDIN_FILE, new Error('standard input is not available here')) };
   try {
     const bytes = await options.readStdin();
