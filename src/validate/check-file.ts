@@ -1,9 +1,6 @@
 import type { Diagnostic, Range } from '../diagnostics/diagnostic.js';
-import { loadManifests } from '../manifest/load.js';
-import { parseManifestText } from '../manifest/parse.js';
-import { DEFAULT_MAX_FILE_BYTES } from '../manifest/decode.js';
-import type { LoadOptions, LoadResult, ManifestDocument } from '../manifest/types.js';
-import { checkFastOrBytes } from './fast-path.js';
+import { loadManifestFile, STDIN_FILE } from '../manifest/load.js';
+import type { LoadOptions, ManifestDocument } from '../manifest/types.js';
 import { validateDocument } from './index.js';
 import type { FoundSecret } from './mask.js';
 import { valueAt } from './pointer.js';
@@ -11,37 +8,44 @@ import { classifySecret } from './rules/literal-api-key.js';
 
 /** A document reduced to its identity and the two places the duplicate-name rule locates. */
 export interface NameRecord {
-  file: string;
   index: number;
   name: string;
   nameDeclared: boolean;
-  whole: Range;
-  nameRange: Range;
+  /** Where the document starts (the rule points at a derived name's document there). */
+  start: Range['start'];
+  /** The `name:` value when declared. */
+  nameRange?: Range;
 }
 
 /**
- * The outcome of one file, as plain data (it crosses from worker threads): clean on the fast
- * path (only the name is kept), or loaded with positions and checked (its findings, its source
- * text for code frames, its documents' name records and any literal secrets).
+ * The outcome of one file, as plain data (it crosses from worker threads): its findings, its
+ * documents' name records, and for a file with findings its source text (for code frames) and
+ * any literal secrets. Empty lists are left out: a 100,000-file run holds one of these per file.
  */
-export type FileResult =
-  | { kind: 'fast'; file: string; name: string; nameDeclared: boolean }
-  | { kind: 'full'; file: string; diagnostics: Diagnostic[]; source?: string; docs: NameRecord[]; secrets: FoundSecret[]; envPlaces: string[] };
+export interface FileResult {
+  file: string;
+  docs: NameRecord[];
+  diagnostics?: Diagnostic[];
+  source?: string;
+  secrets?: FoundSecret[];
+  /** Places of `env/` findings, which mask other findings at the same place (see `placeKey`). */
+  envPlaces?: string[];
+}
+
+/** The options a file is loaded with: the run's `LoadOptions` without what only the main thread has. */
+export type FileLoadOptions = Pick<LoadOptions, 'env' | 'maxFileBytes' | 'maxDepth' | 'readStdin'>;
 
 /** Where a finding is, as a key: `env/` places mask other findings at the same place. */
 export function placeKey(d: Diagnostic): string {
   return `${d.file ?? ''}\0${d.range?.start.line ?? 0}:${d.range?.start.col ?? 0}`;
 }
 
-/** The literal secrets behind `rule/literal-api-key` findings, for masking and redaction. */
-export function secretsOf(diagnostics: readonly Diagnostic[], docs: readonly ManifestDocument[]): FoundSecret[] {
+/** The literal secrets behind `rule/literal-api-key` findings of one document, for masking and redaction. */
+export function secretsOf(diagnostics: readonly Diagnostic[], doc: ManifestDocument): FoundSecret[] {
   const out: FoundSecret[] = [];
   for (const d of diagnostics) {
     if (d.code !== 'rule/literal-api-key' || d.pointer === undefined || d.file === undefined || d.range === undefined) continue;
-    const range = d.range;
-    // One document: it is the one. Several: the last that starts at or before the finding.
-    const doc = docs.length === 1 ? docs[0] : docs.filter((x) => x.file === d.file && x.locate('').start.line <= range.start.line).pop();
-    const value = doc === undefined ? undefined : valueAt(doc.data, d.pointer);
+    const value = valueAt(doc.data, d.pointer);
     if (typeof value !== 'string') continue;
     const key = d.pointer.split('/').pop();
     out.push({ file: d.file, range: d.range, secret: classifySecret(value, key)?.secret ?? value });
@@ -50,53 +54,32 @@ export function secretsOf(diagnostics: readonly Diagnostic[], docs: readonly Man
 }
 
 /**
- * Checks one file of a run that lists its files itself: the fast path first (unless `full`),
- * else the full loader and every per-document check, exactly as the plain path does for it.
+ * Loads one file with the manifest loader (bounded read, the one YAML profile and its limits) and
+ * runs every per-document check on it: exactly what a whole run does for that file, except the
+ * rules across files, which the run applies to the name records.
  */
-export async function checkFile(file: string, options: LoadOptions, full = false): Promise<FileResult> {
-  const fast = checkFastOrBytes(file, options.maxFileBytes);
-  if (!full && fast !== undefined && 'name' in fast) return { kind: 'fast', file, name: fast.name, nameDeclared: fast.nameDeclared };
-  if (fast !== undefined && 'located' in fast) {
-    const { doc, findings, text } = fast.located;
-    const whole = doc.locate('');
-    return {
-      kind: 'full',
-      file,
-      diagnostics: findings,
-      source: text,
-      docs: [{ file, index: 0, name: doc.name, nameDeclared: doc.nameDeclared, whole, nameRange: doc.nameDeclared ? doc.locate('/name') : whole }],
-      secrets: secretsOf(findings, [doc]),
-      envPlaces: [],
-    };
-  }
-  // The bytes already read go to the same parser the loader uses, with the loader's options;
-  // a file this path could not read is left to the loader, which reports why.
-  const loaded =
-    fast !== undefined && 'bytes' in fast ? parsedAsLoaded(file, fast.bytes, options) : await loadManifests([file], options);
-  const envPlaces = loaded.diagnostics.filter((d) => d.code.startsWith('env/')).map(placeKey);
+export async function checkFile(file: string, options: FileLoadOptions): Promise<FileResult> {
+  const parsed = await loadManifestFile(file, options);
+  // A value whose `${VAR}` could not be expanded still holds the reference text; its env/ error
+  // says what is wrong, and a schema complaint about the placeholder would only be noise.
+  const envPlaces = parsed.diagnostics.filter((d) => d.code.startsWith('env/')).map(placeKey);
   const masked = new Set(envPlaces);
-  const diagnostics = [...loaded.diagnostics];
+  const diagnostics = [...parsed.diagnostics];
   const secrets: FoundSecret[] = [];
   const docs: NameRecord[] = [];
-  for (const doc of loaded.documents) {
+  for (const doc of parsed.documents) {
     const found = validateDocument(doc).filter((d) => !masked.has(placeKey(d)));
     diagnostics.push(...found);
-    secrets.push(...secretsOf(found, [doc]));
-    const whole = doc.locate('');
-    docs.push({ file: doc.file, index: doc.index, name: doc.name, nameDeclared: doc.nameDeclared, whole, nameRange: doc.nameDeclared ? doc.locate('/name') : whole });
+    secrets.push(...secretsOf(found, doc));
+    const record: NameRecord = { index: doc.index, name: doc.name, nameDeclared: doc.nameDeclared, start: doc.locate('').start };
+    if (doc.nameDeclared) record.nameRange = doc.locate('/name');
+    docs.push(record);
   }
-  const source = loaded.sources.get(file);
-  return { kind: 'full', file, diagnostics, ...(source !== undefined ? { source } : {}), docs, secrets, envPlaces };
-}
-
-/** What `loadManifests([file])` returns, from bytes already read (loader.ts does the same per file). */
-function parsedAsLoaded(file: string, bytes: Uint8Array, options: LoadOptions): LoadResult {
-  const parsed = parseManifestText(bytes, file, {
-    env: options.env,
-    maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
-    ...(options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {}),
-  });
-  const sources = new Map<string, string>();
-  if (parsed.text !== undefined) sources.set(file, parsed.text);
-  return { documents: parsed.documents, diagnostics: parsed.diagnostics, files: [file], sources };
+  const result: FileResult = { file, docs };
+  if (diagnostics.length > 0) result.diagnostics = diagnostics;
+  // Standard input cannot be read again should a finding across files need its text later.
+  if (parsed.text !== undefined && (diagnostics.length > 0 || file === STDIN_FILE)) result.source = parsed.text;
+  if (secrets.length > 0) result.secrets = secrets;
+  if (envPlaces.length > 0) result.envPlaces = envPlaces;
+  return result;
 }

@@ -28,10 +28,9 @@ export const documentRules: readonly DocumentRule[] = [
 export const runRules: readonly RunRule[] = [duplicateName];
 
 /** Schema, YAML 1.1 and rule findings of one document (without the cross-document rules). */
-export function validateDocument(doc: ManifestDocument, options: { yaml11?: boolean } = {}): Diagnostic[] {
+export function validateDocument(doc: ManifestDocument): Diagnostic[] {
   const out = schemaDiagnostics(doc);
-  // The fast reader knows when no plain string could read otherwise, and skips the walk.
-  if (options.yaml11 !== false) out.push(...yaml11Diagnostics(doc));
+  out.push(...yaml11Diagnostics(doc));
   for (const rule of documentRules) out.push(...rule.check(doc));
   return out;
 }

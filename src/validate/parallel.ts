@@ -2,8 +2,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { LoadOptions } from '../manifest/types.js';
-import { checkFile, type FileResult } from './check-file.js';
+import { checkFile, type FileLoadOptions, type FileResult } from './check-file.js';
 import type { WorkerBatch, WorkerResult } from './worker.js';
 
 /**
@@ -31,21 +30,21 @@ export function threadsFor(count: number, jobs: number | undefined): number {
 }
 
 /**
- * Each worker's heap is kept small: the fast path holds one file at a time, and a small heap is
+ * Each worker's heap is kept small: a worker holds one file at a time, and a small heap is
  * collected often, which keeps the peak memory of 100,000-file runs flat (a default-sized heap
  * grows to hundreds of MB of garbage before V8 collects it).
  */
 const workerLimits = { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 24 };
 
 /**
- * Checks `files` (`checkFile`: fast path, else the full loader) on `threads` threads. With one thread the main thread
+ * Checks `files` (`checkFile`: the loader, then every per-document check) on `threads` threads. With one thread the main thread
  * does the work; with more, that many workers take batches from one queue while the main thread
  * only feeds them (and takes over the batches of a worker that fails). Results are stored by
  * position, so they are the same, in the same order, whatever the thread count and timing.
  */
 export async function checkAllFiles(
   files: readonly string[],
-  options: { threads: number; load: Pick<LoadOptions, 'cwd' | 'env' | 'maxFileBytes' | 'maxDepth'> },
+  options: { threads: number; load: FileLoadOptions },
 ): Promise<FileResult[]> {
   const results = new Array<FileResult>(files.length);
   const script = options.threads > 1 ? workerScript() : undefined;
@@ -56,6 +55,8 @@ export async function checkAllFiles(
   };
 
   if (script !== undefined) {
+    // A function cannot cross to a worker; only the main thread reads standard input anyway.
+    const { readStdin: _, ...workerOptions } = options.load;
     const leftovers: Array<{ id: number; files: string[] }> = [];
     const workers = Array.from(
       { length: options.threads },
@@ -69,7 +70,7 @@ export async function checkAllFiles(
               void worker.terminate().then(() => resolve());
               return;
             }
-            worker.postMessage({ ...current, options: options.load } satisfies WorkerBatch);
+            worker.postMessage({ ...current, options: workerOptions } satisfies WorkerBatch);
           };
           worker.on('message', (msg: WorkerResult) => {
             msg.results.forEach((r, i) => {

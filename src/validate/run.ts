@@ -1,9 +1,8 @@
-import { sortDiagnostics, tally, type Diagnostic } from '../diagnostics/diagnostic.js';
-import { loadManifests } from '../manifest/load.js';
-import type { LoadOptions, LoadResult, ManifestDocument } from '../manifest/types.js';
+import { sortDiagnostics, tally, type Diagnostic, type Range } from '../diagnostics/diagnostic.js';
+import { expandManifestPaths, loadManifestFile, loadManifests, STDIN_FILE } from '../manifest/load.js';
+import type { LoadOptions, ManifestDocument } from '../manifest/types.js';
 import type { Report } from '../report/types.js';
-import { checkFile, placeKey, secretsOf, type NameRecord } from './check-file.js';
-import { listManifestFiles } from './fast-path.js';
+import { placeKey, secretsOf, type FileLoadOptions, type NameRecord } from './check-file.js';
 import { checkAllFiles, threadsFor } from './parallel.js';
 import { validateDocument } from './index.js';
 import { maskSecretsInSources, type FoundSecret } from './mask.js';
@@ -12,10 +11,7 @@ import { duplicateName } from './rules/duplicate-name.js';
 export interface ValidateRun {
   /** The report of the run (`command: 'validate'`), diagnostics sorted. */
   report: Report;
-  /**
-   * Source text for code frames, with any literal secrets masked: at least every file that has a
-   * finding (the fast path does not keep the text of clean files).
-   */
+  /** Source text for code frames, with any literal secrets masked: every file that has a finding. */
   sources: Map<string, string>;
   /** The literal secrets found, so that callers can also redact them from anything else. */
   secrets: string[];
@@ -23,15 +19,16 @@ export interface ValidateRun {
 
 export interface ValidatePathsOptions extends LoadOptions {
   /**
-   * Check files first with the fast reader and load with positions only those that need it
-   * (default true). The findings are the same either way; `false` is the plain reference path.
-   */
-  fast?: boolean;
-  /**
-   * Threads for the fast path: the main thread plus `jobs - 1` workers. Default: all cores (at
-   * most 4) for runs of 20,000 files or more, else 1. Results never depend on it.
+   * Threads: the main thread plus `jobs - 1` workers. Default: all cores (at most 4) for runs of
+   * `AUTO_PARALLEL_MIN_FILES` files or more, else 1. Results never depend on it.
    */
   jobs?: number;
+  /**
+   * `false` loads every file first (`loadManifests`) and validates the documents in memory: the
+   * reference that tests compare the default with. It holds every document of the run at once,
+   * so the default checks one file at a time and keeps only findings and name records.
+   */
+  perFile?: boolean;
 }
 
 /**
@@ -40,117 +37,101 @@ export interface ValidatePathsOptions extends LoadOptions {
  * across documents (duplicate names).
  */
 export async function validatePaths(paths: readonly string[], options: ValidatePathsOptions): Promise<ValidateRun> {
-  const files = options.fast === false ? undefined : listManifestFiles(paths, options.cwd);
-  if (files === undefined) {
-    const loaded = await loadManifests(paths, options);
-    return finish(loaded.files, loaded, loaded.documents, loaded.documents);
-  }
-
-  // Fast path: each file is checked on its own (fast reader, else the full loader), on worker
-  // threads for big runs; only findings, name records and the sources of files with findings
-  // come back, so memory stays flat however many files there are.
-  const load = {
-    cwd: options.cwd,
+  if (options.perFile === false) return validateInMemory(paths, options);
+  const listed = await expandManifestPaths(paths, options.cwd);
+  const files = listed.files;
+  const load: FileLoadOptions = {
     env: options.env,
     ...(options.maxFileBytes !== undefined ? { maxFileBytes: options.maxFileBytes } : {}),
     ...(options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {}),
+    ...(options.readStdin !== undefined ? { readStdin: options.readStdin } : {}),
   };
-  const results = await checkAllFiles(files, { threads: threadsFor(files.length, options.jobs), load });
-  // A clean file whose name another manifest also uses needs positions for that finding.
-  const nameCount = new Map<string, number>();
-  for (const r of results) {
-    if (r.kind === 'fast') nameCount.set(r.name, (nameCount.get(r.name) ?? 0) + 1);
-    else for (const d of r.docs) nameCount.set(d.name, (nameCount.get(d.name) ?? 0) + 1);
-  }
-  for (let i = 0; i < results.length; i++) {
-    const r = results[i]!;
-    if (r.kind === 'fast' && (nameCount.get(r.name) ?? 0) > 1) results[i] = await checkFile(r.file, load, true);
-  }
+  // Each file is loaded and checked on its own, on worker threads for big runs; only findings,
+  // name records and the sources of files with findings come back, so memory stays flat however
+  // many files there are. Only the main thread can read standard input.
+  const threads = files.includes(STDIN_FILE) ? 1 : threadsFor(files.length, options.jobs);
+  const results = await checkAllFiles(files, { threads, load });
 
-  const diagnostics: Diagnostic[] = [];
+  const diagnostics: Diagnostic[] = [...listed.diagnostics];
   const sources = new Map<string, string>();
   const secrets: FoundSecret[] = [];
   const envPlaces = new Set<string>();
-  // Every document of the run in load order (the plain path's order), for the cross-document rule.
+  // Every document of the run in load order, for the rule across documents.
   const ordered: ManifestDocument[] = [];
   for (const r of results) {
-    if (r.kind === 'fast') {
-      ordered.push(nameOnly(r));
-      continue;
-    }
-    diagnostics.push(...r.diagnostics);
+    if (r.diagnostics !== undefined) diagnostics.push(...r.diagnostics);
     if (r.source !== undefined) sources.set(r.file, r.source);
-    secrets.push(...r.secrets);
-    for (const p of r.envPlaces) envPlaces.add(p);
-    for (const d of r.docs) ordered.push(fromRecord(d));
+    if (r.secrets !== undefined) secrets.push(...r.secrets);
+    if (r.envPlaces !== undefined) for (const p of r.envPlaces) envPlaces.add(p);
+    for (const d of r.docs) ordered.push(new NamedDocument(r.file, d));
   }
-  diagnostics.push(...duplicateName.checkAll(ordered).filter((d) => !envPlaces.has(placeKey(d))));
-  const sorted = sortDiagnostics(diagnostics);
+  const duplicates = duplicateName.checkAll(ordered).filter((d) => !envPlaces.has(placeKey(d)));
+  diagnostics.push(...duplicates);
+  // A file that is clean but for a name another file also uses: its text, for the code frame.
+  for (const file of new Set(duplicates.map((d) => d.file!))) {
+    if (sources.has(file)) continue;
+    const text = (await loadManifestFile(file, load)).text;
+    if (text !== undefined) sources.set(file, text);
+  }
+  return finish(files, diagnostics, ordered.length, sources, secrets);
+}
+
+/** The reference path: every document in memory, checked by the same functions. */
+async function validateInMemory(paths: readonly string[], options: LoadOptions): Promise<ValidateRun> {
+  const loaded = await loadManifests(paths, options);
+  const unexpanded = new Set(loaded.diagnostics.filter((d) => d.code.startsWith('env/')).map(placeKey));
+  const diagnostics: Diagnostic[] = [...loaded.diagnostics];
+  const secrets: FoundSecret[] = [];
+  for (const doc of loaded.documents) {
+    const found = validateDocument(doc).filter((d) => !unexpanded.has(placeKey(d)));
+    diagnostics.push(...found);
+    secrets.push(...secretsOf(found, doc));
+  }
+  diagnostics.push(...duplicateName.checkAll(loaded.documents).filter((d) => !unexpanded.has(placeKey(d))));
+  return finish(loaded.files, diagnostics, loaded.documents.length, loaded.sources, secrets);
+}
+
+/** The report, and the sources of the files with findings (the only ones a report shows). */
+function finish(files: string[], found: Diagnostic[], manifests: number, sources: Map<string, string>, secrets: FoundSecret[]): ValidateRun {
+  const diagnostics = sortDiagnostics(found);
+  const withFindings = new Set(diagnostics.map((d) => d.file));
   return {
-    report: { command: 'validate', files, diagnostics: sorted, summary: { ...tally(sorted), files: files.length, manifests: ordered.length } },
-    sources: maskSecretsInSources(sources, secrets),
+    report: { command: 'validate', files, diagnostics, summary: { ...tally(diagnostics), files: files.length, manifests } },
+    sources: maskSecretsInSources(new Map([...sources].filter(([file]) => withFindings.has(file))), secrets),
     secrets: [...new Set(secrets.map((f) => f.secret))],
   };
 }
 
-/** A name record as the document the duplicate-name rule reads. */
-function fromRecord(r: NameRecord): ManifestDocument {
-  return {
-    file: r.file,
-    index: r.index,
-    name: r.name,
-    nameDeclared: r.nameDeclared,
-    data: undefined,
-    locate: (pointer) => (pointer === '/name' ? r.nameRange : r.whole),
-    scalar: () => undefined,
-  };
-}
-
-/** A clean document on the fast path: only its name takes part in the run rule. */
-function nameOnly(p: { file: string; name: string; nameDeclared: boolean }): ManifestDocument {
-  return new NameOnlyDocument(p.file, p.name, p.nameDeclared);
-}
-
-/** A class, not an object literal with closures: 100,000 of these are held until the run rule. */
-class NameOnlyDocument implements ManifestDocument {
-  readonly index = 0;
+/**
+ * A document of a per-file run as the duplicate-name rule reads it: its name and the two places
+ * the rule locates. A class, not an object literal with closures: 100,000 of these are held until
+ * the rule runs.
+ */
+class NamedDocument implements ManifestDocument {
+  readonly index: number;
+  readonly name: string;
+  readonly nameDeclared: boolean;
   readonly data = undefined;
+  private readonly start: Range['start'];
+  private readonly nameRange: Range | undefined;
+
   constructor(
     readonly file: string,
-    readonly name: string,
-    readonly nameDeclared: boolean,
-  ) {}
+    record: NameRecord,
+  ) {
+    this.index = record.index;
+    this.name = record.name;
+    this.nameDeclared = record.nameDeclared;
+    this.start = record.start;
+    this.nameRange = record.nameRange;
+  }
 
-  locate(): never {
-    throw new Error(`internal: ${this.file} was checked on the fast path and has no positions`);
+  locate(pointer: string): Range {
+    if (pointer === '/name' && this.nameRange !== undefined) return this.nameRange;
+    return { start: this.start, end: this.start };
   }
 
   scalar(): undefined {
     return undefined;
   }
 }
-
-function finish(files: string[], loaded: LoadResult, checked: readonly ManifestDocument[], all: readonly ManifestDocument[]): ValidateRun {
-  // A value whose `${VAR}` could not be expanded still holds the reference text; its env/ error
-  // says what is wrong, and a schema complaint about the placeholder would only be noise.
-  const unexpanded = new Set(loaded.diagnostics.filter((d) => d.code.startsWith('env/')).map(placeKey));
-  const found: Diagnostic[] = [];
-  for (const doc of checked) found.push(...validateDocument(doc));
-  found.push(...duplicateName.checkAll(all));
-  const diagnostics = sortDiagnostics([...loaded.diagnostics, ...found.filter((d) => !unexpanded.has(placeKey(d)))]);
-  const report: Report = {
-    command: 'validate',
-    files,
-    diagnostics,
-    summary: { ...tally(diagnostics), files: files.length, manifests: all.length },
-  };
-  const secrets = secretsOf(diagnostics, checked);
-  return {
-    report,
-    sources: maskSecretsInSources(loaded.sources, secrets),
-    secrets: [...new Set(secrets.map((f) => f.secret))],
-  };
-}
-
-
-

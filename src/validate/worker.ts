@@ -1,15 +1,15 @@
 import { parentPort } from 'node:worker_threads';
-import type { LoadOptions } from '../manifest/types.js';
-import { checkFile, type FileResult } from './check-file.js';
+import { checkFile, type FileLoadOptions, type FileResult } from './check-file.js';
 
 /**
  * A worker for big runs (`parallel.ts`): it checks the batches of files the main thread sends,
- * fast path or full loader as each file needs, and answers with one plain-data result per file.
+ * each through the manifest loader and every per-document check, and answers with one plain-data
+ * result per file.
  */
 export interface WorkerBatch {
   id: number;
   files: string[];
-  options: Pick<LoadOptions, 'cwd' | 'env' | 'maxFileBytes' | 'maxDepth'>;
+  options: Omit<FileLoadOptions, 'readStdin'>;
 }
 
 export interface WorkerResult {
