@@ -1,26 +1,30 @@
-import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const bin = fileURLToPath(new URL('../../dist/sessionctl.js', import.meta.url));
 
-/** Runs the built bin and closes its stdout after the first chunk, as `| head -1` does. */
-function runClosingEarly(args: string[]): Promise<{ code: number | null; stderr: string }> {
+/**
+ * Runs the built bin into a reader that has already gone (`| true` exits before node has started),
+ * so its first write meets a closed pipe; returns the bin's own exit code and stderr. `sh`, not
+ * bash, which reads ~/.bashrc when its input is a socket.
+ */
+function runIntoClosedPipe(args: string[]): { code: number; stderr: string } {
   if (!existsSync(bin)) throw new Error('dist/sessionctl.js is missing: run `npm run build`');
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], { env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1' } });
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s));
-    child.stdout.once('data', () => child.stdout.destroy());
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stderr }));
+  const dir = mkdtempSync(join(tmpdir(), 'sessionctl-pipe-'));
+  const quoted = [process.execPath, bin, ...args].map((a) => `'${a}'`).join(' ');
+  spawnSync('sh', ['-c', `{ ${quoted} 2>"${dir}/err"; echo $? >"${dir}/code"; } | true`], {
+    env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1' },
   });
+  return { code: Number(readFileSync(join(dir, 'code'), 'utf8')), stderr: readFileSync(join(dir, 'err'), 'utf8') };
 }
 
 describe('a reader that closes the pipe early', () => {
-  it.each([['completion', 'zsh'], ['schema']])('sessionctl %s ends quietly, without a stack trace', async (...args) => {
-    const r = await runClosingEarly(args);
+  it.each([['completion', 'zsh'], ['schema'], ['--help']])('sessionctl %s ends quietly, without a stack trace', (...args) => {
+    const r = runIntoClosedPipe(args);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
   });
