@@ -1,4 +1,4 @@
-import type { Diagnostic, Range } from '../diagnostics/diagnostic.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { loadManifestFile, STDIN_FILE } from '../manifest/load.js';
 import type { LoadOptions, ManifestDocument } from '../manifest/types.js';
 import { validateDocument } from './index.js';
@@ -6,31 +6,40 @@ import type { FoundSecret } from './mask.js';
 import { valueAt } from './pointer.js';
 import { classifySecret } from './rules/literal-api-key.js';
 
-/** A document reduced to its identity and the two places the duplicate-name rule locates. */
-export interface NameRecord {
-  index: number;
-  name: string;
-  nameDeclared: boolean;
-  /** Where the document starts (the rule points at a derived name's document there). */
-  start: Range['start'];
-  /** The `name:` value when declared. */
-  nameRange?: Range;
-}
-
 /**
- * The outcome of one file, as plain data (it crosses from worker threads): its findings, its
- * documents' name records, and for a file with findings its source text (for code frames) and
- * any literal secrets. Empty lists are left out: a 100,000-file run holds one of these per file.
+ * The outcome of one file, as plain data (it crosses from worker threads): its documents' names
+ * and the places the duplicate-name rule locates, its findings, and for a file with findings its
+ * source text (for code frames) and any literal secrets. A 100,000-file run holds one of these
+ * per file, so it is kept to a few objects: no file path (the run knows it by position), numbers
+ * in one flat list, empty lists left out.
  */
 export interface FileResult {
-  file: string;
-  docs: NameRecord[];
+  /** The `name` of each document that loaded, in order. */
+  names: string[];
+  /** `PLACES` numbers per name: see `NamePlaces`. */
+  places: number[];
   diagnostics?: Diagnostic[];
   source?: string;
   secrets?: FoundSecret[];
   /** Places of `env/` findings, which mask other findings at the same place (see `placeKey`). */
   envPlaces?: string[];
 }
+
+/**
+ * The numbers kept per document, in this order: its index in the file, 1 when it declares `name:`,
+ * the line and column where it starts, and the range of its `name:` value (zeros when undeclared).
+ */
+export const NamePlaces = {
+  Index: 0,
+  Declared: 1,
+  StartLine: 2,
+  StartCol: 3,
+  NameStartLine: 4,
+  NameStartCol: 5,
+  NameEndLine: 6,
+  NameEndCol: 7,
+  Count: 8,
+} as const;
 
 /** The options a file is loaded with: the run's `LoadOptions` without what only the main thread has. */
 export type FileLoadOptions = Pick<LoadOptions, 'env' | 'maxFileBytes' | 'maxDepth' | 'readStdin'>;
@@ -66,16 +75,19 @@ export async function checkFile(file: string, options: FileLoadOptions): Promise
   const masked = new Set(envPlaces);
   const diagnostics = [...parsed.diagnostics];
   const secrets: FoundSecret[] = [];
-  const docs: NameRecord[] = [];
+  const names: string[] = [];
+  const places: number[] = [];
   for (const doc of parsed.documents) {
     const found = validateDocument(doc).filter((d) => !masked.has(placeKey(d)));
     diagnostics.push(...found);
     secrets.push(...secretsOf(found, doc));
-    const record: NameRecord = { index: doc.index, name: doc.name, nameDeclared: doc.nameDeclared, start: doc.locate('').start };
-    if (doc.nameDeclared) record.nameRange = doc.locate('/name');
-    docs.push(record);
+    const start = doc.locate('').start;
+    const name = doc.nameDeclared ? doc.locate('/name') : undefined;
+    names.push(doc.name);
+    places.push(doc.index, doc.nameDeclared ? 1 : 0, start.line, start.col);
+    places.push(name?.start.line ?? 0, name?.start.col ?? 0, name?.end.line ?? 0, name?.end.col ?? 0);
   }
-  const result: FileResult = { file, docs };
+  const result: FileResult = { names, places };
   if (diagnostics.length > 0) result.diagnostics = diagnostics;
   // Standard input cannot be read again should a finding across files need its text later.
   if (parsed.text !== undefined && (diagnostics.length > 0 || file === STDIN_FILE)) result.source = parsed.text;

@@ -7,10 +7,12 @@ import type { WorkerBatch, WorkerResult } from './worker.js';
 
 /**
  * Below this many files, workers cost more than they save: each loads the validator and warms up
- * its JIT again (~0.3 s of CPU here). Measured on the 2-core VM (bench/RESULTS.md): 10,000 files
- * ran faster on one thread, 100,000 faster on two.
+ * its JIT again (~0.3 s of CPU here). Every file is parsed by yaml (~0.5 ms a file), so workers
+ * pay off early. Measured on the 2-core VM (bench/RESULTS.md), with other work on the cores:
+ * one thread against two workers, 1,000 files 0.74 s vs 0.92 s, 2,000 files 1.24 s vs 1.17 s,
+ * 3,000 files 1.78 s vs 1.43 s, 10,000 files 3.9 s vs 2.9 s.
  */
-export const AUTO_PARALLEL_MIN_FILES = 20_000;
+export const AUTO_PARALLEL_MIN_FILES = 2_000;
 const BATCH = 250;
 
 /**

@@ -2,7 +2,7 @@ import { sortDiagnostics, tally, type Diagnostic, type Range } from '../diagnost
 import { expandManifestPaths, loadManifestFile, loadManifests, STDIN_FILE } from '../manifest/load.js';
 import type { LoadOptions, ManifestDocument } from '../manifest/types.js';
 import type { Report } from '../report/types.js';
-import { placeKey, secretsOf, type FileLoadOptions, type NameRecord } from './check-file.js';
+import { NamePlaces, placeKey, secretsOf, type FileLoadOptions } from './check-file.js';
 import { checkAllFiles, threadsFor } from './parallel.js';
 import { validateDocument } from './index.js';
 import { maskSecretsInSources, type FoundSecret } from './mask.js';
@@ -19,8 +19,9 @@ export interface ValidateRun {
 
 export interface ValidatePathsOptions extends LoadOptions {
   /**
-   * Threads: the main thread plus `jobs - 1` workers. Default: all cores (at most 4) for runs of
-   * `AUTO_PARALLEL_MIN_FILES` files or more, else 1. Results never depend on it.
+   * Threads that check files: 1 is the main thread; more is that many worker threads, which the
+   * main thread only feeds. Default: all cores (at most 4) for runs of `AUTO_PARALLEL_MIN_FILES`
+   * (2,000) files or more, else 1. Results never depend on it.
    */
   jobs?: number;
   /**
@@ -58,13 +59,14 @@ export async function validatePaths(paths: readonly string[], options: ValidateP
   const envPlaces = new Set<string>();
   // Every document of the run in load order, for the rule across documents.
   const ordered: ManifestDocument[] = [];
-  for (const r of results) {
+  results.forEach((r, i) => {
+    const file = files[i]!;
     if (r.diagnostics !== undefined) diagnostics.push(...r.diagnostics);
-    if (r.source !== undefined) sources.set(r.file, r.source);
+    if (r.source !== undefined) sources.set(file, r.source);
     if (r.secrets !== undefined) secrets.push(...r.secrets);
     if (r.envPlaces !== undefined) for (const p of r.envPlaces) envPlaces.add(p);
-    for (const d of r.docs) ordered.push(new NamedDocument(r.file, d));
-  }
+    r.names.forEach((name, n) => ordered.push(new NamedDocument(file, name, r.places, n * NamePlaces.Count)));
+  });
   const duplicates = duplicateName.checkAll(ordered).filter((d) => !envPlaces.has(placeKey(d)));
   diagnostics.push(...duplicates);
   // A file that is clean but for a name another file also uses: its text, for the code frame.
@@ -108,27 +110,30 @@ function finish(files: string[], found: Diagnostic[], manifests: number, sources
  * the rule runs.
  */
 class NamedDocument implements ManifestDocument {
-  readonly index: number;
-  readonly name: string;
-  readonly nameDeclared: boolean;
   readonly data = undefined;
-  private readonly start: Range['start'];
-  private readonly nameRange: Range | undefined;
 
   constructor(
     readonly file: string,
-    record: NameRecord,
-  ) {
-    this.index = record.index;
-    this.name = record.name;
-    this.nameDeclared = record.nameDeclared;
-    this.start = record.start;
-    this.nameRange = record.nameRange;
+    readonly name: string,
+    private readonly places: readonly number[],
+    private readonly at: number,
+  ) {}
+
+  get index(): number {
+    return this.places[this.at + NamePlaces.Index]!;
+  }
+
+  get nameDeclared(): boolean {
+    return this.places[this.at + NamePlaces.Declared] === 1;
   }
 
   locate(pointer: string): Range {
-    if (pointer === '/name' && this.nameRange !== undefined) return this.nameRange;
-    return { start: this.start, end: this.start };
+    const p = (k: number): number => this.places[this.at + k]!;
+    if (pointer === '/name' && this.nameDeclared) {
+      return { start: { line: p(NamePlaces.NameStartLine), col: p(NamePlaces.NameStartCol) }, end: { line: p(NamePlaces.NameEndLine), col: p(NamePlaces.NameEndCol) } };
+    }
+    const start = { line: p(NamePlaces.StartLine), col: p(NamePlaces.StartCol) };
+    return { start, end: start };
   }
 
   scalar(): undefined {

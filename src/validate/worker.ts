@@ -17,6 +17,7 @@ export interface WorkerResult {
   results: FileResult[];
 }
 
+// One batch at a time: the main thread sends the next when this one is answered.
 parentPort?.on('message', (batch: WorkerBatch) => {
   void (async () => {
     const results: FileResult[] = [];
