@@ -22,8 +22,8 @@ function exitNote(code: Code, info: CodeInfo): string {
 }
 
 /**
- * `docs/rules.md`: one section per diagnostic code, under the anchor that SARIF `helpUri` and
- * the human report link to (`docsAnchor`), grouped by the stage that reports it. Generated from
+ * `docs/rules.md`: one section per diagnostic code, under the anchor that each SARIF rule's help
+ * names (`docsAnchor`), grouped by the stage that reports it. Generated from
  * the catalogue, so a new code cannot go undocumented (a test compares it with the committed file).
  */
 export function rulesMarkdown(codes: Readonly<Record<string, CodeInfo>> = catalogue): string {
@@ -40,7 +40,7 @@ export function rulesMarkdown(codes: Readonly<Record<string, CodeInfo>> = catalo
     '',
     'Every finding sessionctl reports carries one of these codes. Codes are stable: match on them in CI',
     'filters and SARIF baselines, never on message text. The severity below is the default; the exit',
-    'code follows from it (see the README). SARIF `helpUri` and the human report link to the sections here.',
+    'code follows from it (see the README). Each SARIF rule\'s help text names its section here.',
     '',
     '| Code | Severity | Description |',
     '|---|---|---|',

@@ -1,7 +1,7 @@
 import { catalogue as fullCatalogue, docsAnchor, type Code, type CodeInfo } from '../diagnostics/codes.js';
 import type { Diagnostic, Range, Severity } from '../diagnostics/diagnostic.js';
 import { displayPath } from './paths.js';
-import { informationUri, rulesDocUri, toolName } from './tool.js';
+import { rulesDocPath, toolName } from './tool.js';
 import type { ReportContext, Reporter } from './types.js';
 
 export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
@@ -54,7 +54,7 @@ export function toSarif(report: { diagnostics: readonly Diagnostic[] }, ctx: Rep
     return {
       id,
       shortDescription: { text: info.description },
-      helpUri: `${rulesDocUri}#${docsAnchor(id as Code)}`,
+      help: { text: `${info.description} Reference: ${rulesDocPath}#${docsAnchor(id as Code)} in the sessionctl package.` },
       defaultConfiguration: { level: level[info.severity] },
     };
   });
@@ -74,7 +74,7 @@ export function toSarif(report: { diagnostics: readonly Diagnostic[] }, ctx: Rep
     version: '2.1.0',
     runs: [
       {
-        tool: { driver: { name: toolName, version: ctx.toolVersion, informationUri, rules } },
+        tool: { driver: { name: toolName, version: ctx.toolVersion, rules } },
         ...(notifications.length === 0
           ? {}
           : {

@@ -1,7 +1,7 @@
 /**
- * How sessionctl names itself in machine-readable reports. The URIs are set in this one place;
- * they point at the project page and its rules documentation (`docs/rules.md`).
+ * How sessionctl names itself in machine-readable reports. The package has no public home page
+ * yet, so reports link to nothing they cannot vouch for: rules point at their section of the
+ * rules reference that ships with the package (`docs/rules.md`, generated from the catalogue).
  */
 export const toolName = 'sessionctl';
-export const informationUri = 'https://www.npmjs.com/package/sessionctl';
-export const rulesDocUri = 'https://github.com/sessionctl/sessionctl/blob/main/docs/rules.md';
+export const rulesDocPath = 'docs/rules.md';

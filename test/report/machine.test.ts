@@ -6,7 +6,7 @@ import { json } from '../../src/report/json.js';
 import { junit, xmlAttr, xmlText } from '../../src/report/junit.js';
 import { escapeCell, markdown, MARKDOWN_MAX_ROWS } from '../../src/report/markdown.js';
 import { sarif, SARIF_SCHEMA } from '../../src/report/sarif.js';
-import { rulesDocUri } from '../../src/report/tool.js';
+import { rulesDocPath } from '../../src/report/tool.js';
 import type { Report } from '../../src/report/types.js';
 import { cleanReport, context, cwd, report } from './fixture.js';
 
@@ -65,17 +65,16 @@ describe('sarif', () => {
               properties: {
                 driver: {
                   type: 'object',
-                  required: ['name', 'version', 'informationUri', 'rules'],
+                  required: ['name', 'version', 'rules'],
                   properties: {
-                    informationUri: { type: 'string', pattern: '^https://' },
                     rules: {
                       type: 'array',
                       items: {
                         type: 'object',
-                        required: ['id', 'shortDescription', 'helpUri'],
+                        required: ['id', 'shortDescription', 'help'],
                         properties: {
                           shortDescription: { type: 'object', required: ['text'], properties: { text: { type: 'string', minLength: 1 } } },
-                          helpUri: { type: 'string', pattern: '^https://[^#]+#[a-z0-9-]+$' },
+                          help: { type: 'object', required: ['text'], properties: { text: { type: 'string', pattern: 'docs/rules\\.md#[a-z0-9-]+ ' } } },
                           defaultConfiguration: { type: 'object', properties: { level: { enum: ['none', 'note', 'warning', 'error'] } } },
                         },
                       },
@@ -141,10 +140,10 @@ describe('sarif', () => {
     const ctx = { ...context(), catalogue: undefined };
     const out = JSON.parse(sarif.render(report, ctx));
     expect(validate(out), JSON.stringify(validate.errors)).toBe(true);
-    const rules = out.runs[0].tool.driver.rules as { id: string; helpUri: string; shortDescription: { text: string } }[];
+    const rules = out.runs[0].tool.driver.rules as { id: string; help: { text: string }; shortDescription: { text: string } }[];
     expect(rules.map((r) => r.id)).toEqual(codes);
     for (const r of rules) {
-      expect(r.helpUri).toBe(`${rulesDocUri}#${docsAnchor(r.id as never)}`);
+      expect(r.help.text).toContain(`${rulesDocPath}#${docsAnchor(r.id as never)}`);
       expect(r.shortDescription.text).toBe(catalogue[r.id as keyof typeof catalogue].description);
     }
     // Each result points at its own rule.
