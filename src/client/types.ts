@@ -15,8 +15,18 @@ export interface Open {
 
 export type Tag = 'readOnlyHint' | 'destructiveHint' | 'idempotentHint' | 'openWorldHint';
 
-/** POST /session request body (facts §3). Only `user_id` is required. */
-export interface CreateSessionRequest extends Open {
+/** A tag filter in request spelling: a list is the enable list. */
+export type TagFilterRequest = Tag[] | { enable?: Tag[]; disable?: Tag[] };
+
+/** `tools.<toolkit>` in request spelling: exactly one of enable, disable or tags. */
+export type ToolFilterRequest = { enable: string[] } | { disable: string[] } | { tags: TagFilterRequest };
+
+/**
+ * POST /session request body (facts §3). Only `user_id` is required. The fields of the 13-endpoint
+ * spec, plus the later v3 fields the service accepts on the same route (`enable_connection_removal`,
+ * `multi_account`, `preload`, `workbench.sandbox_size`, `workbench.enable_tool_execution`).
+ */
+export interface CreateSessionFields {
   user_id: string;
   toolkits?: { enable: string[] } | { disable: string[] };
   auth_configs?: Record<string, string>;
@@ -27,12 +37,22 @@ export interface CreateSessionRequest extends Open {
     enable_wait_for_connections?: boolean | null;
     enable_connection_removal?: boolean | null;
   };
-  tools?: Record<string, { enable: string[] } | { disable: string[] } | { tags: Tag[] | { enable?: Tag[]; disable?: Tag[] } }>;
-  tags?: Tag[] | { enable?: Tag[]; disable?: Tag[] };
-  workbench?: { enable?: boolean; enable_proxy_execution?: boolean; auto_offload_threshold?: number };
+  tools?: Record<string, ToolFilterRequest>;
+  tags?: TagFilterRequest;
+  workbench?: {
+    enable?: boolean;
+    enable_proxy_execution?: boolean;
+    auto_offload_threshold?: number;
+    sandbox_size?: string;
+    enable_tool_execution?: boolean;
+  };
   multi_account?: { enable?: boolean; max_accounts_per_toolkit?: number; require_explicit_selection?: boolean };
+  preload?: { tools?: string[] };
   experimental?: Open;
 }
+
+/** The create body as sent: the typed fields, and any newer field passed through. */
+export interface CreateSessionRequest extends CreateSessionFields, Open {}
 
 /** The effective config in response spelling (facts §4.1). */
 export interface SessionConfig extends Open {

@@ -3,49 +3,23 @@
  * request spelling (`enable` / `disable`), the service answers in the response spelling
  * (`enabled` / `disabled`, `proxy_execution_enabled`, tag arrays as `{enabled}`).
  */
-
-export type TagName = 'readOnlyHint' | 'destructiveHint' | 'idempotentHint' | 'openWorldHint';
-
-/** A tag filter as a manifest may write it: a bare list means `enable`. */
-export type TagFilterRequest = string[] | { enable?: string[]; disable?: string[] };
-
-/** `toolkits`: an allowlist, a denylist, or a bare list (= allowlist). */
-export type ToolkitFilterRequest = string[] | { enable: string[] } | { disable: string[] };
-
-/** `tools.<toolkit>`: exactly one of enable | disable | tags, or a bare list (= enable). */
-export type ToolFilterRequest = string[] | { enable: string[] } | { disable: string[] } | { tags: TagFilterRequest };
+import type { CreateSessionFields, ToolFilterRequest } from '../client/types.js';
 
 /**
- * A manifest document after validation, in request spelling. Shorthands (bare lists) are allowed
- * where noted. Keys the schema admits that sessionctl does not model are carried through as-is.
+ * A manifest document after validation, in request spelling: the create request's fields (the
+ * wire types in `client/types.ts`), plus the manifest-only `name` and the shorthands, where a bare
+ * list stands for `{enable: [...]}`. Keys the schema admits that sessionctl does not model are
+ * carried through as-is.
  */
-export interface ManifestData {
+export interface ManifestData extends Omit<CreateSessionFields, 'toolkits' | 'tools'> {
   /** Identity of the manifest in state and reports; never sent. */
   name?: string;
-  user_id: string;
-  toolkits?: ToolkitFilterRequest;
-  tools?: Record<string, ToolFilterRequest>;
-  tags?: TagFilterRequest;
-  auth_configs?: Record<string, string>;
-  connected_accounts?: Record<string, string>;
-  manage_connections?: {
-    enable?: boolean | null;
-    callback_url?: string;
-    enable_wait_for_connections?: boolean | null;
-    enable_connection_removal?: boolean | null;
-  };
-  workbench?: {
-    enable?: boolean;
-    enable_proxy_execution?: boolean;
-    auto_offload_threshold?: number;
-    sandbox_size?: string;
-    enable_tool_execution?: boolean;
-  };
-  multi_account?: { enable?: boolean; max_accounts_per_toolkit?: number; require_explicit_selection?: boolean };
-  preload?: { tools?: string[] };
+  /** An allowlist, a denylist, or a bare list (= allowlist). */
+  toolkits?: NonNullable<CreateSessionFields['toolkits']> | string[];
+  /** Per toolkit exactly one of enable | disable | tags, or a bare list (= enable). */
+  tools?: Record<string, ToolFilterRequest | string[]>;
   search?: { enable?: boolean };
   execute?: { enable_multi_execute?: boolean };
-  experimental?: Record<string, unknown>;
   [key: string]: unknown;
 }
 

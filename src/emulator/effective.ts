@@ -32,37 +32,11 @@
  *   as the facts state it); COMPOSIO_REMOTE_WORKBENCH and COMPOSIO_REMOTE_BASH_TOOL when
  *   `workbench.enable`; then the preloaded tool slugs in the order given.
  */
+import type { CreateSessionRequest, Tag, TagFilterRequest, ToolFilterRequest } from '../client/types.js';
 
-export type Tag = 'readOnlyHint' | 'destructiveHint' | 'idempotentHint' | 'openWorldHint';
-
-type TagFilterRequest = Tag[] | { enable?: Tag[]; disable?: Tag[] };
-type ToolFilterRequest = { enable: string[] } | { disable: string[] } | { tags: TagFilterRequest };
-
-/** The create body, after it passed the contract's schema. */
-export interface CreateSessionRequest {
-  user_id: string;
-  toolkits?: { enable: string[] } | { disable: string[] };
-  auth_configs?: Record<string, string>;
-  connected_accounts?: Record<string, string>;
-  manage_connections?: {
-    enable?: boolean | null;
-    callback_url?: string;
-    enable_wait_for_connections?: boolean | null;
-    enable_connection_removal?: boolean | null;
-  };
-  tools?: Record<string, ToolFilterRequest>;
-  tags?: TagFilterRequest;
-  workbench?: {
-    enable?: boolean;
-    enable_proxy_execution?: boolean;
-    enable_tool_execution?: boolean;
-    auto_offload_threshold?: number;
-    sandbox_size?: string;
-  };
-  multi_account?: { enable?: boolean; max_accounts_per_toolkit?: number; require_explicit_selection?: boolean };
-  preload?: { tools?: string[] };
-  experimental?: Record<string, unknown>;
-}
+// The wire types are shared with the client; the mapping below is the emulator's own reading of
+// the facts, kept independent of sessionctl's expectedConfig so that tests can hold one against the other.
+export type { CreateSessionRequest, Tag };
 
 export interface TagFilter {
   enabled?: Tag[];
