@@ -29,7 +29,12 @@ export interface CommandEnv {
 
 export type RegisterCommand = (program: Command, env: CommandEnv) => void;
 
-const commands: RegisterCommand[] = [registerValidate, registerPlan, registerApply, registerDiff,
+/** In the order `--help` lists them: the config-as-code loop, operating a session, then tooling. */
+const commands: RegisterCommand[] = [
+  registerValidate,
+  registerPlan,
+  registerApply,
+  registerDiff,
   registerGet,
   registerToolkits,
   registerTools,
@@ -39,7 +44,11 @@ const commands: RegisterCommand[] = [registerValidate, registerPlan, registerApp
   registerLink,
   registerProxy,
   registerFiles,
-  registerSchema, registerInit, registerCompletion, registerEmulator];
+  registerSchema,
+  registerInit,
+  registerCompletion,
+  registerEmulator,
+];
 
 export function buildProgram(env: CommandEnv): Command {
   const program = new Command('sessionctl')
