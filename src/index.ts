@@ -57,7 +57,7 @@ export type { Session, SessionConfig, CreateSessionRequest } from './client/type
 export { startEmulator, type EmulatorOptions, type RunningEmulator } from './emulator/server.js';
 
 export interface ParseManifestOptions {
-  /** Variables for `${VAR}` interpolation, e.g. `{ USER_ID: user.id }`. Nothing is read from `process.env`. */
+  /** Variables for `${VAR}` interpolation, e.g. `{ USER_ID: user.id }`. Nothing is read from the process environment. */
   env?: Readonly<Record<string, string | undefined>>;
   /** The name used in diagnostics and as the default manifest name (its stem). Default `manifest.yaml`. */
   file?: string;

@@ -52,6 +52,21 @@ export function addRunOptions(cmd: Command, network: 'always' | 'refresh'): Comm
   return addConnectionOptions(cmd);
 }
 
+/** What plan, apply and diff all pass their run: where manifests and state come from, and the pace. */
+export async function runInputs(flags: RunFlags, env: CommandEnv, state: string) {
+  const { readStreamBounded } = await import('../../manifest/load.js');
+  const { io } = env;
+  return {
+    cwd: io.cwd,
+    env: io.env,
+    readStdin: () => readStreamBounded(io.stdin),
+    ...(flags.envFile !== undefined ? { envFile: flags.envFile } : {}),
+    statePath: state,
+    ...(flags.concurrency !== undefined ? { concurrency: flags.concurrency } : {}),
+    ...(flags.rateLimit !== undefined ? { rateLimitPerMinute: flags.rateLimit } : {}),
+  };
+}
+
 export function statePath(flags: RunFlags, env: CommandEnv): string {
   return resolve(env.io.cwd, flags.state ?? DEFAULT_STATE_PATH);
 }
@@ -163,11 +178,10 @@ export const registerApply: RegisterCommand = (program, env) => {
     )
     .action(async (paths: string[], flags: ApplyFlags) => {
       const { io } = env;
-      const [{ runApply }, { readSavedPlan, savedPlanPaths }, { githubOutputLines }, { readStreamBounded }] = await Promise.all([
+      const [{ runApply }, { readSavedPlan, savedPlanPaths }, { githubOutputLines }] = await Promise.all([
         import('../../apply/run.js'),
         import('../../plan/run.js'),
         import('../../apply/apply.js'),
-        import('../../manifest/load.js'),
       ]);
       const outputFile = io.env['GITHUB_OUTPUT'];
       if (flags.githubOutput === true && (outputFile === undefined || outputFile === '')) {
@@ -192,14 +206,8 @@ export const registerApply: RegisterCommand = (program, env) => {
       if (saved === undefined) targets = await narrowToChanged(targets, flags.changedSince, { io });
       const progress = progressHook(env);
       const outcome = await runApply(targets, {
-        cwd: io.cwd,
-        env: io.env,
-        readStdin: () => readStreamBounded(io.stdin),
-        ...(flags.envFile !== undefined ? { envFile: flags.envFile } : {}),
-        statePath: state,
+        ...(await runInputs(flags, env, state)),
         connect: connector(flags, env, state),
-        ...(flags.concurrency !== undefined ? { concurrency: flags.concurrency } : {}),
-        ...(flags.rateLimit !== undefined ? { rateLimitPerMinute: flags.rateLimit } : {}),
         dryRun: flags.dryRun === true,
         refresh: flags.refresh !== false,
         ...(saved !== undefined ? { saved } : {}),

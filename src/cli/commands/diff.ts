@@ -1,7 +1,7 @@
 import { UsageError } from '../../errors.js';
 import { narrowToChanged } from '../changed-since.js';
 import type { RegisterCommand } from '../program.js';
-import { addRunOptions, connector, finishRun, statePath, type RunFlags } from './apply.js';
+import { addRunOptions, connector, finishRun, runInputs, statePath, type RunFlags } from './apply.js';
 
 interface DiffFlags extends RunFlags {
   session?: string;
@@ -37,20 +37,14 @@ export const registerDiff: RegisterCommand = (program, env) => {
       if (flags.session !== undefined && !/^trs_[A-Za-z0-9_-]+$/.test(flags.session)) {
         throw new UsageError(`--session expects a session id such as trs_1a2b3c, got ${JSON.stringify(flags.session)}`);
       }
-      const [{ runDiff }, { readStreamBounded }] = await Promise.all([import('../../plan/diff.js'), import('../../manifest/load.js')]);
+      const { runDiff } = await import('../../plan/diff.js');
       const state = statePath(flags, env);
       const selected = await narrowToChanged(paths, flags.changedSince, { io });
       const outcome = await runDiff(selected, {
-        cwd: io.cwd,
-        env: io.env,
-        readStdin: () => readStreamBounded(io.stdin),
-        ...(flags.envFile !== undefined ? { envFile: flags.envFile } : {}),
-        statePath: state,
+        ...(await runInputs(flags, env, state)),
         connect: connector(flags, env, state),
         ...(flags.session !== undefined ? { session: flags.session } : {}),
         strict: flags.strict === true,
-        ...(flags.concurrency !== undefined ? { concurrency: flags.concurrency } : {}),
-        ...(flags.rateLimit !== undefined ? { rateLimitPerMinute: flags.rateLimit } : {}),
       });
       await finishRun(outcome, flags, env);
     });

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { RegisterCommand } from '../program.js';
 import { narrowToChanged } from '../changed-since.js';
 import { ExitCode } from '../run.js';
-import { addRunOptions, connector, finishRun, statePath, type RunFlags } from './apply.js';
+import { addRunOptions, connector, finishRun, runInputs, statePath, type RunFlags } from './apply.js';
 
 interface PlanFlags extends RunFlags {
   refresh?: boolean;
@@ -40,18 +40,11 @@ export const registerPlan: RegisterCommand = (program, env) => {
     .action(async (paths: string[], flags: PlanFlags) => {
       const { io } = env;
       const { runPlan } = await import('../../plan/run.js');
-      const { readStreamBounded } = await import('../../manifest/load.js');
       const state = statePath(flags, env);
       const selected = await narrowToChanged(paths, flags.changedSince, { io });
       const outcome = await runPlan(selected, {
-        cwd: io.cwd,
-        env: io.env,
-        readStdin: () => readStreamBounded(io.stdin),
-        ...(flags.envFile !== undefined ? { envFile: flags.envFile } : {}),
-        statePath: state,
+        ...(await runInputs(flags, env, state)),
         ...(flags.refresh === true ? { refresh: connector(flags, env, state) } : {}),
-        ...(flags.concurrency !== undefined ? { concurrency: flags.concurrency } : {}),
-        ...(flags.rateLimit !== undefined ? { rateLimitPerMinute: flags.rateLimit } : {}),
         ...(flags.out !== undefined ? { out: resolve(io.cwd, flags.out) } : {}),
       });
       await finishRun(outcome, flags, env, (code) => (code === ExitCode.ok && flags.detailedExitcode === true && outcome.changes ? ExitCode.changesPending : code));
