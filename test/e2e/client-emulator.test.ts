@@ -5,9 +5,10 @@ import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { createClient, type ClientOptions, type SessionClient } from '../../src/client/client.js';
-import { ApiError } from '../../src/client/errors.js';
 import { downloadToFile, uploadFile } from '../../src/client/presigned.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
+import { emulatorAdmin } from '../helpers/emulator-admin.js';
+import { apiFailure } from '../helpers/rejection.js';
 
 /**
  * Every client method against the real emulator over loopback HTTP, then the retry policy against
@@ -36,15 +37,8 @@ beforeEach(async () => {
   await admin('POST', '/reset');
 });
 
-async function admin(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<any> {
-  const res = await request(`${emu.url}/_emulator${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? null : JSON.stringify(body),
-  });
-  const text = await res.body.text();
-  expect(res.statusCode, `admin ${method} ${path}: ${text}`).toBeLessThan(300);
-  return text === '' ? undefined : JSON.parse(text);
+function admin(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<any> {
+  return emulatorAdmin(emu.url, method, path, body);
 }
 
 async function stats(route: string): Promise<{ received: number; handled: number }> {
@@ -64,14 +58,7 @@ function client(extra: Partial<ClientOptions> = {}): { c: SessionClient; sleeps:
   return { c, sleeps };
 }
 
-async function failure(p: Promise<unknown>): Promise<ApiError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ApiError);
-  return err as ApiError;
-}
+const failure = apiFailure;
 
 describe('every client method against the emulator', () => {
   test('create and get: the effective config in response spelling', async () => {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { createClient, type ClientOptions, type SessionClient } from '../../src/client/client.js';
-import { ApiError } from '../../src/client/errors.js';
 import { version } from '../../src/version.js';
+import { apiFailure } from '../helpers/rejection.js';
 import { refusedPort, sessionBody, startFaultServer, type FaultServer } from './client-fault-server.js';
 
 /**
@@ -40,14 +40,7 @@ function client(baseUrl: string, extra: Partial<ClientOptions> = {}): { c: Sessi
   return { c, sleeps };
 }
 
-async function failure(p: Promise<unknown>): Promise<ApiError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ApiError);
-  return err as ApiError;
-}
+const failure = apiFailure;
 
 const CREATE = { user_id: 'u1' };
 

@@ -1,10 +1,10 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createClient, type SessionClient } from '../../src/client/client.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
+import { emulatorAdmin } from '../helpers/emulator-admin.js';
 import { runCli, type CliResult } from '../helpers/run-cli.js';
 
 /**
@@ -24,15 +24,8 @@ let dir: string;
 const known = new Map<string, string>();
 let support = '';
 
-async function admin(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<any> {
-  const res = await request(`${emu.url}/_emulator${path}`, {
-    method,
-    headers: body === undefined ? {} : { 'content-type': 'application/json' },
-    body: body === undefined ? null : JSON.stringify(body),
-  });
-  const text = await res.body.text();
-  expect(res.statusCode, `admin ${method} ${path}: ${text}`).toBeLessThan(300);
-  return text === '' ? undefined : JSON.parse(text);
+function admin(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<any> {
+  return emulatorAdmin(emu.url, method, path, body);
 }
 
 beforeAll(async () => {
