@@ -11,7 +11,7 @@
 //                           pull request, and for a one-file lint the bin's load is most of the
 //                           time (the whole CLI is 2.8 MB, mostly the HTTP client and emulator)
 //   worker.js               the bulk-validation worker (`new URL('./worker.js', import.meta.url)`)
-import { readFile, writeFile, chmod } from 'node:fs/promises';
+import { readFile, writeFile, chmod, cp } from 'node:fs/promises';
 import { build } from 'esbuild';
 
 // An ESM bundle of CommonJS dependencies needs a real `require` (esbuild's shim throws on it).
@@ -40,6 +40,10 @@ const onlyValidate = {
     });
   },
 };
+
+// tsc does not emit the JSON data that modules import (their types come from `*.d.json.ts`, so that
+// tsc never infers a literal type of a 450 KB list); the library tree in dist/ needs it beside them.
+await cp('src/catalog/data', 'dist/catalog/data', { recursive: true, filter: (src) => !src.endsWith('.ts') });
 
 await build({ ...common, entryPoints: { 'sessionctl-main': 'src/cli/main.ts', worker: 'src/validate/worker.ts' }, outdir: 'dist' });
 await build({ ...common, entryPoints: { 'sessionctl-validate': 'src/cli/main.ts' }, outdir: 'dist', plugins: [onlyValidate] });

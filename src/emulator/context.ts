@@ -1,5 +1,5 @@
 /** What route handlers get and give back. */
-import type { Catalog } from './catalog.js';
+import type { Catalog } from '../catalog/catalog.js';
 import { httpError } from './errors.js';
 import type { Faults, RouteName } from './faults.js';
 import type { RateLimiter } from './rate-limit.js';

@@ -4,7 +4,7 @@
  * filter that overrides the global `tags`; a tag filter passes a tool that has at least one enabled
  * tag (when any are listed) and none of the disabled ones.
  */
-import type { CatalogTool } from './catalog-types.js';
+import type { CatalogTool } from '../catalog/types.js';
 import type { EffectiveConfig, TagFilter } from './effective.js';
 
 export function toolkitAllowed(config: EffectiveConfig, toolkit: string): boolean {

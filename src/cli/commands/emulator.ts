@@ -48,7 +48,7 @@ export const registerEmulator: RegisterCommand = (program, env) => {
       const port = parsePort(flags.port);
       const rate = flags.rateLimit === undefined ? undefined : parseRate(flags.rateLimit);
       // Loaded here, not at the top: other commands do not pay for the emulator's modules.
-      const [{ startEmulator }, { catalogFromJson }] = await Promise.all([import('../../emulator/server.js'), import('../../emulator/catalog.js')]);
+      const [{ startEmulator }, { catalogFromJson }] = await Promise.all([import('../../emulator/server.js'), import('../../catalog/catalog.js')]);
       let catalog;
       if (flags.catalog !== undefined) {
         const file = resolve(env.io.cwd, flags.catalog);

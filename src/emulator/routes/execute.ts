@@ -7,7 +7,7 @@
  * tools too (facts §2.3).
  */
 import { createHash } from 'node:crypto';
-import type { CatalogTool } from '../catalog-types.js';
+import type { CatalogTool } from '../../catalog/types.js';
 import type { ApiHandler, ApiResponse, EmulatorState } from '../context.js';
 import { requireSession } from '../context.js';
 import { connectionOf, isConnected } from '../connections.js';

@@ -10,7 +10,7 @@ import type { ApiHandler, EmulatorState } from '../context.js';
 import { requireSession } from '../context.js';
 import { envelope, httpError, toolRouterErrors } from '../errors.js';
 import { sendJson } from '../http.js';
-import type { CatalogToolkit } from '../catalog-types.js';
+import type { CatalogToolkit } from '../../catalog/types.js';
 import { newId, type ConnectionRecord, type SessionRecord } from '../store.js';
 
 /** Starts a link flow for a session's user; throws the service's refusals. */

@@ -5,7 +5,7 @@
  * case-insensitive) and `is_connected=true` (ACTIVE connections only). Paged with `limit` (default 20)
  * and an opaque cursor (base64url of `page:limit`); `next_cursor` is null on the last page.
  */
-import type { CatalogToolkit } from '../catalog-types.js';
+import type { CatalogToolkit } from '../../catalog/types.js';
 import type { ApiHandler } from '../context.js';
 import { requireSession } from '../context.js';
 import { connectionOf } from '../connections.js';

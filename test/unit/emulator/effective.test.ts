@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { effectiveConfig, metaToolsFor } from '../../../src/emulator/effective.js';
 import { toolAllowed } from '../../../src/emulator/policy.js';
-import type { CatalogTool } from '../../../src/emulator/catalog-types.js';
+import type { CatalogTool } from '../../../src/catalog/types.js';
 
 const tool = (slug: string, toolkit: string, tags: string[]): CatalogTool => ({ slug, name: slug, toolkit, tags, input: { required: [], properties: {} } });
 

@@ -4,7 +4,7 @@
  * emulator's own tools for common toolkits (`own-tools.ts`). `--catalog FILE` replaces it with
  * another file of the same shape (`{toolkits: [...], tools: [...]}`).
  */
-import type { CatalogData, CatalogTool, CatalogToolkit } from './catalog-types.js';
+import type { CatalogData, CatalogTool, CatalogToolkit } from './types.js';
 import { ownTools } from './own-tools.js';
 
 export class Catalog {
@@ -47,12 +47,17 @@ export class Catalog {
 let builtIn: Promise<Catalog> | undefined;
 
 /**
- * The built-in catalogue (built once per process). Asynchronous because its data module (~400 KB) is
- * imported on first use, not at start-up: the emulator answers its health check before loading it.
+ * The built-in catalogue (built once per process): the vendored shared data (`data/*.json`, byte
+ * for byte the shared facts) plus the emulator's own tools. Asynchronous because the data (~500 KB)
+ * is imported on first use, not at start-up: the emulator answers its health check before loading it.
  */
 export function builtInCatalog(): Promise<Catalog> {
-  builtIn ??= import('./data/catalog-data.generated.js').then(
-    ({ sharedCatalogData }) => new Catalog({ toolkits: sharedCatalogData.toolkits, tools: [...sharedCatalogData.tools, ...ownTools] }),
+  builtIn ??= Promise.all([import('./data/toolkits.json', { with: { type: 'json' } }), import('./data/tools.json', { with: { type: 'json' } })]).then(
+    ([toolkits, tools]) =>
+      new Catalog({
+        toolkits: toolkits.default.toolkits,
+        tools: [...tools.default.tools, ...ownTools],
+      }),
   );
   return builtIn;
 }

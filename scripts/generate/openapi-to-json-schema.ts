@@ -12,7 +12,9 @@
  * whoever compiles the result (see `customFormats`).
  */
 
-export type JsonSchema = { [key: string]: unknown };
+import type { JsonSchema, OperationSchemas } from '../../src/emulator/contract/types.js';
+
+export type { JsonSchema, OperationSchemas };
 
 /** Patterns for the contract's custom string formats. Ids are a prefix plus an opaque token. */
 export const customFormats: Readonly<Record<string, RegExp>> = {
@@ -90,23 +92,6 @@ function resolveRef(ref: string, root: unknown): unknown {
   return node;
 }
 
-/** One operation of the contract, with its schemas converted. */
-export interface OperationSchemas {
-  operationId: string;
-  method: string;
-  path: string;
-  successStatus: number;
-  /** JSON body schema, when the operation declares a non-empty one. */
-  body?: JsonSchema;
-  /** Query parameters as one object schema (values still need coercion from strings). */
-  query?: JsonSchema;
-  /** Path parameters as one object schema. */
-  pathParams?: JsonSchema;
-  /** The success response's body schema. */
-  response: JsonSchema;
-  /** Error response body schema (the shared envelope). */
-  error: JsonSchema;
-}
 
 interface OpenApiDoc {
   paths: Record<string, Record<string, Record<string, unknown>>>;

@@ -5,7 +5,7 @@
  * sessionctl's own schema both accept. Kept to the fields the manifest schema marks as later v3
  * fields; `test/unit/emulator/later-fields.test.ts` holds the two lists together.
  */
-import type { JsonSchema, OperationSchemas } from './openapi-to-json-schema.js';
+import type { JsonSchema, OperationSchemas } from '../../src/emulator/contract/types.js';
 
 export const CREATE_OPERATION = 'postToolRouterSession';
 

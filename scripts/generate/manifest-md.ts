@@ -51,7 +51,7 @@ export function manifestMarkdown(schema: SchemaNode): string {
   const out: string[] = [
     `# Manifest reference`,
     '',
-    '<!-- Generated from schemas/session-manifest.schema.json by `npm run docs`; do not edit by hand. -->',
+    '<!-- Generated from schemas/session-manifest.schema.json by `npm run generate`; do not edit by hand. -->',
     '',
     root.description ?? '',
     '',

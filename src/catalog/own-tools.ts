@@ -4,7 +4,7 @@
  * service's style (`GMAIL_SEND_EMAIL`); tags are the MCP hints a real tool of that kind carries.
  * The toolkits themselves (auth kinds) come from the shared data.
  */
-import type { CatalogTool } from './catalog-types.js';
+import type { CatalogTool } from './types.js';
 
 type P = Record<string, { type: string; description?: string }>;
 

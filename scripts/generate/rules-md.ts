@@ -1,4 +1,4 @@
-import { catalogue, docsAnchor, isInputCode, type Code, type CodeInfo } from '../diagnostics/codes.js';
+import { catalogue, docsAnchor, isInputCode, type Code, type CodeInfo } from '../../src/diagnostics/codes.js';
 
 /** What each stage prefix means, in pipeline order. A prefix not listed here still gets a section. */
 const stages: ReadonlyArray<{ prefix: string; title: string; about: string }> = [
@@ -36,7 +36,7 @@ export function rulesMarkdown(codes: Readonly<Record<string, CodeInfo>> = catalo
   const out: string[] = [
     '# Diagnostic codes',
     '',
-    '<!-- Generated from src/diagnostics/codes.ts by `npm run docs`; do not edit by hand. -->',
+    '<!-- Generated from src/diagnostics/codes.ts by `npm run generate`; do not edit by hand. -->',
     '',
     'Every finding sessionctl reports carries one of these codes. Codes are stable: match on them in CI',
     'filters and SARIF baselines, never on message text. The severity below is the default; the exit',
