@@ -8,7 +8,7 @@ import { formatNames, isFormatName, reporters } from '../report/registry.js';
 import type { FormatName, Report, ReportContext } from '../report/types.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { version } from '../version.js';
-import type { CommandEnv } from './program.js';
+import type { CommandEnv } from './command.js';
 
 /** Where one rendered report goes. */
 export type OutputTarget =

@@ -5,7 +5,7 @@ import { Command, CommanderError } from 'commander';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { memoryIo } from '../../src/cli/io.js';
 import { colorEnabled, emitReport, formatOption, parseFormatSpec, resolveTargets } from '../../src/cli/output.js';
-import type { CommandEnv } from '../../src/cli/program.js';
+import type { CommandEnv } from '../../src/cli/command.js';
 import { Redactor } from '../../src/cli/redact.js';
 import { InputError, UsageError } from '../../src/errors.js';
 import { reporters } from '../../src/report/registry.js';

@@ -1,7 +1,8 @@
 import { UsageError } from '../../errors.js';
 import { narrowToChanged } from '../changed-since.js';
-import type { RegisterCommand } from '../program.js';
-import { addRunOptions, connector, finishRun, runInputs, statePath, type RunFlags } from './apply.js';
+import type { RegisterCommand } from '../command.js';
+import { connector } from '../open-connection.js';
+import { addRunOptions, finishRun, runInputs, statePath, type RunFlags } from '../run-options.js';
 
 interface DiffFlags extends RunFlags {
   session?: string;

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Option } from 'commander';
 import { InputError, UsageError } from '../../errors.js';
-import type { RegisterCommand } from '../program.js';
+import type { RegisterCommand } from '../command.js';
 
 interface EmulatorFlags {
   host: string;

@@ -1,4 +1,4 @@
-import type { RegisterCommand } from '../program.js';
+import type { RegisterCommand } from '../command.js';
 import { addArgumentOptions, ARG_HELP, reportToolResult, type ExecuteFlags } from './execute.js';
 import { addOperateOptions, SESSION_ARG_HELP, sessionHelp, withSession } from './operate-shared.js';
 

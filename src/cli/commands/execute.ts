@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { ExecuteResult } from '../../client/types.js';
-import type { CommandEnv, RegisterCommand } from '../program.js';
-import { ExitCode } from '../run.js';
+import type { CommandEnv, RegisterCommand } from '../command.js';
+import { ExitCode } from '../exit-codes.js';
 import { addOperateOptions, printJson, renderContext, SESSION_ARG_HELP, sessionHelp, withSession, type OperateFlags } from './operate-shared.js';
 
 export interface ExecuteFlags extends OperateFlags {

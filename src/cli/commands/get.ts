@@ -1,4 +1,4 @@
-import type { RegisterCommand } from '../program.js';
+import type { RegisterCommand } from '../command.js';
 import { addOperateOptions, printJson, renderContext, SESSION_ARG_HELP, sessionHelp, withSession, type OperateFlags } from './operate-shared.js';
 
 /** `sessionctl get SESSION`: the session as the service holds it (GET /session/{id}). */

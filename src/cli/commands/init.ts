@@ -5,7 +5,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InvalidArgumentError } from 'commander';
 import { InputError, UsageError } from '../../errors.js';
-import type { RegisterCommand } from '../program.js';
+import type { RegisterCommand } from '../command.js';
 
 const NAME = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 const SCHEMA_FILE = join('schemas', 'session-manifest.schema.json');

@@ -1,5 +1,5 @@
 import { UsageError } from '../../errors.js';
-import type { RegisterCommand } from '../program.js';
+import type { RegisterCommand } from '../command.js';
 import { addOperateOptions, printJson, renderContext, SESSION_ARG_HELP, sessionHelp, withSession, type OperateFlags } from './operate-shared.js';
 
 interface LinkFlags extends OperateFlags {

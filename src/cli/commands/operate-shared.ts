@@ -4,9 +4,10 @@ import { DEFAULT_STATE_PATH } from '../../apply/state.js';
 import type { SessionClient } from '../../client/client.js';
 import type { RenderContext } from '../../operate/format/context.js';
 import { createStyle } from '../../report/ansi.js';
-import { addConnectionOptions, clientFromOptions, type ConnectionOptions } from '../connection.js';
+import { addConnectionOptions, type ConnectionOptions } from '../connection.js';
+import { openConnection } from '../open-connection.js';
 import { colorEnabled } from '../output.js';
-import type { CommandEnv } from '../program.js';
+import type { CommandEnv } from '../command.js';
 
 /**
  * What the commands that operate one session (get, toolkits, tools, search, execute, execute-meta,
@@ -62,30 +63,11 @@ export async function withSession(
     cwd: env.io.cwd,
     ...(flags.userId !== undefined ? { userId: flags.userId } : {}),
   });
-  if (flags.emulator === true) {
-    // The same emulator data folder and key as plan/apply/diff --emulator, so their sessions are here.
-    const [{ startEmulator }, { createClient }, { emulatorDataDir }] = await Promise.all([
-      import('../../emulator/server.js'),
-      import('../../client/client.js'),
-      import('./apply.js'),
-    ]);
-    const dataDir = emulatorDataDir(resolve(env.io.cwd, flags.state ?? DEFAULT_STATE_PATH));
-    const emulator = await startEmulator({ port: 0, dataDir });
-    env.io.stderr.write(`emulator: ${emulator.url} (sessions kept in ${dataDir})\n`);
-    const client = createClient({ baseUrl: emulator.url, apiKey: 'sessionctl-emulator' });
-    try {
-      await work(client, session.sessionId);
-    } finally {
-      await client.close();
-      await emulator.close();
-    }
-    return;
-  }
-  const client = await clientFromOptions(flags, env);
+  const { client, close } = await openConnection(flags, env, resolve(env.io.cwd, flags.state ?? DEFAULT_STATE_PATH));
   try {
     await work(client, session.sessionId);
   } finally {
-    await client.close();
+    await close();
   }
 }
 

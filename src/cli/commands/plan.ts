@@ -1,8 +1,9 @@
 import { resolve } from 'node:path';
-import type { RegisterCommand } from '../program.js';
+import type { RegisterCommand } from '../command.js';
 import { narrowToChanged } from '../changed-since.js';
-import { ExitCode } from '../run.js';
-import { addRunOptions, connector, finishRun, runInputs, statePath, type RunFlags } from './apply.js';
+import { ExitCode } from '../exit-codes.js';
+import { connector } from '../open-connection.js';
+import { addRunOptions, finishRun, runInputs, statePath, type RunFlags } from '../run-options.js';
 
 interface PlanFlags extends RunFlags {
   refresh?: boolean;

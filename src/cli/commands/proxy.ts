@@ -1,7 +1,7 @@
 import { InvalidArgumentError, Option } from 'commander';
 import type { ProxyExecuteRequest } from '../../client/types.js';
-import type { RegisterCommand } from '../program.js';
-import { ExitCode } from '../run.js';
+import type { RegisterCommand } from '../command.js';
+import { ExitCode } from '../exit-codes.js';
 import { addOperateOptions, printJson, renderContext, SESSION_ARG_HELP, sessionHelp, withSession, type OperateFlags } from './operate-shared.js';
 
 interface ProxyFlags extends OperateFlags {

@@ -1,6 +1,6 @@
 import { UsageError } from '../../errors.js';
-import type { RegisterCommand } from '../program.js';
-import { ExitCode } from '../run.js';
+import type { RegisterCommand } from '../command.js';
+import { ExitCode } from '../exit-codes.js';
 import { addOperateOptions, printJson, renderContext, SESSION_ARG_HELP, sessionHelp, withSession, type OperateFlags } from './operate-shared.js';
 
 interface SearchFlags extends OperateFlags {

@@ -1,5 +1,5 @@
 import type { ToolkitList } from '../../client/types.js';
-import type { RegisterCommand } from '../program.js';
+import type { RegisterCommand } from '../command.js';
 import { addListOptions, addOperateOptions, printJson, renderContext, SESSION_ARG_HELP, sessionHelp, withSession, type ListFlags } from './operate-shared.js';
 
 interface ToolkitsFlags extends ListFlags {

@@ -3,8 +3,8 @@ import { sortDiagnostics, type Diagnostic } from '../../diagnostics/diagnostic.j
 import { UsageError } from '../../errors.js';
 import { changedSinceOption, narrowToChanged } from '../changed-since.js';
 import { emitReport, formatOption } from '../output.js';
-import type { RegisterCommand } from '../program.js';
-import { exitCodeForDiagnostics } from '../run.js';
+import type { RegisterCommand } from '../command.js';
+import { exitCodeForDiagnostics } from '../exit-codes.js';
 
 interface ValidateOptions {
   format?: string[];

@@ -1,0 +1,55 @@
+import { dirname, join } from 'node:path';
+import type { SessionClient } from '../client/client.js';
+import type { Connect, SessionApi } from '../plan/run.js';
+import type { CommandEnv } from './command.js';
+import { clientFromOptions, type ConnectionOptions } from './connection.js';
+
+/** The emulator's data folder for a state file: `<state folder>/emulator`. */
+export function emulatorDataDir(statePath: string): string {
+  return join(dirname(statePath), 'emulator');
+}
+
+/** A client and what ends it (for `--emulator`, the emulator too). */
+export interface OpenConnection {
+  client: SessionClient;
+  close(): Promise<void>;
+}
+
+/**
+ * The one way a command reaches "the service": the real one through the shared connection options,
+ * or, with `--emulator`, an in-process emulator whose sessions are kept beside the state file, so
+ * that plan, apply, diff and the operate commands see the same ones (any key works; its URL goes
+ * to stderr). The emulator and undici are loaded only here, so commands that never connect do
+ * not pay for them.
+ */
+export async function openConnection(flags: ConnectionOptions & { emulator?: boolean }, env: CommandEnv, statePath: string): Promise<OpenConnection> {
+  if (flags.emulator === true) {
+    const [{ startEmulator }, { createClient }] = await Promise.all([import('../emulator/server.js'), import('../client/client.js')]);
+    const dataDir = emulatorDataDir(statePath);
+    const emulator = await startEmulator({ port: 0, dataDir });
+    env.io.stderr.write(`emulator: ${emulator.url} (sessions kept in ${dataDir})\n`);
+    const client = createClient({ baseUrl: emulator.url, apiKey: 'sessionctl-emulator' });
+    return {
+      client,
+      close: async () => {
+        await client.close();
+        await emulator.close();
+      },
+    };
+  }
+  const client = await clientFromOptions(flags, env);
+  return { client, close: () => client.close() };
+}
+
+/** How plan, apply and diff connect: lazily, only when a run needs the network. */
+export function connector(flags: ConnectionOptions & { emulator?: boolean }, env: CommandEnv, statePath: string): Connect {
+  return async (): Promise<SessionApi> => {
+    const { client, close } = await openConnection(flags, env, statePath);
+    return {
+      // The body is a validated manifest's wire body; the client's request type is the same shape.
+      createSession: (body) => client.createSession(body as Parameters<SessionClient['createSession']>[0]),
+      getSession: (id) => client.getSession(id),
+      close,
+    };
+  };
+}
