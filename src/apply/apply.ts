@@ -3,7 +3,7 @@ import { computeDrift, driftDiagnostics, type DriftItem } from '../config/drift.
 import type { CreateSessionBody, SessionView } from '../config/types.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { atDocument, type Plan, type PlanAction, type PlanItem } from '../plan/plan.js';
-import type { StateStore } from './state.js';
+import type { LockedState } from '../state/store.js';
 import { mapConcurrent, type RateLimiter } from './throttle.js';
 
 /**
@@ -57,7 +57,7 @@ export interface ApplyProgress {
 export interface ApplyOptions {
   createSession(body: CreateSessionBody): Promise<SessionView>;
   /** Locked: each created session is recorded as soon as it exists. */
-  state: StateStore;
+  state: LockedState;
   /** Creates in flight at once. Default 4. */
   concurrency?: number;
   /** Spaces out creates; share it with the refresh so both count against one budget. */

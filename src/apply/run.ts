@@ -5,7 +5,8 @@ import { loadAndValidate } from '../plan/inputs.js';
 import { buildPlan, refreshPlan, type Plan } from '../plan/plan.js';
 import { makeReport, type Connect, type RunBase, type RunOutcome, type SavedPlan } from '../plan/run.js';
 import { applyPlan, type ApplyProgress, type ApplyResult } from './apply.js';
-import { StateStore, type StateLockOptions } from './state.js';
+import type { StateLockOptions } from '../state/file-lock.js';
+import { FileStateStore } from '../state/file-store.js';
 import { RateLimiter } from './throttle.js';
 
 export interface ApplyRunOptions extends RunBase {
@@ -39,13 +40,13 @@ export async function runApply(paths: readonly string[], options: ApplyRunOption
   if (inputs.blocked) return done();
 
   if (options.dryRun === true) {
-    const plan = buildPlan(inputs.documents, await StateStore.load(options.statePath));
+    const plan = buildPlan(inputs.documents, await FileStateStore.load(options.statePath));
     const out = done();
     out.report.plan = planBlock(plan);
     return out;
   }
 
-  const state = await StateStore.openLocked(options.statePath, options.lock);
+  const state = await FileStateStore.openLocked(options.statePath, options.lock);
   try {
     let plan = buildPlan(inputs.documents, state);
     if (options.saved !== undefined) {

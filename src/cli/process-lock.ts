@@ -1,4 +1,4 @@
-import { lockOwner, type StateLockOptions } from '../apply/state.js';
+import { lockOwner, type StateLockOptions } from '../state/file-lock.js';
 
 /** The state lock's owner and liveness check for this process. */
 export function processLock(): StateLockOptions {

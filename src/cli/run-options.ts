@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { DEFAULT_STATE_PATH } from '../apply/state.js';
+import { DEFAULT_STATE_PATH } from '../state/file-store.js';
 import { parseRateLimit } from '../apply/throttle.js';
 import type { RunOutcome } from '../plan/run.js';
 import { changedSinceOption } from './changed-since.js';

@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { relative } from 'node:path';
-import { StateStore, type StateEntry } from '../apply/state.js';
+import type { StateEntry } from '../state/entry.js';
+import { FileStateStore } from '../state/file-store.js';
 import { UsageError } from '../errors.js';
 
 /** A session as the operate commands name it, once resolved. */
@@ -51,7 +52,7 @@ export async function resolveSession(ref: string, options: ResolveOptions): Prom
       'pass a session id (trs_...), run `sessionctl apply` first, or point --state at the state file apply wrote',
     );
   }
-  const store = await StateStore.load(options.statePath);
+  const store = await FileStateStore.load(options.statePath);
   const all = store.list();
   const matches = all.filter((e) => e.name === ref);
   if (matches.length === 0) {

@@ -5,7 +5,8 @@ import type { ManifestData, SessionView } from '../config/types.js';
 import { unifiedConfigDiff } from '../config/unified.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { ManifestDocument } from '../manifest/types.js';
-import { StateStore } from '../apply/state.js';
+import { FileStateStore } from '../state/file-store.js';
+import type { StateView } from '../state/store.js';
 import { mapConcurrent, RateLimiter } from '../apply/throttle.js';
 import { UsageError } from '../errors.js';
 import { loadAndValidate } from './inputs.js';
@@ -32,7 +33,7 @@ export interface DiffResult {
  * A manifest with no recorded session is a `state/not-applied` finding; a recorded session that
  * answers 404 is `state/session-missing` (an error here: what was applied is gone).
  */
-export async function diffManifests(documents: readonly ManifestDocument[], state: Pick<StateStore, 'get'>, options: DiffOptions): Promise<DiffResult> {
+export async function diffManifests(documents: readonly ManifestDocument[], state: Pick<StateView, 'get'>, options: DiffOptions): Promise<DiffResult> {
   const results = await mapConcurrent(documents, options.concurrency ?? 8, async (doc) => {
     const data = doc.data as ManifestData;
     const userId = String(data.user_id);
@@ -103,7 +104,7 @@ export async function runDiff(paths: readonly string[], options: DiffRunOptions)
   if (options.session !== undefined && inputs.documents.length !== 1) {
     throw new UsageError(`--session compares one manifest with one session, but the paths hold ${inputs.documents.length} manifests`, 'name a single manifest (a file with one document)');
   }
-  const state = options.session === undefined ? await StateStore.load(options.statePath) : undefined;
+  const state = options.session === undefined ? await FileStateStore.load(options.statePath) : undefined;
   // Nothing recorded means nothing to read: no connection (and no key) is needed to say so.
   const needsNetwork = options.session !== undefined || inputs.documents.some((d) => state?.get(d.name, String((d.data as ManifestData).user_id)) !== undefined);
   const api = needsNetwork ? await options.connect() : undefined;

@@ -5,7 +5,8 @@ import type { ManifestDocument } from '../manifest/types.js';
 import { expectedConfig, type ExpectedConfig } from '../config/expected.js';
 import { bodyHash, canonicalJson, requestBody } from '../config/request.js';
 import type { CreateSessionBody, ManifestData, SessionView } from '../config/types.js';
-import type { StateEntry, StateStore } from '../apply/state.js';
+import type { StateEntry } from '../state/entry.js';
+import type { StateView } from '../state/store.js';
 import { mapConcurrent, type RateLimiter } from '../apply/throttle.js';
 
 /**
@@ -46,7 +47,7 @@ export interface Plan {
 }
 
 /** The actions for validated manifests against the state. Pure: no network, no file access. */
-export function buildPlan(documents: readonly ManifestDocument[], state: Pick<StateStore, 'get' | 'hashAtLoad'>): Plan {
+export function buildPlan(documents: readonly ManifestDocument[], state: Pick<StateView, 'get' | 'hashAtLoad'>): Plan {
   const items = documents.map((doc): PlanItem => {
     const data = doc.data as ManifestData;
     const body = requestBody(data);

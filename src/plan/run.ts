@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { relative, resolve, sep } from 'node:path';
-import { StateStore } from '../apply/state.js';
+import { FileStateStore } from '../state/file-store.js';
 import { RateLimiter } from '../apply/throttle.js';
 import type { CreateSessionBody, SessionView } from '../config/types.js';
 import { sortDiagnostics, tally, type Diagnostic } from '../diagnostics/diagnostic.js';
@@ -60,7 +60,7 @@ export interface PlanRun extends RunOutcome {
 export async function runPlan(paths: readonly string[], options: PlanRunOptions): Promise<PlanRun> {
   const inputs = await loadAndValidate(paths, options);
   if (inputs.blocked) return { report: makeReport('plan', inputs), sources: inputs.sources, secrets: inputs.secrets, changes: false };
-  const state = await StateStore.load(options.statePath);
+  const state = await FileStateStore.load(options.statePath);
   let plan = buildPlan(inputs.documents, state);
   // Only recorded sessions are read: with none, no connection (and no key) is needed.
   if (options.refresh !== undefined && plan.items.some((i) => i.action === 'unchanged')) {

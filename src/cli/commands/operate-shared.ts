@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
-import { DEFAULT_STATE_PATH } from '../../apply/state.js';
+import { DEFAULT_STATE_PATH } from '../../state/file-store.js';
 import type { SessionClient } from '../../client/client.js';
 import type { RenderContext } from '../../operate/format/context.js';
 import { createStyle } from '../../report/ansi.js';

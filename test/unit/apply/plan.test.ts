@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { formatTally, githubOutputLines, outputKey, type AppliedItem } from '../../../src/apply/apply.js';
-import type { StateEntry } from '../../../src/apply/state.js';
+import type { StateEntry } from '../../../src/state/entry.js';
 import { bodyHash } from '../../../src/config/request.js';
 import { parseManifestText } from '../../../src/manifest/load.js';
 import { buildPlan, countActions, hasChanges, manifestsHash } from '../../../src/plan/plan.js';

@@ -2,7 +2,10 @@ import { mkdtemp, readFile, readdir, rm, stat, writeFile, utimes } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { StateStore, lockOwner, parseState, stateFileHash, type StateEntry } from '../../../src/apply/state.js';
+import { createHash } from 'node:crypto';
+import { parseState, type StateEntry } from '../../../src/state/entry.js';
+import { lockOwner } from '../../../src/state/file-lock.js';
+import { FileStateStore } from '../../../src/state/file-store.js';
 import { InputError } from '../../../src/errors.js';
 
 let dir: string;
@@ -21,17 +24,16 @@ function entry(name: string, user = 'u1', session = `trs_${name}`): StateEntry {
   return { name, user_id: user, session_id: session, mcp_url: `http://x/${session}/mcp`, tool_router_tools: ['COMPOSIO_SEARCH_TOOLS'], body_hash: 'h', applied_at: '2026-01-01T00:00:00.000Z' };
 }
 
-describe('StateStore', () => {
+describe('FileStateStore', () => {
   test('a missing file is an empty state with an empty hash', async () => {
-    const s = await StateStore.load(join(dir, 'nested', 'state.json'));
+    const s = await FileStateStore.load(join(dir, 'nested', 'state.json'));
     expect(s.list()).toEqual([]);
     expect(s.hashAtLoad).toBe('');
   });
 
   test('records are written atomically with mode 0600, sorted, keyed by name and user', async () => {
     const path = join(dir, '.sessionctl', 'state.json');
-    const s = await StateStore.load(path);
-    await s.lock({ owner, isAlive: alive });
+    const s = await FileStateStore.openLocked(path, { owner, isAlive: alive });
     await Promise.all([s.record(entry('b')), s.record(entry('a', 'u2')), s.record(entry('a', 'u1'))]);
     await s.record(entry('b', 'u1', 'trs_new'));
     await s.unlock();
@@ -44,37 +46,35 @@ describe('StateStore', () => {
     ]);
     expect((await stat(path)).mode & 0o777).toBe(0o600);
     expect((await readdir(join(dir, '.sessionctl'))).sort()).toEqual(['state.json']); // no temp or lock left
-    const again = await StateStore.load(path);
+    const again = await FileStateStore.load(path);
     expect(again.get('a', 'u2')?.session_id).toBe('trs_a');
-    expect(again.hashAtLoad).toBe(await stateFileHash(path));
+    expect(again.hashAtLoad).toBe(createHash('sha256').update(await readFile(path)).digest('hex'));
   });
 
   test('each record is on disk when its promise resolves', async () => {
     const path = join(dir, 'state.json');
-    const s = await StateStore.load(path);
-    await s.lock({ owner, isAlive: alive });
+    const s = await FileStateStore.openLocked(path, { owner, isAlive: alive });
     await s.record(entry('one'));
-    expect((await StateStore.load(path)).list().map((e) => e.name)).toEqual(['one']);
+    expect((await FileStateStore.load(path)).list().map((e) => e.name)).toEqual(['one']);
     await s.record(entry('two'));
-    expect((await StateStore.load(path)).list().map((e) => e.name)).toEqual(['one', 'two']);
+    expect((await FileStateStore.load(path)).list().map((e) => e.name)).toEqual(['one', 'two']);
     await s.unlock();
   });
 
-  test('recording without the lock is refused', async () => {
-    const s = await StateStore.load(join(dir, 'state.json'));
+  test('recording after the lock is released is refused', async () => {
+    const s = await FileStateStore.openLocked(join(dir, 'state.json'), { owner, isAlive: alive });
+    await s.unlock();
     await expect(s.record(entry('a'))).rejects.toThrow(/without the lock/);
   });
 
   test('a live lock is a clear InputError naming its holder', async () => {
     const path = join(dir, 'state.json');
-    const first = await StateStore.load(path);
-    await first.lock({ owner: lockOwner(1111), isAlive: alive });
-    const second = await StateStore.load(path);
-    const err = await second.lock({ owner, isAlive: alive }).catch((e: unknown) => e);
+    const first = await FileStateStore.openLocked(path, { owner: lockOwner(1111), isAlive: alive });
+    const err = await FileStateStore.openLocked(path, { owner, isAlive: alive }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InputError);
     expect((err as Error).message).toMatch(/locked by process 1111 on .*another apply is running/);
     await first.unlock();
-    await second.lock({ owner, isAlive: alive });
+    const second = await FileStateStore.openLocked(path, { owner, isAlive: alive });
     await second.unlock();
   });
 
@@ -99,24 +99,22 @@ describe('StateStore', () => {
   ])('a stale lock is taken over: %s', async (_name, plant, isAlive) => {
     const path = join(dir, 'state.json');
     await plant(`${path}.lock`);
-    const s = await StateStore.load(path);
-    await s.lock({ owner, isAlive });
+    const s = await FileStateStore.openLocked(path, { owner, isAlive });
     await s.record(entry('a'));
     await s.unlock();
-    expect((await StateStore.load(path)).list()).toHaveLength(1);
+    expect((await FileStateStore.load(path)).list()).toHaveLength(1);
   });
 
   test('a recent lock of another host is not stale', async () => {
     const path = join(dir, 'state.json');
     await writeFile(`${path}.lock`, JSON.stringify({ pid: 1, hostname: 'elsewhere' }));
-    const s = await StateStore.load(path);
-    await expect(s.lock({ owner, isAlive: dead })).rejects.toThrow(/locked by process 1 on elsewhere/);
+    await expect(FileStateStore.openLocked(path, { owner, isAlive: dead })).rejects.toThrow(/locked by process 1 on elsewhere/);
   });
 
   test('a corrupt state file is an error and is left untouched', async () => {
     const path = join(dir, 'state.json');
     await writeFile(path, '{"version": 1, "sessions": [');
-    await expect(StateStore.load(path)).rejects.toThrow(InputError);
+    await expect(FileStateStore.load(path)).rejects.toThrow(InputError);
     expect(await readFile(path, 'utf8')).toBe('{"version": 1, "sessions": [');
   });
 });
