@@ -1,6 +1,6 @@
 import { dirname, join } from 'node:path';
 import type { SessionClient } from '../client/client.js';
-import type { Connect, SessionApi } from '../plan/run.js';
+import type { Connect, SessionApi } from '../runner/connection.js';
 import type { CommandEnv } from './command.js';
 import { clientFromOptions, type ConnectionOptions } from './connection.js';
 

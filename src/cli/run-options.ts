@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { DEFAULT_STATE_PATH } from '../state/file-store.js';
-import { parseRateLimit } from '../apply/throttle.js';
-import type { RunOutcome } from '../plan/run.js';
+import { parseRateLimit } from '../util/throttle.js';
+import type { RunOutcome } from '../runner/outcome.js';
 import { changedSinceOption } from './changed-since.js';
 import type { CommandEnv } from './command.js';
 import { addConnectionOptions, type ConnectionOptions } from './connection.js';

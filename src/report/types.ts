@@ -1,11 +1,14 @@
+import type { AppliedItem } from '../apply/apply.js';
+import type { ApplyTally } from '../apply/tally.js';
 import type { CodeInfo } from '../diagnostics/codes.js';
 import type { Diagnostic, Tally } from '../diagnostics/diagnostic.js';
-import type { AppliedBlock, DriftBlock, PlanBlock } from '../plan/blocks.js';
+import type { SessionDrift } from '../plan/drift-check.js';
+import type { PlanItem } from '../plan/plan.js';
 
 /**
  * One envelope for every command. Reporters render it and nothing else; command-specific parts
- * (plan, apply, drift) are optional, typed blocks that the stages owning them add here. Every
- * renderer must work on a report that has diagnostics only.
+ * (plan, apply, drift) are optional blocks holding the domain's own results, which the renderers
+ * pick from. Every renderer must work on a report that has diagnostics only.
  */
 export interface Report {
   command: string;
@@ -15,11 +18,11 @@ export interface Report {
   diagnostics: Diagnostic[];
   summary: ReportSummary;
   /** `plan` (and `apply --dry-run`): the action per manifest, its body and expected config. */
-  plan?: PlanBlock;
+  plan?: { items: readonly PlanItem[] };
   /** `apply`: what happened per manifest, and the tally. */
-  applied?: AppliedBlock;
+  applied?: { items: readonly AppliedItem[]; tally: ApplyTally };
   /** `diff`: the drift status per manifest. */
-  drift?: DriftBlock;
+  drift?: { items: readonly SessionDrift[] };
 }
 
 export interface ReportSummary extends Tally {

@@ -54,9 +54,9 @@ export const registerApply: RegisterCommand = (program, env) => {
     .action(async (paths: string[], flags: ApplyFlags) => {
       const { io } = env;
       const [{ runApply }, { readSavedPlan, savedPlanPaths }, { githubOutputLines }] = await Promise.all([
-        import('../../apply/run.js'),
-        import('../../plan/run.js'),
-        import('../../apply/apply.js'),
+        import('../../runner/run-apply.js'),
+        import('../../runner/saved-plan.js'),
+        import('../../apply/github-output.js'),
       ]);
       const outputFile = io.env['GITHUB_OUTPUT'];
       if (flags.githubOutput === true && (outputFile === undefined || outputFile === '')) {
@@ -85,6 +85,7 @@ export const registerApply: RegisterCommand = (program, env) => {
         connect: connector(flags, env, state),
         dryRun: flags.dryRun === true,
         refresh: flags.refresh !== false,
+        strict: flags.strict === true,
         ...(saved !== undefined ? { saved } : {}),
         lock: processLock(),
         ...(progress ? { onProgress: progress } : {}),

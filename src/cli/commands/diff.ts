@@ -38,7 +38,7 @@ export const registerDiff: RegisterCommand = (program, env) => {
       if (flags.session !== undefined && !/^trs_[A-Za-z0-9_-]+$/.test(flags.session)) {
         throw new UsageError(`--session expects a session id such as trs_1a2b3c, got ${JSON.stringify(flags.session)}`);
       }
-      const { runDiff } = await import('../../plan/diff.js');
+      const { runDiff } = await import('../../runner/run-diff.js');
       const state = statePath(flags, env);
       const selected = await narrowToChanged(paths, flags.changedSince, { io });
       const outcome = await runDiff(selected, {

@@ -40,7 +40,7 @@ export const registerPlan: RegisterCommand = (program, env) => {
     )
     .action(async (paths: string[], flags: PlanFlags) => {
       const { io } = env;
-      const { runPlan } = await import('../../plan/run.js');
+      const { runPlan } = await import('../../runner/run-plan.js');
       const state = statePath(flags, env);
       const selected = await narrowToChanged(paths, flags.changedSince, { io });
       const outcome = await runPlan(selected, {

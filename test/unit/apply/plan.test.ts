@@ -1,5 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { formatTally, githubOutputLines, outputKey, type AppliedItem } from '../../../src/apply/apply.js';
+import type { AppliedItem } from '../../../src/apply/apply.js';
+import { githubOutputLines, outputKey } from '../../../src/apply/github-output.js';
+import { formatTally } from '../../../src/apply/tally.js';
 import type { StateEntry } from '../../../src/state/entry.js';
 import { bodyHash } from '../../../src/config/request.js';
 import { parseManifestText } from '../../../src/manifest/load.js';
@@ -76,6 +78,7 @@ function applied(name: string, user: string, session?: string): AppliedItem {
     drifted: false,
     drift: [],
     diagnostics: [],
+    diff: '',
   };
 }
 

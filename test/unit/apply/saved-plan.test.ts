@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { readSavedPlan, savedPlanPaths } from '../../../src/plan/run.js';
+import { readSavedPlan, savedPlanPaths } from '../../../src/runner/saved-plan.js';
 
 let dir: string;
 beforeEach(async () => {

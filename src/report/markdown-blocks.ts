@@ -1,5 +1,7 @@
-import { escapeCell, MARKDOWN_MAX_ROWS } from '../report/markdown.js';
-import type { Report } from '../report/types.js';
+import { formatTally } from '../apply/tally.js';
+import { countActions } from '../plan/plan.js';
+import { escapeCell, MARKDOWN_MAX_ROWS } from './markdown-text.js';
+import type { Report } from './types.js';
 
 /**
  * The plan, apply and diff blocks of the markdown step summary: one table per block, what a
@@ -14,18 +16,18 @@ export function markdownBlocks(report: Report): string[] {
     if (rows.length > MARKDOWN_MAX_ROWS) out.push('', `_…and ${rows.length - MARKDOWN_MAX_ROWS} more; the JSON report lists every manifest._`);
   };
   if (report.plan !== undefined) {
-    const c = report.plan.counts;
+    const c = countActions(report.plan.items);
     out.push('', `**Plan:** ${c.create} to create, ${c.replace} to replace, ${c.unchanged} unchanged`);
     table(
       ['Action', 'Manifest', 'User', 'Recorded session'],
-      report.plan.items.map((i) => [i.action, escapeCell(i.name), escapeCell(i.user_id), cell(i.session_id)]),
+      report.plan.items.map((i) => [i.action, escapeCell(i.name), escapeCell(i.user_id), cell(i.recorded?.session_id ?? null)]),
     );
   }
   if (report.applied !== undefined) {
-    out.push('', `**Apply:** ${report.applied.line}`);
+    out.push('', `**Apply:** ${formatTally(report.applied.tally)}`);
     table(
       ['Outcome', 'Manifest', 'User', 'Session', 'MCP URL'],
-      report.applied.items.map((i) => [i.outcome + (i.drifted ? ' (drifted)' : ''), escapeCell(i.name), escapeCell(i.user_id), cell(i.session_id), cell(i.mcp_url)]),
+      report.applied.items.map((i) => [i.outcome + (i.drifted ? ' (drifted)' : ''), escapeCell(i.name), escapeCell(i.user_id), cell(i.session_id ?? null), cell(i.mcp_url ?? null)]),
     );
   }
   if (report.drift !== undefined) {

@@ -1,6 +1,8 @@
-import { appliedSection, driftSection, planSection } from '../plan/human.js';
-import type { Style } from './ansi.js';
-import type { Report, ReportContext } from './types.js';
+import type { Style } from '../ansi.js';
+import type { Report, ReportContext } from '../types.js';
+import { appliedSection } from './applied.js';
+import { driftSection } from './drift.js';
+import { planSection } from './plan.js';
 
 /**
  * A block of the human report for one command's own part of the report (a plan, the apply

@@ -1,6 +1,7 @@
+import { countActions } from '../plan/plan.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import { displayPath } from '../report/paths.js';
-import type { Report, ReportContext } from '../report/types.js';
+import { displayPath } from './paths.js';
+import type { Report, ReportContext } from './types.js';
 
 /**
  * The plan, apply and diff blocks of the JSON report: the report's blocks with file paths made
@@ -17,17 +18,17 @@ export function jsonBlocks<D>(report: Report, ctx: ReportContext, diagnostic: (d
   const path = (file: string): string => displayPath(file, ctx.cwd);
   if (report.plan !== undefined) {
     out.plan = {
-      counts: report.plan.counts,
+      counts: countActions(report.plan.items),
       items: report.plan.items.map((i) => ({
         name: i.name,
         file: path(i.file),
         user_id: i.user_id,
         action: i.action,
         reason: i.reason,
-        session_id: i.session_id,
+        session_id: i.recorded?.session_id ?? null,
         body_hash: i.body_hash,
         body: i.body,
-        expected: i.expected,
+        expected: { config: i.expected.config, tool_router_tools: i.expected.toolRouterTools },
       })),
     };
   }
@@ -40,9 +41,9 @@ export function jsonBlocks<D>(report: Report, ctx: ReportContext, diagnostic: (d
         user_id: i.user_id,
         action: i.action,
         outcome: i.outcome,
-        session_id: i.session_id,
-        mcp_url: i.mcp_url,
-        tool_router_tools: i.tool_router_tools,
+        session_id: i.session_id ?? null,
+        mcp_url: i.mcp_url ?? null,
+        tool_router_tools: i.tool_router_tools ?? null,
         drifted: i.drifted,
         diagnostics: i.diagnostics.map(diagnostic),
       })),

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { RateLimiter, mapConcurrent, parseRateLimit, type Clock } from '../../../src/apply/throttle.js';
+import { RateLimiter, mapConcurrent, parseRateLimit, type Clock } from '../../../src/util/throttle.js';
 
 /** A clock that only moves when someone sleeps. */
 function fakeClock(): Clock {
