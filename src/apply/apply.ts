@@ -1,6 +1,7 @@
 import { ApiError } from '../client/errors.js';
 import { computeDrift, driftDiagnostics, type DriftItem } from '../config/drift.js';
-import type { CreateSessionBody, SessionView } from '../config/types.js';
+import type { CreateSessionBody } from '../config/types.js';
+import type { Session as SessionView } from '../wire/session.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { atDocument, type Plan, type PlanAction, type PlanItem } from '../plan/plan.js';
 import type { StateStore } from './state.js';

@@ -1,7 +1,7 @@
 import type { ApplyResult, ApplyTally, ApplyOutcome } from '../apply/apply.js';
 import { formatTally } from '../apply/apply.js';
 import type { DriftItem } from '../config/drift.js';
-import type { Json } from '../config/types.js';
+import type { Json } from '../wire/json.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { countActions, type Plan, type PlanAction, type PlanCounts, type PlanReason } from './plan.js';
 

@@ -1,7 +1,8 @@
 import { ApiError } from '../client/errors.js';
 import { computeDrift, driftDiagnostics } from '../config/drift.js';
 import { expectedConfig, type ExpectedConfig } from '../config/expected.js';
-import type { ManifestData, SessionView } from '../config/types.js';
+import type { ManifestData } from '../config/types.js';
+import type { Session as SessionView } from '../wire/session.js';
 import { unifiedConfigDiff } from '../config/unified.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { ManifestDocument } from '../manifest/types.js';

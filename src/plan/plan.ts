@@ -4,7 +4,8 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { ManifestDocument } from '../manifest/types.js';
 import { expectedConfig, type ExpectedConfig } from '../config/expected.js';
 import { bodyHash, canonicalJson, requestBody } from '../config/request.js';
-import type { CreateSessionBody, ManifestData, SessionView } from '../config/types.js';
+import type { CreateSessionBody, ManifestData } from '../config/types.js';
+import type { Session as SessionView } from '../wire/session.js';
 import type { StateEntry, StateStore } from '../apply/state.js';
 import { mapConcurrent, type RateLimiter } from '../apply/throttle.js';
 
