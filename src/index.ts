@@ -24,7 +24,10 @@ export type { ManifestDocument, LoadOptions } from './manifest/types.js';
 // The request body and the expected effective config.
 export { bodyHash, canonicalJson } from './config/request.js';
 export type { ExpectedConfig, Origin, MetaToolRule } from './config/expected.js';
-export type { ManifestData, CreateSessionBody, EffectiveConfig, SessionView, Json } from './config/types.js';
+export type { ManifestData, CreateSessionBody } from './config/types.js';
+// `SessionView` and `EffectiveConfig` are the earlier public names of `Session` and `SessionConfig`.
+export type { Session as SessionView, SessionConfig as EffectiveConfig } from './wire/session.js';
+export type { Json } from './wire/json.js';
 
 // Drift: classified differences, located diagnostics, a unified diff, and a live session checked.
 export { computeDrift, driftDiagnostics, type DriftItem, type DriftKind, type Effective } from './config/drift.js';
@@ -43,7 +46,8 @@ export { catalogue as diagnosticCodes, type Code } from './diagnostics/codes.js'
 // The HTTP client for the 13 endpoints, and its error.
 export { createClient, type SessionClient, type ClientOptions } from './client/client.js';
 export { ApiError, type ApiErrorKind } from './client/errors.js';
-export type { Session, SessionConfig, CreateSessionRequest } from './client/types.js';
+export type { Session, SessionConfig } from './wire/session.js';
+export type { CreateSessionRequest } from './wire/request.js';
 
 // The emulator, for an application's own tests.
 export { startEmulator, type EmulatorOptions, type RunningEmulator } from './emulator/server.js';

@@ -1,6 +1,7 @@
 import { ApiError } from '../client/errors.js';
 import type { DriftItem } from '../config/drift.js';
-import type { CreateSessionBody, SessionView } from '../config/types.js';
+import type { CreateSessionBody } from '../config/types.js';
+import type { Session } from '../wire/session.js';
 import { verifySession } from '../config/verify.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { atDocument } from '../manifest/at-document.js';
@@ -52,7 +53,7 @@ export interface ApplyProgress {
 }
 
 export interface ApplyOptions {
-  createSession(body: CreateSessionBody): Promise<SessionView>;
+  createSession(body: CreateSessionBody): Promise<Session>;
   /** Locked: each created session is recorded as soon as it exists. */
   state: LockedState;
   /** Creates in flight at once. Default 4. */
@@ -102,7 +103,7 @@ function unchanged(item: PlanItem, options: ApplyOptions): AppliedItem {
 
 async function create(item: PlanItem, options: ApplyOptions, now: () => Date, writes: Array<Promise<void>>): Promise<AppliedItem> {
   await options.limiter?.acquire();
-  let session: SessionView;
+  let session: Session;
   try {
     session = await options.createSession(item.body);
   } catch (err) {
@@ -146,7 +147,7 @@ async function create(item: PlanItem, options: ApplyOptions, now: () => Date, wr
   return out;
 }
 
-function verify(out: AppliedItem, item: PlanItem, session: SessionView, options: ApplyOptions): void {
+function verify(out: AppliedItem, item: PlanItem, session: Session, options: ApplyOptions): void {
   const check = verifySession(item.doc, item.expected, session, { strict: options.strict === true });
   out.drift = check.differences;
   out.diagnostics.push(...check.diagnostics);

@@ -7,7 +7,7 @@ import { request, type Dispatcher } from 'undici';
 import { checkKeyedUrl } from './base-url.js';
 import { InputError } from '../errors.js';
 import { ApiError, parseErrorBody } from './errors.js';
-import { errorCode } from './client.js';
+import { errorCode } from './response.js';
 import { isTimeoutCode } from './retry.js';
 
 /**

@@ -2,7 +2,7 @@
 import type { Catalog } from '../catalog/catalog.js';
 import { httpError } from './errors.js';
 import type { Faults, RouteName } from './faults.js';
-import type { RateLimiter } from './rate-limit.js';
+import type { FixedWindowLimit } from './fixed-window.js';
 import type { SessionRecord, Store } from './store.js';
 import type { Stats } from './stats.js';
 
@@ -16,7 +16,7 @@ export interface EmulatorState {
   store: Store;
   catalog: Catalog;
   faults: Faults;
-  rateLimiter: RateLimiter;
+  rateLimiter: FixedWindowLimit;
   stats: Stats;
   settings: EmulatorSettings;
   /** `http://host:port`, no trailing slash; links and presigned URLs point here. */

@@ -32,43 +32,30 @@
  *   as the facts state it); COMPOSIO_REMOTE_WORKBENCH and COMPOSIO_REMOTE_BASH_TOOL when
  *   `workbench.enable`; then the preloaded tool slugs in the order given.
  */
-import type { CreateSessionRequest, Tag, TagFilterRequest, ToolFilterRequest } from '../client/types.js';
+import type { CreateSessionRequest, TagFilterRequest, ToolFilterRequest } from '../wire/request.js';
+import type { SessionConfig, TagFilter, ToolFilter } from '../wire/session.js';
 
-// The wire types are shared with the client; the mapping below is the emulator's own reading of
-// the facts, kept independent of sessionctl's expectedConfig so that tests can hold one against the other.
-export type { CreateSessionRequest, Tag };
-
-export interface TagFilter {
-  enabled?: Tag[];
-  disabled?: Tag[];
-}
-
-export type ToolFilter = { enabled: string[] } | { disabled: string[] } | { tags: TagFilter };
-
-/** The effective config, in response spelling. */
-export interface EffectiveConfig {
-  user_id: string;
-  toolkits?: { enabled: string[] } | { disabled: string[] };
+/**
+ * The effective config as the emulator stores it: the wire type, with every block that the service
+ * always echoes present and filled with its defaults.
+ */
+export type EffectiveConfig = SessionConfig & {
   auth_configs: Record<string, string>;
   connected_accounts: Record<string, string>;
-  manage_connections: {
+  manage_connections: NonNullable<SessionConfig['manage_connections']> & {
     enabled: boolean;
-    callback_url?: string;
     enable_wait_for_connections: boolean;
     enable_connection_removal: boolean;
   };
   tools: Record<string, ToolFilter>;
-  tags?: TagFilter;
-  workbench: {
+  workbench: NonNullable<SessionConfig['workbench']> & {
     enable: boolean;
     proxy_execution_enabled: boolean;
     tool_execution_enabled: boolean;
     sandbox_size: string;
-    auto_offload_threshold?: number;
   };
-  multi_account?: { enable?: boolean; max_accounts_per_toolkit?: number; require_explicit_selection?: boolean };
   preload: { tools: string[] };
-}
+};
 
 export const META_TOOLS = {
   search: 'COMPOSIO_SEARCH_TOOLS',
@@ -104,7 +91,7 @@ export function effectiveConfig(req: CreateSessionRequest): EffectiveConfig {
     connected_accounts: { ...(req.connected_accounts ?? {}) },
     manage_connections: {
       enabled: mc.enable ?? true,
-      ...(mc.callback_url === undefined ? {} : { callback_url: mc.callback_url }),
+      ...(mc.callback_url === undefined || mc.callback_url === null ? {} : { callback_url: mc.callback_url }),
       enable_wait_for_connections: mc.enable_wait_for_connections ?? false,
       enable_connection_removal: mc.enable_connection_removal ?? true,
     },

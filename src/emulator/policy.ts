@@ -5,7 +5,8 @@
  * tag (when any are listed) and none of the disabled ones.
  */
 import type { CatalogTool } from '../catalog/types.js';
-import type { EffectiveConfig, TagFilter } from './effective.js';
+import type { TagFilter } from '../wire/session.js';
+import type { EffectiveConfig } from './effective.js';
 
 export function toolkitAllowed(config: EffectiveConfig, toolkit: string): boolean {
   const tk = config.toolkits;

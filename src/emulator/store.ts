@@ -7,7 +7,7 @@
 import { mkdirSync, readFileSync, readdirSync, unlinkSync } from 'node:fs';
 import { readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomic } from './atomic-write.js';
+import { writeFileAtomic } from '../util/atomic-write.js';
 import { newId } from './random-id.js';
 import type { EffectiveConfig } from './effective.js';
 
@@ -138,7 +138,7 @@ export class Store {
   async putBlob(bytes: Buffer): Promise<string> {
     const id = newId('b', 12);
     if (this.dataDir === undefined) this.blobs.set(id, bytes);
-    else await writeFileAtomic(join(this.dataDir, 'blobs', id), bytes);
+    else await writeFileAtomic(join(this.dataDir, 'blobs', id), bytes, { mode: 0o600 });
     return id;
   }
 
@@ -186,7 +186,7 @@ export class Store {
         // Let the other changes of this tick land first, then write them all at once.
         await new Promise((resolve) => setImmediate(resolve));
         const state: PersistedState = { version: 1, sessions: [...this.sessions.values()], connections: [...this.connections.values()] };
-        await writeFileAtomic(join(this.dataDir as string, 'state.json'), JSON.stringify(state));
+        await writeFileAtomic(join(this.dataDir as string, 'state.json'), JSON.stringify(state), { mode: 0o600 });
       }
     } finally {
       this.writing = undefined;

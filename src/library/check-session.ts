@@ -1,5 +1,6 @@
 import { expectedConfig } from '../config/expected.js';
-import type { ManifestData, SessionView } from '../config/types.js';
+import type { ManifestData } from '../config/types.js';
+import type { Session } from '../wire/session.js';
 import { verifySession, type Verification } from '../config/verify.js';
 import type { ManifestDocument } from '../manifest/types.js';
 
@@ -10,6 +11,6 @@ export type SessionCheck = Verification;
  * Checks a live session (a create or GET answer) against the manifest document it was created
  * from: declared against effective, key by key, lists as sets, documented defaults not counted.
  */
-export function checkSession(document: ManifestDocument, session: SessionView, options: { strict?: boolean } = {}): SessionCheck {
+export function checkSession(document: ManifestDocument, session: Session, options: { strict?: boolean } = {}): SessionCheck {
   return verifySession(document, expectedConfig(document.data as ManifestData), session, options);
 }

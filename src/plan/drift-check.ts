@@ -1,7 +1,8 @@
 import { ApiError } from '../client/errors.js';
 import type { DriftItem } from '../config/drift.js';
 import { expectedConfig } from '../config/expected.js';
-import type { ManifestData, SessionView } from '../config/types.js';
+import type { ManifestData } from '../config/types.js';
+import type { Session } from '../wire/session.js';
 import { verifySession } from '../config/verify.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { atDocument } from '../manifest/at-document.js';
@@ -32,7 +33,7 @@ export interface SessionDrift {
 }
 
 export interface DriftCheckOptions {
-  getSession(sessionId: string): Promise<SessionView>;
+  getSession(sessionId: string): Promise<Session>;
   /** GETs in flight at once. Default 8. */
   concurrency?: number;
   limiter?: RateLimiter;
@@ -71,7 +72,7 @@ export async function checkSession(doc: ManifestDocument, sessionId: string, opt
 
 async function compare(doc: ManifestDocument, userId: string, sessionId: string, options: DriftCheckOptions): Promise<{ item: SessionDrift; diagnostics: Diagnostic[] }> {
   await options.limiter?.acquire();
-  let session: SessionView;
+  let session: Session;
   try {
     session = await options.getSession(sessionId);
   } catch (err) {

@@ -3,7 +3,8 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { ManifestDocument } from '../manifest/types.js';
 import { expectedConfig, type ExpectedConfig } from '../config/expected.js';
 import { bodyHash, canonicalJson, requestBody } from '../config/request.js';
-import type { CreateSessionBody, ManifestData, SessionView } from '../config/types.js';
+import type { CreateSessionBody, ManifestData } from '../config/types.js';
+import type { Session } from '../wire/session.js';
 import type { StateEntry } from '../state/entry.js';
 import type { StateView } from '../state/store.js';
 
@@ -30,7 +31,7 @@ export interface PlanItem {
   expected: ExpectedConfig;
   recorded?: StateEntry;
   /** With refresh: the recorded session as it answered the GET. */
-  live?: SessionView;
+  live?: Session;
   doc: ManifestDocument;
 }
 

@@ -1,12 +1,12 @@
 import { ApiError } from '../client/errors.js';
-import type { SessionView } from '../config/types.js';
+import type { Session } from '../wire/session.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { atDocument } from '../manifest/at-document.js';
 import { mapConcurrent, type RateLimiter } from '../util/throttle.js';
 import type { Plan, PlanItem } from './plan.js';
 
 export interface RefreshOptions {
-  getSession(sessionId: string): Promise<SessionView>;
+  getSession(sessionId: string): Promise<Session>;
   concurrency: number;
   limiter?: RateLimiter;
 }

@@ -1,9 +1,10 @@
-import type { CreateSessionBody, SessionView } from '../config/types.js';
+import type { CreateSessionBody } from '../config/types.js';
+import type { Session } from '../wire/session.js';
 
 /** The calls plan, apply and diff make, as the client (or any stand-in with the same contract) offers them. */
 export interface SessionApi {
-  createSession(body: CreateSessionBody): Promise<SessionView>;
-  getSession(sessionId: string): Promise<SessionView>;
+  createSession(body: CreateSessionBody): Promise<Session>;
+  getSession(sessionId: string): Promise<Session>;
   close(): Promise<void>;
 }
 

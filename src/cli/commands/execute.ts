@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { ExecuteResult } from '../../client/types.js';
+import type { ExecuteResult } from '../../wire/operations.js';
 import type { CommandEnv, RegisterCommand } from '../command.js';
 import { ExitCode } from '../exit-codes.js';
 import { addOperateOptions, printJson, renderContext, SESSION_ARG_HELP, sessionHelp, withSession, type OperateFlags } from './operate-shared.js';

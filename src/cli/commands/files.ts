@@ -1,4 +1,4 @@
-import type { MountItemList } from '../../client/types.js';
+import type { MountItemList } from '../../wire/operations.js';
 import { stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import type { Command } from 'commander';

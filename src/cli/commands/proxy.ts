@@ -1,5 +1,5 @@
 import { InvalidArgumentError, Option } from 'commander';
-import type { ProxyExecuteRequest } from '../../client/types.js';
+import type { ProxyExecuteRequest } from '../../wire/operations.js';
 import type { RegisterCommand } from '../command.js';
 import { ExitCode } from '../exit-codes.js';
 import { addOperateOptions, printJson, renderContext, SESSION_ARG_HELP, sessionHelp, withSession, type OperateFlags } from './operate-shared.js';

@@ -1,4 +1,4 @@
-import type { ToolkitList } from '../../client/types.js';
+import type { ToolkitList } from '../../wire/operations.js';
 import type { RegisterCommand } from '../command.js';
 import { addListOptions, addOperateOptions, printJson, renderContext, SESSION_ARG_HELP, sessionHelp, withSession, type ListFlags } from './operate-shared.js';
 

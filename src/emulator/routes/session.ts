@@ -8,7 +8,8 @@
  */
 import type { ApiHandler, ApiRequest, ApiResponse, EmulatorState } from '../context.js';
 import { requireSession } from '../context.js';
-import { effectiveConfig, metaToolsFor, type CreateSessionRequest } from '../effective.js';
+import type { CreateSessionRequest } from '../../wire/request.js';
+import { effectiveConfig, metaToolsFor } from '../effective.js';
 import { toolRouterErrors } from '../errors.js';
 import { newId, type SessionRecord } from '../store.js';
 

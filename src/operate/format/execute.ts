@@ -1,4 +1,4 @@
-import type { ExecuteResult } from '../../client/types.js';
+import type { ExecuteResult } from '../../wire/operations.js';
 import { prettyJson, type RenderContext } from './context.js';
 import { cell } from './table.js';
 

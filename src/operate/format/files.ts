@@ -1,4 +1,4 @@
-import type { MountDeleteResult, MountDownloadUrl, MountItem, MountUploadUrl } from '../../client/types.js';
+import type { MountDeleteResult, MountDownloadUrl, MountItem, MountUploadUrl } from '../../wire/operations.js';
 import { count, humanBytes, type RenderContext } from './context.js';
 import { cell, renderFields, renderTable } from './table.js';
 

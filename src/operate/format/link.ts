@@ -1,4 +1,4 @@
-import type { LinkResult } from '../../client/types.js';
+import type { LinkResult } from '../../wire/operations.js';
 import type { RenderContext } from './context.js';
 import { cell, renderFields } from './table.js';
 

@@ -1,4 +1,4 @@
-import type { ProxyExecuteResult } from '../../client/types.js';
+import type { ProxyExecuteResult } from '../../wire/operations.js';
 import { humanBytes, prettyJson, type RenderContext } from './context.js';
 import { renderFields } from './table.js';
 

@@ -1,4 +1,4 @@
-import type { SearchResult } from '../../client/types.js';
+import type { SearchResult } from '../../wire/operations.js';
 import { count, type RenderContext } from './context.js';
 import { cell, renderFields, renderTable } from './table.js';
 

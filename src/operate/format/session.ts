@@ -1,4 +1,4 @@
-import type { Session } from '../../client/types.js';
+import type { Session } from '../../wire/session.js';
 import type { RenderContext } from './context.js';
 import { renderFields } from './table.js';
 

@@ -1,4 +1,4 @@
-import type { ToolkitItem } from '../../client/types.js';
+import type { ToolkitItem } from '../../wire/operations.js';
 import { count, type RenderContext } from './context.js';
 import { renderTable } from './table.js';
 

@@ -1,4 +1,4 @@
-import type { Tool } from '../../client/types.js';
+import type { Tool } from '../../wire/operations.js';
 import { count, type RenderContext } from './context.js';
 import { renderTable } from './table.js';
 

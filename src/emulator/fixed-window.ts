@@ -11,7 +11,7 @@ export interface RateDecision {
   retryAfterSeconds?: number;
 }
 
-export class RateLimiter {
+export class FixedWindowLimit {
   private windows = new Map<string, { start: number; count: number }>();
 
   constructor(

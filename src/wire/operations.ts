@@ -1,86 +1,9 @@
 /**
- * Request and response shapes of the 13 Tool Router v3 endpoints, from the contract
- * (`contract/tool-router-v3.openapi.json`) and the API facts (`api/tool-router-v3.md`).
- *
- * Responses are decoded leniently: the service has grown fields the 13-endpoint contract lacks
- * (`config_version`, `preload`, `warnings`, ...), so every response object keeps unknown keys
- * (the `Open` index signature) and nothing here is checked at run time beyond "it is a JSON object".
- * Requests are typed from the contract but also open, so newer request fields can be passed through.
+ * Requests and answers of the session's operations (api facts §2.2-2.13, §7): execute, meta tools,
+ * link, proxy, toolkits, tools, search, mounts, attach and the connected-account read. Open objects,
+ * as the session types are.
  */
-
-/** Unknown keys are kept and never fatal. */
-export interface Open {
-  [key: string]: unknown;
-}
-
-export type Tag = 'readOnlyHint' | 'destructiveHint' | 'idempotentHint' | 'openWorldHint';
-
-/** A tag filter in request spelling: a list is the enable list. */
-export type TagFilterRequest = Tag[] | { enable?: Tag[]; disable?: Tag[] };
-
-/** `tools.<toolkit>` in request spelling: exactly one of enable, disable or tags. */
-export type ToolFilterRequest = { enable: string[] } | { disable: string[] } | { tags: TagFilterRequest };
-
-/**
- * POST /session request body (facts §3). Only `user_id` is required. The fields of the 13-endpoint
- * spec, plus the later v3 fields the service accepts on the same route (`enable_connection_removal`,
- * `multi_account`, `preload`, `workbench.sandbox_size`, `workbench.enable_tool_execution`).
- */
-export interface CreateSessionFields {
-  user_id: string;
-  toolkits?: { enable: string[] } | { disable: string[] };
-  auth_configs?: Record<string, string>;
-  connected_accounts?: Record<string, string>;
-  manage_connections?: {
-    enable?: boolean | null;
-    callback_url?: string;
-    enable_wait_for_connections?: boolean | null;
-    enable_connection_removal?: boolean | null;
-  };
-  tools?: Record<string, ToolFilterRequest>;
-  tags?: TagFilterRequest;
-  workbench?: {
-    enable?: boolean;
-    enable_proxy_execution?: boolean;
-    auto_offload_threshold?: number;
-    sandbox_size?: string;
-    enable_tool_execution?: boolean;
-  };
-  multi_account?: { enable?: boolean; max_accounts_per_toolkit?: number; require_explicit_selection?: boolean };
-  preload?: { tools?: string[] };
-  experimental?: Open;
-}
-
-/** The create body as sent: the typed fields, and any newer field passed through. */
-export interface CreateSessionRequest extends CreateSessionFields, Open {}
-
-/** The effective config in response spelling (facts §4.1). */
-export interface SessionConfig extends Open {
-  user_id: string;
-  toolkits?: { enabled: string[] } | { disabled: string[] };
-  auth_configs?: Record<string, string>;
-  connected_accounts?: Record<string, string>;
-  manage_connections?: Open & {
-    enabled?: boolean;
-    callback_url?: string;
-    enable_wait_for_connections?: boolean;
-    enable_connection_removal?: boolean;
-  };
-  tools?: Record<string, Open>;
-  tags?: { enabled?: Tag[]; disabled?: Tag[] };
-  workbench?: Open & { enable?: boolean; proxy_execution_enabled?: boolean; auto_offload_threshold?: number };
-  multi_account?: Open;
-}
-
-/** Body of 201 from create and 200 from GET /session/{id}. */
-export interface Session extends Open {
-  session_id: string;
-  mcp: Open & { type: 'http'; url: string };
-  tool_router_tools: string[];
-  config: SessionConfig;
-  experimental?: Open & { assistive_prompt?: string };
-  config_version?: number;
-}
+import type { Open } from './json.js';
 
 export interface ExecuteRequest extends Open {
   tool_slug: string;
@@ -97,7 +20,8 @@ export type MetaToolSlug =
   | 'COMPOSIO_REMOTE_BASH_TOOL'
   | 'COMPOSIO_GET_TOOL_SCHEMAS'
   | 'COMPOSIO_UPSERT_RECIPE'
-  | 'COMPOSIO_GET_RECIPE';
+  | 'COMPOSIO_GET_RECIPE'
+  | 'COMPOSIO_SUBMIT_FEEDBACK';
 
 export interface ExecuteMetaRequest extends Open {
   slug: MetaToolSlug | (string & {});
@@ -176,8 +100,19 @@ export interface Tool extends Open {
   tags: string[];
 }
 
+/** v3: `{items}`; v3.1 pages it (`limit` up to 500, `cursor`). */
 export interface ToolList extends Open {
   items: Tool[];
+  next_cursor?: string | null;
+  total_pages?: number;
+  current_page?: number;
+  total_items?: number;
+}
+
+export interface ListToolsQuery {
+  cursor?: string;
+  /** 1..500 (v3.1 only). */
+  limit?: number;
 }
 
 export interface SearchRequest extends Open {
@@ -231,4 +166,20 @@ export interface MountUploadUrl extends Open {
 export interface MountDeleteResult extends Open {
   mount_relative_path: string;
   sandbox_mount_prefix: string;
+}
+
+/** POST /api/v3.1/.../session/{id}/attach: inline custom tools and toolkits (re)supplied. */
+export interface AttachRequest extends Open {
+  experimental?: Open & { custom_tools?: Open[]; custom_toolkits?: Open[] };
+}
+
+/** GET /api/v3.1/connected_accounts/{id}: what the SDK's link flow polls until ACTIVE. */
+export interface ConnectedAccount extends Open {
+  id: string;
+  status: string;
+  user_id?: string;
+  toolkit: Open & { slug: string };
+  auth_config: Open & { id: string; auth_scheme?: string; is_composio_managed?: boolean };
+  created_at?: string;
+  updated_at?: string;
 }
