@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Option } from 'commander';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../diagnostics/errors.js';
 import type { Io } from './io.js';
 
 /** `--changed-since REF`, shared by validate, plan, apply and diff. */

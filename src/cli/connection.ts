@@ -2,7 +2,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { resolveApiKey } from '../client/api-key.js';
 import { DEFAULT_BASE_URL } from '../client/base-url.js';
 import type { SessionClient } from '../client/client.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../diagnostics/errors.js';
 import type { CommandEnv } from './command.js';
 
 /** The options `addConnectionOptions` defines, as commander's `opts()` returns them. */

@@ -1,6 +1,6 @@
 import { CommanderError } from 'commander';
 import { ApiError } from '../client/errors.js';
-import { InputError, UsageError } from '../errors.js';
+import { InputError, UsageError } from '../diagnostics/errors.js';
 import type { RegisterCommand } from './command.js';
 import { ExitCode } from './exit-codes.js';
 import type { Io } from './io.js';

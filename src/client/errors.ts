@@ -1,4 +1,4 @@
-import { SessionctlError } from '../errors.js';
+import { SessionctlError } from '../diagnostics/errors.js';
 
 /**
  * How a call failed:

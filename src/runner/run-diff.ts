@@ -1,5 +1,5 @@
 import type { ManifestData } from '../config/types.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../diagnostics/errors.js';
 import { checkRecordedSessions, checkSession, type DriftCheckOptions } from '../plan/drift-check.js';
 import { FileStateStore } from '../state/file-store.js';
 import { RateLimiter } from '../util/throttle.js';

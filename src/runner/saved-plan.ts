@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { relative, resolve, sep } from 'node:path';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import { InputError } from '../errors.js';
+import { InputError } from '../diagnostics/errors.js';
 import type { Plan } from '../plan/plan.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import type { ValidatedManifests } from './inputs.js';

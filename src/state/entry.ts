@@ -1,4 +1,4 @@
-import { InputError } from '../errors.js';
+import { InputError } from '../diagnostics/errors.js';
 
 /** The format version of the state file. A newer version is refused, never rewritten. */
 export const STATE_VERSION = 1;

@@ -1,7 +1,7 @@
 import { open, readFile, stat, unlink, mkdir } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
-import { InputError } from '../errors.js';
+import { InputError } from '../diagnostics/errors.js';
 
 /** Who holds a lock, written into the lock file so that a stale one can be recognised. */
 export interface LockOwner {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { InputError } from '../errors.js';
+import { InputError } from '../diagnostics/errors.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { compareEntries, entryKey, parseState, STATE_VERSION, type StateEntry, type StateFile } from './entry.js';
 import { releaseFileLock, takeFileLock, type StateLockOptions } from './file-lock.js';

@@ -7,7 +7,7 @@ import { memoryIo } from '../../src/cli/io.js';
 import { colorEnabled, emitReport, formatOption, parseFormatSpec, resolveTargets } from '../../src/cli/output.js';
 import type { CommandEnv } from '../../src/cli/command.js';
 import { Redactor } from '../../src/cli/redact.js';
-import { InputError, UsageError } from '../../src/errors.js';
+import { InputError, UsageError } from '../../src/diagnostics/errors.js';
 import { reporters } from '../../src/report/registry.js';
 import type { Report } from '../../src/report/types.js';
 import { writeFileAtomic } from '../../src/util/atomic-write.js';

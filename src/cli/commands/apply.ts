@@ -1,7 +1,7 @@
 import { appendFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { ApplyProgress } from '../../apply/apply.js';
-import { InputError, UsageError } from '../../errors.js';
+import { InputError, UsageError } from '../../diagnostics/errors.js';
 import { narrowToChanged } from '../changed-since.js';
 import type { CommandEnv, RegisterCommand } from '../command.js';
 import { connector } from '../open-connection.js';

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Option } from 'commander';
-import { InputError, UsageError } from '../../errors.js';
+import { InputError, UsageError } from '../../diagnostics/errors.js';
 import type { RegisterCommand } from '../command.js';
 
 interface EmulatorFlags {

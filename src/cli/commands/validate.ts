@@ -1,6 +1,6 @@
 import { InvalidArgumentError, Option } from 'commander';
 import { sortDiagnostics, type Diagnostic } from '../../diagnostics/diagnostic.js';
-import { UsageError } from '../../errors.js';
+import { UsageError } from '../../diagnostics/errors.js';
 import { changedSinceOption, narrowToChanged } from '../changed-since.js';
 import { emitReport, formatOption } from '../output.js';
 import type { RegisterCommand } from '../command.js';

@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { addConnectionOptions, clientFromOptions, type ConnectionOptions } from '../../../src/cli/connection.js';
 import { memoryIo } from '../../../src/cli/io.js';
 import { Redactor } from '../../../src/cli/redact.js';
-import { UsageError } from '../../../src/errors.js';
+import { UsageError } from '../../../src/diagnostics/errors.js';
 import { runCli } from '../../helpers/run-cli.js';
 
 const SENTINEL = 'ak_SENTINEL_conn_5e4d3c2b1a';

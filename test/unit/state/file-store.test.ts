@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { parseState, type StateEntry } from '../../../src/state/entry.js';
 import { lockOwner } from '../../../src/state/file-lock.js';
 import { FileStateStore } from '../../../src/state/file-store.js';
-import { InputError } from '../../../src/errors.js';
+import { InputError } from '../../../src/diagnostics/errors.js';
 
 let dir: string;
 beforeEach(async () => {

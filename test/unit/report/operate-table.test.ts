@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { createStyle } from '../../../src/report/ansi.js';
-import { cell, renderFields, renderTable, truncate } from '../../../src/operate/format/table.js';
+import { cell, renderFields, renderTable, truncate } from '../../../src/report/operate/table.js';
 
 const plain = createStyle(false);
 

@@ -1,5 +1,5 @@
 import { ApiError } from '../client/errors.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../diagnostics/errors.js';
 
 /** How much of a paginated list a command fetches. */
 export interface PageSelection {

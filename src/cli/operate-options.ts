@@ -1,13 +1,13 @@
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
-import { DEFAULT_STATE_PATH } from '../../state/file-store.js';
-import type { SessionClient } from '../../client/client.js';
-import type { RenderContext } from '../../operate/format/context.js';
-import { createStyle } from '../../report/ansi.js';
-import { addConnectionOptions, type ConnectionOptions } from '../connection.js';
-import { openConnection } from '../open-connection.js';
-import { colorEnabled } from '../output.js';
-import type { CommandEnv } from '../command.js';
+import { DEFAULT_STATE_PATH } from '../state/file-store.js';
+import type { SessionClient } from '../client/client.js';
+import type { RenderContext } from '../report/operate/context.js';
+import { createStyle } from '../report/ansi.js';
+import { addConnectionOptions, type ConnectionOptions } from './connection.js';
+import { openConnection } from './open-connection.js';
+import { colorEnabled } from './output.js';
+import type { CommandEnv } from './command.js';
 
 /**
  * What the commands that operate one session (get, toolkits, tools, search, execute, execute-meta,
@@ -57,7 +57,7 @@ export async function withSession(
   env: CommandEnv,
   work: (client: SessionClient, sessionId: string) => Promise<void>,
 ): Promise<void> {
-  const { resolveSession } = await import('../../operate/session-ref.js');
+  const { resolveSession } = await import('../runner/session-ref.js');
   const session = await resolveSession(ref, {
     statePath: resolve(env.io.cwd, flags.state ?? DEFAULT_STATE_PATH),
     cwd: env.io.cwd,

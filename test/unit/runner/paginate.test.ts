@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { ApiError } from '../../../src/client/errors.js';
-import { UsageError } from '../../../src/errors.js';
-import { collectPages, cursorOf, pageSelection } from '../../../src/operate/paginate.js';
+import { UsageError } from '../../../src/diagnostics/errors.js';
+import { collectPages, cursorOf, pageSelection } from '../../../src/runner/paginate.js';
 
 /** A list of `total` numbers served in pages, recording each request. */
 function pager(total: number, defaultSize = 3) {

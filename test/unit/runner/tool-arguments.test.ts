@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { InputError, UsageError } from '../../../src/errors.js';
+import { InputError, UsageError } from '../../../src/diagnostics/errors.js';
 import {
   buildToolArguments,
   jsonErrorOffset,
@@ -13,7 +13,7 @@ import {
   parseJsonText,
   parseKnownFields,
   parseProxyParam,
-} from '../../../src/operate/arguments.js';
+} from '../../../src/runner/tool-arguments.js';
 
 describe('--arg values', () => {
   test.each([

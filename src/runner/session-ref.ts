@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { relative } from 'node:path';
 import type { StateEntry } from '../state/entry.js';
 import { FileStateStore } from '../state/file-store.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../diagnostics/errors.js';
 
 /** A session as the operate commands name it, once resolved. */
 export interface ResolvedSession {

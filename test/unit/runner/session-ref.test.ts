@@ -2,8 +2,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { InputError, UsageError } from '../../../src/errors.js';
-import { resolveSession } from '../../../src/operate/session-ref.js';
+import { InputError, UsageError } from '../../../src/diagnostics/errors.js';
+import { resolveSession } from '../../../src/runner/session-ref.js';
 
 let dir: string;
 const entry = (name: string, user: string, id: string) => ({

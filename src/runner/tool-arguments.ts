@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Readable } from 'node:stream';
-import { InputError, UsageError } from '../errors.js';
+import { InputError, UsageError } from '../diagnostics/errors.js';
 
 /** The largest JSON file (or stdin) read for `--args-file` and `--body`: the service's own body limit. */
 export const MAX_JSON_INPUT = 1024 * 1024;

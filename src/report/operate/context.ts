@@ -1,4 +1,4 @@
-import type { Style } from '../../report/ansi.js';
+import type { Style } from '../ansi.js';
 
 /** What every human renderer of the operate commands gets: pure inputs, no streams. */
 export interface RenderContext {

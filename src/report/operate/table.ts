@@ -1,4 +1,4 @@
-import type { Style } from '../../report/ansi.js';
+import type { Style } from '../ansi.js';
 
 /** One column of a table. */
 export interface Column {
