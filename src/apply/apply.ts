@@ -9,7 +9,7 @@ import type { Plan, PlanAction, PlanItem } from '../plan/plan.js';
 import type { LockedState } from '../state/store.js';
 import { mapConcurrent, type RateLimiter } from '../util/throttle.js';
 import { createFailed } from './create-failed.js';
-import { tallyOf, type ApplyTally } from './tally.js';
+import type { ApplyTally } from './tally.js';
 
 /**
  * - `created` / `replaced`: a session was created (for a new manifest / for a changed one) and recorded;
@@ -154,4 +154,15 @@ function verify(out: AppliedItem, item: PlanItem, session: Session, options: App
   out.drifted = check.status === 'drifted';
   // Apply shows the diff of what went wrong only: a session that matches needs no diff in a deploy log.
   if (out.drifted) out.diff = check.diff;
+}
+
+/** How many manifests ended how; a drifted session counts in its outcome and as drifted. */
+export function tallyOf(items: readonly AppliedItem[]): ApplyTally {
+  const t: ApplyTally = { created: 0, replaced: 0, unchanged: 0, drifted: 0, failed: 0 };
+  for (const i of items) {
+    if (i.outcome === 'failed' || i.outcome === 'outcome-unknown') t.failed++;
+    else t[i.outcome]++;
+    if (i.drifted) t.drifted++;
+  }
+  return t;
 }

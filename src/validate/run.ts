@@ -1,7 +1,7 @@
 import { sortDiagnostics, tally, type Diagnostic, type Range } from '../diagnostics/diagnostic.js';
 import { expandManifestPaths, loadManifestFile, loadManifests, STDIN_FILE } from '../manifest/load.js';
 import type { LoadOptions, ManifestDocument } from '../manifest/types.js';
-import type { Report } from '../report/types.js';
+import type { ReportBase } from '../diagnostics/report-base.js';
 import { NamePlaces, placeKey, secretsOf, type FileLoadOptions } from './check-file.js';
 import { checkAllFiles, threadsFor } from './parallel.js';
 import { validateDocument } from './index.js';
@@ -10,7 +10,7 @@ import { duplicateName } from './rules/duplicate-name.js';
 
 export interface ValidateRun {
   /** The report of the run (`command: 'validate'`), diagnostics sorted. */
-  report: Report;
+  report: ReportBase;
   /** Source text for code frames, with any literal secrets masked: every file that has a finding. */
   sources: Map<string, string>;
   /** The literal secrets found, so that callers can also redact them from anything else. */
