@@ -1,11 +1,9 @@
 import { sortDiagnostics, type Diagnostic } from '../diagnostics/diagnostic.js';
-import { loadEnvFile } from '../manifest/env-file.js';
 import { loadManifests } from '../manifest/load.js';
 import type { LoadOptions, ManifestDocument } from '../manifest/types.js';
-import { validateDocuments } from '../validate/index.js';
-import { maskSecretsInSources, type FoundSecret } from '../validate/mask.js';
-import { valueAt } from '../validate/pointer.js';
-import { classifySecret } from '../validate/rules/literal-api-key.js';
+import { runVariables } from '../manifest/variables.js';
+import { checkLoaded } from '../validate/check-loaded.js';
+import { maskSecretsInSources } from '../validate/mask.js';
 
 export interface ValidatedManifests {
   documents: ManifestDocument[];
@@ -26,45 +24,23 @@ export interface InputOptions extends LoadOptions {
 }
 
 /**
- * Loads manifests and validates them as `validate` does (the same findings, the same secret
+ * Loads manifests and validates them as `validate` does (the same checks, the same secret
  * masking), keeping every document with its data and positions: the common first step of plan,
- * apply and diff. (`validate`'s own runner may skip loading clean files with positions; these
- * commands need every document whole, so they compose the same public pieces themselves.)
+ * apply and diff. (`validate` itself checks file by file and keeps only findings; these commands
+ * need every document whole.)
  */
 export async function loadAndValidate(paths: readonly string[], options: InputOptions): Promise<ValidatedManifests> {
   const { envFile, ...load } = options;
-  const found: Diagnostic[] = [];
-  if (envFile !== undefined) {
-    const loadedEnv = await loadEnvFile(envFile, { cwd: options.cwd, base: options.env });
-    load.env = loadedEnv.env;
-    found.push(...loadedEnv.diagnostics);
-  }
-  const loaded = await loadManifests(paths, load);
-  // A value whose `${VAR}` could not be expanded still holds the reference text; its env/ error
-  // says what is wrong, and a schema complaint about the placeholder would only be noise.
-  const unexpanded = new Set(loaded.diagnostics.filter((d) => d.code.startsWith('env/')).map(placeKey));
-  const checked = validateDocuments(loaded.documents).filter((d) => !unexpanded.has(placeKey(d)));
-  const diagnostics = sortDiagnostics([...found, ...loaded.diagnostics, ...checked]);
-
-  const secrets: FoundSecret[] = [];
-  for (const d of diagnostics) {
-    if (d.code !== 'rule/literal-api-key' || d.pointer === undefined || d.file === undefined || d.range === undefined) continue;
-    for (const doc of loaded.documents.filter((x) => x.file === d.file)) {
-      const value = valueAt(doc.data, d.pointer);
-      if (typeof value !== 'string') continue;
-      secrets.push({ file: d.file, range: d.range, secret: classifySecret(value, d.pointer.split('/').pop())?.secret ?? value });
-    }
-  }
+  const variables = await runVariables({ cwd: options.cwd, env: options.env, ...(envFile !== undefined ? { envFile } : {}) });
+  const loaded = await loadManifests(paths, { ...load, env: variables.env });
+  const checked = checkLoaded(loaded.documents, loaded.diagnostics, { acrossDocuments: true });
+  const diagnostics = sortDiagnostics([...variables.diagnostics, ...loaded.diagnostics, ...checked.diagnostics]);
   return {
     documents: loaded.documents,
     diagnostics,
     files: loaded.files,
-    sources: maskSecretsInSources(loaded.sources, secrets),
-    secrets: [...new Set(secrets.map((s) => s.secret))],
+    sources: maskSecretsInSources(loaded.sources, checked.secrets),
+    secrets: [...new Set(checked.secrets.map((s) => s.secret))],
     blocked: diagnostics.some((d) => d.severity === 'error'),
   };
-}
-
-function placeKey(d: Diagnostic): string {
-  return `${d.file ?? ''}\0${d.range?.start.line ?? 0}:${d.range?.start.col ?? 0}`;
 }

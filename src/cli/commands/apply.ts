@@ -78,7 +78,7 @@ export const registerApply: RegisterCommand = (program, env) => {
       if (saved !== undefined && flags.changedSince !== undefined) {
         throw new UsageError('--changed-since cannot narrow a saved plan', 'pass --changed-since to `sessionctl plan --out` instead');
       }
-      if (saved === undefined) targets = await narrowToChanged(targets, flags.changedSince, { io });
+      if (saved === undefined) targets = await narrowToChanged(targets, flags.changedSince, { io, ...(flags.envFile !== undefined ? { envFile: flags.envFile } : {}) });
       const progress = progressHook(env);
       const outcome = await runApply(targets, {
         ...(await runInputs(flags, env, state)),

@@ -40,7 +40,7 @@ export const registerDiff: RegisterCommand = (program, env) => {
       }
       const { runDiff } = await import('../../runner/run-diff.js');
       const state = statePath(flags, env);
-      const selected = await narrowToChanged(paths, flags.changedSince, { io });
+      const selected = await narrowToChanged(paths, flags.changedSince, { io, ...(flags.envFile !== undefined ? { envFile: flags.envFile } : {}) });
       const outcome = await runDiff(selected, {
         ...(await runInputs(flags, env, state)),
         connect: connector(flags, env, state),

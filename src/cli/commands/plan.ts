@@ -42,7 +42,7 @@ export const registerPlan: RegisterCommand = (program, env) => {
       const { io } = env;
       const { runPlan } = await import('../../runner/run-plan.js');
       const state = statePath(flags, env);
-      const selected = await narrowToChanged(paths, flags.changedSince, { io });
+      const selected = await narrowToChanged(paths, flags.changedSince, { io, ...(flags.envFile !== undefined ? { envFile: flags.envFile } : {}) });
       const outcome = await runPlan(selected, {
         ...(await runInputs(flags, env, state)),
         ...(flags.refresh === true ? { refresh: connector(flags, env, state) } : {}),
