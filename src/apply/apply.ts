@@ -6,6 +6,7 @@ import { verifySession } from '../config/verify.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { atDocument } from '../manifest/at-document.js';
 import type { Plan, PlanAction, PlanItem } from '../plan/plan.js';
+import type { StateEntry } from '../state/entry.js';
 import type { LockedState } from '../state/store.js';
 import { mapConcurrent, type RateLimiter } from '../util/throttle.js';
 import { createFailed } from './create-failed.js';
@@ -135,7 +136,9 @@ async function create(item: PlanItem, options: ApplyOptions, now: () => Date, wr
         session_id: session.session_id,
         mcp_url: session.mcp.url,
         tool_router_tools: [...session.tool_router_tools],
+        config_version: typeof session.config_version === 'number' ? session.config_version : null,
         body_hash: item.body_hash,
+        body: item.body as StateEntry['body'],
         applied_at: now().toISOString(),
       })
       .catch((err: unknown) => {

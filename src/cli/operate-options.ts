@@ -1,4 +1,3 @@
-import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { DEFAULT_STATE_PATH } from '../state/file-store.js';
 import type { SessionClient } from '../client/client.js';
@@ -6,6 +5,7 @@ import type { RenderContext } from '../report/operate/context.js';
 import { createStyle } from '../report/ansi.js';
 import { addConnectionOptions, type ConnectionOptions } from './connection.js';
 import { openConnection } from './open-connection.js';
+import { stateOf } from './run-options.js';
 import { colorEnabled } from './output.js';
 import type { CommandEnv } from './command.js';
 
@@ -58,12 +58,13 @@ export async function withSession(
   work: (client: SessionClient, sessionId: string) => Promise<void>,
 ): Promise<void> {
   const { resolveSession } = await import('../runner/session-ref.js');
+  const state = stateOf(flags, env);
   const session = await resolveSession(ref, {
-    statePath: resolve(env.io.cwd, flags.state ?? DEFAULT_STATE_PATH),
+    state,
     cwd: env.io.cwd,
     ...(flags.userId !== undefined ? { userId: flags.userId } : {}),
   });
-  const { client, close } = await openConnection(flags, env, resolve(env.io.cwd, flags.state ?? DEFAULT_STATE_PATH));
+  const { client, close } = await openConnection(flags, env, state);
   try {
     await work(client, session.sessionId);
   } finally {

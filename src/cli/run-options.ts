@@ -1,5 +1,5 @@
-import { resolve } from 'node:path';
 import { InvalidArgumentError, Option, type Command } from 'commander';
+import { stateBackend, type StateBackend } from '../state/backend.js';
 import { DEFAULT_STATE_PATH } from '../state/file-store.js';
 import { parseRateLimit } from '../util/throttle.js';
 import type { RunOutcome } from '../runner/outcome.js';
@@ -50,7 +50,7 @@ export function addRunOptions(cmd: Command, network: 'always' | 'refresh'): Comm
 }
 
 /** What plan, apply and diff all pass their run: where manifests and state come from, and the pace. */
-export async function runInputs(flags: RunFlags, env: CommandEnv, state: string) {
+export async function runInputs(flags: RunFlags, env: CommandEnv, state: StateBackend) {
   const { readStreamBounded } = await import('../manifest/load.js');
   const { io } = env;
   return {
@@ -58,14 +58,23 @@ export async function runInputs(flags: RunFlags, env: CommandEnv, state: string)
     env: io.env,
     readStdin: () => readStreamBounded(io.stdin),
     ...(flags.envFile !== undefined ? { envFile: flags.envFile } : {}),
-    statePath: state,
+    state,
     ...(flags.concurrency !== undefined ? { concurrency: flags.concurrency } : {}),
     ...(flags.rateLimit !== undefined ? { rateLimitPerMinute: flags.rateLimit } : {}),
   };
 }
 
-export function statePath(flags: RunFlags, env: CommandEnv): string {
-  return resolve(env.io.cwd, flags.state ?? DEFAULT_STATE_PATH);
+/**
+ * Where the state is: `--state`, else `SESSIONCTL_STATE`, else the default file. A path is relative
+ * to the working directory.
+ */
+export function stateSpec(flags: { state?: string }, env: CommandEnv): string {
+  return flags.state ?? env.io.env['SESSIONCTL_STATE'] ?? DEFAULT_STATE_PATH;
+}
+
+/** The state backend a command's flags name. */
+export function stateOf(flags: { state?: string }, env: CommandEnv): StateBackend {
+  return stateBackend(stateSpec(flags, env), env.io.cwd);
 }
 
 /** Writes the report in every requested format and sets the exit code from its findings. */

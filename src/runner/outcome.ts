@@ -1,11 +1,12 @@
 import { sortDiagnostics, tally, type Diagnostic } from '../diagnostics/diagnostic.js';
 import type { Report } from '../report/types.js';
+import type { StateBackend } from '../state/backend.js';
 import type { InputOptions, ValidatedManifests } from './inputs.js';
 
 /** What every plan, apply and diff run is given. */
 export interface RunBase extends InputOptions {
-  /** Absolute path of the state file. */
-  statePath: string;
+  /** Where the state is. */
+  state: StateBackend;
 }
 
 /** What a plan, apply or diff run hands back to its command: the report and what renders it. */

@@ -2,7 +2,6 @@ import { applyPlan, type ApplyProgress, type ApplyResult } from '../apply/apply.
 import { buildPlan } from '../plan/plan.js';
 import { refreshPlan } from '../plan/refresh.js';
 import type { StateLockOptions } from '../state/file-lock.js';
-import { FileStateStore } from '../state/file-store.js';
 import { RateLimiter } from '../util/throttle.js';
 import type { Connect } from './connection.js';
 import { loadAndValidate } from './inputs.js';
@@ -41,13 +40,13 @@ export async function runApply(paths: readonly string[], options: ApplyRunOption
   if (inputs.blocked) return outcomeOf('apply', inputs);
 
   if (options.dryRun === true) {
-    const plan = buildPlan(inputs.documents, await FileStateStore.load(options.statePath));
+    const plan = buildPlan(inputs.documents, await options.state.load());
     const out = outcomeOf('apply', inputs);
     out.report.plan = { items: plan.items };
     return out;
   }
 
-  const state = await FileStateStore.openLocked(options.statePath, options.lock);
+  const state = await options.state.openLocked(options.lock);
   try {
     let plan = buildPlan(inputs.documents, state);
     if (options.saved !== undefined) {

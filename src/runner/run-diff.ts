@@ -1,7 +1,6 @@
 import type { ManifestData } from '../config/types.js';
 import { UsageError } from '../diagnostics/errors.js';
 import { checkRecordedSessions, checkSession, type DriftCheckOptions } from '../plan/drift-check.js';
-import { FileStateStore } from '../state/file-store.js';
 import { RateLimiter } from '../util/throttle.js';
 import type { Connect } from './connection.js';
 import { loadAndValidate } from './inputs.js';
@@ -23,7 +22,7 @@ export async function runDiff(paths: readonly string[], options: DiffRunOptions)
   if (options.session !== undefined && inputs.documents.length !== 1) {
     throw new UsageError(`--session compares one manifest with one session, but the paths hold ${inputs.documents.length} manifests`, 'name a single manifest (a file with one document)');
   }
-  const state = options.session === undefined ? await FileStateStore.load(options.statePath) : undefined;
+  const state = options.session === undefined ? await options.state.load() : undefined;
   // Nothing recorded means nothing to read: no connection (and no key) is needed to say so.
   const needsNetwork = options.session !== undefined || inputs.documents.some((d) => state?.get(d.name, String((d.data as ManifestData).user_id)) !== undefined);
   const api = needsNetwork ? await options.connect() : undefined;

@@ -1,6 +1,5 @@
 import { hasChanges, buildPlan, type Plan } from '../plan/plan.js';
 import { refreshPlan } from '../plan/refresh.js';
-import { FileStateStore } from '../state/file-store.js';
 import { RateLimiter } from '../util/throttle.js';
 import type { Connect } from './connection.js';
 import { loadAndValidate } from './inputs.js';
@@ -27,7 +26,7 @@ export interface PlanRun extends RunOutcome {
 export async function runPlan(paths: readonly string[], options: PlanRunOptions): Promise<PlanRun> {
   const inputs = await loadAndValidate(paths, options);
   if (inputs.blocked) return { ...outcomeOf('plan', inputs), changes: false };
-  const state = await FileStateStore.load(options.statePath);
+  const state = await options.state.load();
   let plan = buildPlan(inputs.documents, state);
   // Only recorded sessions are read: with none, no connection (and no key) is needed.
   if (options.refresh !== undefined && plan.items.some((i) => i.action === 'unchanged')) {

@@ -3,6 +3,7 @@ import { relative, resolve, sep } from 'node:path';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { InputError } from '../diagnostics/errors.js';
 import type { Plan } from '../plan/plan.js';
+import type { StateBackend } from '../state/backend.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import type { ValidatedManifests } from './inputs.js';
 
@@ -19,7 +20,7 @@ export interface SavedPlan {
   created_at: string;
   /** Manifest files, relative to the folder plan ran in, with forward slashes. */
   files: string[];
-  /** The state file, relative likewise. */
+  /** The state: the file relative likewise, or the backend's URL (without a password). */
   state: string;
   manifests_hash: string;
   state_hash: string;
@@ -31,13 +32,13 @@ function rel(cwd: string, file: string): string {
 }
 
 /** Writes the plan for `apply PLAN.json` (mode 0600: it names the state and the users). */
-export async function writeSavedPlan(out: string, plan: Plan, inputs: ValidatedManifests, options: { cwd: string; statePath: string; now?: () => Date }): Promise<void> {
+export async function writeSavedPlan(out: string, plan: Plan, inputs: ValidatedManifests, options: { cwd: string; state: StateBackend; now?: () => Date }): Promise<void> {
   if (inputs.files.some((f) => f === '<stdin>')) throw new InputError('a plan read from standard input cannot be saved: apply would have nothing to re-read', out);
   const saved: SavedPlan = {
     planVersion: PLAN_VERSION,
     created_at: (options.now ?? (() => new Date()))().toISOString(),
     files: inputs.files.map((f) => rel(options.cwd, f)),
-    state: rel(options.cwd, options.statePath),
+    state: options.state.kind === 'file' ? rel(options.cwd, options.state.location) : options.state.location,
     manifests_hash: plan.manifestsHash,
     state_hash: plan.stateHash,
     items: plan.items.map((i) => ({ name: i.name, user_id: i.user_id, action: i.action, body_hash: i.body_hash, session_id: i.recorded?.session_id ?? null })),
@@ -77,9 +78,9 @@ export async function readSavedPlan(path: string): Promise<SavedPlan | undefined
   return v as SavedPlan;
 }
 
-/** The absolute manifest paths and state path a saved plan names. */
-export function savedPlanPaths(saved: SavedPlan, cwd: string): { files: string[]; statePath: string } {
-  return { files: saved.files.map((f) => resolve(cwd, f)), statePath: resolve(cwd, saved.state) };
+/** The absolute manifest paths a saved plan names, and its state (a path relative to `cwd`, or a URL). */
+export function savedPlanPaths(saved: SavedPlan, cwd: string): { files: string[]; state: string } {
+  return { files: saved.files.map((f) => resolve(cwd, f)), state: saved.state };
 }
 
 /** A `plan/stale` finding when the manifests or the state no longer match a saved plan. */

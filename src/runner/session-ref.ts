@@ -1,7 +1,6 @@
-import { stat } from 'node:fs/promises';
 import { relative } from 'node:path';
 import type { StateEntry } from '../state/entry.js';
-import { FileStateStore } from '../state/file-store.js';
+import type { StateBackend } from '../state/backend.js';
 import { UsageError } from '../diagnostics/errors.js';
 
 /** A session as the operate commands name it, once resolved. */
@@ -13,8 +12,8 @@ export interface ResolvedSession {
 }
 
 export interface ResolveOptions {
-  /** Absolute path of the state file. */
-  statePath: string;
+  /** Where the state is. */
+  state: StateBackend;
   /** Picks one user when a manifest name was applied for several. */
   userId?: string;
   /** For messages: the state path is shown relative to it. */
@@ -41,18 +40,14 @@ export async function resolveSession(ref: string, options: ResolveOptions): Prom
     }
     return { sessionId: ref };
   }
-  const shown = relative(options.cwd, options.statePath) || options.statePath;
-  const exists = await stat(options.statePath).then(
-    () => true,
-    () => false,
-  );
-  if (!exists) {
+  const shown = options.state.kind === 'file' ? relative(options.cwd, options.state.location) || options.state.location : options.state.location;
+  const store = await options.state.load();
+  if (store.hashAtLoad === '') {
     throw new UsageError(
       `"${ref}" is not a session id (trs_...), and there is no state file at ${shown} to look it up as a manifest name`,
       'pass a session id (trs_...), run `sessionctl apply` first, or point --state at the state file apply wrote',
     );
   }
-  const store = await FileStateStore.load(options.statePath);
   const all = store.list();
   const matches = all.filter((e) => e.name === ref);
   if (matches.length === 0) {

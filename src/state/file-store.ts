@@ -93,13 +93,24 @@ export class FileStateStore implements LockedState {
   }
 
   /**
-   * Records a session and resolves once the state file on disk holds it. Calls made while a write
+   * Records an entry and resolves once the state file on disk holds it. Calls made while a write
    * is in flight are written together by the next one, so a run of many creates does not write the
    * file once per session while still never reporting a session as recorded before it is on disk.
    */
   record(entry: StateEntry): Promise<void> {
     if (!this.lockHeld) return Promise.reject(new Error('FileStateStore.record called without the lock'));
     this.entries.set(entryKey(entry.name, entry.user_id), entry);
+    return this.scheduleWrite();
+  }
+
+  /** Removes an entry and resolves once the file on disk no longer holds it. */
+  forget(name: string, userId: string): Promise<void> {
+    if (!this.lockHeld) return Promise.reject(new Error('FileStateStore.forget called without the lock'));
+    this.entries.delete(entryKey(name, userId));
+    return this.scheduleWrite();
+  }
+
+  private scheduleWrite(): Promise<void> {
     if (this.pendingWrite === undefined) {
       this.pendingWrite = this.writing.then(() => {
         this.pendingWrite = undefined;

@@ -6,7 +6,7 @@ import { narrowToChanged } from '../changed-since.js';
 import type { CommandEnv, RegisterCommand } from '../command.js';
 import { connector } from '../open-connection.js';
 import { processLock } from '../process-lock.js';
-import { addRunOptions, finishRun, runInputs, statePath, type RunFlags } from '../run-options.js';
+import { addRunOptions, finishRun, runInputs, stateOf, type RunFlags } from '../run-options.js';
 
 interface ApplyFlags extends RunFlags {
   dryRun?: boolean;
@@ -62,7 +62,7 @@ export const registerApply: RegisterCommand = (program, env) => {
       if (flags.githubOutput === true && (outputFile === undefined || outputFile === '')) {
         throw new UsageError('--github-output needs $GITHUB_OUTPUT, which GitHub Actions sets for each step', 'run inside a GitHub Actions step, or set GITHUB_OUTPUT to a file');
       }
-      let state = statePath(flags, env);
+      let state = stateOf(flags, env);
       let targets = paths;
       let saved: { path: string; plan: Awaited<ReturnType<typeof readSavedPlan>> & object } | undefined;
       if (paths.length === 1) {
@@ -71,7 +71,7 @@ export const registerApply: RegisterCommand = (program, env) => {
         if (plan !== undefined) {
           const named = savedPlanPaths(plan, io.cwd);
           targets = named.files;
-          if (flags.state === undefined) state = named.statePath;
+          if (flags.state === undefined) state = stateOf({ state: named.state }, env);
           saved = { path: planPath, plan };
         }
       }

@@ -2,7 +2,7 @@ import { UsageError } from '../../diagnostics/errors.js';
 import { narrowToChanged } from '../changed-since.js';
 import type { RegisterCommand } from '../command.js';
 import { connector } from '../open-connection.js';
-import { addRunOptions, finishRun, runInputs, statePath, type RunFlags } from '../run-options.js';
+import { addRunOptions, finishRun, runInputs, stateOf, type RunFlags } from '../run-options.js';
 
 interface DiffFlags extends RunFlags {
   session?: string;
@@ -39,7 +39,7 @@ export const registerDiff: RegisterCommand = (program, env) => {
         throw new UsageError(`--session expects a session id such as trs_1a2b3c, got ${JSON.stringify(flags.session)}`);
       }
       const { runDiff } = await import('../../runner/run-diff.js');
-      const state = statePath(flags, env);
+      const state = stateOf(flags, env);
       const selected = await narrowToChanged(paths, flags.changedSince, { io, ...(flags.envFile !== undefined ? { envFile: flags.envFile } : {}) });
       const outcome = await runDiff(selected, {
         ...(await runInputs(flags, env, state)),

@@ -3,7 +3,7 @@ import type { RegisterCommand } from '../command.js';
 import { narrowToChanged } from '../changed-since.js';
 import { ExitCode } from '../exit-codes.js';
 import { connector } from '../open-connection.js';
-import { addRunOptions, finishRun, runInputs, statePath, type RunFlags } from '../run-options.js';
+import { addRunOptions, finishRun, runInputs, stateOf, type RunFlags } from '../run-options.js';
 
 interface PlanFlags extends RunFlags {
   refresh?: boolean;
@@ -41,7 +41,7 @@ export const registerPlan: RegisterCommand = (program, env) => {
     .action(async (paths: string[], flags: PlanFlags) => {
       const { io } = env;
       const { runPlan } = await import('../../runner/run-plan.js');
-      const state = statePath(flags, env);
+      const state = stateOf(flags, env);
       const selected = await narrowToChanged(paths, flags.changedSince, { io, ...(flags.envFile !== undefined ? { envFile: flags.envFile } : {}) });
       const outcome = await runPlan(selected, {
         ...(await runInputs(flags, env, state)),

@@ -30,7 +30,7 @@ workbench: { enable: false }
 `;
 
 function entry(name: string, user: string, hash: string): StateEntry {
-  return { name, user_id: user, session_id: `trs_${name}`, mcp_url: 'http://x', tool_router_tools: [], body_hash: hash, applied_at: 't' };
+  return { name, user_id: user, session_id: `trs_${name}`, mcp_url: 'http://x', tool_router_tools: [], body_hash: hash, applied_at: 't', config_version: null, body: null };
 }
 
 describe('buildPlan', () => {

@@ -32,7 +32,7 @@ describe('readSavedPlan', () => {
     await writeFile(join(dir, 'plan.json'), JSON.stringify(good));
     const plan = await readSavedPlan(join(dir, 'plan.json'));
     expect(plan).toEqual(good);
-    expect(savedPlanPaths(plan!, '/work')).toEqual({ files: ['/work/m/a.yaml'], statePath: '/work/.sessionctl/state.json' });
+    expect(savedPlanPaths(plan!, '/work')).toEqual({ files: ['/work/m/a.yaml'], state: '.sessionctl/state.json' });
   });
 
   test.each([

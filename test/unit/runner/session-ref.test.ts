@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { InputError, UsageError } from '../../../src/diagnostics/errors.js';
 import { resolveSession } from '../../../src/runner/session-ref.js';
+import { fileBackend } from '../../../src/state/backend.js';
 
 let dir: string;
 const entry = (name: string, user: string, id: string) => ({
@@ -24,7 +25,7 @@ beforeAll(async () => {
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 const opts = (extra: { userId?: string; state?: string } = {}) => ({
-  statePath: join(dir, extra.state ?? 'state.json'),
+  state: fileBackend(join(dir, extra.state ?? 'state.json')),
   cwd: dir,
   ...(extra.userId !== undefined ? { userId: extra.userId } : {}),
 });

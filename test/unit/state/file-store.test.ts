@@ -21,7 +21,7 @@ const alive = (): boolean => true;
 const dead = (): boolean => false;
 
 function entry(name: string, user = 'u1', session = `trs_${name}`): StateEntry {
-  return { name, user_id: user, session_id: session, mcp_url: `http://x/${session}/mcp`, tool_router_tools: ['COMPOSIO_SEARCH_TOOLS'], body_hash: 'h', applied_at: '2026-01-01T00:00:00.000Z' };
+  return { name, user_id: user, session_id: session, mcp_url: `http://x/${session}/mcp`, tool_router_tools: ['COMPOSIO_SEARCH_TOOLS'], body_hash: 'h', applied_at: '2026-01-01T00:00:00.000Z', config_version: null, body: null };
 }
 
 describe('FileStateStore', () => {
@@ -38,7 +38,7 @@ describe('FileStateStore', () => {
     await s.record(entry('b', 'u1', 'trs_new'));
     await s.unlock();
     const file = JSON.parse(await readFile(path, 'utf8')) as { version: number; sessions: StateEntry[] };
-    expect(file.version).toBe(1);
+    expect(file.version).toBe(2);
     expect(file.sessions.map((e) => [e.name, e.user_id, e.session_id])).toEqual([
       ['a', 'u1', 'trs_a'],
       ['a', 'u2', 'trs_a'],
@@ -121,10 +121,12 @@ describe('FileStateStore', () => {
 
 describe('parseState', () => {
   test.each([
-    ['not JSON', 'nope', /not JSON/],
+    ['not JSON', 'nope', /not JSON: Unexpected token/],
+    ['not JSON on a later line', '{\n  "version": 2,\n  "sessions": [1 2]\n}', /not JSON at line 3, column 18\)/],
+    ['cut off', '{"version": 2, "sessions": [', /not JSON \(it ends too early: cut off\?\)/],
     ['an array', '[]', /not a JSON object/],
     ['no version', '{"sessions": []}', /no "version"/],
-    ['a newer version', '{"version": 2, "sessions": []}', /format version 2.*newer sessionctl/],
+    ['a newer version', '{"version": 3, "sessions": []}', /format version 3.*newer sessionctl/],
     ['sessions not a list', '{"version": 1, "sessions": {}}', /"sessions" is not a list/],
     ['a missing field', '{"version": 1, "sessions": [{"name": "a"}]}', /sessions\[0\]\.user_id is not a string/],
     [
