@@ -109,3 +109,20 @@ describe('presigned URLs expire', () => {
     expect(put.json.error.message).toBe('Presigned URL expired');
   });
 });
+
+describe('paths that name Object.prototype members are files like any other (issue 14 item 11)', () => {
+  it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'dir/__proto__'])('%s uploads, lists, downloads and deletes', async (file) => {
+    const id = await createSession(emu.url, KEY);
+    // Before any upload, such a path is not found (no 201 for a prototype member).
+    const missing = await call(emu.url, 'POST', `${SESSION}/${id}/mounts/files/download_url`, { key: KEY, body: { mount_relative_path: file } });
+    expect(missing.status).toBe(404);
+    await upload(id, file, 'proto');
+    const list = await call(emu.url, 'GET', `${SESSION}/${id}/mounts/files/items`, { key: KEY });
+    expect(list.json.items.map((i: any) => [i.mount_relative_path, i.size])).toEqual([[file, 5]]);
+    const dl = await call(emu.url, 'POST', `${SESSION}/${id}/mounts/files/download_url`, { key: KEY, body: { mount_relative_path: file } });
+    expect(dl.status).toBe(201);
+    expect((await call(emu.url, 'GET', path(dl.json.download_url))).text).toBe('proto');
+    await call(emu.url, 'POST', `${SESSION}/${id}/mounts/files/delete`, { key: KEY, body: { mount_relative_path: file } });
+    expect((await call(emu.url, 'GET', `${SESSION}/${id}/mounts/files/items`, { key: KEY })).json.items).toEqual([]);
+  });
+});
