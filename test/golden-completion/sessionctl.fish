@@ -106,7 +106,7 @@ complete -c sessionctl -n '__sessionctl_at \'\'' -a 'files' -d 'Work with the fi
 complete -c sessionctl -n '__sessionctl_at \'\'' -a 'schema' -d 'Print the JSON Schema (draft-07) of session manifests, for editors, SchemaStore and other tools.'
 complete -c sessionctl -n '__sessionctl_at \'\'' -a 'init' -d 'Write a starter manifest, <name>.yaml, with the schema modeline for editor completion. Never overwrites a file.'
 complete -c sessionctl -n '__sessionctl_at \'\'' -a 'completion' -d 'Print a shell completion script for bash, zsh or fish, generated from the commands of this version.'
-complete -c sessionctl -n '__sessionctl_at \'\'' -a 'emulator' -d 'Serve a local, stateful emulator of the Tool Router API (all 13 endpoints, admin surface under /_emulator/).'
+complete -c sessionctl -n '__sessionctl_at \'\'' -a 'emulator' -d 'Serve a local, stateful emulator of the Tool Router API (v3 and v3.1, each session\'s MCP endpoint, admin surface under /_emulator/).'
 complete -c sessionctl -n '__sessionctl_at \'\'' -a 'help' -d 'display help for command'
 complete -c sessionctl -n '__sessionctl_at \'\'' -s 'V' -l 'version' -d 'output the version number'
 complete -c sessionctl -n '__sessionctl_at \'\'' -s 'h' -l 'help' -d 'display help for command'
