@@ -56,7 +56,7 @@ describe('mounts', () => {
     expect(p2.json.next_cursor).toBeUndefined();
   });
 
-  it.each(['../etc/passwd', 'a/../../b', '/abs/path', 'a//b', './a', 'a\\b', 'a/'])('refuses path traversal and odd paths: %s', async (bad) => {
+  it.each(['../etc/passwd', 'a/../../b', '//abs/path', '/', 'a//b', './a', 'a\\b', 'a/'])('refuses path traversal and odd paths: %s', async (bad) => {
     const id = await createSession(emu.url, KEY);
     for (const op of ['upload_url', 'download_url', 'delete']) {
       const r = await call(emu.url, 'POST', `${SESSION}/${id}/mounts/files/${op}`, { key: KEY, body: { mount_relative_path: bad } });
@@ -123,6 +123,19 @@ describe('paths that name Object.prototype members are files like any other (iss
     expect(dl.status).toBe(201);
     expect((await call(emu.url, 'GET', path(dl.json.download_url))).text).toBe('proto');
     await call(emu.url, 'POST', `${SESSION}/${id}/mounts/files/delete`, { key: KEY, body: { mount_relative_path: file } });
+    expect((await call(emu.url, 'GET', `${SESSION}/${id}/mounts/files/items`, { key: KEY })).json.items).toEqual([]);
+  });
+});
+
+describe('a leading slash names the mount root, as the SDK writes paths', () => {
+  it('/dir/a.txt is dir/a.txt', async () => {
+    const id = await createSession(emu.url, KEY);
+    const up = await upload(id, '/dir/a.txt', 'root');
+    expect(up.mount_relative_path).toBe('dir/a.txt');
+    const dl = await call(emu.url, 'POST', `${SESSION}/${id}/mounts/files/download_url`, { key: KEY, body: { mount_relative_path: 'dir/a.txt' } });
+    expect((await call(emu.url, 'GET', path(dl.json.download_url))).text).toBe('root');
+    const del = await call(emu.url, 'POST', `${SESSION}/${id}/mounts/files/delete`, { key: KEY, body: { mount_relative_path: '/dir/a.txt' } });
+    expect(del.json.mount_relative_path).toBe('dir/a.txt');
     expect((await call(emu.url, 'GET', `${SESSION}/${id}/mounts/files/items`, { key: KEY })).json.items).toEqual([]);
   });
 });

@@ -35,8 +35,13 @@ export function pathProblem(path: string): string | undefined {
   return undefined;
 }
 
+/**
+ * The mount-relative path of a request. One leading `/` names the mount's root, as the SDK's own
+ * examples write it (`/documents/a.txt`), and is dropped; everything else must be a clean relative path.
+ */
 function checkedPath(req: ApiRequest): string {
-  const path = (req.body as { mount_relative_path: string }).mount_relative_path;
+  const given = (req.body as { mount_relative_path: string }).mount_relative_path;
+  const path = given.startsWith('/') && !given.startsWith('//') ? given.slice(1) : given;
   const problem = pathProblem(path);
   if (problem !== undefined) throw httpError(400, `Invalid mount_relative_path: ${problem}`, [`Error in payload.mount_relative_path: ${problem}`]);
   return path;
