@@ -12,16 +12,17 @@ import { rulesMarkdown } from './rules-md.js';
 export type ReadSource = (path: string) => string;
 
 const CONTRACT = 'contract/tool-router-v3.openapi.json';
+const CONTRACT_V31 = 'contract/tool-router-v3.1.openapi.json';
 const MANIFEST_SCHEMA = 'schemas/session-manifest.schema.json';
 
 /** Each generated file's path (from the repository's root) and its expected text. */
 export function generatedFiles(read: ReadSource): Record<string, string> {
   const schemaText = read(MANIFEST_SCHEMA);
-  const contract = JSON.parse(read(CONTRACT)) as unknown;
+  const contracts = { v3: { doc: JSON.parse(read(CONTRACT)) as unknown, name: CONTRACT }, v31: { doc: JSON.parse(read(CONTRACT_V31)) as unknown, name: CONTRACT_V31 } };
   return {
     'src/validate/generated/manifest-validator.ts': generateValidatorModule(schemaText),
-    'src/emulator/contract/operations.generated.ts': renderOperationsModule(contract, CONTRACT),
-    'src/emulator/contract/validators.generated.ts': renderValidatorsModule(contract, CONTRACT),
+    'src/emulator/contract/operations.generated.ts': renderOperationsModule(contracts),
+    'src/emulator/contract/validators.generated.ts': renderValidatorsModule(contracts),
     'docs/manifest.md': manifestMarkdown(JSON.parse(schemaText) as SchemaNode),
     'docs/rules.md': rulesMarkdown(),
   };

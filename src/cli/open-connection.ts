@@ -3,7 +3,7 @@ import type { SessionClient } from '../client/client.js';
 import type { Connect, SessionApi } from '../runner/connection.js';
 import type { StateBackend } from '../state/backend.js';
 import type { CommandEnv } from './command.js';
-import { clientFromOptions, type ConnectionOptions } from './connection.js';
+import { apiVersionOf, clientFromOptions, type ConnectionOptions } from './connection.js';
 
 /**
  * The data folder of the `--emulator` of a run: beside a state file (`<state folder>/emulator`),
@@ -33,7 +33,7 @@ export async function openConnection(flags: ConnectionOptions & { emulator?: boo
     const dataDir = emulatorDataDir(state, env.io.cwd);
     const emulator = await startEmulator({ port: 0, dataDir });
     env.io.stderr.write(`emulator: ${emulator.url} (sessions kept in ${dataDir})\n`);
-    const client = createClient({ baseUrl: emulator.url, apiKey: 'sessionctl-emulator' });
+    const client = createClient({ baseUrl: emulator.url, apiKey: 'sessionctl-emulator', apiVersion: apiVersionOf(flags, env.io.env) });
     return {
       client,
       close: async () => {

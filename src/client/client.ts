@@ -1,25 +1,68 @@
-import type { ExecuteMetaRequest, ExecuteRequest, ExecuteResult, LinkRequest, LinkResult, ListMountItemsQuery, ListToolkitsQuery, MountDeleteResult, MountDownloadUrl, MountItemList, MountUploadUrl, ProxyExecuteRequest, ProxyExecuteResult, SearchRequest, SearchResult, ToolkitList, ToolList } from '../wire/operations.js';
-import type { CreateSessionRequest } from '../wire/request.js';
-import type { Session } from '../wire/session.js';
-import { createTransport, type TransportOptions } from './transport.js';
+import type { ApiVersion } from '../wire/json.js';
+import type {
+  AttachRequest,
+  ConnectedAccount,
+  ExecuteMetaRequest,
+  ExecuteRequest,
+  ExecuteResult,
+  LinkRequest,
+  LinkResult,
+  ListMountItemsQuery,
+  ListToolkitsQuery,
+  ListToolsQuery,
+  MountDeleteResult,
+  MountDownloadUrl,
+  MountItemList,
+  MountUploadUrl,
+  ProxyExecuteRequest,
+  ProxyExecuteResult,
+  SearchRequest,
+  SearchResult,
+  ToolkitList,
+  ToolList,
+} from '../wire/operations.js';
+import type { CreateSessionRequest, CreateSessionRequestV31, UpdateSessionRequest } from '../wire/request.js';
+import type { ConfigHistory, ConfigHistoryQuery, DeletedSession, Session } from '../wire/session.js';
+import { ApiError } from './errors.js';
+import { createTransport, type Transport, type TransportOptions } from './transport.js';
 
 export { defaultTimeouts, type ClientRetryOptions, type ClientTimeouts } from './transport.js';
 
-export type ClientOptions = TransportOptions;
-
-const API = '/api/v3/tool_router';
+export interface ClientOptions extends TransportOptions {
+  /**
+   * The API version of the paths and shapes: `/api/v3/...` (default, the 13-endpoint surface) or
+   * `/api/v3.1/...` (today's clients). DELETE, attach and config history exist on v3.1 only and
+   * use their v3.1 routes whichever is chosen (said in the `--verbose` trace).
+   */
+  apiVersion?: ApiVersion;
+}
 
 /**
- * A client for the 13 Tool Router v3 endpoints. Every method resolves with the decoded body
+ * A client for the Tool Router session API, v3 or v3.1. Every method resolves with the decoded body
  * (unknown fields kept) or rejects with an `ApiError`.
  */
 export interface SessionClient {
   /** The normalised base URL requests go to. */
   readonly baseUrl: string;
+  readonly apiVersion: ApiVersion;
   /** POST /session, 201. Unsafe: retried only when surely not received. */
-  createSession(body: CreateSessionRequest): Promise<Session>;
+  createSession(body: CreateSessionRequest | CreateSessionRequestV31): Promise<Session>;
   /** GET /session/{id}, 200. */
   getSession(sessionId: string): Promise<Session>;
+  /**
+   * PATCH /session/{id}, 200: only the supplied keys change (`null` removes an override). Never
+   * retried, as the official SDK does. With `expected_config_version`, a session that moved on is
+   * an `ApiError` of kind `conflict` naming both versions.
+   */
+  updateSession(sessionId: string, body: UpdateSessionRequest): Promise<Session>;
+  /** DELETE /api/v3.1/.../session/{id}, 200 `{session_id, deleted: true}`. Unsafe. */
+  deleteSession(sessionId: string): Promise<DeletedSession>;
+  /** POST /api/v3.1/.../session/{id}/attach, 200: the session, with inline custom tools re-supplied. */
+  attachSession(sessionId: string, body?: AttachRequest): Promise<Session>;
+  /** GET /api/v3.1/.../session/{id}/config_history, 200: one page, newest first. */
+  configHistory(sessionId: string, query?: ConfigHistoryQuery): Promise<ConfigHistory>;
+  /** GET /api/v3.1/connected_accounts/{id}, 200: the account a link flow made (its status). */
+  getConnectedAccount(accountId: string): Promise<ConnectedAccount>;
   /** POST /session/{id}/execute, 200 (a tool failure is a 200 with `error`). Unsafe. */
   execute(sessionId: string, body: ExecuteRequest): Promise<ExecuteResult>;
   /** POST /session/{id}/execute_meta, 200. Unsafe (meta tools can act). */
@@ -30,8 +73,8 @@ export interface SessionClient {
   proxyExecute(sessionId: string, body: ProxyExecuteRequest): Promise<ProxyExecuteResult>;
   /** GET /session/{id}/toolkits, 200; `toolkits` is sent comma-joined. */
   listToolkits(sessionId: string, query?: ListToolkitsQuery): Promise<ToolkitList>;
-  /** GET /session/{id}/tools, 200. */
-  listTools(sessionId: string): Promise<ToolList>;
+  /** GET /session/{id}/tools, 200 (v3.1: one page; `limit` and `cursor`). */
+  listTools(sessionId: string, query?: ListToolsQuery): Promise<ToolList>;
   /** POST /session/{id}/search, 200. Safe (no side effects). */
   search(sessionId: string, body: SearchRequest): Promise<SearchResult>;
   /** GET /session/{id}/mounts/{mount}/items, 200. Mount id defaults to `files`. */
@@ -46,52 +89,137 @@ export interface SessionClient {
   close(): Promise<void>;
 }
 
+/** Paths of one version. */
+interface Paths {
+  version: ApiVersion;
+  session(id?: string): string;
+  mount(id: string, mountId: string | undefined): string;
+}
+
+function pathsFor(version: ApiVersion): Paths {
+  const api = version === '3.1' ? '/api/v3.1/tool_router' : '/api/v3/tool_router';
+  const session = (id?: string): string => (id === undefined ? `${api}/session` : `${api}/session/${encodeURIComponent(id)}`);
+  return { version, session, mount: (id, mountId) => `${session(id)}/mounts/${encodeURIComponent(mountId ?? 'files')}` };
+}
+
+/** Sets query parameters that have a value (lists comma-joined, facts §1). */
+function query(values: Record<string, string | number | boolean | readonly string[] | undefined>): URLSearchParams {
+  const q = new URLSearchParams();
+  for (const [name, value] of Object.entries(values)) {
+    if (value !== undefined) q.set(name, Array.isArray(value) ? value.join(',') : String(value));
+  }
+  return q;
+}
+
 /** Creates a client. Throws `UsageError` for a base URL the key may not be sent to. */
 export function createClient(options: ClientOptions): SessionClient {
   const transport = createTransport(options);
-  const call = transport.call;
-  const session = (id: string): string => `${API}/session/${encodeURIComponent(id)}`;
-  const mount = (id: string, mountId: string | undefined): string => `${session(id)}/mounts/${encodeURIComponent(mountId ?? 'files')}`;
-
+  const paths = pathsFor(options.apiVersion ?? '3');
   return {
     baseUrl: transport.baseUrl,
-    createSession: (body) => call({ name: 'create session', method: 'POST', path: `${API}/session`, expect: 201, callClass: 'unsafe', body }),
-    getSession: (id) => call({ name: 'get session', method: 'GET', path: session(id), expect: 200, callClass: 'safe' }),
-    execute: (id, body) => call({ name: 'execute', method: 'POST', path: `${session(id)}/execute`, expect: 200, callClass: 'unsafe', body }),
-    executeMeta: (id, body) => call({ name: 'execute meta tool', method: 'POST', path: `${session(id)}/execute_meta`, expect: 200, callClass: 'unsafe', body }),
-    link: (id, body) => call({ name: 'link', method: 'POST', path: `${session(id)}/link`, expect: 201, callClass: 'unsafe', body }),
-    proxyExecute: (id, body) => call({ name: 'proxy execute', method: 'POST', path: `${session(id)}/proxy_execute`, expect: 200, callClass: 'unsafe', body }),
-    listToolkits: (id, query = {}) => {
-      const q = new URLSearchParams();
-      if (query.cursor !== undefined) q.set('cursor', query.cursor);
-      if (query.limit !== undefined) q.set('limit', String(query.limit));
-      if (query.toolkits !== undefined) q.set('toolkits', query.toolkits.join(','));
-      if (query.is_connected !== undefined) q.set('is_connected', String(query.is_connected));
-      if (query.search !== undefined) q.set('search', query.search);
-      return call({ name: 'list toolkits', method: 'GET', path: `${session(id)}/toolkits`, expect: 200, callClass: 'safe' }, q);
+    apiVersion: paths.version,
+    ...sessionOperations(transport, paths),
+    ...lifecycleOperations(transport, paths),
+    ...mountOperations(transport, paths),
+    close: () => transport.close(),
+  };
+}
+
+type Operations<K extends keyof SessionClient> = Pick<SessionClient, K>;
+
+function sessionOperations(t: Transport, p: Paths): Operations<'createSession' | 'getSession' | 'execute' | 'executeMeta' | 'link' | 'proxyExecute' | 'listToolkits' | 'listTools' | 'search'> {
+  const s = p.session;
+  return {
+    createSession: (body) => t.call({ name: 'create session', method: 'POST', path: s(), expect: 201, callClass: 'unsafe', body }),
+    getSession: (id) => t.call({ name: 'get session', method: 'GET', path: s(id), expect: 200, callClass: 'safe' }),
+    execute: (id, body) => t.call({ name: 'execute', method: 'POST', path: `${s(id)}/execute`, expect: 200, callClass: 'unsafe', body }),
+    executeMeta: (id, body) => t.call({ name: 'execute meta tool', method: 'POST', path: `${s(id)}/execute_meta`, expect: 200, callClass: 'unsafe', body }),
+    link: (id, body) => t.call({ name: 'link', method: 'POST', path: `${s(id)}/link`, expect: 201, callClass: 'unsafe', body }),
+    proxyExecute: (id, body) => t.call({ name: 'proxy execute', method: 'POST', path: `${s(id)}/proxy_execute`, expect: 200, callClass: 'unsafe', body }),
+    listToolkits: (id, q = {}) =>
+      t.call({ name: 'list toolkits', method: 'GET', path: `${s(id)}/toolkits`, expect: 200, callClass: 'safe' }, query({ cursor: q.cursor, limit: q.limit, toolkits: q.toolkits, is_connected: q.is_connected, search: q.search })),
+    listTools: (id, q = {}) => t.call({ name: 'list tools', method: 'GET', path: `${s(id)}/tools`, expect: 200, callClass: 'safe' }, query(p.version === '3.1' ? { cursor: q.cursor, limit: q.limit } : {})),
+    search: (id, body) => t.call({ name: 'search', method: 'POST', path: `${s(id)}/search`, expect: 200, callClass: 'safe', body }),
+  };
+}
+
+/** The operations of the session's lifecycle: PATCH on the chosen version; the rest exist on v3.1 only. */
+function lifecycleOperations(t: Transport, p: Paths): Operations<'updateSession' | 'deleteSession' | 'attachSession' | 'configHistory' | 'getConnectedAccount'> {
+  const v31 = pathsFor('3.1');
+  const only31 = (what: string): void => {
+    if (p.version !== '3.1') t.trace(`* ${what} exists on API v3.1 only: using its /api/v3.1 route (--api-version ${p.version} for the rest)`);
+  };
+  return {
+    updateSession: async (id, body) => {
+      try {
+        // Never retried: a PATCH that may have landed must not be sent twice (the SDK sets maxRetries 0 too).
+        return await t.call<Session>({ name: 'update session', method: 'PATCH', path: p.session(id), expect: 200, callClass: 'unsafe', body, retry: false });
+      } catch (err) {
+        if (err instanceof ApiError && err.kind === 'http' && err.status === 409) throw await conflict(t, p, id, body, err);
+        throw err;
+      }
     },
-    listTools: (id) => call({ name: 'list tools', method: 'GET', path: `${session(id)}/tools`, expect: 200, callClass: 'safe' }),
-    search: (id, body) => call({ name: 'search', method: 'POST', path: `${session(id)}/search`, expect: 200, callClass: 'safe', body }),
-    listMountItems: (id, query = {}, mountId) => {
-      const q = new URLSearchParams();
-      if (query.cursor !== undefined) q.set('cursor', query.cursor);
-      if (query.limit !== undefined) q.set('limit', String(query.limit));
-      if (query.mount_relative_prefix !== undefined) q.set('mount_relative_prefix', query.mount_relative_prefix);
-      return call({ name: 'list mount items', method: 'GET', path: `${mount(id, mountId)}/items`, expect: 200, callClass: 'safe' }, q);
+    deleteSession: (id) => {
+      only31('delete session');
+      return t.call({ name: 'delete session', method: 'DELETE', path: v31.session(id), expect: 200, callClass: 'unsafe' });
     },
-    mountDownloadUrl: (id, p, mountId) =>
-      call({ name: 'mount download url', method: 'POST', path: `${mount(id, mountId)}/download_url`, expect: 201, callClass: 'safe', body: { mount_relative_path: p } }),
-    mountUploadUrl: (id, p, opts = {}) =>
-      call({
+    attachSession: (id, body = {}) => {
+      only31('attach session');
+      return t.call({ name: 'attach session', method: 'POST', path: `${v31.session(id)}/attach`, expect: 200, callClass: 'unsafe', body });
+    },
+    configHistory: (id, q = {}) => {
+      only31('config history');
+      return t.call({ name: 'config history', method: 'GET', path: `${v31.session(id)}/config_history`, expect: 200, callClass: 'safe' }, query({ cursor: q.cursor, limit: q.limit }));
+    },
+    getConnectedAccount: (id) => {
+      only31('connected account read');
+      return t.call({ name: 'get connected account', method: 'GET', path: `/api/v3.1/connected_accounts/${encodeURIComponent(id)}`, expect: 200, callClass: 'safe' });
+    },
+  };
+}
+
+/**
+ * The 409 of a conditional PATCH as its own error: the version the update expected and the one the
+ * session is at now (read again, since the service's message is free text).
+ */
+async function conflict(t: Transport, p: Paths, id: string, body: UpdateSessionRequest, err: ApiError): Promise<ApiError> {
+  const expected = body.expected_config_version;
+  const current = await t
+    .call<Session>({ name: 'get session', method: 'GET', path: p.session(id), expect: 200, callClass: 'safe' })
+    .then((s) => (typeof s.config_version === 'number' ? s.config_version : undefined))
+    .catch(() => undefined);
+  const versions = `${expected === undefined ? 'no expected version was sent' : `the update expected config_version ${expected}`}, the session is at ${current === undefined ? 'an unknown version' : `config_version ${current}`}`;
+  return new ApiError(`session ${id} changed since it was read: ${versions}`, {
+    kind: 'conflict',
+    method: err.method,
+    path: err.path,
+    status: 409,
+    ...(err.slug === undefined ? {} : { slug: err.slug }),
+    ...(err.code === undefined ? {} : { code: err.code }),
+    ...(err.request_id === undefined ? {} : { request_id: err.request_id }),
+    ...(expected === undefined ? {} : { expected_config_version: expected }),
+    ...(current === undefined ? {} : { current_config_version: current }),
+    suggested_fix: 'read the session again, reapply the change to its current config, and update with its config_version',
+    cause: err,
+  });
+}
+
+function mountOperations(t: Transport, p: Paths): Operations<'listMountItems' | 'mountDownloadUrl' | 'mountUploadUrl' | 'mountDelete'> {
+  return {
+    listMountItems: (id, q = {}, mountId) =>
+      t.call({ name: 'list mount items', method: 'GET', path: `${p.mount(id, mountId)}/items`, expect: 200, callClass: 'safe' }, query({ cursor: q.cursor, limit: q.limit, mount_relative_prefix: q.mount_relative_prefix })),
+    mountDownloadUrl: (id, path, mountId) =>
+      t.call({ name: 'mount download url', method: 'POST', path: `${p.mount(id, mountId)}/download_url`, expect: 201, callClass: 'safe', body: { mount_relative_path: path } }),
+    mountUploadUrl: (id, path, opts = {}) =>
+      t.call({
         name: 'mount upload url',
         method: 'POST',
-        path: `${mount(id, opts.mountId)}/upload_url`,
+        path: `${p.mount(id, opts.mountId)}/upload_url`,
         expect: 201,
         callClass: 'unsafe',
-        body: opts.mimetype === undefined ? { mount_relative_path: p } : { mount_relative_path: p, mimetype: opts.mimetype },
+        body: opts.mimetype === undefined ? { mount_relative_path: path } : { mount_relative_path: path, mimetype: opts.mimetype },
       }),
-    mountDelete: (id, p, mountId) =>
-      call({ name: 'mount delete', method: 'POST', path: `${mount(id, mountId)}/delete`, expect: 200, callClass: 'safe', body: { mount_relative_path: p } }),
-    close: () => transport.close(),
+    mountDelete: (id, path, mountId) =>
+      t.call({ name: 'mount delete', method: 'POST', path: `${p.mount(id, mountId)}/delete`, expect: 200, callClass: 'safe', body: { mount_relative_path: path } }),
   };
 }

@@ -16,7 +16,7 @@ export interface ConnectedAccountView {
 }
 
 export function connectionOf(session: SessionRecord, toolkit: CatalogToolkit, state: EmulatorState): ConnectedAccountView | null {
-  const pinned = session.config.connected_accounts[toolkit.slug];
+  const pinned = session.config.connected_accounts[toolkit.slug]?.[0];
   if (pinned !== undefined) {
     return {
       id: pinned,

@@ -1,5 +1,6 @@
 /** What route handlers get and give back. */
 import type { Catalog } from '../catalog/catalog.js';
+import type { ApiVersion } from '../wire/json.js';
 import { httpError } from './errors.js';
 import type { Faults, RouteName } from './faults.js';
 import type { FixedWindowLimit } from './fixed-window.js';
@@ -31,8 +32,10 @@ export interface EmulatorState {
 
 export interface ApiRequest {
   route: RouteName;
+  /** The API version of the path (`/api/v3/...` or `/api/v3.1/...`): it picks shapes and defaults. */
+  version: ApiVersion;
   tenant: string;
-  params: { session_id?: string; mount_id?: string };
+  params: { session_id?: string; mount_id?: string; nanoid?: string };
   query: Record<string, unknown>;
   body: unknown;
   requestId: string;

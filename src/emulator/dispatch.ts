@@ -1,10 +1,11 @@
 /**
  * One request through the emulator, in order: Host check (DNS rebinding, 421) -> admin surface ->
- * route match -> stats -> scripted fault taken (reset before, status) -> API key (401) -> rate limit
- * (429) -> body read with a streaming size limit (413) -> scripted latency -> contract validation of
- * path, query and body (400) -> handler -> scripted fault after handling (reset after, malformed
- * body) -> JSON answer. `/_emulator/...` is the admin and public surface (no key, no faults, no rate
- * limit): see `routes/admin.ts`.
+ * API key (401, on any other path, known or not, as the service does) -> route match -> stats ->
+ * scripted fault taken (reset before, status) -> rate limit (429) -> body read with a streaming
+ * size limit (413) -> scripted latency -> contract validation of path, query and body (400) ->
+ * handler -> scripted fault after handling (reset after, malformed body) -> JSON answer.
+ * `/_emulator/...` is the admin and public surface (no key, no faults, no rate limit): see
+ * `routes/admin.ts`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KeyChecker } from './auth.js';
@@ -74,22 +75,30 @@ export async function dispatch(d: Dispatcher, req: IncomingMessage, res: ServerR
     return sendError(res, httpError(501, 'The MCP transport is not emulated; use the REST endpoints'), requestId);
   }
   const method = req.method ?? 'GET';
-  let match: ReturnType<typeof matchRoute>;
+  let match: ReturnType<typeof matchRoute> | 'malformed';
   try {
     match = matchRoute(method, url.pathname);
   } catch {
-    return sendError(res, httpError(400, 'Malformed path'), requestId);
+    match = 'malformed';
   }
+  if (typeof match === 'object' && 'route' in match) d.state.stats.received(match.route.name);
+  const rawKey = req.headers['x-api-key'];
+  const tenant = d.keys.tenantFor(Array.isArray(rawKey) ? rawKey[0] : rawKey);
+  if (tenant === undefined) {
+    const message = rawKey === undefined || rawKey === '' ? 'Missing API key: send it in the x-api-key header' : 'Invalid API key';
+    return sendError(res, httpError(401, message), requestId);
+  }
+  if (match === 'malformed') return sendError(res, httpError(400, 'Malformed path'), requestId);
   if (match === undefined) return sendError(res, httpError(404, `No route for ${method} ${url.pathname}`), requestId);
   if ('methodMismatch' in match) return sendError(res, httpError(405, `Method ${method} not allowed on ${url.pathname}`), requestId);
-  await handleApi(d, req, res, url, match, requestId);
+  await handleApi(d, req, res, url, match, { tenant, requestId });
 }
 
-/** An API route: faults, key, rate limit, then the route itself. */
-async function handleApi(d: Dispatcher, req: IncomingMessage, res: ServerResponse, url: URL, match: RouteMatch, requestId: string): Promise<void> {
+/** An API route of a known key: faults, rate limit, then the route itself. */
+async function handleApi(d: Dispatcher, req: IncomingMessage, res: ServerResponse, url: URL, match: RouteMatch, who: { tenant: string; requestId: string }): Promise<void> {
+  const { tenant, requestId } = who;
   const { state } = d;
   const { route } = match;
-  state.stats.received(route.name);
   const fault = state.faults.take(route.name);
   if (fault?.reset === 'before') {
     req.socket.destroy();
@@ -101,12 +110,6 @@ async function handleApi(d: Dispatcher, req: IncomingMessage, res: ServerRespons
     sendJson(res, fault.status, body, { 'x-request-id': requestId, ...(fault.retry_after === undefined ? {} : { 'retry-after': String(fault.retry_after) }) });
     return;
   }
-  const rawKey = req.headers['x-api-key'];
-  const tenant = d.keys.tenantFor(Array.isArray(rawKey) ? rawKey[0] : rawKey);
-  if (tenant === undefined) {
-    const message = rawKey === undefined || rawKey === '' ? 'Missing API key: send it in the x-api-key header' : 'Invalid API key';
-    return sendError(res, httpError(401, message), requestId);
-  }
   const rate = state.rateLimiter.check(tenant);
   if (!rate.allowed) {
     sendJson(res, 429, { message: state.rateLimiter.message() }, { ...rate.headers, 'retry-after': String(rate.retryAfterSeconds), 'x-request-id': requestId });
@@ -115,7 +118,7 @@ async function handleApi(d: Dispatcher, req: IncomingMessage, res: ServerRespons
   const headers = { ...rate.headers, 'x-request-id': requestId };
   let result: ApiResponse;
   try {
-    result = await runRoute(d, req, url, match, fault, { tenant, requestId });
+    result = await runRoute(d, req, url, match, fault, who);
     state.stats.handled(route.name);
   } catch (err) {
     if (err instanceof ClientGone) return;
@@ -132,7 +135,7 @@ function answerError(d: Dispatcher, req: IncomingMessage, res: ServerResponse, e
   if (err instanceof ServiceError) {
     sendError(res, err, requestId, headers);
     // A body cut off at the limit is still arriving: close instead of draining it.
-    if (err.status === 413) res.once('finish', () => req.socket.destroy());
+    if (err.status === 413) res.once('finish', () => req.socket?.destroy());
     return;
   }
   d.log?.(`internal error on ${routeName}: ${err instanceof Error ? err.message : String(err)}`);
@@ -145,7 +148,7 @@ async function runRoute(d: Dispatcher, req: IncomingMessage, url: URL, match: Ro
   const op = (await d.operations())[route.operationId];
   if (op === undefined) throw new Error(`no contract operation ${route.operationId}`);
   let body: unknown = undefined;
-  if (req.method === 'POST') body = await readJsonBody(req, d.state.settings.maxBodyBytes);
+  if (req.method === 'POST' || req.method === 'PATCH') body = await readJsonBody(req, d.state.settings.maxBodyBytes);
   // The delay comes after the whole request arrived: a client that gives up waiting has still
   // sent it, and it is handled (the "outcome unknown" case a client must not retry blindly).
   if (fault?.latency_ms !== undefined) await sleep(fault.latency_ms);
@@ -165,7 +168,7 @@ async function runRoute(d: Dispatcher, req: IncomingMessage, url: URL, match: Ro
     const errors = await validateRequest(route.operationId, 'body', body, 'payload');
     if (errors !== undefined) throw httpError(400, 'Invalid request body', errors);
   }
-  const apiReq: ApiRequest = { route: route.name, tenant: who.tenant, params, query, body, requestId: who.requestId };
+  const apiReq: ApiRequest = { route: route.name, version: route.version, tenant: who.tenant, params, query, body, requestId: who.requestId };
   return route.handler(apiReq, d.state);
 }
 

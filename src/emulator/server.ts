@@ -38,7 +38,7 @@ export interface EmulatorOptions {
   log?: (line: string) => void;
   /** Largest JSON request body, bytes. Default 1 MiB. */
   maxBodyBytes?: number;
-  /** Largest mount file upload, bytes. Default 10 MiB. */
+  /** Largest mount file upload, bytes. Default 256 MiB (streamed to disk with `dataDir`). */
   maxFileBytes?: number;
   /** Lifetime of presigned upload/download URLs, ms. Default 15 minutes. */
   presignTtlMs?: number;
@@ -57,12 +57,15 @@ export interface RunningEmulator {
   close(): Promise<void>;
 }
 
+/** A real agent's files fit (issue 10): well above the SDK's own examples. */
+export const DEFAULT_MAX_FILE_BYTES = 256 * 1024 * 1024;
+
 /** Starts the emulator. Resolves once it listens. */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const host = options.host ?? '127.0.0.1';
   const settings: EmulatorSettings = {
     maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
-    maxFileBytes: options.maxFileBytes ?? 10 * 1024 * 1024,
+    maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
     presignTtlMs: options.presignTtlMs ?? 15 * 60 * 1000,
   };
   const keys = new KeyChecker(options.apiKeys ?? []);

@@ -1,15 +1,23 @@
-/** The admin surface's session routes: list, inspect, remove, connect without a link flow, drift. */
+/** The admin surface's session routes: list, inspect, remove, connect without a link flow, drift, PATCH out of band. */
 import type { IncomingMessage } from 'node:http';
 import type { EmulatorState } from '../context.js';
+import { accountLists } from '../effective.js';
 import { httpError } from '../errors.js';
+import { validateRequest } from '../validate.js';
+import { applyUpdate } from './update.js';
+import type { UpdateSessionRequest } from '../../wire/request.js';
 import { readBody } from '../http.js';
+import { configOf } from '../session-view.js';
 import { newId, type ConnectionRecord, type SessionRecord } from '../store.js';
+
+const UPDATE_OPERATION_V31 = 'patchToolRouterSessionBySessionIdV31';
 
 export interface AdminRequest {
   req: IncomingMessage;
   method: string;
   /** The path's segments after `/_emulator/`, decoded. */
   parts: string[];
+  query: URLSearchParams;
   state: EmulatorState;
 }
 
@@ -28,11 +36,12 @@ export async function jsonBody(a: AdminRequest): Promise<unknown> {
   }
 }
 
-function adminView(s: SessionRecord): Record<string, unknown> {
+/** A session in any tenant; its config as v3 answers it, or v3.1 with `?version=3.1`. */
+function adminView(s: SessionRecord, query: URLSearchParams): Record<string, unknown> {
   return {
     session_id: s.id,
     created_at: s.created_at,
-    config: s.config,
+    config: configOf(s, query.get('version') === '3.1' ? '3.1' : '3'),
     tool_router_tools: s.tool_router_tools,
     config_version: s.config_version,
     mounts: Object.fromEntries(Object.entries(s.mounts).map(([m, files]) => [m, Object.values(files).map(({ blob: _b, ...f }) => f)])),
@@ -62,13 +71,14 @@ export async function adminSessions(a: AdminRequest): Promise<AdminAnswer | unde
   }
   const s = state.store.sessions.get(id);
   if (s === undefined) throw httpError(404, `Tool router session '${id}' not found`);
-  if (tail === undefined && method === 'GET') return { status: 200, body: adminView(s) };
+  if (tail === undefined && method === 'GET') return { status: 200, body: adminView(s, a.query) };
   if (tail === undefined && method === 'DELETE') {
     await state.store.deleteSession(s.id);
     return { status: 200, body: { deleted: s.id } };
   }
   if (tail === 'connections' && method === 'POST') return addConnection(a, s);
   if (tail === 'config' && method === 'POST') return driftConfig(a, s);
+  if (tail === undefined && method === 'PATCH') return patchOutOfBand(a, s);
   return undefined;
 }
 
@@ -99,10 +109,27 @@ async function addConnection(a: AdminRequest, s: SessionRecord): Promise<AdminAn
   return { status: 201, body: { connected_account_id: connection.id, toolkit: connection.toolkit, user_id: connection.user_id, status: connection.status } };
 }
 
+/**
+ * Another writer's PATCH (v3.1 body and rules, `expected_config_version` honoured), without a key:
+ * what a concurrent deploy does, for tests of conflicts and of drift repaired in place.
+ */
+async function patchOutOfBand(a: AdminRequest, s: SessionRecord): Promise<AdminAnswer> {
+  const body = await jsonBody(a);
+  await a.state.ready();
+  const errors = await validateRequest(UPDATE_OPERATION_V31, 'body', body, 'payload');
+  if (errors !== undefined) throw httpError(400, 'Invalid request body', errors);
+  applyUpdate(s, body as UpdateSessionRequest, a.state);
+  return { status: 200, body: adminView(s, a.query) };
+}
+
 /** Drift injection: a merge patch of the stored config, tools and version, out of band. */
 async function driftConfig(a: AdminRequest, s: SessionRecord): Promise<AdminAnswer> {
   const body = (await jsonBody(a)) as Record<string, unknown>;
-  if (body['config'] !== undefined) s.config = mergePatch(s.config, body['config']) as SessionRecord['config'];
+  if (body['config'] !== undefined) {
+    s.config = mergePatch(s.config, body['config']) as SessionRecord['config'];
+    // Either version's spelling of pinned accounts (one id or a list) is stored as a list.
+    if (s.config.connected_accounts !== undefined) s.config.connected_accounts = accountLists(s.config.connected_accounts);
+  }
   if (body['tool_router_tools'] !== undefined) {
     const t = body['tool_router_tools'];
     if (!Array.isArray(t) || !t.every((x) => typeof x === 'string')) throw httpError(400, 'tool_router_tools must be an array of strings');
@@ -115,5 +142,5 @@ async function driftConfig(a: AdminRequest, s: SessionRecord): Promise<AdminAnsw
     s.config_version += 1;
   }
   a.state.store.changed();
-  return { status: 200, body: adminView(s) };
+  return { status: 200, body: adminView(s, a.query) };
 }

@@ -21,12 +21,15 @@
  *   GET    /_emulator/sessions                200 {sessions: [{session_id, user_id, created_at, config_version}]}
  *                                             (every tenant's, oldest first)
  *   GET    /_emulator/sessions/{id}           200 {session_id, config, tool_router_tools, config_version,
- *                                             created_at, mounts} (any tenant) | 404
+ *                                             created_at, mounts} (any tenant; config as v3 answers
+ *                                             it, or v3.1 with ?version=3.1) | 404
  *   DELETE /_emulator/sessions/{id}           200 {deleted: id}: the session is gone (its files too);
  *                                             the API then answers 404 for it
  *   POST   /_emulator/sessions/{id}/connections  201 {connected_account_id, toolkit, user_id, status}: a
  *                                             connection for the session's user without a link flow;
  *                                             body {toolkit, status?: "ACTIVE" (default) | "INITIATED"}
+ *   PATCH  /_emulator/sessions/{id}           200 same: a PATCH as another writer would send it (the
+ *                                             v3.1 body and rules; expected_config_version -> 409)
  *   POST   /_emulator/sessions/{id}/config    200 same (drift injection); body {config?: <JSON merge
  *                                             patch (RFC 7386) applied to the stored effective config>,
  *                                             tool_router_tools?: string[], config_version?: int};
@@ -38,7 +41,8 @@
  *   GET    /_emulator/files/{token}           presigned download (token from download_url): the bytes
  *
  * Route names (for faults and stats): create, get, execute, execute_meta, link, proxy_execute,
- * toolkits, tools, search, mount_items, download_url, upload_url, mount_delete.
+ * toolkits, tools, search, mount_items, download_url, upload_url, mount_delete, update, delete,
+ * attach, config_history, connected_account, mcp (both API versions share them).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EmulatorState } from '../context.js';
@@ -63,7 +67,7 @@ export async function handleAdmin(req: IncomingMessage, res: ServerResponse, url
     const [head, id] = parts;
     if (head === 'link' && id !== undefined && method === 'GET') return completeLink(id, state, res, requestId);
     if (head === 'files' && id !== undefined && (method === 'GET' || method === 'PUT')) return await serveFile(method, id, req, res, state, requestId);
-    const admin: AdminRequest = { req, method, parts, state };
+    const admin: AdminRequest = { req, method, parts, query: url.searchParams, state };
     const answer = (await adminRoute(admin)) ?? (await adminSessions(admin));
     if (answer === undefined) throw httpError(404, `No admin route ${method} ${url.pathname}`);
     sendJson(res, answer.status, answer.body, { 'x-request-id': requestId });
@@ -72,7 +76,7 @@ export async function handleAdmin(req: IncomingMessage, res: ServerResponse, url
     if (!(err instanceof ServiceError)) state.log?.(`internal error on ${method} ${url.pathname}: ${err instanceof Error ? err.message : String(err)}`);
     const e = err instanceof ServiceError ? err : httpError(500, 'Internal emulator error');
     sendJson(res, e.status, envelope(e, requestId), { 'x-request-id': requestId });
-    if (e.status === 413) res.once('finish', () => req.socket.destroy());
+    if (e.status === 413) res.once('finish', () => req.socket?.destroy());
   }
 }
 

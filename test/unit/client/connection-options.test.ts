@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { describe, expect, test } from 'vitest';
-import { addConnectionOptions, clientFromOptions, type ConnectionOptions } from '../../../src/cli/connection.js';
+import { addConnectionOptions, apiVersionOf, clientFromOptions, type ConnectionOptions } from '../../../src/cli/connection.js';
 import { memoryIo } from '../../../src/cli/io.js';
 import { Redactor } from '../../../src/cli/redact.js';
 import { UsageError } from '../../../src/diagnostics/errors.js';
@@ -90,5 +90,25 @@ describe('clientFromOptions', () => {
       if (saved === undefined) delete process.env['COMPOSIO_BASE_URL'];
       else process.env['COMPOSIO_BASE_URL'] = saved;
     }
+  });
+});
+
+describe('--api-version', () => {
+  test.each([
+    [{}, {}, '3'],
+    [{ apiVersion: '3.1' }, {}, '3.1'],
+    [{}, { COMPOSIO_API_VERSION: '3.1' }, '3.1'],
+    [{ apiVersion: '3' }, { COMPOSIO_API_VERSION: '3.1' }, '3'],
+    [{}, { COMPOSIO_API_VERSION: '' }, '3'],
+  ] as const)('flags %j with env %j give %s', (opts, env, expected) => {
+    expect(apiVersionOf(opts, env)).toBe(expected);
+  });
+
+  test.each([
+    [{ apiVersion: '4' }, {}, '--api-version must be 3 or 3.1, got "4"'],
+    [{}, { COMPOSIO_API_VERSION: 'v3.1' }, 'COMPOSIO_API_VERSION must be 3 or 3.1, got "v3.1"'],
+  ] as const)('%j %j is a usage error naming its source', (opts, env, message) => {
+    expect(() => apiVersionOf(opts, env)).toThrow(UsageError);
+    expect(() => apiVersionOf(opts, env)).toThrow(message);
   });
 });
