@@ -1,10 +1,10 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { opendir, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, resolve, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { sortDiagnostics, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { DEFAULT_MAX_FILE_BYTES, tooLarge } from './decode.js';
 import { globToRegExp, hasGlobMagic, splitGlob } from './glob.js';
+import { readFileBounded } from './read-bounded.js';
 import { parseManifestText, STDIN_FILE, type ParsedSource } from './parse.js';
 import type { LoadOptions, LoadResult, ManifestDocument } from './types.js';
 
@@ -72,7 +72,7 @@ export async function expandManifestPaths(paths: readonly string[], cwd: string)
  */
 export async function loadManifestFile(file: string, options: Omit<LoadOptions, 'cwd'>): Promise<ParsedSource> {
   const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
-  const read = file === STDIN_FILE ? await readStdin(options, maxBytes) : readFileBounded(file, maxBytes);
+  const read = file === STDIN_FILE ? await readStdin(options, maxBytes) : readManifestBytes(file, maxBytes);
   if ('problem' in read) return { file, text: undefined, documents: [], diagnostics: [read.problem] };
   return parseManifestText(read.bytes, file, { env: options.env, maxFileBytes: maxBytes, ...(options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {}) });
 }
@@ -176,45 +176,10 @@ function compareCodeUnits(a: string, b: string): number {
 
 type Read = { bytes: Uint8Array } | { problem: Diagnostic };
 
-/**
- * Reads at most `maxBytes + 1` bytes. A regular file larger than the limit is refused from its
- * size alone, without reading it; a pipe or device is read only until it passes the limit.
- *
- * Synchronous on purpose: files are loaded one after the other anyway, and each awaited step of
- * `fs/promises` is a round trip through the thread pool. Validating 1,000 small files spent
- * about 0.65 s of a 1.5 s run idle, waiting for those round trips (bench/RESULTS.md).
- */
-function readFileBounded(file: string, maxBytes: number): Read {
-  let fd: number;
-  try {
-    fd = openSync(file, 'r');
-  } catch (err) {
-    return { problem: unreadable(file, err) };
-  }
-  try {
-    const s = fstatSync(fd);
-    if (s.isDirectory()) return { problem: unreadable(file, new Error('is a folder')) };
-    if (s.isFile() && s.size > maxBytes) return { problem: tooLarge(file, s.size, maxBytes) };
-    // A regular file is read into one buffer of its size plus one byte, which notices a file that
-    // grew (or a /proc file that reports size 0); past its size, and for pipes, in 64 KiB chunks.
-    const chunks: Buffer[] = [];
-    let total = 0;
-    for (;;) {
-      const want = Math.min(s.isFile() && total <= s.size ? s.size + 1 - total : 64 * 1024, maxBytes + 1 - total);
-      if (want <= 0) break;
-      const buffer = Buffer.allocUnsafe(want);
-      const bytesRead = readSync(fd, buffer, 0, want, null);
-      if (bytesRead === 0) break;
-      chunks.push(bytesRead === want ? buffer : buffer.subarray(0, bytesRead));
-      total += bytesRead;
-    }
-    if (total > maxBytes) return { problem: tooLarge(file, total, maxBytes) };
-    return { bytes: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total) };
-  } catch (err) {
-    return { problem: unreadable(file, err) };
-  } finally {
-    closeSync(fd);
-  }
+function readManifestBytes(file: string, maxBytes: number): Read {
+  const read = readFileBounded(file, maxBytes);
+  if ('bytes' in read) return read;
+  return { problem: 'tooLarge' in read ? tooLarge(file, read.tooLarge, maxBytes) : unreadable(file, read.error) };
 }
 
 async function readStdin(options: Pick<LoadOptions, 'readStdin'>, maxBytes: number): Promise<Read> {
