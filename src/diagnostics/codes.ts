@@ -27,6 +27,9 @@ export const catalogue = {
   'input/utf16': { severity: 'error', description: 'A file is encoded as UTF-16 or UTF-32; manifests must be UTF-8.' },
   'input/too-deep': { severity: 'error', description: 'Collections are nested deeper than the limit; checked before the YAML is composed.' },
   'input/env-file': { severity: 'error', description: 'The `--env-file` could not be read or parsed.' },
+  'input/bad-pattern': { severity: 'error', description: 'A glob pattern on the command line is not valid (an unclosed `[` or `{`, a reversed range such as `[z-a]`, too many `{...}` alternatives).' },
+  'input/symlink-outside': { severity: 'error', description: 'A folder or glob search met a symbolic link that leads out of the folders being searched; it is not followed (name its target explicitly).' },
+  'input/symlink-loop': { severity: 'error', description: 'A folder or glob search met a symbolic link that leads back to itself; it is not followed.' },
 
   'yaml/syntax': { severity: 'error', description: 'The text is not well-formed YAML; the message names the parser\'s own error code.' },
   'yaml/duplicate-key': { severity: 'error', description: 'A mapping has the same key twice; YAML parsers disagree on which value wins.' },
