@@ -42,6 +42,7 @@ export const catalogue = {
   'yaml/empty': { severity: 'warning', description: 'A file or document holds no manifest (empty, or comments only).' },
 
   'env/unset-variable': { severity: 'error', description: 'A `${VAR}` refers to an environment variable that is not set and has no `:-default`.' },
+  'env/too-large': { severity: 'error', description: 'Expanding `${VAR}` makes a value longer than 64 Ki characters, or a document larger than the file size limit; the value is left as written.' },
   'env/bad-reference': { severity: 'error', description: 'A `${` is not a well-formed `${NAME}` or `${NAME:-default}` reference (write `$${` for a literal).' },
 
   'schema/unknown-key': { severity: 'error', description: 'A key the manifest schema does not define; every object is closed so that a typo is found.' },

@@ -217,7 +217,7 @@ function composeDocument(
 
   const aliases = checkAliases(doc, source, file);
   diagnostics.push(...aliases.diagnostics);
-  diagnostics.push(...interpolateDocument(doc, source, file, env));
+  diagnostics.push(...interpolateDocument(doc, source, file, env, { remaining: maxExpansion / EXPANSION_FACTOR }));
 
   if (diagnostics.some((d) => d.severity === 'error' && !d.code.startsWith('env/'))) return { diagnostics };
 
@@ -308,13 +308,17 @@ function versionDirectives(tokens: readonly CST.Token[], source: SourceText, fil
  * Expands `${VAR}` in every string value (never in keys), in place, before the document becomes
  * data, so each problem is located at its scalar. Aliased scalars are expanded once, at the anchor.
  */
-function interpolateDocument(doc: Document, source: SourceText, file: string, env: ParseOptions['env']): Diagnostic[] {
+function interpolateDocument(doc: Document, source: SourceText, file: string, env: ParseOptions['env'], budget: { remaining: number }): Diagnostic[] {
   const out: Diagnostic[] = [];
   visit(doc, {
     Scalar(key, node, path) {
       if (key === 'key' || typeof node.value !== 'string' || !node.value.includes('${')) return;
-      const result = interpolate(node.value, env);
+      // Past the document's budget one finding has said so; the rest stays as written.
+      if (budget.remaining === 0) return;
+      const result = interpolate(node.value, env, { budget });
       node.value = result.value;
+      // One env/too-large per document: the values after it would cost time for the same finding.
+      if (result.problems.some((p) => p.code === 'env/too-large')) budget.remaining = 0;
       for (const p of result.problems) {
         const d: Diagnostic = {
           code: p.code,
