@@ -60,6 +60,7 @@ export const catalogue = {
   'rule/tools-variant': { severity: 'error', description: 'A toolkit under `tools` does not set exactly one of `enable`, `disable` or `tags`.' },
   'rule/toolkit-not-enabled': { severity: 'error', description: '`tools`, `auth_configs` or `connected_accounts` names a toolkit that the allowlist omits or the denylist removes.' },
   'rule/tag-conflict': { severity: 'error', description: 'A tag is both enabled and disabled in the same filter.' },
+  'rule/name-from-file': { severity: 'error', description: 'A manifest without `name:` takes its name from its file, and that file name is not a valid manifest name (lowercase letters, digits and hyphens, at most 63): declare `name:`.' },
   'rule/proxy-without-workbench': { severity: 'warning', description: '`workbench.enable_proxy_execution` is set while the workbench is off, so it has no effect.' },
   'rule/wait-without-manage-connections': { severity: 'warning', description: '`enable_wait_for_connections` is on while connection management is off: the agent cannot start the connections it would wait for.' },
   'rule/empty-allowlist': { severity: 'warning', description: '`toolkits.enable` is empty, so the session can use no toolkit at all.' },

@@ -26,12 +26,13 @@ const VALID_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
  * `util.parseEnv` silently glues a line without `=` to the next line's key; such keys are
  * reported here, at their line, instead of becoming variables nobody can reference.
  */
-export async function loadEnvFile(path: string, options: { cwd: string; base: Readonly<Record<string, string | undefined>> }): Promise<EnvFileResult> {
+export async function loadEnvFile(path: string, options: { cwd: string; base?: Readonly<Record<string, string | undefined>> | undefined }): Promise<EnvFileResult> {
   const file = resolve(options.cwd, path);
+  const base = options.base ?? {};
   const fail = (message: string, range?: Diagnostic['range']): EnvFileResult => {
     const d: Diagnostic = { code: 'input/env-file', severity: 'error', message, file };
     if (range !== undefined) d.range = range;
-    return { env: { ...options.base }, diagnostics: [d], fileVariables: {} };
+    return { env: { ...base }, diagnostics: [d], fileVariables: {} };
   };
   // Bounded: `--env-file /dev/zero` (or a huge file) must end in a finding, not eat the memory.
   const read = readFileBounded(file, MAX_ENV_FILE_BYTES);
@@ -77,9 +78,9 @@ export async function loadEnvFile(path: string, options: { cwd: string; base: Re
     }
     fileVariables[key] = value;
   }
-  if (diagnostics.length > 0) return { env: { ...options.base }, diagnostics, fileVariables: {} };
+  if (diagnostics.length > 0) return { env: { ...base }, diagnostics, fileVariables: {} };
   const env: Record<string, string | undefined> = { ...fileVariables };
-  for (const [k, v] of Object.entries(options.base)) if (v !== undefined) env[k] = v;
+  for (const [k, v] of Object.entries(base)) if (v !== undefined) env[k] = v;
   return { env, diagnostics, fileVariables };
 }
 

@@ -7,12 +7,14 @@ import { DEFAULT_MAX_DEPTH, findTooDeep } from './depth.js';
 import { findDuplicateKeys } from './duplicate-keys.js';
 import { interpolate } from './interpolate.js';
 import { escapePointerSegment, keyString, makeLocate, makeScalar, nodeRange, SourceText } from './source.js';
+import { capDiagnostic } from '../util/excerpt.js';
 import type { ManifestDocument } from './types.js';
 import { yamlDiagnostic } from './yaml-errors.js';
 
 /** Options for parsing one in-memory source; see `LoadOptions` for the meaning of each. */
 export interface ParseOptions {
-  env: Readonly<Record<string, string | undefined>>;
+  /** Variables for `${VAR}`. Default `{}`: nothing is read from `process.env`. */
+  env?: Readonly<Record<string, string | undefined>> | undefined;
   /** Default 1 MiB. */
   maxFileBytes?: number;
   /** Default 64. */
@@ -98,7 +100,7 @@ export function parseManifestText(input: string | Uint8Array, file: string, opti
   const documents: ManifestDocument[] = [];
   const maxExpansion = EXPANSION_FACTOR * maxBytes;
   docs.forEach((doc, index) => {
-    const result = composeDocument(doc, index, docs.length, source, file, options.env, maxExpansion);
+    const result = composeDocument(doc, index, docs.length, source, file, options.env ?? {}, maxExpansion);
     diagnostics.push(...result.diagnostics);
     if (result.document !== undefined) documents.push(result.document);
   });
@@ -194,7 +196,7 @@ function composeDocument(
   count: number,
   source: SourceText,
   file: string,
-  env: ParseOptions['env'],
+  env: Readonly<Record<string, string | undefined>>,
   maxExpansion: number,
 ): { document?: ManifestDocument; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
@@ -308,7 +310,7 @@ function versionDirectives(tokens: readonly CST.Token[], source: SourceText, fil
  * Expands `${VAR}` in every string value (never in keys), in place, before the document becomes
  * data, so each problem is located at its scalar. Aliased scalars are expanded once, at the anchor.
  */
-function interpolateDocument(doc: Document, source: SourceText, file: string, env: ParseOptions['env'], budget: { remaining: number }): Diagnostic[] {
+function interpolateDocument(doc: Document, source: SourceText, file: string, env: Readonly<Record<string, string | undefined>>, budget: { remaining: number }): Diagnostic[] {
   const out: Diagnostic[] = [];
   visit(doc, {
     Scalar(key, node, path) {
@@ -351,8 +353,9 @@ function pointerOf(path: readonly unknown[], node: unknown): string {
   return segments.length === 0 ? '' : `/${segments.join('/')}`;
 }
 
-/** Keeps the first findings of each file and says how many more there were. */
-function capYamlFindings(diagnostics: Diagnostic[]): Diagnostic[] {
+/** Keeps the first findings of each file and says how many more there were; caps what messages quote. */
+function capYamlFindings(all: Diagnostic[]): Diagnostic[] {
+  const diagnostics = all.map(capDiagnostic);
   if (diagnostics.length <= MAX_YAML_FINDINGS) return diagnostics;
   const kept = diagnostics.slice(0, MAX_YAML_FINDINGS);
   const rest = diagnostics.slice(MAX_YAML_FINDINGS);

@@ -1,5 +1,6 @@
 import type { Code } from '../diagnostics/codes.js';
 import type { Diagnostic, RelatedLocation } from '../diagnostics/diagnostic.js';
+import { excerpt } from '../util/excerpt.js';
 import { didYouMean } from './did-you-mean.js';
 import { displayPath, joinPointer, valueAt } from './pointer.js';
 
@@ -65,7 +66,11 @@ function jsonType(value: unknown): string {
   if (value === null) return 'empty (null)';
   if (Array.isArray(value)) return 'a list';
   if (typeof value === 'object') return 'a mapping';
-  if (typeof value === 'number') return Number.isInteger(value) ? 'an integer' : 'a number';
+  if (typeof value === 'number') {
+    // YAML's .nan and .inf are numbers to JavaScript, but never valid ones: say what they are.
+    if (!Number.isFinite(value)) return `\`${yamlSpecialNumber(value)}\` (${Number.isNaN(value) ? 'not a number' : 'infinity'})`;
+    return Number.isInteger(value) ? 'an integer' : 'a number';
+  }
   if (typeof value === 'boolean') return 'a boolean';
   return 'a string';
 }
@@ -97,10 +102,14 @@ function listWords(words: string[]): string {
   return `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}`;
 }
 
+/** How YAML writes a number that JSON cannot: `.nan`, `.inf`, `-.inf`. */
+function yamlSpecialNumber(value: number): string {
+  return Number.isNaN(value) ? '.nan' : value > 0 ? '.inf' : '-.inf';
+}
+
 function quoteValue(value: unknown): string {
-  const text = typeof value === 'string' ? value : JSON.stringify(value);
-  const short = text.length > 60 ? `${text.slice(0, 57)}...` : text;
-  return `\`${short}\``;
+  const text = typeof value === 'string' ? value : typeof value === 'number' && !Number.isFinite(value) ? yamlSpecialNumber(value) : (JSON.stringify(value) ?? String(value));
+  return `\`${excerpt(text, 60)}\``;
 }
 
 function typeFinding(err: AjvError, src: CleanupSource): SchemaFinding {
@@ -124,6 +133,7 @@ function typeFinding(err: AjvError, src: CleanupSource): SchemaFinding {
     finding.hint = `Write a list, such as [${value}].`;
   } else if (types.includes('number') || types.includes('integer')) {
     if (typeof value === 'string' && scalar?.style === 'quoted') finding.hint = 'Remove the quotes to write a number.';
+    else if (typeof value === 'number') finding.hint = 'YAML reads .nan and .inf as special numbers that no JSON value can hold; write a finite number.';
   }
   return finding;
 }
