@@ -2,6 +2,7 @@
 // each is validated in-process through the public parseManifest (load, schema, rules, positions)
 // and timed. Target: every one under 2 s. `npm run bench -- hostile` (after `npm run build`).
 import { performance } from 'node:perf_hooks';
+import { parseAllDocuments } from 'yaml';
 import { parseManifest } from '../../dist/index.js';
 
 const range = (n, f) => Array.from({ length: n }, (_, i) => f(i));
@@ -18,13 +19,25 @@ const cases = [
   ['80,000 list items of lists', () => `user_id: u\ntoolkits: [${range(80_000, () => '[]').join(',')}]\n`],
 ];
 
+// CPU time (user + system) as well as wall time: on a shared machine the wall time mostly
+// measures the neighbours. "yaml alone" is the yaml package's own parse of the same text, which
+// every run pays before any of sessionctl's checks.
+const cpu = (f) => {
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  const value = f();
+  const c = process.cpuUsage(c0);
+  return { value, wall: (performance.now() - t0) / 1000, cpu: (c.user + c.system) / 1e6 };
+};
 let worst = 0;
+console.log('  wall    cpu  yaml alone (cpu)  findings    size  case');
 for (const [name, make] of cases) {
   const text = make();
-  const started = performance.now();
-  const r = parseManifest(text, { env: { X: 'gmail' }, file: 'hostile.yaml' });
-  const ms = performance.now() - started;
-  worst = Math.max(worst, ms);
-  console.log(`${(ms / 1000).toFixed(2).padStart(6)} s  ${String(r.diagnostics.length).padStart(6)} findings  ${(text.length / 1024).toFixed(0).padStart(5)} KiB  ${name}`);
+  const yamlOnly = cpu(() => parseAllDocuments(text));
+  const run = cpu(() => parseManifest(text, { env: { X: 'gmail' }, file: 'hostile.yaml' }));
+  worst = Math.max(worst, run.cpu);
+  console.log(
+    `${run.wall.toFixed(2).padStart(6)} ${run.cpu.toFixed(2).padStart(6)}  ${yamlOnly.cpu.toFixed(2).padStart(16)}  ${String(run.value.diagnostics.length).padStart(8)}  ${(text.length / 1024).toFixed(0).padStart(4)} KiB  ${name}`,
+  );
 }
-console.log(`slowest: ${(worst / 1000).toFixed(2)} s (target: under 2 s each)`);
+console.log(`most CPU: ${worst.toFixed(2)} s (target: under 2 s each)`);
