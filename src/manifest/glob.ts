@@ -1,3 +1,5 @@
+import { excerpt } from '../util/excerpt.js';
+
 /**
  * A small glob matcher for manifest paths (and, through `compileGlob`, for any code that matches a
  * glob against a relative path). Node 20's `path.matchesGlob` is experimental and prints an
@@ -19,7 +21,7 @@ export class GlobError extends Error {
     readonly pattern: string,
     readonly reason: string,
   ) {
-    super(`the pattern ${pattern} is not valid: ${reason}`);
+    super(`the pattern ${excerpt(pattern)} is not valid: ${reason}`);
   }
 }
 
@@ -31,6 +33,8 @@ export interface Glob {
 
 /** More alternatives than this from `{...}` are refused: each is matched on its own. */
 export const MAX_ALTERNATIVES = 256;
+/** Braces nested deeper than this are refused (expansion recurses once per level). */
+const MAX_BRACE_DEPTH = 16;
 
 type Item = { kind: 'char'; ch: string } | { kind: 'any' } | { kind: 'star' } | { kind: 'class'; negate: boolean; ranges: Array<[number, number]> };
 
@@ -55,6 +59,7 @@ export function splitGlob(pattern: string): { base: string; rest: string } {
  * unclosed `[` or `{`, an empty class, a reversed range (`[z-a]`), too many alternatives.
  */
 export function compileGlob(pattern: string): Glob {
+  if (braceDepth(pattern) > MAX_BRACE_DEPTH) throw new GlobError(pattern, `its braces are nested more than ${MAX_BRACE_DEPTH} deep`);
   const alternatives = expandBraces(pattern, pattern).map((alt) => alt.split('/').map((s) => compileSegment(s, pattern)));
   return { match: (path) => matchAny(alternatives, path) };
 }
@@ -170,6 +175,16 @@ function parseClass(chars: readonly string[], start: number, pattern: string): {
     }
   }
   throw new GlobError(pattern, chars.length === start + 1 || (negate && chars.length === start + 2) ? 'a [ is never closed' : `the class ${chars.slice(start).join('')} has no closing ]`);
+}
+
+function braceDepth(pattern: string): number {
+  let depth = 0;
+  let max = 0;
+  for (const c of pattern) {
+    if (c === '{') max = Math.max(max, ++depth);
+    else if (c === '}' && depth > 0) depth--;
+  }
+  return max;
 }
 
 /** `a{b,c{d,e}}f` -> abf, acdf, acef. A `}` or `,` outside braces is literal. */

@@ -2,6 +2,7 @@ import { opendir, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, resolve, sep } from 'node:path';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { compileGlob, GlobError, hasGlobMagic, splitGlob, type Glob } from './glob.js';
+import { excerpt } from '../util/excerpt.js';
 import { STDIN_FILE } from './parse.js';
 
 /** Folder search: these names are manifests. */
@@ -76,7 +77,7 @@ async function plan(path: string, cwd: string): Promise<Planned> {
     glob = compileGlob(rest);
   } catch (err) {
     if (!(err instanceof GlobError)) throw err;
-    const problem: Diagnostic = { code: 'input/bad-pattern', severity: 'error', message: `the pattern ${path} is not valid: ${err.reason}` };
+    const problem: Diagnostic = { code: 'input/bad-pattern', severity: 'error', message: `the pattern ${excerpt(path)} is not valid: ${err.reason}` };
     problem.hint = 'patterns know *, **, ?, [abc], [a-z], [!abc] and {a,b}; quote the pattern so that the shell leaves it alone';
     return { kind: 'problem', problem };
   }

@@ -1,8 +1,8 @@
 import { constants } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { lstat, open, realpath, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { lstat, open, readlink, realpath, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 
 export interface AtomicWriteOptions {
   /** File mode of a newly written file, before the umask. Default 0o666; use 0o600 for state. */
@@ -33,8 +33,9 @@ const RENAME_RETRIES = 5;
  *   by a plain file that nobody reads. A FIFO that no process reads is refused rather than waited
  *   on; a block device or a socket is refused (a report written onto a disk would destroy it);
  * - a symbolic link: the link is followed, never replaced. To a regular file, the link's final
- *   target is replaced atomically (its own folder holds the temporary file); to a device or FIFO,
- *   written through; a dangling link is refused. Following, rather than refusing, because links
+ *   target is replaced atomically (its own folder holds the temporary file), except through
+ *   `/dev/` or `/proc/` (`/dev/stdout` redirected into a file), where it is written through; to a
+ *   device or FIFO, written through; a dangling link is refused. Following, rather than refusing, because links
  *   made on purpose (state kept on a shared volume, a dotfile manager) are the common case and the
  *   state is read through the link: refusing to write it back would strand the sessions an apply
  *   has just created. Replacing the link, as a bare rename does, would leave the real file stale
@@ -46,6 +47,9 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
   if (existing.isSymbolicLink()) {
     const target = await statOrUndefined(path);
     if (target === undefined) throw new SpecialFileError('it is a symbolic link to a file that does not exist');
+    // `/dev/stdout` into a file (`> out.sarif`): the shell holds that file open; replacing it
+    // would cut the shell's output off. Written through, truncated, as `echo > /dev/stdout` does.
+    if (target.isFile() && (await throughSystemPath(path))) return writeThrough(path, target, data);
     if (target.isFile()) return replaceAtomically(await realpath(path), data, options);
     return writeThrough(path, target, data);
   }
@@ -82,8 +86,8 @@ async function writeThrough(path: string, s: Stats, data: string | Uint8Array): 
   let handle: FileHandle;
   try {
     // Non-blocking, so that a FIFO with no reader fails at once (ENXIO) instead of hanging; no
-    // O_CREAT (the node exists) and no O_TRUNC (it means nothing for devices and pipes).
-    handle = await open(path, constants.O_WRONLY | (s.isFIFO() ? constants.O_NONBLOCK : 0));
+    // O_CREAT (the node exists); O_TRUNC only for a file (it means nothing for devices and pipes).
+    handle = await open(path, constants.O_WRONLY | (s.isFIFO() ? constants.O_NONBLOCK : 0) | (s.isFile() ? constants.O_TRUNC : 0));
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENXIO') throw new SpecialFileError('it is a FIFO (named pipe) that no process reads', { cause: err });
     throw err;
@@ -103,6 +107,20 @@ async function writeThrough(path: string, s: Stats, data: string | Uint8Array): 
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * Whether `path` or a link on its way passes through the system's device or process views
+ * (`/dev/stdout` -> `/proc/self/fd/1` -> a file), where no file is ever replaced by a rename.
+ */
+async function throughSystemPath(path: string): Promise<boolean> {
+  let p = resolve(path);
+  for (let hop = 0; hop < 40; hop++) {
+    if (p.startsWith('/dev/') || p.startsWith('/proc/')) return true;
+    if (!(await lstat(p)).isSymbolicLink()) return false;
+    p = resolve(dirname(p), await readlink(p));
+  }
+  return false;
 }
 
 async function lstatOrUndefined(path: string): Promise<Stats | undefined> {

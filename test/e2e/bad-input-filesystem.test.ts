@@ -6,7 +6,8 @@
  * (A FIFO named as an input is not a case: reading one blocks like `cat fifo`, by design.)
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, mkdirSync, mkdtempSync, openSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -114,6 +115,24 @@ describe('hostile file system: report and plan outputs', () => {
     expect(readlinkSync(join(dir, 'outputs/link.json'))).toBe('real.json');
     expect(JSON.parse(readFileSync(join(dir, 'outputs/real.json'), 'utf8'))).toMatchObject({ reportVersion: 1 });
   }, 5_000);
+
+  it('a link to /proc/self/fd/1 with stdout redirected into a file (the built bin): the report lands in that file, which stays the one the shell holds', () => {
+    const bin = join(fileURLToPath(new URL('../..', import.meta.url)), 'dist/sessionctl.js');
+    const out = join(dir, 'outputs/stdout.txt');
+    symlinkSync('/proc/self/fd/1', join(dir, 'outputs/stdout-link'));
+    const fd = openSync(out, 'w');
+    const inode = fstatSync(fd).ino;
+    try {
+      const r = spawnSync(bin, ['validate', 'bad.yaml', '--format', 'json=outputs/stdout-link'], { cwd: dir, stdio: ['ignore', fd, 'pipe'], timeout: 5_000, encoding: 'utf8' });
+      expect(r.stderr).toBe('');
+      expect(r.status).toBe(1);
+    } finally {
+      closeSync(fd);
+    }
+    expect(statSync(out).ino).toBe(inode);
+    expect(JSON.parse(readFileSync(out, 'utf8'))).toMatchObject({ reportVersion: 1, command: 'validate' });
+    expect(lstatSync(join(dir, 'outputs/stdout-link')).isSymbolicLink()).toBe(true);
+  });
 
   it('a FIFO with a reader gets the whole report; the FIFO stays', async () => {
     const fifo = join(dir, 'outputs/read.fifo');

@@ -77,6 +77,8 @@ describe('a pattern that is not valid', () => {
     ['x[!', 'a [ is never closed'],
     ['{a,b.yaml', 'a { is never closed'],
     ['{a,b}{c,d}{e,f}{g,h}{i,j}{k,l}{m,n}{o,p}{q,r}.yaml', 'its {...} make more than 256 alternatives'],
+    [`${'{'.repeat(200)}a${'}'.repeat(200)}`, 'its braces are nested more than 16 deep'],
+    [`${'{a,b,'.repeat(40)}${'}'.repeat(40)}`, 'its braces are nested more than 16 deep'],
   ])('%s: %s', (pattern, reason) => {
     const thrown = ((): unknown => {
       try {
