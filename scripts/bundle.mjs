@@ -29,10 +29,22 @@ await build({
   outdir: 'dist',
 });
 
-const bin = `#!/usr/bin/env node
-// The sessionctl bin, written by scripts/bundle.mjs. \`validate\` loads a bundle with only that
-// command, because for a one-file lint in CI the CLI's own load is most of the time; every other
-// command (and --help, --version) loads the whole CLI.
+// The bin is a POSIX shell script and an ES module at once. Node reads `--env-file` (and applies a
+// NODE_OPTIONS from that file) anywhere on its command line, script arguments included, before any
+// JavaScript runs (nodejs/node#54232; measured on Node 20.19, 20.20, 22, 24 and 26); it stops
+// looking at `--`. A `#!/usr/bin/env node` bin cannot put `--` before the user's arguments, and
+// `#!/usr/bin/env -S node --` needs an env with -S, which busybox (Alpine) lacks. So sh reads the
+// first two lines and runs `node -- <this file> <arguments>`; node skips the shebang, sees the
+// second line as a string and a comment, and runs the rest. On Windows npm's shim runs the
+// shebang's program, `sh`: it works where sh is on PATH (Git Bash, MSYS2, Cygwin); elsewhere run
+// `node -- <package>/dist/sessionctl.js` (see the README's install section).
+const bin = `#!/usr/bin/env sh
+':' //; exec node -- "$0" "$@"
+// The sessionctl bin, written by scripts/bundle.mjs. The line above is for sh: it runs node with
+// \`--\` before this file, so that node never reads --env-file or other options from the
+// arguments, which are sessionctl's. \`validate\` loads a bundle with only that command, because
+// for a one-file lint in CI the CLI's own load is most of the time; every other command (and
+// --help, --version) loads the whole CLI.
 await import(process.argv[2] === 'validate' ? './sessionctl-validate.js' : './sessionctl-main.js');
 `;
 await writeFile('dist/sessionctl.js', bin);

@@ -33,18 +33,23 @@ function renderDiagnostic(d: Diagnostic, ctx: ReportContext, style: Style, lines
   return out.join('\n');
 }
 
-/** `✖ 3 problems (2 errors, 1 warning) in 2 files`, or `✔ No problems in 5 manifests (3 files)`. */
+/**
+ * `✖ 3 problems (2 errors, 1 warning) in 2 files`, or `✔ No problems in 5 manifests (3 files)`.
+ * Info findings are not problems: they are counted after them (`⚠ 1 problem (1 warning) and 2
+ * info in 1 file`, `✔ No problems (4 info) in 1 manifest (1 file)`).
+ */
 export function summaryLine(report: Report, style: Style): string {
   const t = tally(report.diagnostics);
-  const total = t.errors + t.warnings + t.infos;
-  if (total === 0) {
+  const problems = t.errors + t.warnings;
+  const info = t.infos > 0 ? `${t.infos} info` : '';
+  if (problems === 0) {
     const { manifests, files } = report.summary;
     const scope =
       manifests > 0 ? ` in ${plural(manifests, 'manifest')} (${plural(files, 'file')})` : files > 0 ? ` in ${plural(files, 'file')}` : '';
-    return style.green(`✔ No problems${scope}`);
+    return style.green(`✔ No problems${info === '' ? '' : ` (${info})`}${scope}`);
   }
   const files = filesWithFindings(report.diagnostics);
-  const text = `${plural(total, 'problem')} (${describeTally(t)})${files > 0 ? ` in ${plural(files, 'file')}` : ''}`;
+  const text = `${plural(problems, 'problem')} (${describeTally({ ...t, infos: 0 })})${info === '' ? '' : ` and ${info}`}${files > 0 ? ` in ${plural(files, 'file')}` : ''}`;
   return t.errors > 0 ? style.bold(style.red(`✖ ${text}`)) : style.bold(style.yellow(`⚠ ${text}`));
 }
 

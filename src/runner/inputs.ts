@@ -31,7 +31,7 @@ export interface InputOptions extends LoadOptions {
  */
 export async function loadAndValidate(paths: readonly string[], options: InputOptions): Promise<ValidatedManifests> {
   const { envFile, ...load } = options;
-  const variables = await runVariables({ cwd: options.cwd, env: options.env, ...(envFile !== undefined ? { envFile } : {}) });
+  const variables = await runVariables({ cwd: options.cwd, ...(options.env !== undefined ? { env: options.env } : {}), ...(envFile !== undefined ? { envFile } : {}) });
   const loaded = await loadManifests(paths, { ...load, env: variables.env });
   const checked = checkLoaded(loaded.documents, loaded.diagnostics, { acrossDocuments: true });
   const diagnostics = sortDiagnostics([...variables.diagnostics, ...loaded.diagnostics, ...checked.diagnostics]);

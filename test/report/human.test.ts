@@ -57,6 +57,17 @@ describe('summary line', () => {
     const r: Report = { ...small, diagnostics: [{ ...small.diagnostics[0]!, severity: 'warning' }] };
     expect(summaryLine(r, createStyle(false))).toBe('⚠ 1 problem (1 warning) in 1 file');
   });
+
+  test('info only is no problem: it is counted, not called a problem', () => {
+    const info = { ...small.diagnostics[0]!, severity: 'info' as const };
+    const r: Report = { ...small, diagnostics: [info, info, info, info], summary: { ...small.summary, errors: 0, infos: 4 } };
+    expect(summaryLine(r, createStyle(false))).toBe('✔ No problems (4 info) in 1 manifest (1 file)');
+  });
+
+  test('info next to problems is counted after them', () => {
+    const r: Report = { ...small, diagnostics: [{ ...small.diagnostics[0]!, severity: 'warning' }, { ...small.diagnostics[0]!, severity: 'info' }] };
+    expect(summaryLine(r, createStyle(false))).toBe('⚠ 1 problem (1 warning) and 1 info in 1 file');
+  });
 });
 
 describe('safety', () => {

@@ -56,6 +56,21 @@ export const registerEmulator: RegisterCommand = (program, env) => {
     .option('--rate-limit <n/min>', 'requests per minute per key, answered with 429 and Retry-After past it')
     .option('--max-file-size <size>', 'largest mount file an upload may carry (bytes, or 100MiB, 1GiB; default: 256MiB)')
     .option('--catalog <file>', 'serve this catalogue ({"toolkits": [...], "tools": [...]}) instead of the built-in one')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Examples:',
+        '  sessionctl emulator --port 4010                        # then: COMPOSIO_BASE_URL=http://127.0.0.1:4010',
+        '  sessionctl emulator --port 0 --data-dir .emulator      # a free port; state kept across restarts',
+        '  sessionctl emulator --api-key ak_test_1 --rate-limit 600/min',
+        '  sessionctl emulator --catalog my-catalog.json          # your own toolkits and tools',
+        '  curl -s -X POST http://127.0.0.1:4010/_emulator/reset -H "content-type: application/json" -d "{}"',
+        '',
+        'The first line on stdout is the URL; one line per request goes to stderr. Ctrl-C stops it.',
+        'Admin surface (health, reset, faults, rate limits): docs/emulator.md.',
+      ].join('\n'),
+    )
     .action(async (flags: EmulatorFlags) => {
       for (const key of flags.apiKey) env.redactor.add(key);
       const port = parsePort(flags.port);

@@ -1,8 +1,8 @@
 import type { MountItemList } from '../../wire/operations.js';
-import { stat } from 'node:fs/promises';
+import { lstat, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { InputError } from '../../diagnostics/errors.js';
+import { InputError, UsageError } from '../../diagnostics/errors.js';
 import type { RegisterCommand } from '../command.js';
 import { addListOptions, addOperateOptions, printJson, renderContext, SESSION_ARG_HELP, sessionHelp, withSession, type ListFlags, type OperateFlags } from '../operate-options.js';
 
@@ -145,10 +145,17 @@ export const registerFiles: RegisterCommand = (program, env) => {
     .description('Download a file from the mount: asks for a presigned URL, then streams it into a local file (written whole or not at all).')
     .argument('<session>', SESSION_ARG_HELP)
     .argument('<remote>', REMOTE_HELP)
-    .argument('<local>', 'the local file to write (replaced if it exists), or a folder to write into');
+    .argument('<local>', 'the local file to write, or a folder to write into; an existing file is replaced only with --force')
+    .option('--force', 'replace the local file if it exists');
   withMount(get)
-    .addHelpText('after', sessionHelp(['sessionctl files get support-agent data/report.csv ./report.csv'], ['--format json prints the download-url response; the key is never sent to the presigned URL.']))
-    .action(async (ref: string, remote: string, local: string, flags: MountFlags) => {
+    .addHelpText(
+      'after',
+      sessionHelp(
+        ['sessionctl files get support-agent data/report.csv ./report.csv', 'sessionctl files get support-agent data/report.csv ./report.csv --force   # replace it'],
+        ['--format json prints the download-url response; the key is never sent to the presigned URL.'],
+      ),
+    )
+    .action(async (ref: string, remote: string, local: string, flags: MountFlags & { force?: boolean }) => {
       const { downloadToFile } = await import('../../client/presigned.js');
       let path = resolve(env.io.cwd, local);
       let shown = local;
@@ -156,6 +163,11 @@ export const registerFiles: RegisterCommand = (program, env) => {
       if (st?.isDirectory() === true) {
         path = join(path, basename(remote));
         shown = join(local, basename(remote));
+      }
+      // Checked before asking for a download URL: an existing file is kept unless --force says
+      // otherwise, as cp -n and curl -o would not (a download is easy to redo, a lost file is not).
+      if (flags.force !== true && (await lstat(path).catch(() => undefined)) !== undefined) {
+        throw new UsageError(`${shown} already exists; files get does not replace a local file`, 'pass --force to replace it, or name another file');
       }
       await withSession(ref, flags, env, async (client, id) => {
         const r = await client.mountDownloadUrl(id, remote, flags.mount);

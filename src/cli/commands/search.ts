@@ -44,7 +44,7 @@ export const registerSearch: RegisterCommand = (program, env) => {
         if (flags.format === 'json') printJson(env, result);
         else {
           const { renderSearch } = await import('../../report/operate/search.js');
-          env.io.stdout.write(renderSearch(result, renderContext(env)));
+          env.io.stdout.write(renderSearch(result, renderContext(env), ref));
         }
         // A 200 with `error` is a failure at the search's own level, like a tool's: some or all
         // use cases found nothing. The results that did come are still printed.

@@ -8,10 +8,22 @@ function list(v: unknown): string[] {
 }
 
 /**
- * `search`: per use case the tools to call first and the related ones, then whether each toolkit
- * involved is connected. The tool schemas are left to `--format json`.
+ * The service's status for a toolkit, for a person at a terminal. Its advice for a toolkit that
+ * is not connected ("use COMPOSIO_MANAGE_CONNECTIONS") is addressed to the agent; the person
+ * connects it with `sessionctl link`.
  */
-export function renderSearch(result: SearchResult, ctx: RenderContext): string {
+function statusFor(s: { toolkit: string; has_active_connection: boolean; status_message?: unknown }, session: string): unknown {
+  const message = s.status_message;
+  if (s.has_active_connection || typeof message !== 'string' || !message.includes('COMPOSIO_MANAGE_CONNECTIONS')) return message;
+  return `Not connected: sessionctl link ${session} ${s.toolkit}`;
+}
+
+/**
+ * `search`: per use case the tools to call first and the related ones, then whether each toolkit
+ * involved is connected (and how to connect it: `sessionctl link <session> <toolkit>`, with the
+ * session as the user named it). The tool schemas are left to `--format json`.
+ */
+export function renderSearch(result: SearchResult, ctx: RenderContext, session = 'SESSION'): string {
   const parts: string[] = [];
   for (const r of Array.isArray(result.results) ? result.results : []) {
     const difficulty = typeof r['difficulty'] === 'string' ? `  (${cell(r['difficulty'])})` : '';
@@ -31,7 +43,7 @@ export function renderSearch(result: SearchResult, ctx: RenderContext): string {
       '\n' +
         renderTable(
           [{ header: 'TOOLKIT' }, { header: 'CONNECTED' }, { header: 'STATUS', shrink: true }],
-          statuses.map((s) => [s.toolkit, s.has_active_connection ? 'yes' : 'no', s['status_message']]),
+          statuses.map((s) => [s.toolkit, s.has_active_connection ? 'yes' : 'no', statusFor(s, session)]),
           ctx,
         ),
     );
