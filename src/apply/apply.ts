@@ -1,50 +1,22 @@
-import { ApiError } from '../client/errors.js';
-import type { DriftItem } from '../config/drift.js';
-import type { CreateSessionBody } from '../config/types.js';
-import type { Session } from '../wire/session.js';
 import { verifySession } from '../config/verify.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import { atDocument } from '../manifest/at-document.js';
-import type { Plan, PlanAction, PlanItem } from '../plan/plan.js';
-import type { StateEntry } from '../state/entry.js';
+import type { Deletion, Plan, PlanItem } from '../plan/plan.js';
 import type { LockedState } from '../state/store.js';
-import { mapConcurrent, type RateLimiter } from '../util/throttle.js';
-import { createFailed } from './create-failed.js';
+import type { RateLimiter } from '../util/throttle.js';
+import { cleanupStep, createStep, deletionStep, retireStep, updateStep, type ApplyApi, type StepContext } from './steps.js';
+import type { AppliedItem, ApplyOutcome } from './applied-item.js';
 import type { ApplyTally } from './tally.js';
 
-/**
- * - `created` / `replaced`: a session was created (for a new manifest / for a changed one) and recorded;
- * - `unchanged`: nothing was sent; the recorded session stands;
- * - `failed`: the service refused or failed the create; nothing was recorded;
- * - `outcome-unknown`: the create was sent but no answer came (timeout, reset): a session may exist
- *   that is not recorded. It is not retried, so no duplicate is made.
- */
-export type ApplyOutcome = 'created' | 'replaced' | 'unchanged' | 'failed' | 'outcome-unknown';
+export type { ApplyApi };
 
-/** What apply did for one manifest and user. */
-export interface AppliedItem {
-  name: string;
-  file: string;
-  user_id: string;
-  action: PlanAction;
-  outcome: ApplyOutcome;
-  session_id?: string;
-  mcp_url?: string;
-  tool_router_tools?: string[];
-  /** True when the returned (or, for unchanged, the refreshed) config differs from the declared one. */
-  drifted: boolean;
-  /** Every classified difference, `defaulted` included. */
-  drift: DriftItem[];
-  /** This manifest's findings: drift, a failed or ambiguous create. */
-  diagnostics: Diagnostic[];
-  /** Unified diff of declared against effective config when it drifted ('' otherwise). */
-  diff: string;
-}
+export type { AppliedItem, ApplyOutcome };
 
 export interface ApplyResult {
   items: AppliedItem[];
   diagnostics: Diagnostic[];
   tally: ApplyTally;
+  /** Set when a signal stopped the run: which one, and how many creates were left without an answer. */
+  interrupted?: { reason: string; abandoned: number };
 }
 
 export interface ApplyProgress {
@@ -54,116 +26,170 @@ export interface ApplyProgress {
 }
 
 export interface ApplyOptions {
-  createSession(body: CreateSessionBody): Promise<Session>;
-  /** Locked: each created session is recorded as soon as it exists. */
+  api: ApplyApi;
+  /** Locked: each change is recorded as soon as it happens. */
   state: LockedState;
-  /** Creates in flight at once. Default 4. */
+  /** The folder manifest files are recorded relative to. */
+  cwd: string;
+  /** Requests in flight at once. Default 4. */
   concurrency?: number;
-  /** Spaces out creates; share it with the refresh so both count against one budget. */
+  /** Spaces out requests; share it with the refresh so both count against one budget. */
   limiter?: RateLimiter;
   /** Differences the manifest does not declare (`added`) count as drift. */
   strict?: boolean;
-  /** Called after each manifest is done (the CLI prints progress). */
+  /** A replace leaves the old session alive (and forgets it) instead of deleting it. */
+  keepReplaced?: boolean;
+  /** Called after each manifest is done. */
   onProgress?: (progress: ApplyProgress) => void;
+  /** Stops the run: no request starts after it; those in flight get `graceMs` to answer. */
+  signal?: AbortSignal;
+  /** How long an interrupted run waits for requests in flight. Default 10 s. */
+  graceMs?: number;
+  /** Called once when the signal fires, with the number of requests in flight. */
+  onInterrupt?: (inFlight: number, graceMs: number) => void;
   now?: () => Date;
+  /** Waits; tests pass their own clock. */
+  sleep?: (ms: number) => Promise<void>;
 }
+
+type Task = { kind: 'item'; item: PlanItem } | { kind: 'delete'; deletion: Deletion };
 
 /**
- * Executes a plan: creates a session for every `create` and `replace`, with bounded concurrency
- * and the rate limit, verifies each returned config against the expected one, and records each
- * success in the state before counting it. Failures are values: one failed create does not stop
- * the others, and the state keeps everything that succeeded. Unchanged items are verified against
- * their refreshed session when the plan was refreshed.
+ * Executes a plan: creates, updates (PATCH), replaces and deletes with bounded concurrency and the
+ * rate limit, verifies every answer against the declared config, and records each change in the
+ * state as it happens (a create's intent before its request leaves). Failures are values: one
+ * failed request does not stop the others. On the signal no request starts; the run waits a
+ * bounded time for those in flight and marks any create still unanswered as outcome unknown.
  */
 export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<ApplyResult> {
-  const now = options.now ?? (() => new Date());
-  const total = plan.items.length;
-  let done = 0;
-  const writes: Array<Promise<void>> = [];
-  const items = await mapConcurrent(plan.items, options.concurrency ?? 4, async (item) => {
-    const applied = item.action === 'unchanged' ? unchanged(item, options) : await create(item, options, now, writes);
-    done++;
-    options.onProgress?.({ done, total, item: applied });
-    return applied;
-  });
-  // Every success was handed to the state as it happened; the run ends when all are on disk.
-  await Promise.all(writes);
-  return { items, diagnostics: [...plan.diagnostics, ...items.flatMap((i) => i.diagnostics)], tally: tallyOf(items) };
-}
-
-function base(item: PlanItem): Pick<AppliedItem, 'name' | 'file' | 'user_id' | 'action' | 'drifted' | 'drift' | 'diff'> {
-  return { name: item.name, file: item.file, user_id: item.user_id, action: item.action, drifted: false, drift: [], diff: '' };
-}
-
-function unchanged(item: PlanItem, options: ApplyOptions): AppliedItem {
-  const r = item.recorded!;
-  const out: AppliedItem = { ...base(item), outcome: 'unchanged', session_id: r.session_id, mcp_url: r.mcp_url, tool_router_tools: r.tool_router_tools, diagnostics: [] };
-  if (item.live !== undefined) verify(out, item, item.live, options);
-  return out;
-}
-
-async function create(item: PlanItem, options: ApplyOptions, now: () => Date, writes: Array<Promise<void>>): Promise<AppliedItem> {
-  await options.limiter?.acquire();
-  let session: Session;
-  try {
-    session = await options.createSession(item.body);
-  } catch (err) {
-    if (!(err instanceof ApiError)) throw err;
-    const unknown = err.kind === 'outcome-unknown';
-    const d = unknown
-      ? atDocument(item.doc, 'apply/outcome-unknown', 'error', `${item.name}: the create was sent but no answer came (${err.message}); a session may exist that is not recorded, so it was not retried`)
-      : createFailed(item, err);
-    if (unknown) d.hint = 'check the service for a session of this user before applying again; a re-run creates a new one';
-    return { ...base(item), outcome: unknown ? 'outcome-unknown' : 'failed', diagnostics: [d] };
-  }
-  const out: AppliedItem = {
-    ...base(item),
-    outcome: item.action === 'replace' ? 'replaced' : 'created',
-    session_id: session.session_id,
-    mcp_url: session.mcp.url,
-    tool_router_tools: [...session.tool_router_tools],
-    diagnostics: [],
+  const ctx: StepContext = {
+    api: options.api,
+    state: options.state,
+    now: options.now ?? (() => new Date()),
+    cwd: options.cwd,
+    ...(options.limiter !== undefined ? { limiter: options.limiter } : {}),
+    strict: options.strict === true,
+    keepReplaced: options.keepReplaced === true,
+    writes: [],
+    inFlight: new Map(),
   };
-  // Recorded even when it drifted: the session exists, and the next plan must know it. The
-  // record is queued at once and written with whatever else succeeded meanwhile (one write per
-  // batch, back to back); the worker goes on to its next create instead of waiting for the disk,
-  // which would make the file write, not the service, set the pace.
-  writes.push(
-    options.state
-      .record({
-        name: item.name,
-        user_id: item.user_id,
-        session_id: session.session_id,
-        mcp_url: session.mcp.url,
-        tool_router_tools: [...session.tool_router_tools],
-        config_version: typeof session.config_version === 'number' ? session.config_version : null,
-        body_hash: item.body_hash,
-        body: item.body as StateEntry['body'],
-        applied_at: now().toISOString(),
-      })
-      .catch((err: unknown) => {
-        out.outcome = 'failed';
-        out.diagnostics.push(atDocument(item.doc, 'state/write-failed', 'error', `${item.name}: session ${session.session_id} was created but the state file could not be written: ${(err as Error).message}`));
-      }),
-  );
-  verify(out, item, session, options);
+  const tasks: Task[] = [...plan.items.map((item): Task => ({ kind: 'item', item })), ...plan.deletions.map((deletion): Task => ({ kind: 'delete', deletion }))];
+  const results: Array<AppliedItem | undefined> = new Array(tasks.length);
+  let next = 0;
+  let done = 0;
+  const worker = async (): Promise<void> => {
+    while (next < tasks.length && options.signal?.aborted !== true) {
+      const i = next++;
+      const task = tasks[i]!;
+      const out = task.kind === 'item' ? await itemTask(task.item, ctx) : await deletionStep(task.deletion, ctx);
+      results[i] = out;
+      options.onProgress?.({ done: ++done, total: tasks.length, item: out });
+    }
+  };
+  const all = Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency ?? 4, tasks.length)) }, worker));
+  const finished = await settleOrInterrupt(all, ctx, options);
+  const interrupted = finished ? undefined : await abandon(ctx, options, results, tasks);
+  await Promise.all(ctx.writes);
+  const items = tasks.map((t, i) => results[i] ?? skipped(t, options.signal?.reason));
+  const out: ApplyResult = { items, diagnostics: [...plan.diagnostics, ...items.flatMap((i) => i.diagnostics)], tally: tallyOf(items) };
+  if (interrupted !== undefined) out.interrupted = interrupted;
   return out;
 }
 
-function verify(out: AppliedItem, item: PlanItem, session: Session, options: ApplyOptions): void {
-  const check = verifySession(item.doc, item.expected, session, { strict: options.strict === true });
-  out.drift = check.differences;
-  out.diagnostics.push(...check.diagnostics);
-  out.drifted = check.status === 'drifted';
-  // Apply shows the diff of what went wrong only: a session that matches needs no diff in a deploy log.
-  if (out.drifted) out.diff = check.diff;
+/** True when every task ended; false when the signal fired and the grace time ran out first. */
+async function settleOrInterrupt(all: Promise<void[]>, ctx: StepContext, options: ApplyOptions): Promise<boolean> {
+  const signal = options.signal;
+  if (signal === undefined) {
+    await all;
+    return true;
+  }
+  const aborted = new Promise<'aborted'>((resolve) => (signal.aborted ? resolve('aborted') : signal.addEventListener('abort', () => resolve('aborted'), { once: true })));
+  if ((await Promise.race([all, aborted])) !== 'aborted') return true;
+  const grace = options.graceMs ?? 10_000;
+  options.onInterrupt?.(ctx.inFlight.size, grace);
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref()));
+  // A request answered after the grace time must not end the process with an unhandled rejection.
+  all.catch(() => undefined);
+  return (await Promise.race([all.then(() => true), sleep(grace).then(() => false)])) === true;
+}
+
+/** The creates still unanswered become outcome unknown, in the state and in the result. */
+async function abandon(ctx: StepContext, options: ApplyOptions, results: Array<AppliedItem | undefined>, tasks: Task[]): Promise<ApplyResult['interrupted']> {
+  const reason = String(options.signal?.reason ?? 'interrupted');
+  const abandoned = [...ctx.inFlight];
+  for (const [item, { since }] of abandoned) {
+    const entry = ctx.state.get(item.name, item.user_id);
+    if (entry?.pending_create !== undefined) {
+      await ctx.state.record({ ...entry, pending_create: { since, body_hash: item.body_hash, status: 'unknown', reason: `the run was interrupted (${reason}) before the service answered` } });
+    }
+    const i = tasks.findIndex((t) => t.kind === 'item' && t.item === item);
+    results[i] = {
+      name: item.name,
+      file: item.file,
+      user_id: item.user_id,
+      action: item.action,
+      outcome: 'outcome-unknown',
+      drifted: false,
+      drift: [],
+      diff: '',
+      diagnostics: [
+        {
+          code: 'apply/outcome-unknown',
+          severity: 'error',
+          message: `${item.name}: the create was sent at ${since} and the run was interrupted (${reason}) before the service answered; a session may exist, recorded as outcome unknown`,
+          file: item.doc.file,
+          range: item.doc.locate(item.doc.nameDeclared ? '/name' : '', item.doc.nameDeclared ? { key: true } : undefined),
+          hint: `look for a session of user ${JSON.stringify(item.user_id)} created since ${since}; adopt it with \`sessionctl import ${item.name} trs_...\`, or apply with --recreate-unknown if there is none`,
+        },
+      ],
+    };
+  }
+  return { reason, abandoned: abandoned.length };
+}
+
+function skipped(task: Task, reason: unknown): AppliedItem {
+  const base = task.kind === 'item' ? { name: task.item.name, file: task.item.file, user_id: task.item.user_id, action: task.item.action } : { name: task.deletion.name, file: task.deletion.file ?? '', user_id: task.deletion.user_id, action: 'delete' as const };
+  const diagnostics: Diagnostic[] =
+    task.kind === 'item' && task.item.blocked
+      ? []
+      : [{ code: 'apply/interrupted', severity: 'error', message: `${base.name}: not applied: the run was interrupted (${String(reason ?? 'signal')}) before it started`, ...(task.kind === 'item' ? { file: task.item.doc.file, range: task.item.doc.locate('') } : {}) }];
+  return { ...base, outcome: 'skipped', drifted: false, drift: [], diagnostics, diff: '' };
+}
+
+async function itemTask(item: PlanItem, ctx: StepContext): Promise<AppliedItem> {
+  if (item.blocked) return skipped({ kind: 'item', item }, undefined);
+  let out: AppliedItem;
+  if (item.action === 'create' || item.action === 'replace') {
+    const created = await createStep(item, ctx);
+    out = created.out;
+    if (created.session !== undefined && item.action === 'replace') await retireStep(out, item, ctx);
+  } else if (item.action === 'update') {
+    out = await updateStep(item, ctx);
+  } else {
+    out = unchanged(item, ctx);
+  }
+  if (out.outcome !== 'failed' && out.outcome !== 'outcome-unknown') await cleanupStep(out, item, ctx);
+  return out;
+}
+
+function unchanged(item: PlanItem, ctx: StepContext): AppliedItem {
+  const r = item.recorded!;
+  const out: AppliedItem = { name: item.name, file: item.file, user_id: item.user_id, action: item.action, outcome: 'unchanged', session_id: r.session_id, mcp_url: r.mcp_url, tool_router_tools: r.tool_router_tools, drifted: false, drift: [], diagnostics: [], diff: '' };
+  if (item.live !== undefined) {
+    const check = verifySession(item.doc, item.expected, item.live, { strict: ctx.strict });
+    out.drift = check.differences;
+    out.diagnostics.push(...check.diagnostics);
+    out.drifted = check.status === 'drifted';
+    if (out.drifted) out.diff = check.diff;
+  }
+  return out;
 }
 
 /** How many manifests ended how; a drifted session counts in its outcome and as drifted. */
 export function tallyOf(items: readonly AppliedItem[]): ApplyTally {
-  const t: ApplyTally = { created: 0, replaced: 0, unchanged: 0, drifted: 0, failed: 0 };
+  const t: ApplyTally = { created: 0, updated: 0, replaced: 0, deleted: 0, unchanged: 0, drifted: 0, failed: 0 };
   for (const i of items) {
-    if (i.outcome === 'failed' || i.outcome === 'outcome-unknown') t.failed++;
+    if (i.outcome === 'failed' || i.outcome === 'outcome-unknown' || i.outcome === 'skipped') t.failed++;
     else t[i.outcome]++;
     if (i.drifted) t.drifted++;
   }

@@ -1,15 +1,22 @@
 export interface ApplyTally {
   created: number;
+  updated: number;
   replaced: number;
+  deleted: number;
   unchanged: number;
   drifted: number;
   failed: number;
 }
 
-/** `3 created, 5 unchanged, 1 drifted, 0 failed`; replaced sessions count as created and are named. */
+/**
+ * `3 created, 1 updated, 5 unchanged, 1 drifted, 0 failed`: created, unchanged, drifted and failed
+ * always; updated, replaced and deleted when there were any.
+ */
 export function formatTally(t: ApplyTally): string {
-  const created = t.created + t.replaced;
-  const replacing = t.replaced > 0 ? ` (${t.replaced} replacing an older session)` : '';
-  return `${created} created${replacing}, ${t.unchanged} unchanged, ${t.drifted} drifted, ${t.failed} failed`;
+  const parts = [`${t.created} created`];
+  if (t.updated > 0) parts.push(`${t.updated} updated`);
+  if (t.replaced > 0) parts.push(`${t.replaced} replaced`);
+  if (t.deleted > 0) parts.push(`${t.deleted} deleted`);
+  parts.push(`${t.unchanged} unchanged`, `${t.drifted} drifted`, `${t.failed} failed`);
+  return parts.join(', ');
 }
-

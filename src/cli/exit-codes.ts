@@ -8,6 +8,10 @@ export const ExitCode = {
   usage: 2,
   service: 3,
   changesPending: 4,
+  /** Interrupted by SIGINT (Ctrl-C), as a shell reports it (128 + 2). */
+  interrupted: 130,
+  /** Stopped by SIGTERM (128 + 15). */
+  terminated: 143,
   /** A bug in sessionctl itself; the message asks for a report. */
   internal: 70,
 } as const;

@@ -18,6 +18,11 @@ export interface Io {
   stdin: Readable;
   env: Readonly<Record<string, string | undefined>>;
   cwd: string;
+  /**
+   * Calls `handler` on SIGINT or SIGTERM until the returned function is called. Without it (tests)
+   * a run cannot be interrupted.
+   */
+  onSignal?: (handler: (signal: 'SIGINT' | 'SIGTERM') => void) => () => void;
 }
 
 export function processIo(): Io {
@@ -27,6 +32,16 @@ export function processIo(): Io {
     stdin: process.stdin,
     env: process.env,
     cwd: process.cwd(),
+    onSignal: (handler) => {
+      const int = (): void => handler('SIGINT');
+      const term = (): void => handler('SIGTERM');
+      process.on('SIGINT', int);
+      process.on('SIGTERM', term);
+      return () => {
+        process.off('SIGINT', int);
+        process.off('SIGTERM', term);
+      };
+    },
   };
 }
 

@@ -54,6 +54,9 @@ export function connector(flags: ConnectionOptions & { emulator?: boolean }, env
       // The body is a validated manifest's wire body; the client's request type is the same shape.
       createSession: (body) => client.createSession(body as Parameters<SessionClient['createSession']>[0]),
       getSession: (id) => client.getSession(id),
+      updateSession: (id, body) => client.updateSession(id, body),
+      deleteSession: (id) => client.deleteSession(id),
+      configHistory: (id, query) => client.configHistory(id, query),
       close,
     };
   };

@@ -75,11 +75,16 @@ export const catalogue = {
   'state/not-applied': { severity: 'error', description: 'A manifest has no session recorded in the state file; run `sessionctl apply` first.' },
   'state/session-missing': { severity: 'info', description: 'The session recorded for a manifest no longer answers (404); plan and apply treat it as not applied and create it again.' },
   'state/write-failed': { severity: 'error', description: 'A session was created but the state file could not be written; the session is not recorded.' },
+  'state/outcome-unknown': { severity: 'error', description: 'A create was sent but its outcome is unknown (the run was interrupted, timed out, or got a malformed answer): a session may exist that the state does not record. Nothing is sent for the manifest until the session is adopted (`sessionctl import`) or `--recreate-unknown` creates it again.' },
   'state/refresh-failed': { severity: 'error', description: 'Reading a recorded session (GET) failed, so whether it still exists and matches could not be checked.' },
 
   'plan/stale': { severity: 'error', description: 'A saved plan no longer matches the manifests or the state file; run `sessionctl plan --out` again.' },
 
   'apply/create-failed': { severity: 'error', description: 'The service refused or failed a session create; nothing was recorded for this manifest.' },
+  'apply/update-failed': { severity: 'error', description: 'The service refused or failed a PATCH of a session; the session and the state keep what they had.' },
+  'apply/conflict': { severity: 'error', description: 'A PATCH found the session at another config version than the one sessionctl read (409): someone else changed it. Nothing was overwritten.' },
+  'apply/delete-failed': { severity: 'error', description: 'The service refused or failed the DELETE of a session; it stays recorded (a replaced session: the next apply deletes it again).' },
+  'apply/interrupted': { severity: 'error', description: 'The run was interrupted (SIGINT or SIGTERM) before this manifest was applied; nothing was sent for it.' },
   'apply/outcome-unknown': { severity: 'error', description: 'A create timed out or was reset after it was sent; a session may exist that is not recorded. Check before re-running.' },
 } as const satisfies Record<string, CodeInfo>;
 
@@ -106,5 +111,12 @@ export function isInputCode(code: Code): boolean {
  * ApiError that ends a run would be, even when other manifests went through.
  */
 export function isServiceCode(code: Code): boolean {
-  return code === 'apply/create-failed' || code === 'apply/outcome-unknown' || code === 'state/refresh-failed';
+  return (
+    code === 'apply/create-failed' ||
+    code === 'apply/outcome-unknown' ||
+    code === 'apply/update-failed' ||
+    code === 'apply/conflict' ||
+    code === 'apply/delete-failed' ||
+    code === 'state/refresh-failed'
+  );
 }

@@ -1,23 +1,38 @@
 import { createHash } from 'node:crypto';
-import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import type { ManifestDocument } from '../manifest/types.js';
 import { expectedConfig, type ExpectedConfig } from '../config/expected.js';
 import { bodyHash, canonicalJson, requestBody } from '../config/request.js';
 import type { CreateSessionBody, ManifestData } from '../config/types.js';
-import type { Session } from '../wire/session.js';
-import type { StateEntry } from '../state/entry.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { atDocument } from '../manifest/at-document.js';
+import type { ManifestDocument } from '../manifest/types.js';
+import { hasSession, type StateEntry } from '../state/entry.js';
 import type { StateView } from '../state/store.js';
+import type { Json } from '../wire/json.js';
+import type { UpdateSessionRequest } from '../wire/request.js';
+import type { Session } from '../wire/session.js';
+import { fieldChanges, locateChanges, type FieldChange } from './field-changes.js';
+import { patchBody, unpatchable } from './patch-body.js';
+import { prunable } from './prune.js';
 
 /**
- * - `create`:    no session is recorded for this manifest and user (or the recorded one is gone);
- * - `replace`:   the request body changed since the recorded session was created. Sessions cannot
- *                be updated in the 13-endpoint API, so a new one is created and recorded instead;
- *                the old one is left as it is (there is no delete in v3);
- * - `unchanged`: the body hash matches the state (and, with refresh, the session still answers).
+ * What apply does for a manifest and user (DESIGN §4):
+ * - `create`:  no session is recorded (or the recorded one is gone);
+ * - `update`:  the declared config changed, or the live one drifted: PATCH in place (same id, same MCP URL);
+ * - `replace`: what PATCH cannot change changed (`user_id`, custom tools): a new session, then the old one deleted;
+ * - `no-op`:   the session has the declared config.
+ * Deletions (`--prune`, `destroy`) are the plan's `deletions`.
  */
-export type PlanAction = 'create' | 'replace' | 'unchanged';
+export type PlanAction = 'create' | 'update' | 'replace' | 'no-op';
 
-export type PlanReason = 'not-applied' | 'body-changed' | 'session-missing' | 'up-to-date';
+export type PlanReason =
+  | 'not-applied'
+  | 'session-missing'
+  | 'outcome-unknown'
+  | 'config-changed'
+  | 'drifted'
+  | 'user-changed'
+  | 'custom-tools-changed'
+  | 'up-to-date';
 
 export interface PlanItem {
   name: string;
@@ -29,35 +44,148 @@ export interface PlanItem {
   body: CreateSessionBody;
   body_hash: string;
   expected: ExpectedConfig;
+  doc: ManifestDocument;
+  /** The state's entry for this manifest and user, when there is one. */
   recorded?: StateEntry;
   /** With refresh: the recorded session as it answered the GET. */
   live?: Session;
-  doc: ManifestDocument;
+  /** What changes, field by field (declared changes, and with refresh the drift to repair). */
+  changes: FieldChange[];
+  /** `update`: the PATCH body. */
+  patch?: UpdateSessionRequest;
+  /** `replace`: the session to delete once the new one is recorded, and the entry it is recorded under. */
+  replaces?: StateEntry;
+  /** Sessions an earlier replace left to delete (its delete failed or was interrupted). */
+  cleanup: string[];
+  /** A create whose outcome is unknown stands in the way: nothing is sent for this manifest. */
+  blocked: boolean;
+}
+
+/** A recorded session to delete: its manifest is gone (`--prune`), or `destroy` names it. */
+export interface Deletion {
+  name: string;
+  user_id: string;
+  session_id: string;
+  /** The manifest file the session was applied from, when the state knows it. */
+  file: string | null;
+  reason: 'manifest-removed' | 'destroy';
+  entry: StateEntry;
 }
 
 export interface Plan {
   items: PlanItem[];
+  deletions: Deletion[];
   /** Hash of every manifest's name, user and body hash: a saved plan is valid only while it holds. */
   manifestsHash: string;
-  /** Hash of the state file as read ('' when there was none). */
+  /** Hash of the state as read ('' when there was none). */
   stateHash: string;
-  /** Refresh findings (a recorded session gone, a GET that failed). */
+  /** Findings of planning and refresh (an outcome unknown, a recorded session gone, a GET that failed). */
   diagnostics: Diagnostic[];
+  /** Recorded sessions of manifests gone from these paths that `--prune` would delete, when it was not given. */
+  prunable: number;
+}
+
+export interface PlanOptions {
+  /** Delete recorded sessions whose manifests are gone from these paths (absolute files, folders or globs). */
+  prune?: { roots: readonly string[]; cwd: string };
+  /** Plan the prunable deletions only to count them (plan without --prune says how many there are). */
+  countPrunable?: { roots: readonly string[]; cwd: string };
+  /** Create again where a create's outcome is unknown (the user checked that no session exists). */
+  recreateUnknown?: boolean;
 }
 
 /** The actions for validated manifests against the state. Pure: no network, no file access. */
-export function buildPlan(documents: readonly ManifestDocument[], state: Pick<StateView, 'get' | 'hashAtLoad'>): Plan {
-  const items = documents.map((doc): PlanItem => {
-    const data = doc.data as ManifestData;
-    const body = requestBody(data);
-    const hash = bodyHash(body);
-    const userId = String(data.user_id);
-    const recorded = state.get(doc.name, userId);
-    const action: PlanAction = recorded === undefined ? 'create' : recorded.body_hash === hash ? 'unchanged' : 'replace';
-    const reason: PlanReason = action === 'create' ? 'not-applied' : action === 'replace' ? 'body-changed' : 'up-to-date';
-    return { name: doc.name, file: doc.file, user_id: userId, action, reason, body, body_hash: hash, expected: expectedConfig(data), ...(recorded ? { recorded } : {}), doc };
-  });
-  return { items, manifestsHash: manifestsHash(items), stateHash: state.hashAtLoad, diagnostics: [] };
+export function buildPlan(documents: readonly ManifestDocument[], state: Pick<StateView, 'get' | 'list' | 'hashAtLoad'>, options: PlanOptions = {}): Plan {
+  const diagnostics: Diagnostic[] = [];
+  const consumed = new Set<StateEntry>();
+  const items = documents.map((doc) => planItem(doc, state, options, diagnostics, consumed)).map((i) => ({ ...i, changes: locateChanges(i.doc, i.changes) }));
+  const pruneScope = options.prune ?? options.countPrunable;
+  const gone = pruneScope === undefined ? [] : prunable(state.list(), documents, consumed, pruneScope);
+  const deletions: Deletion[] = options.prune === undefined ? [] : gone.map((entry) => deletionOf(entry, 'manifest-removed'));
+  return { items, deletions, manifestsHash: manifestsHash(items), stateHash: state.hashAtLoad, diagnostics, prunable: options.prune === undefined ? gone.length : 0 };
+}
+
+/** A deletion of a recorded session. */
+export function deletionOf(entry: StateEntry, reason: Deletion['reason']): Deletion {
+  return { name: entry.name, user_id: entry.user_id, session_id: entry.session_id, file: entry.file ?? null, reason, entry };
+}
+
+function planItem(doc: ManifestDocument, state: Pick<StateView, 'get' | 'list'>, options: PlanOptions, diagnostics: Diagnostic[], consumed: Set<StateEntry>): PlanItem {
+  const data = doc.data as ManifestData;
+  const body = requestBody(data);
+  const userId = String(data.user_id);
+  const recorded = state.get(doc.name, userId);
+  if (recorded !== undefined) consumed.add(recorded);
+  const base: PlanItem = {
+    name: doc.name,
+    file: doc.file,
+    user_id: userId,
+    action: 'no-op',
+    reason: 'up-to-date',
+    body,
+    body_hash: bodyHash(body),
+    expected: expectedConfig(data),
+    doc,
+    ...(recorded !== undefined ? { recorded } : {}),
+    changes: [],
+    cleanup: [...(recorded?.superseded ?? [])],
+    blocked: false,
+  };
+  if (recorded?.pending_create !== undefined && options.recreateUnknown !== true) {
+    diagnostics.push(outcomeUnknown(doc, userId, recorded));
+    return { ...base, action: hasSession(recorded) ? 'update' : 'create', reason: 'outcome-unknown', blocked: true };
+  }
+  if (recorded === undefined || !hasSession(recorded)) {
+    const previous = singleUser(doc) ? otherUser(state, doc.name, userId) : undefined;
+    if (previous !== undefined) {
+      consumed.add(previous);
+      const changes = previous.body !== null ? fieldChanges(previous.body as Json, body as unknown as Json) : [{ field: 'user_id', pointer: '/user_id', op: 'change' as const, old: previous.user_id, new: userId, source: 'manifest' as const }];
+      return { ...base, action: 'replace', reason: 'user-changed', replaces: previous, changes };
+    }
+    return { ...base, action: 'create', reason: 'not-applied' };
+  }
+  const before = recorded.body;
+  const changes = before === null ? [] : fieldChanges(before as Json, body as unknown as Json);
+  if (before !== null && changes.length === 0) return base;
+  const fixed = before === null ? undefined : firstUnpatchable(before, body as unknown as { [key: string]: Json });
+  if (fixed !== undefined) return { ...base, action: 'replace', reason: 'custom-tools-changed', replaces: recorded, changes };
+  // An adopted session, or state written before bodies were recorded: every declared field is sent.
+  if (before === null && recorded.body_hash === base.body_hash) return base;
+  return { ...base, action: 'update', reason: 'config-changed', changes, patch: patchBody(before, body as unknown as { [key: string]: Json }) };
+}
+
+/** The first field PATCH cannot change that differs between the two bodies. */
+function firstUnpatchable(before: { [key: string]: Json }, after: { [key: string]: Json }): string | undefined {
+  const was = unpatchable(before);
+  const now = unpatchable(after);
+  return [...now.keys()].find((k) => k !== 'user_id' && was.get(k) !== now.get(k));
+}
+
+/**
+ * Whether a manifest serves one user: its `user_id` is written as a literal. A `${VAR}` user id
+ * serves whoever the variable names in each run, so another user's session is not its old one.
+ */
+function singleUser(doc: ManifestDocument): boolean {
+  const source = doc.scalar('/user_id')?.source;
+  return source !== undefined && !source.includes('${');
+}
+
+/** The one session recorded for this manifest name under another user, if there is exactly one. */
+function otherUser(state: Pick<StateView, 'list'>, name: string, userId: string): StateEntry | undefined {
+  const others = state.list().filter((e) => e.name === name && e.user_id !== userId && hasSession(e));
+  return others.length === 1 ? others[0] : undefined;
+}
+
+function outcomeUnknown(doc: ManifestDocument, userId: string, entry: StateEntry): Diagnostic {
+  const pending = entry.pending_create!;
+  const d = atDocument(
+    doc,
+    'state/outcome-unknown',
+    'error',
+    `${doc.name}: a create for user ${JSON.stringify(userId)} was sent at ${pending.since} and its outcome is unknown${pending.reason !== undefined ? ` (${pending.reason})` : ''}; a session may exist that the state does not record, so nothing is sent for this manifest`,
+  );
+  d.hint = `look for a session of user ${JSON.stringify(userId)} created from ${pending.since} on; adopt it with \`sessionctl import ${doc.name} trs_...${entry.user_id !== '' ? ` --user-id ${entry.user_id}` : ''}\`, or, if there is none, apply with --recreate-unknown to create it`;
+  return d;
 }
 
 /** The hash a saved plan stores for its manifests: names, users and body hashes, order-independent. */
@@ -68,17 +196,19 @@ export function manifestsHash(items: readonly Pick<PlanItem, 'name' | 'user_id' 
 
 export interface PlanCounts {
   create: number;
+  update: number;
   replace: number;
-  unchanged: number;
+  delete: number;
+  'no-op': number;
 }
 
-export function countActions(items: readonly Pick<PlanItem, 'action'>[]): PlanCounts {
-  const c: PlanCounts = { create: 0, replace: 0, unchanged: 0 };
-  for (const i of items) c[i.action]++;
+export function countActions(plan: Pick<Plan, 'items' | 'deletions'>): PlanCounts {
+  const c: PlanCounts = { create: 0, update: 0, replace: 0, delete: plan.deletions.length, 'no-op': 0 };
+  for (const i of plan.items) c[i.action]++;
   return c;
 }
 
-/** Whether anything would change: `plan --detailed-exitcode` exits 4 then. */
-export function hasChanges(plan: Plan): boolean {
-  return plan.items.some((i) => i.action !== 'unchanged');
+/** Whether apply would change anything: `plan --detailed-exitcode` exits 4 then. */
+export function hasChanges(plan: Pick<Plan, 'items' | 'deletions'>): boolean {
+  return plan.deletions.length > 0 || plan.items.some((i) => i.action !== 'no-op' || i.cleanup.length > 0);
 }

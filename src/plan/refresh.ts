@@ -1,39 +1,89 @@
 import { ApiError } from '../client/errors.js';
-import type { Session } from '../wire/session.js';
+import type { DriftItem } from '../config/drift.js';
+import { verifySession } from '../config/verify.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { atDocument } from '../manifest/at-document.js';
+import { hasSession } from '../state/entry.js';
 import { mapConcurrent, type RateLimiter } from '../util/throttle.js';
+import type { Json } from '../wire/json.js';
+import type { Session } from '../wire/session.js';
+import { locateChanges, type FieldChange } from './field-changes.js';
+import { repairBody } from './patch-body.js';
 import type { Plan, PlanItem } from './plan.js';
 
 export interface RefreshOptions {
   getSession(sessionId: string): Promise<Session>;
   concurrency: number;
   limiter?: RateLimiter;
+  /** Differences the manifest does not declare (`added`) are drift to repair too. */
+  strict?: boolean;
 }
 
 /**
- * Confirms with GET that every `unchanged` item's recorded session still exists: a 404 makes it a
- * `create` (with a `state/session-missing` info); another failure leaves it `unchanged` with a
- * `state/refresh-failed` error. The session as it answered is kept for drift checks.
+ * Reads the live config of every recorded session (as terraform refreshes): a session that
+ * answers 404 is planned for `create` again (with a `state/session-missing` info); one that drifted
+ * from its manifest is planned for an `update` that repairs it, the drifted fields shown as
+ * changes; a GET that fails otherwise leaves the item as it was, with a `state/refresh-failed`
+ * error. The live session is kept, for verification and its config version.
  */
 export async function refreshPlan(plan: Plan, options: RefreshOptions): Promise<Plan> {
   const diagnostics: Diagnostic[] = [...plan.diagnostics];
   const items = await mapConcurrent(plan.items, options.concurrency, async (item): Promise<PlanItem> => {
-    if (item.action !== 'unchanged' || item.recorded === undefined) return item;
+    const recorded = item.recorded;
+    if (recorded === undefined || !hasSession(recorded) || item.blocked || item.action === 'create') return item;
     await options.limiter?.acquire();
+    let live: Session;
     try {
-      const live = await options.getSession(item.recorded.session_id);
-      return { ...item, live };
+      live = await options.getSession(recorded.session_id);
     } catch (err) {
       if (err instanceof ApiError && err.status === 404) {
-        diagnostics.push(atDocument(item.doc, 'state/session-missing', 'info', `${item.name}: recorded session ${item.recorded.session_id} no longer exists; it will be created again`));
-        return { ...item, action: 'create', reason: 'session-missing' };
+        diagnostics.push(atDocument(item.doc, 'state/session-missing', 'info', `${item.name}: recorded session ${recorded.session_id} no longer exists; it will be created again`));
+        const { replaces: _gone, patch: _patch, ...rest } = item;
+        return { ...rest, action: 'create', reason: 'session-missing', changes: [] };
       }
-      diagnostics.push(atDocument(item.doc, 'state/refresh-failed', 'error', `${item.name}: cannot read recorded session ${item.recorded.session_id}: ${describe(err)}`));
+      diagnostics.push(atDocument(item.doc, 'state/refresh-failed', 'error', `${item.name}: cannot read recorded session ${recorded.session_id}: ${describe(err)}`));
       return item;
     }
+    return withDrift({ ...item, live }, live, options.strict === true);
   });
   return { ...plan, items, diagnostics };
+}
+
+/** The item with the drift of its live session planned for repair (a replace makes a new session anyway). */
+function withDrift(item: PlanItem, live: Session, strict: boolean): PlanItem {
+  if (item.action === 'replace') return item;
+  const check = verifySession(item.doc, item.expected, live, { strict });
+  if (check.status !== 'drifted') return item;
+  const counted = check.differences.filter((d) => d.kind === 'changed' || d.kind === 'dropped' || (strict && d.kind === 'added'));
+  const keys = new Set(counted.map(topLevelKey).filter((k): k is string => k !== undefined));
+  const repair = repairBody(item.body as unknown as { [key: string]: Json }, keys);
+  return {
+    ...item,
+    action: 'update',
+    reason: item.action === 'update' ? item.reason : 'drifted',
+    changes: [...item.changes, ...locateChanges(item.doc, counted.map(driftChange))],
+    patch: { ...repair, ...(item.patch ?? {}) },
+  };
+}
+
+/** The config key a difference is under: where it was declared, else where the service holds it. */
+function topLevelKey(d: DriftItem): string | undefined {
+  const declared = d.pointer.split('/')[1];
+  if (declared !== undefined && declared !== '') return declared;
+  return d.path.startsWith('/config/') ? d.path.split('/')[2] : undefined;
+}
+
+/** A drifted field as a change from the live value to the declared one. */
+export function driftChange(d: DriftItem): FieldChange {
+  const field = d.path === '/tool_router_tools' ? 'tool_router_tools' : d.pointer !== '' ? d.pointer.slice(1).split('/').join('.') : d.path.replace(/^\/config\//, '').split('/').join('.');
+  const base = { field, pointer: d.pointer, source: 'drift' as const };
+  if (d.member !== undefined) {
+    const live = Array.isArray(d.actual) && d.actual.some((m) => JSON.stringify(m) === JSON.stringify(d.member));
+    return { ...base, op: 'change', members: live ? { added: [], removed: [d.member] } : { added: [d.member], removed: [] } };
+  }
+  if (d.kind === 'dropped') return { ...base, op: 'add', new: d.expected ?? null };
+  if (d.kind === 'added') return { ...base, op: 'remove', old: d.actual ?? null };
+  return { ...base, op: 'change', old: d.actual ?? null, new: d.expected ?? null };
 }
 
 function describe(err: unknown): string {

@@ -18,7 +18,7 @@ export function jsonBlocks<D>(report: Report, ctx: ReportContext, diagnostic: (d
   const path = (file: string): string => displayPath(file, ctx.cwd);
   if (report.plan !== undefined) {
     out.plan = {
-      counts: countActions(report.plan.items),
+      counts: countActions(report.plan),
       items: report.plan.items.map((i) => ({
         name: i.name,
         file: path(i.file),
@@ -26,10 +26,27 @@ export function jsonBlocks<D>(report: Report, ctx: ReportContext, diagnostic: (d
         action: i.action,
         reason: i.reason,
         session_id: i.recorded?.session_id ?? null,
+        config_version: i.live?.config_version ?? i.recorded?.config_version ?? null,
+        blocked: i.blocked,
+        changes: i.changes.map((c) => ({
+          field: c.field,
+          op: c.op,
+          source: c.source,
+          old: c.old ?? null,
+          new: c.new ?? null,
+          ...(c.members !== undefined ? { members: c.members } : {}),
+          pointer: c.pointer,
+          range: c.range === undefined ? null : { start: { ...c.range.start }, end: { ...c.range.end } },
+        })),
+        patch: i.patch ?? null,
+        replaces: i.replaces === undefined ? null : { user_id: i.replaces.user_id, session_id: i.replaces.session_id },
+        cleanup: i.cleanup,
         body_hash: i.body_hash,
         body: i.body,
         expected: { config: i.expected.config, tool_router_tools: i.expected.toolRouterTools },
       })),
+      deletions: report.plan.deletions.map((d) => ({ name: d.name, user_id: d.user_id, session_id: d.session_id, file: d.file, reason: d.reason })),
+      prunable: report.plan.prunable,
     };
   }
   if (report.applied !== undefined) {
@@ -42,6 +59,7 @@ export function jsonBlocks<D>(report: Report, ctx: ReportContext, diagnostic: (d
         action: i.action,
         outcome: i.outcome,
         session_id: i.session_id ?? null,
+        replaced_session: i.replaced_session ?? null,
         mcp_url: i.mcp_url ?? null,
         tool_router_tools: i.tool_router_tools ?? null,
         drifted: i.drifted,

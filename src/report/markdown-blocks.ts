@@ -1,4 +1,5 @@
 import { formatTally } from '../apply/tally.js';
+import { describeChange } from '../plan/field-changes.js';
 import { countActions } from '../plan/plan.js';
 import { escapeCell, MARKDOWN_MAX_ROWS } from './markdown-text.js';
 import type { Report } from './types.js';
@@ -16,11 +17,14 @@ export function markdownBlocks(report: Report): string[] {
     if (rows.length > MARKDOWN_MAX_ROWS) out.push('', `_…and ${rows.length - MARKDOWN_MAX_ROWS} more; the JSON report lists every manifest._`);
   };
   if (report.plan !== undefined) {
-    const c = countActions(report.plan.items);
-    out.push('', `**Plan:** ${c.create} to create, ${c.replace} to replace, ${c.unchanged} unchanged`);
+    const c = countActions(report.plan);
+    out.push('', `**Plan:** ${c.create} to create, ${c.update} to update, ${c.replace} to replace, ${c.delete} to delete, ${c['no-op']} no-op`);
     table(
-      ['Action', 'Manifest', 'User', 'Recorded session'],
-      report.plan.items.map((i) => [i.action, escapeCell(i.name), escapeCell(i.user_id), cell(i.recorded?.session_id ?? null)]),
+      ['Action', 'Manifest', 'User', 'Recorded session', 'Changes'],
+      [
+        ...report.plan.items.map((i) => [i.action, escapeCell(i.name), escapeCell(i.user_id), cell(i.recorded?.session_id ?? null), escapeCell(i.changes.map((ch) => `${ch.field}: ${describeChange(ch)}`).join('; '))]),
+        ...report.plan.deletions.map((d) => ['delete', escapeCell(d.name), escapeCell(d.user_id), cell(d.session_id), '']),
+      ],
     );
   }
   if (report.applied !== undefined) {

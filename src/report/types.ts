@@ -3,7 +3,7 @@ import type { ApplyTally } from '../apply/tally.js';
 import type { CodeInfo } from '../diagnostics/codes.js';
 import type { ReportBase } from '../diagnostics/report-base.js';
 import type { SessionDrift } from '../plan/drift-check.js';
-import type { PlanItem } from '../plan/plan.js';
+import type { Plan } from '../plan/plan.js';
 
 export type { ReportSummary } from '../diagnostics/report-base.js';
 
@@ -13,8 +13,8 @@ export type { ReportSummary } from '../diagnostics/report-base.js';
  * pick from. Every renderer must work on a report that has diagnostics only.
  */
 export interface Report extends ReportBase {
-  /** `plan` (and `apply --dry-run`): the action per manifest, its body and expected config. */
-  plan?: { items: readonly PlanItem[] };
+  /** `plan` (and `apply --dry-run`, `destroy`): the action per manifest with its field changes, and the deletions. */
+  plan?: Pick<Plan, 'items' | 'deletions' | 'prunable'>;
   /** `apply`: what happened per manifest, and the tally. */
   applied?: { items: readonly AppliedItem[]; tally: ApplyTally };
   /** `diff`: the drift status per manifest. */

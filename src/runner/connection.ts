@@ -1,10 +1,14 @@
 import type { CreateSessionBody } from '../config/types.js';
-import type { Session } from '../wire/session.js';
+import type { UpdateSessionRequest } from '../wire/request.js';
+import type { ConfigHistory, ConfigHistoryQuery, Session } from '../wire/session.js';
 
-/** The calls plan, apply and diff make, as the client (or any stand-in with the same contract) offers them. */
+/** The calls the lifecycle commands make, as the client (or any stand-in with the same contract) offers them. */
 export interface SessionApi {
   createSession(body: CreateSessionBody): Promise<Session>;
   getSession(sessionId: string): Promise<Session>;
+  updateSession(sessionId: string, body: UpdateSessionRequest): Promise<Session>;
+  deleteSession(sessionId: string): Promise<unknown>;
+  configHistory(sessionId: string, query?: ConfigHistoryQuery): Promise<ConfigHistory>;
   close(): Promise<void>;
 }
 

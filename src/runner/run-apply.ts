@@ -1,29 +1,42 @@
 import { applyPlan, type ApplyProgress, type ApplyResult } from '../apply/apply.js';
-import { buildPlan } from '../plan/plan.js';
+import { buildPlan, type Plan } from '../plan/plan.js';
 import { refreshPlan } from '../plan/refresh.js';
 import type { StateLockOptions } from '../state/file-lock.js';
 import { RateLimiter } from '../util/throttle.js';
 import type { Connect } from './connection.js';
 import { loadAndValidate } from './inputs.js';
 import { outcomeOf, type RunBase, type RunOutcome } from './outcome.js';
+import { planOptions, refreshable } from './plan-options.js';
 import { staleness, type SavedPlan } from './saved-plan.js';
 
 export interface ApplyRunOptions extends RunBase {
   connect: Connect;
-  /** Creates (and refresh reads) in flight at once. Default 4. */
+  /** Requests in flight at once. Default 4. */
   concurrency?: number;
-  /** Client-side limit on requests per minute (creates and reads together). */
+  /** Client-side limit on requests per minute (every request of the run together). */
   rateLimitPerMinute?: number;
   /** Only plan: no lock, no request. */
   dryRun?: boolean;
   /** Execute this saved plan, only while manifests and state still match it. */
   saved?: { path: string; plan: SavedPlan };
-  /** Confirm recorded sessions with GET and verify their drift too. Default true. */
+  /** Read recorded sessions first and repair their drift. Default true. */
   refresh?: boolean;
+  /** Delete recorded sessions whose manifests are gone from these paths. */
+  prune?: boolean;
+  /** `--prune`'s scope when it is not the paths loaded (a saved plan loads files, but was made over folders). */
+  pruneRoots?: readonly string[];
+  /** A replace leaves the old session alive instead of deleting it. */
+  keepReplaced?: boolean;
+  /** Create again where a create's outcome is unknown. */
+  recreateUnknown?: boolean;
   /** Differences the manifests do not declare (`added`) count as drift. */
   strict?: boolean;
   lock: StateLockOptions;
   onProgress?: (progress: ApplyProgress) => void;
+  /** Stops the run (SIGINT, SIGTERM); see applyPlan. */
+  signal?: AbortSignal;
+  graceMs?: number;
+  onInterrupt?: (inFlight: number, graceMs: number) => void;
   now?: () => Date;
 }
 
@@ -32,57 +45,77 @@ export interface ApplyRun extends RunOutcome {
 }
 
 /**
- * `apply`: validate (any error stops the run before a request), take the state lock, plan
- * (refreshing recorded sessions), create what changed, verify and record each, and report.
+ * `apply`: validate (any error stops the run before a request), take the state lock, plan,
+ * refresh recorded sessions (a drifted one is repaired), create, update, replace and delete what
+ * the plan says, verify and record each, and report.
  */
 export async function runApply(paths: readonly string[], options: ApplyRunOptions): Promise<ApplyRun> {
   const inputs = await loadAndValidate(paths, options);
   if (inputs.blocked) return outcomeOf('apply', inputs);
+  const planned = planOptions(paths, options);
 
   if (options.dryRun === true) {
-    const plan = buildPlan(inputs.documents, await options.state.load());
-    const out = outcomeOf('apply', inputs);
-    out.report.plan = { items: plan.items };
+    const plan = buildPlan(inputs.documents, await options.state.load(), planned);
+    const out = outcomeOf('apply', inputs, plan.diagnostics);
+    out.report.plan = plan;
     return out;
   }
 
   const state = await options.state.openLocked(options.lock);
   try {
-    let plan = buildPlan(inputs.documents, state);
+    let plan = buildPlan(inputs.documents, state, planned);
     if (options.saved !== undefined) {
       const stale = staleness(plan, options.saved);
       if (stale !== undefined) return outcomeOf('apply', inputs, [stale]);
     }
-    const needsNetwork = plan.items.some((i) => i.action !== 'unchanged' || options.refresh !== false);
-    const api = needsNetwork ? await options.connect() : undefined;
+    const refresh = options.refresh !== false && plan.items.some(refreshable);
+    // Nothing to send and nothing to read: no connection, so no key is needed.
+    if (!refresh && !needsService(plan)) return finish(inputs, await applyPlan(plan, { ...applyOptions(options, undefined), api: noApi, state }));
+    const api = await options.connect();
     try {
       const limiter = options.rateLimitPerMinute === undefined ? undefined : new RateLimiter(options.rateLimitPerMinute);
-      const concurrency = options.concurrency ?? 4;
-      if (api !== undefined && options.refresh !== false) {
-        plan = await refreshPlan(plan, { getSession: (id) => api.getSession(id), concurrency, ...(limiter ? { limiter } : {}) });
-      }
-      const result = await applyPlan(plan, {
-        // Everything unchanged and not refreshed: nothing to send, so no connection or key.
-        createSession: (body) => (api ?? unreachable()).createSession(body),
-        state,
-        concurrency,
-        strict: options.strict === true,
-        ...(limiter ? { limiter } : {}),
-        ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-        ...(options.now ? { now: options.now } : {}),
-      });
-      const out: ApplyRun = outcomeOf('apply', inputs, result.diagnostics);
-      out.report.applied = { items: result.items, tally: result.tally };
-      out.result = result;
-      return out;
+      if (refresh) plan = await refreshPlan(plan, { getSession: (id) => api.getSession(id), concurrency: options.concurrency ?? 4, strict: options.strict === true, ...(limiter ? { limiter } : {}) });
+      return finish(inputs, await applyPlan(plan, { ...applyOptions(options, limiter), api, state }));
     } finally {
-      await api?.close();
+      await api.close();
     }
   } finally {
     await state.unlock();
   }
 }
 
+function needsService(plan: Plan): boolean {
+  return plan.deletions.length > 0 || plan.items.some((i) => !i.blocked && (i.action !== 'no-op' || i.cleanup.length > 0));
+}
+
+function applyOptions(options: ApplyRunOptions, limiter: RateLimiter | undefined) {
+  return {
+    cwd: options.cwd,
+    concurrency: options.concurrency ?? 4,
+    strict: options.strict === true,
+    keepReplaced: options.keepReplaced === true,
+    ...(limiter ? { limiter } : {}),
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.graceMs !== undefined ? { graceMs: options.graceMs } : {}),
+    ...(options.onInterrupt ? { onInterrupt: options.onInterrupt } : {}),
+    ...(options.now ? { now: options.now } : {}),
+  };
+}
+
+function finish(inputs: Parameters<typeof outcomeOf>[1], result: ApplyResult): ApplyRun {
+  const out: ApplyRun = outcomeOf('apply', inputs, result.diagnostics);
+  out.report.applied = { items: result.items, tally: result.tally };
+  out.result = result;
+  return out;
+}
+
+const noApi = {
+  createSession: unreachable,
+  updateSession: unreachable,
+  deleteSession: unreachable,
+};
+
 function unreachable(): never {
-  throw new Error('internal: apply created a session for an unchanged plan');
+  throw new Error('internal: apply sent a request for a plan with nothing to send');
 }

@@ -1,4 +1,5 @@
 import { hasChanges, buildPlan, type Plan } from '../plan/plan.js';
+import { planOptions, refreshable } from './plan-options.js';
 import { refreshPlan } from '../plan/refresh.js';
 import { RateLimiter } from '../util/throttle.js';
 import type { Connect } from './connection.js';
@@ -7,8 +8,14 @@ import { makeReport, outcomeOf, type RunBase, type RunOutcome } from './outcome.
 import { writeSavedPlan } from './saved-plan.js';
 
 export interface PlanRunOptions extends RunBase {
-  /** Confirm with GET that recorded sessions still exist. */
+  /** Read the live config of recorded sessions (GET): a gone one is created again, a drifted one repaired. */
   refresh?: Connect;
+  /** Plan the deletion of recorded sessions whose manifests are gone from these paths. */
+  prune?: boolean;
+  /** Plan creates where a create's outcome is unknown. */
+  recreateUnknown?: boolean;
+  /** `added` drift is repaired too. */
+  strict?: boolean;
   concurrency?: number;
   rateLimitPerMinute?: number;
   /** Write the plan here (absolute), for `apply PLAN.json`. */
@@ -27,19 +34,19 @@ export async function runPlan(paths: readonly string[], options: PlanRunOptions)
   const inputs = await loadAndValidate(paths, options);
   if (inputs.blocked) return { ...outcomeOf('plan', inputs), changes: false };
   const state = await options.state.load();
-  let plan = buildPlan(inputs.documents, state);
+  let plan = buildPlan(inputs.documents, state, planOptions(paths, options));
   // Only recorded sessions are read: with none, no connection (and no key) is needed.
-  if (options.refresh !== undefined && plan.items.some((i) => i.action === 'unchanged')) {
+  if (options.refresh !== undefined && plan.items.some(refreshable)) {
     const api = await options.refresh();
     try {
       const limiter = options.rateLimitPerMinute === undefined ? undefined : new RateLimiter(options.rateLimitPerMinute);
-      plan = await refreshPlan(plan, { getSession: (id) => api.getSession(id), concurrency: options.concurrency ?? 4, ...(limiter ? { limiter } : {}) });
+      plan = await refreshPlan(plan, { getSession: (id) => api.getSession(id), concurrency: options.concurrency ?? 4, strict: options.strict === true, ...(limiter ? { limiter } : {}) });
     } finally {
       await api.close();
     }
   }
-  if (options.out !== undefined) await writeSavedPlan(options.out, plan, inputs, options);
+  if (options.out !== undefined) await writeSavedPlan(options.out, plan, inputs, { ...options, paths });
   const report = makeReport('plan', inputs, plan.diagnostics);
-  report.plan = { items: plan.items };
+  report.plan = plan;
   return { report, sources: inputs.sources, secrets: inputs.secrets, plan, changes: hasChanges(plan) };
 }

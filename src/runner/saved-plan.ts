@@ -25,6 +25,12 @@ export interface SavedPlan {
   manifests_hash: string;
   state_hash: string;
   items: Array<{ name: string; user_id: string; action: string; body_hash: string; session_id: string | null }>;
+  /** The plan deletes sessions of manifests gone from its paths (`plan --prune`). */
+  prune?: boolean;
+  /** The paths plan was given (relative likewise): `--prune`'s scope. */
+  paths?: string[];
+  /** The plan creates where a create's outcome was unknown (`plan --recreate-unknown`). */
+  recreate_unknown?: boolean;
 }
 
 function rel(cwd: string, file: string): string {
@@ -32,7 +38,12 @@ function rel(cwd: string, file: string): string {
 }
 
 /** Writes the plan for `apply PLAN.json` (mode 0600: it names the state and the users). */
-export async function writeSavedPlan(out: string, plan: Plan, inputs: ValidatedManifests, options: { cwd: string; state: StateBackend; now?: () => Date }): Promise<void> {
+export async function writeSavedPlan(
+  out: string,
+  plan: Plan,
+  inputs: ValidatedManifests,
+  options: { cwd: string; state: StateBackend; paths: readonly string[]; prune?: boolean; recreateUnknown?: boolean; now?: () => Date },
+): Promise<void> {
   if (inputs.files.some((f) => f === '<stdin>')) throw new InputError('a plan read from standard input cannot be saved: apply would have nothing to re-read', out);
   const saved: SavedPlan = {
     planVersion: PLAN_VERSION,
@@ -42,6 +53,8 @@ export async function writeSavedPlan(out: string, plan: Plan, inputs: ValidatedM
     manifests_hash: plan.manifestsHash,
     state_hash: plan.stateHash,
     items: plan.items.map((i) => ({ name: i.name, user_id: i.user_id, action: i.action, body_hash: i.body_hash, session_id: i.recorded?.session_id ?? null })),
+    ...(options.prune === true ? { prune: true, paths: options.paths.map((p) => rel(options.cwd, resolve(options.cwd, p))) } : {}),
+    ...(options.recreateUnknown === true ? { recreate_unknown: true } : {}),
   };
   try {
     await writeFileAtomic(out, JSON.stringify(saved, null, 2) + '\n', { mode: 0o600 });
@@ -79,8 +92,8 @@ export async function readSavedPlan(path: string): Promise<SavedPlan | undefined
 }
 
 /** The absolute manifest paths a saved plan names, and its state (a path relative to `cwd`, or a URL). */
-export function savedPlanPaths(saved: SavedPlan, cwd: string): { files: string[]; state: string } {
-  return { files: saved.files.map((f) => resolve(cwd, f)), state: saved.state };
+export function savedPlanPaths(saved: SavedPlan, cwd: string): { files: string[]; state: string; pruneRoots?: string[] } {
+  return { files: saved.files.map((f) => resolve(cwd, f)), state: saved.state, ...(saved.paths !== undefined ? { pruneRoots: saved.paths.map((p) => resolve(cwd, p)) } : {}) };
 }
 
 /** A `plan/stale` finding when the manifests or the state no longer match a saved plan. */

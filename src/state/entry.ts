@@ -42,6 +42,8 @@ export interface StateEntry {
   body: { [key: string]: Json } | null;
   /** ISO 8601. */
   applied_at: string;
+  /** The manifest file it was applied from, relative to the working folder (forward slashes); `--prune` scopes by it. */
+  file?: string;
   /** Write-ahead: a create of this manifest and user may have happened (see PendingCreate). */
   pending_create?: PendingCreate;
   /** Sessions this manifest had before a replace, still to be deleted. */
@@ -131,6 +133,8 @@ export function checkEntry(raw: unknown, at: string, corrupt: Corrupt): StateEnt
     body: body as StateEntry['body'],
     applied_at: e['applied_at'] as string,
   };
+  if (typeof e['file'] === 'string') entry.file = e['file'];
+  else if (e['file'] !== undefined) throw corrupt(`${at}.file is not a string`);
   const pending = e['pending_create'];
   if (pending !== undefined) entry.pending_create = checkPending(pending, `${at}.pending_create`, corrupt);
   const superseded = e['superseded'];

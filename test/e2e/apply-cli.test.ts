@@ -15,15 +15,17 @@ afterEach(async () => {
 });
 
 describe('apply on the command line', () => {
-  test('progress goes to stderr on a terminal, one line rewritten in place; stdout keeps the report', async () => {
+  test('progress goes to stderr: on a terminal one line rewritten in place, elsewhere a line per manifest; stdout keeps the report', async () => {
     world = await applyWorld({ 'a.yaml': 'name: a\nuser_id: u1\n', 'b.yaml': 'name: b\nuser_id: u2\n' });
     const tty = await runCli(['apply', '.', '--concurrency', '1'], { cwd: world.dir, tty: true, env: { COMPOSIO_BASE_URL: world.emulator.url, COMPOSIO_API_KEY: KEY } });
     expect(tty.exitCode).toBe(0);
-    expect(tty.stderr).toBe('\r\u001b[K[1/2] created a\r\u001b[K[2/2] created b\n');
+    const ids = [...new Set([...tty.stdout.matchAll(/trs_[A-Za-z0-9_-]+/g)].map((m) => m[0]))];
+    expect(tty.stderr).toBe(`\r\u001b[K[1/2] created a (user u1) ${ids[0]}\r\u001b[K[2/2] created b (user u2) ${ids[1]}\n`);
     expect(tty.stdout).toContain('2 created, 0 unchanged, 0 drifted, 0 failed');
-    // Not a terminal: no progress at all.
+    // Not a terminal (a CI log): one line per manifest as it finishes.
     await world.write('c.yaml', 'name: c\nuser_id: u3\n');
-    expect((await world.run(['apply', '.'])).stderr).toBe('');
+    const log = (await world.run(['apply', '.', '--concurrency', '1'])).stderr;
+    expect(log.replace(/trs_[A-Za-z0-9_-]+/g, 'trs_X')).toBe('[1/3] unchanged a (user u1) trs_X\n[2/3] unchanged b (user u2) trs_X\n[3/3] created c (user u3) trs_X\n');
   });
 
   test('--emulator: no key needed, the URL on stderr, sessions kept beside the state so diff and plan --refresh see them', async () => {
@@ -32,14 +34,14 @@ describe('apply on the command line', () => {
     const state = ['--state', 'st/state.json'];
     const applied = await runCli(['apply', 'a.yaml', '--emulator', ...state], { cwd: dir });
     expect(applied.exitCode).toBe(0);
-    expect(applied.stderr).toMatch(/^emulator: http:\/\/127\.0\.0\.1:\d+ \(sessions kept in .*st\/emulator\)\n$/);
+    expect(applied.stderr).toMatch(/^emulator: http:\/\/127\.0\.0\.1:\d+ \(sessions kept in .*st\/emulator\)\n\[1\/1\] created a \(user u1\) trs_\S+\n$/);
     await stat(join(dir, 'st', 'emulator'));
     const diff = await runCli(['diff', 'a.yaml', '--emulator', ...state], { cwd: dir });
     expect(diff.exitCode).toBe(0);
     expect(diff.stdout).toContain('1 of 1 in sync');
     const plan = await runCli(['plan', 'a.yaml', '--refresh', '--emulator', '--detailed-exitcode', ...state], { cwd: dir });
     expect(plan.exitCode).toBe(0);
-    expect(plan.stdout).toContain('Plan: 0 to create, 0 to replace, 1 unchanged');
+    expect(plan.stdout).toContain('Plan: 0 to create, 0 to update, 0 to replace, 0 to delete, 1 no-op');
   });
 
   test('no API key: exit 2 before any request, and the state lock is released', async () => {

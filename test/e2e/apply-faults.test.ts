@@ -34,7 +34,7 @@ describe('faults during apply', () => {
       ['d', 'created'],
       ['e', 'created'],
     ]);
-    expect(report.applied.tally).toEqual({ created: 4, replaced: 0, unchanged: 0, drifted: 0, failed: 1 });
+    expect(report.applied.tally).toEqual({ created: 4, updated: 0, replaced: 0, deleted: 0, unchanged: 0, drifted: 0, failed: 1 });
     expect(report.diagnostics.map((d: any) => [d.code, d.file, d.range.start.line])).toEqual([['apply/create-failed', 'm/c.yaml', 1]]);
     expect(names(await world.state())).toEqual(['a', 'b', 'd', 'e']);
 
@@ -61,7 +61,22 @@ describe('faults during apply', () => {
     expect(report.diagnostics.map((d: any) => d.code)).toEqual(['apply/outcome-unknown']);
     // The service did create it; sessionctl sent it once and says so rather than guessing.
     expect(await world.creates()).toBe(2);
-    expect(names(await world.state())).toEqual(['b']);
+    // Recorded as what it is: a create of unknown outcome, no session id.
+    const recorded = (await world.state()) as { sessions: Array<{ name: string; session_id: string; pending_create?: { status: string } }> };
+    expect(recorded.sessions.map((e) => [e.name, e.session_id === '', e.pending_create?.status ?? null])).toEqual([
+      ['a', true, 'unknown'],
+      ['b', false, null],
+    ]);
+    // A re-run never creates it again on its own: it stops that manifest and says how to go on.
+    const again = await world.run(['apply', 'm', '--format', 'json']);
+    expect(again.exitCode).toBe(1);
+    expect(JSON.parse(again.stdout).diagnostics.map((d: any) => d.code)).toEqual(['state/outcome-unknown']);
+    expect(await world.creates()).toBe(2);
+    // Told to, it creates it.
+    const told = await world.run(['apply', 'm', '--recreate-unknown', '--format', 'json']);
+    expect(told.exitCode).toBe(0);
+    expect(await world.creates()).toBe(3);
+    expect(names(await world.state())).toEqual(['a', 'b']);
   });
 
   test('an unreadable or locked state stops apply before any request, and is left as it was', async () => {

@@ -33,10 +33,10 @@ describe('apply against the emulator over HTTP', () => {
   test('creates every session, records it, and a re-apply creates nothing', async () => {
     world = await applyWorld({ 'm/support.yaml': SUPPORT, 'm/triage.yaml': TRIAGE, 'm/oncall.yaml': ONCALL });
     const first = await world.run(['apply', 'm', '--format', 'json']);
-    expect(first.stderr).toBe('');
+    expect(first.stderr.split('\n').filter((l) => l !== '').map((l) => l.replace(/ \(user.*/, '').replace(/^\[\d\/3\] /, ''))).toEqual(expect.arrayContaining(['created oncall', 'created support', 'created triage']));
     expect(first.exitCode).toBe(0);
     const report = JSON.parse(first.stdout);
-    expect(report.applied.tally).toEqual({ created: 3, replaced: 0, unchanged: 0, drifted: 0, failed: 0 });
+    expect(report.applied.tally).toEqual({ created: 3, updated: 0, replaced: 0, deleted: 0, unchanged: 0, drifted: 0, failed: 0 });
     expect(report.applied.items.map((i: any) => [i.name, i.action, i.outcome, i.diagnostics])).toEqual([
       ['oncall', 'create', 'created', []],
       ['support', 'create', 'created', []],
@@ -60,7 +60,7 @@ describe('apply against the emulator over HTTP', () => {
     expect(await world.state()).toEqual(state);
   });
 
-  test('a changed manifest replaces only its own session', async () => {
+  test('a changed manifest is updated in place: its own session only, same id, config version 2', async () => {
     world = await applyWorld({ 'm/support.yaml': SUPPORT, 'm/triage.yaml': TRIAGE });
     expect((await world.run(['apply', 'm'])).exitCode).toBe(0);
     const before = await world.state();
@@ -69,18 +69,20 @@ describe('apply against the emulator over HTTP', () => {
     const plan = await world.run(['plan', 'm', '--detailed-exitcode', '--format', 'json']);
     expect(plan.exitCode).toBe(4);
     expect(JSON.parse(plan.stdout).plan.items.map((i: any) => [i.name, i.action, i.reason])).toEqual([
-      ['support', 'unchanged', 'up-to-date'],
-      ['triage', 'replace', 'body-changed'],
+      ['support', 'no-op', 'up-to-date'],
+      ['triage', 'update', 'config-changed'],
     ]);
 
     const applied = await world.run(['apply', 'm']);
     expect(applied.exitCode).toBe(0);
-    expect(applied.stdout).toContain('1 created (1 replacing an older session), 1 unchanged, 0 drifted, 0 failed');
-    expect(await world.creates()).toBe(3);
+    expect(applied.stdout).toContain('0 created, 1 updated, 1 unchanged, 0 drifted, 0 failed');
+    expect(await world.creates()).toBe(2);
     const after = await world.state();
-    const id = (s: typeof after, name: string) => s.sessions.find((e) => e.name === name)!.session_id;
-    expect(id(after, 'support')).toBe(id(before, 'support'));
-    expect(id(after, 'triage')).not.toBe(id(before, 'triage'));
+    const entry = (s: typeof after, name: string) => s.sessions.find((e) => e.name === name)! as (typeof after)['sessions'][number] & { config_version: number };
+    expect(entry(after, 'support')).toEqual(entry(before, 'support'));
+    expect(entry(after, 'triage').session_id).toBe(entry(before, 'triage').session_id);
+    expect(entry(after, 'triage').mcp_url).toBe(entry(before, 'triage').mcp_url);
+    expect([entry(before, 'triage').config_version, entry(after, 'triage').config_version]).toEqual([1, 2]);
 
     expect((await world.run(['plan', 'm', '--detailed-exitcode'])).exitCode).toBe(0);
   });
@@ -164,7 +166,7 @@ describe('apply against the emulator over HTTP', () => {
     world = await applyWorld({ 'support.yaml': SUPPORT });
     const r = await world.run(['apply', 'support.yaml', '--dry-run']);
     expect(r.exitCode).toBe(0);
-    expect(r.stdout).toContain('Plan: 1 to create, 0 to replace, 0 unchanged');
+    expect(r.stdout).toContain('Plan: 1 to create, 0 to update, 0 to replace, 0 to delete, 0 no-op');
     expect((await world.admin('GET', 'stats')).total.received).toBe(0);
     await expect(stat(join(world.dir, '.sessionctl'))).rejects.toThrow(/ENOENT/);
   });

@@ -231,7 +231,7 @@ describe('plan, apply and diff --changed-since', () => {
     const plan = await cli('plan', 's', '--state', 'st/state.json', '--changed-since', 'main', '--format', 'json');
     expect(plan.exitCode).toBe(0);
     const planned = (JSON.parse(plan.stdout) as { plan: { items: Array<{ name: string; action: string }> } }).plan.items;
-    expect(planned.map((i) => `${i.name} ${i.action}`)).toEqual(['two unchanged']);
+    expect(planned.map((i) => `${i.name} ${i.action}`)).toEqual(['two no-op']);
 
     const diff = await cli('diff', 's', '--emulator', '--state', 'st/state.json', '--changed-since', 'main', '--format', 'json');
     expect(diff.exitCode).toBe(0);

@@ -69,17 +69,25 @@ describe('drift injected through the emulator admin API', () => {
     const github = await world.run(['diff', '.', '--format', 'github']);
     expect(github.stdout).toContain('::error file=support.yaml,line=8,col=3,');
 
-    // apply verifies recorded sessions too: drift, exit 1, nothing re-created.
+    // With --refresh=false apply does not look: nothing is sent, the drift stays.
+    const blind = await world.run(['apply', '.', '--refresh=false', '--format', 'json']);
+    expect(blind.exitCode).toBe(0);
+    expect(JSON.parse(blind.stdout).applied.tally).toMatchObject({ updated: 0, unchanged: 2, drifted: 0 });
+    expect((await world.run(['diff', '.'])).exitCode).toBe(1);
+
+    // apply reads recorded sessions first and repairs the drift in place: the same session, a PATCH.
+    const before = await world.state();
     const apply = await world.run(['apply', '.', '--format', 'json']);
-    expect(apply.exitCode).toBe(1);
-    expect(found(apply.stdout).map((f) => f.slice(0, 3))).toEqual([
-      ['drift/changed', 'support.yaml', 6],
-      ['drift/changed', 'support.yaml', 8],
-      ['drift/changed', 'support.yaml', 8],
-      ['drift/changed', 'support.yaml', 8],
+    expect(apply.exitCode).toBe(0);
+    expect(JSON.parse(apply.stdout).applied.items.map((i: { name: string; outcome: string }) => [i.name, i.outcome])).toEqual([
+      ['quiet', 'unchanged'],
+      ['support', 'updated'],
     ]);
-    expect(JSON.parse(apply.stdout).applied.tally).toEqual({ created: 0, replaced: 0, unchanged: 2, drifted: 1, failed: 0 });
+    expect(JSON.parse(apply.stdout).applied.tally).toEqual({ created: 0, updated: 1, replaced: 0, deleted: 0, unchanged: 1, drifted: 0, failed: 0 });
     expect(await world.creates()).toBe(2);
+    expect((await world.state()).sessions.map((s) => s.session_id)).toEqual(before.sessions.map((s) => s.session_id));
+    const after = await world.run(['diff', '.']);
+    expect(after.exitCode).toBe(0);
   });
 
   test('a value the manifest does not declare is added: a warning, drift only with --strict', async () => {

@@ -28,6 +28,7 @@ const formats = [
 type Step =
   | { run: string[]; exit?: number }
   | { write: string; text: string }
+  | { remove: string }
   | { drift: string; config?: unknown; tool_router_tools?: string[] }
   | { fault: Record<string, unknown> };
 
@@ -67,6 +68,7 @@ async function setUp(dir: string, steps: readonly Step[]): Promise<void> {
       const r = await runCli(step.run, { cwd: dir, env: env() });
       expect(r.exitCode, r.stdout + r.stderr).toBe(step.exit ?? 0);
     } else if ('write' in step) writeFileSync(join(dir, step.write), step.text);
+    else if ('remove' in step) rmSync(join(dir, step.remove));
     else if ('drift' in step) await admin('POST', `sessions/${sessionOf(dir, step.drift)}/config`, { config: step.config, tool_router_tools: step.tool_router_tools });
     else await admin('POST', 'faults', step.fault);
   }
@@ -121,7 +123,10 @@ describe('golden plan, apply and diff', () => {
         cpSync(join(here, name, 'm'), join(dir, 'm'), { recursive: true });
         await setUp(dir, spec.setup ?? []);
         const r = await runCli([...spec.args, '--format', format], { cwd: dir, env: env() });
-        expect(r.stderr).toBe('');
+        // stderr carries only progress, one line per manifest as it finishes (in finishing order).
+        const progress = r.stderr.split('\n').filter((l) => l !== '');
+        expect(progress.filter((l) => !/^\[\d+\/\d+\] (created|updated|replaced|deleted|unchanged|failed|unknown|skipped) \S+/.test(l))).toEqual([]);
+        expect(progress.length).toBe(spec.args[0] === 'apply' && !spec.args.includes('--dry-run') ? (JSON.parse(readFileSync(join(here, name, 'expected.json'), 'utf8')) as { applied?: { items: unknown[] } }).applied?.items.length ?? 0 : 0);
         expect(r.exitCode).toBe(spec.exit);
         const out = normalise(r.stdout, dir);
         if (format === 'json') expect(validateReport(JSON.parse(r.stdout)), JSON.stringify(validateReport.errors)).toBe(true);

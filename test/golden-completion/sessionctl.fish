@@ -18,7 +18,7 @@ function __sessionctl_value_options
         case 'p:plan'
             printf '%s\n' '--out' '--state' '--format' '--changed-since' '--env-file' '--concurrency' '--rate-limit' '--base-url' '--api-key-file' '--api-version' '--timeout'
         case 'p:apply'
-            printf '%s\n' '--state' '--format' '--changed-since' '--env-file' '--concurrency' '--rate-limit' '--base-url' '--api-key-file' '--api-version' '--timeout'
+            printf '%s\n' '--refresh' '--state' '--format' '--changed-since' '--env-file' '--concurrency' '--rate-limit' '--base-url' '--api-key-file' '--api-version' '--timeout'
         case 'p:diff'
             printf '%s\n' '--session' '--state' '--format' '--changed-since' '--env-file' '--concurrency' '--rate-limit' '--base-url' '--api-key-file' '--api-version' '--timeout'
         case 'p:get'
@@ -91,8 +91,8 @@ complete -c sessionctl -e
 # sessionctl
 complete -c sessionctl -n '__sessionctl_at \'\'' -f
 complete -c sessionctl -n '__sessionctl_at \'\'' -a 'validate' -d 'Check session manifests: YAML, schema and semantic rules, each finding at file:line:col. No network.'
-complete -c sessionctl -n '__sessionctl_at \'\'' -a 'plan' -d 'Show what apply would do per manifest (create, replace, unchanged), with the request body and the expected config. No network unless --refresh.'
-complete -c sessionctl -n '__sessionctl_at \'\'' -a 'apply' -d 'Create sessions for new or changed manifests, verify each returned config against the declared one, and record them in the state file.'
+complete -c sessionctl -n '__sessionctl_at \'\'' -a 'plan' -d 'Show what apply would do per manifest (create, update, replace, delete with --prune, no-op), field by field at the declared lines. No network unless --refresh.'
+complete -c sessionctl -n '__sessionctl_at \'\'' -a 'apply' -d 'Create, update in place, replace and (with --prune) delete sessions so that they match their manifests; verify every answer and record each change in the state.'
 complete -c sessionctl -n '__sessionctl_at \'\'' -a 'diff' -d 'Compare declared manifests with their deployed sessions (GET): drift, classified, at the declared line, with a unified diff.'
 complete -c sessionctl -n '__sessionctl_at \'\'' -a 'get' -d 'Show a session: its user, MCP URL, meta tools and effective config (GET).'
 complete -c sessionctl -n '__sessionctl_at \'\'' -a 'toolkits' -d 'List the toolkits of a session, with their auth and connection status (paginated).'
@@ -121,7 +121,9 @@ complete -c sessionctl -n '__sessionctl_at \'validate\'' -l 'jobs' -r -F -d 'thr
 complete -c sessionctl -n '__sessionctl_at \'validate\'' -s 'h' -l 'help' -d 'display help for command'
 
 # sessionctl plan
-complete -c sessionctl -n '__sessionctl_at \'plan\'' -l 'refresh' -d 'confirm with GET that recorded sessions still exist (a missing one is planned for create)'
+complete -c sessionctl -n '__sessionctl_at \'plan\'' -l 'refresh' -d 'read recorded sessions (GET): a gone one is planned for create, a drifted one for an update that repairs it'
+complete -c sessionctl -n '__sessionctl_at \'plan\'' -l 'prune' -d 'plan the deletion of recorded sessions whose manifests are gone from these paths'
+complete -c sessionctl -n '__sessionctl_at \'plan\'' -l 'recreate-unknown' -d 'plan creates where an earlier create has an unknown outcome'
 complete -c sessionctl -n '__sessionctl_at \'plan\'' -l 'detailed-exitcode' -d 'exit 4 when changes are pending (0 when none)'
 complete -c sessionctl -n '__sessionctl_at \'plan\'' -l 'out' -r -F -d 'save the plan; `sessionctl apply FILE` executes it only while manifests and state are unchanged'
 complete -c sessionctl -n '__sessionctl_at \'plan\'' -l 'strict' -d 'warnings fail the run too (exit code 1)'
@@ -141,7 +143,10 @@ complete -c sessionctl -n '__sessionctl_at \'plan\'' -s 'h' -l 'help' -d 'displa
 
 # sessionctl apply
 complete -c sessionctl -n '__sessionctl_at \'apply\'' -l 'dry-run' -d 'show the plan only: no lock, no request'
-complete -c sessionctl -n '__sessionctl_at \'apply\'' -l 'no-refresh' -d 'do not GET recorded sessions to confirm they exist and check their drift'
+complete -c sessionctl -n '__sessionctl_at \'apply\'' -l 'refresh' -r -F -d 'read recorded sessions first and repair their drift (default: true; --refresh=false or --no-refresh skips it)'
+complete -c sessionctl -n '__sessionctl_at \'apply\'' -l 'prune' -d 'delete the recorded sessions whose manifests are gone from these paths (listed before anything is deleted)'
+complete -c sessionctl -n '__sessionctl_at \'apply\'' -l 'keep-replaced' -d 'a replace leaves the old session alive (and forgets it) instead of deleting it'
+complete -c sessionctl -n '__sessionctl_at \'apply\'' -l 'recreate-unknown' -d 'create sessions whose earlier create has an unknown outcome (check first that none exists)'
 complete -c sessionctl -n '__sessionctl_at \'apply\'' -l 'strict' -d 'drift the manifest does not declare (added) and warnings fail the run too'
 complete -c sessionctl -n '__sessionctl_at \'apply\'' -l 'github-output' -d 'append <name>_session_id and <name>_mcp_url to the file named by $GITHUB_OUTPUT'
 complete -c sessionctl -n '__sessionctl_at \'apply\'' -l 'state' -r -F -d 'the state file (default: .sessionctl/state.json)'

@@ -1,9 +1,10 @@
 import { appendFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { ApplyProgress } from '../../apply/apply.js';
+import { InvalidArgumentError, Option } from 'commander';
 import { InputError, UsageError } from '../../diagnostics/errors.js';
 import { narrowToChanged } from '../changed-since.js';
-import type { CommandEnv, RegisterCommand } from '../command.js';
+import { GRACE_MS, watchRun } from '../apply-progress.js';
+import type { RegisterCommand } from '../command.js';
 import { connector } from '../open-connection.js';
 import { processLock } from '../process-lock.js';
 import { addRunOptions, finishRun, runInputs, stateOf, type RunFlags } from '../run-options.js';
@@ -12,15 +13,16 @@ interface ApplyFlags extends RunFlags {
   dryRun?: boolean;
   githubOutput?: boolean;
   refresh?: boolean;
+  prune?: boolean;
+  keepReplaced?: boolean;
+  recreateUnknown?: boolean;
 }
 
-/** Progress on a terminal: one line, rewritten in place; nothing when stderr is not a TTY. */
-function progressHook(env: CommandEnv): ((p: ApplyProgress) => void) | undefined {
-  if (env.io.stderr.isTTY !== true) return undefined;
-  return ({ done, total, item }) => {
-    const outcome = item.outcome === 'outcome-unknown' ? 'unknown' : item.outcome;
-    env.io.stderr.write(`\r\u001b[K[${done}/${total}] ${outcome} ${item.name}${done === total ? '\n' : ''}`);
-  };
+/** `--refresh=false` (terraform's spelling) as well as `--no-refresh`. */
+function parseRefresh(value: string | undefined): boolean {
+  if (value === undefined || value === 'true') return true;
+  if (value === 'false') return false;
+  throw new InvalidArgumentError('expected true or false');
 }
 
 /**
@@ -30,10 +32,14 @@ function progressHook(env: CommandEnv): ((p: ApplyProgress) => void) | undefined
 export const registerApply: RegisterCommand = (program, env) => {
   const cmd = program
     .command('apply')
-    .description('Create sessions for new or changed manifests, verify each returned config against the declared one, and record them in the state file.')
+    .description('Create, update in place, replace and (with --prune) delete sessions so that they match their manifests; verify every answer and record each change in the state.')
     .argument('<paths...>', 'manifest files, folders, globs in quotes, - for standard input, or one plan file saved by `plan --out`')
     .option('--dry-run', 'show the plan only: no lock, no request')
-    .option('--no-refresh', 'do not GET recorded sessions to confirm they exist and check their drift')
+    .addOption(new Option('--refresh [bool]', 'read recorded sessions first and repair their drift (default: true; --refresh=false or --no-refresh skips it)').argParser(parseRefresh))
+    .addOption(new Option('--no-refresh', 'do not read recorded sessions first').hideHelp())
+    .option('--prune', 'delete the recorded sessions whose manifests are gone from these paths (listed before anything is deleted)')
+    .option('--keep-replaced', 'a replace leaves the old session alive (and forgets it) instead of deleting it')
+    .option('--recreate-unknown', 'create sessions whose earlier create has an unknown outcome (check first that none exists)')
     .option('--strict', 'drift the manifest does not declare (added) and warnings fail the run too')
     .option('--github-output', 'append <name>_session_id and <name>_mcp_url to the file named by $GITHUB_OUTPUT');
   addRunOptions(cmd, 'always')
@@ -42,13 +48,16 @@ export const registerApply: RegisterCommand = (program, env) => {
       [
         '',
         'Examples:',
-        '  sessionctl apply manifests/                          # create what is new or changed',
+        '  sessionctl apply manifests/                          # create, update or replace what changed',
+        '  sessionctl apply manifests/ --prune                  # also delete sessions of removed manifests',
         '  sessionctl plan manifests/ --out plan.json && sessionctl apply plan.json',
         '  sessionctl apply examples/ --emulator --state /tmp/demo/state.json',
         '  USER_ID=alice sessionctl apply profile.yaml          # one manifest, several users',
         '',
         'Exit codes: 0 applied and in sync, 1 findings or drift, 2 usage or input error,',
-        '3 the service failed or refused a request (the others still ran; the state keeps every success).',
+        '3 the service failed or refused a request (the others still ran; the state keeps every success),',
+        '130 interrupted (SIGINT), 143 stopped (SIGTERM): requests in flight were given 10 s; a create left',
+        'without an answer is recorded as outcome unknown and never sent again unless --recreate-unknown.',
       ].join('\n'),
     )
     .action(async (paths: string[], flags: ApplyFlags) => {
@@ -64,6 +73,7 @@ export const registerApply: RegisterCommand = (program, env) => {
       }
       let state = stateOf(flags, env);
       let targets = paths;
+      let pruneRoots: string[] | undefined;
       let saved: { path: string; plan: Awaited<ReturnType<typeof readSavedPlan>> & object } | undefined;
       if (paths.length === 1) {
         const planPath = resolve(io.cwd, paths[0]!);
@@ -73,23 +83,39 @@ export const registerApply: RegisterCommand = (program, env) => {
           targets = named.files;
           if (flags.state === undefined) state = stateOf({ state: named.state }, env);
           saved = { path: planPath, plan };
+          // What the plan was made with is what it applies.
+          if (plan.prune === true) flags.prune = true;
+          if (named.pruneRoots !== undefined) pruneRoots = named.pruneRoots;
+          if (plan.recreate_unknown === true) flags.recreateUnknown = true;
         }
       }
       if (saved !== undefined && flags.changedSince !== undefined) {
         throw new UsageError('--changed-since cannot narrow a saved plan', 'pass --changed-since to `sessionctl plan --out` instead');
       }
       if (saved === undefined) targets = await narrowToChanged(targets, flags.changedSince, { io, ...(flags.envFile !== undefined ? { envFile: flags.envFile } : {}) });
-      const progress = progressHook(env);
-      const outcome = await runApply(targets, {
-        ...(await runInputs(flags, env, state)),
-        connect: connector(flags, env, state),
-        dryRun: flags.dryRun === true,
-        refresh: flags.refresh !== false,
-        strict: flags.strict === true,
-        ...(saved !== undefined ? { saved } : {}),
-        lock: processLock(),
-        ...(progress ? { onProgress: progress } : {}),
-      });
+      const watch = watchRun(env, 'apply');
+      let outcome;
+      try {
+        outcome = await runApply(targets, {
+          ...(await runInputs(flags, env, state)),
+          connect: connector(flags, env, state),
+          dryRun: flags.dryRun === true,
+          refresh: flags.refresh !== false,
+          prune: flags.prune === true,
+          ...(pruneRoots !== undefined ? { pruneRoots } : {}),
+          keepReplaced: flags.keepReplaced === true,
+          recreateUnknown: flags.recreateUnknown === true,
+          strict: flags.strict === true,
+          ...(saved !== undefined ? { saved } : {}),
+          lock: processLock(),
+          onProgress: watch.onProgress,
+          signal: watch.signal,
+          graceMs: GRACE_MS,
+          onInterrupt: watch.onInterrupt,
+        });
+      } finally {
+        watch.stop();
+      }
       if (flags.githubOutput === true && outcome.result !== undefined) {
         const lines = githubOutputLines(outcome.result.items);
         try {
@@ -98,6 +124,7 @@ export const registerApply: RegisterCommand = (program, env) => {
           throw new InputError(`cannot append to $GITHUB_OUTPUT: ${(err as Error).message}`, outputFile);
         }
       }
-      await finishRun(outcome, flags, env);
+      const interrupted = watch.signalExit();
+      await finishRun(outcome, flags, env, (code) => interrupted ?? code);
     });
 };

@@ -7,6 +7,8 @@ import { addRunOptions, finishRun, runInputs, stateOf, type RunFlags } from '../
 
 interface PlanFlags extends RunFlags {
   refresh?: boolean;
+  prune?: boolean;
+  recreateUnknown?: boolean;
   detailedExitcode?: boolean;
   out?: string;
 }
@@ -18,9 +20,11 @@ interface PlanFlags extends RunFlags {
 export const registerPlan: RegisterCommand = (program, env) => {
   const cmd = program
     .command('plan')
-    .description('Show what apply would do per manifest (create, replace, unchanged), with the request body and the expected config. No network unless --refresh.')
+    .description('Show what apply would do per manifest (create, update, replace, delete with --prune, no-op), field by field at the declared lines. No network unless --refresh.')
     .argument('<paths...>', 'manifest files, folders (searched for *.yaml and *.yml), globs in quotes, or - for standard input')
-    .option('--refresh', 'confirm with GET that recorded sessions still exist (a missing one is planned for create)')
+    .option('--refresh', 'read recorded sessions (GET): a gone one is planned for create, a drifted one for an update that repairs it')
+    .option('--prune', 'plan the deletion of recorded sessions whose manifests are gone from these paths')
+    .option('--recreate-unknown', 'plan creates where an earlier create has an unknown outcome')
     .option('--detailed-exitcode', 'exit 4 when changes are pending (0 when none)')
     .option('--out <file>', 'save the plan; `sessionctl apply FILE` executes it only while manifests and state are unchanged')
     .option('--strict', 'warnings fail the run too (exit code 1)');
@@ -46,6 +50,9 @@ export const registerPlan: RegisterCommand = (program, env) => {
       const outcome = await runPlan(selected, {
         ...(await runInputs(flags, env, state)),
         ...(flags.refresh === true ? { refresh: connector(flags, env, state) } : {}),
+        prune: flags.prune === true,
+        recreateUnknown: flags.recreateUnknown === true,
+        strict: flags.strict === true,
         ...(flags.out !== undefined ? { out: resolve(io.cwd, flags.out) } : {}),
       });
       await finishRun(outcome, flags, env, (code) => (code === ExitCode.ok && flags.detailedExitcode === true && outcome.changes ? ExitCode.changesPending : code));

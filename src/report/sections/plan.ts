@@ -1,7 +1,8 @@
-import { countActions, type PlanItem } from '../../plan/plan.js';
+import { countActions, type Deletion, type PlanItem } from '../../plan/plan.js';
+import { describeChange, type FieldChange } from '../../plan/field-changes.js';
 import type { Style } from '../ansi.js';
 import { displayPath } from '../paths.js';
-import { safeInline } from '../text.js';
+import { plural, safeInline } from '../text.js';
 import type { Report, ReportContext } from '../types.js';
 
 const BODY_WIDTH = 160;
@@ -11,39 +12,72 @@ function shorten(text: string): string {
   return text.length <= BODY_WIDTH ? text : `${text.slice(0, BODY_WIDTH)}… (${text.length - BODY_WIDTH} more characters; --format json shows the whole body)`;
 }
 
-const MARK: Record<PlanItem['action'], string> = { create: '+', replace: '~', unchanged: '=' };
+const MARK: Record<PlanItem['action'], string> = { create: '+', update: '~', replace: '-/+', 'no-op': '=' };
 
 function why(item: PlanItem): string {
   const session = item.recorded?.session_id;
+  const version = item.recorded?.config_version;
   switch (item.reason) {
     case 'not-applied':
       return 'not applied yet';
-    case 'body-changed':
-      return `manifest changed since ${session ?? 'the last apply'}`;
     case 'session-missing':
-      return `recorded ${session ?? 'session'} is gone`;
+      return `recorded ${session ?? 'session'} is gone: created again`;
+    case 'outcome-unknown':
+      return `blocked: a create of unknown outcome is recorded (since ${item.recorded?.pending_create?.since ?? '?'}); nothing is sent`;
+    case 'config-changed':
+      return `manifest changed since ${session ?? 'the last apply'}${version !== null && version !== undefined ? ` (config version ${version})` : ''}: updated in place`;
+    case 'drifted':
+      return `${session ?? 'the session'} drifted from the manifest: repaired in place`;
+    case 'user-changed':
+      return `user_id changed from ${JSON.stringify(item.replaces?.user_id)}: PATCH cannot change a session's user, so a new session replaces ${item.replaces?.session_id ?? 'the old one'}, which is then deleted`;
+    case 'custom-tools-changed':
+      return `custom tools changed: PATCH cannot change them, so a new session replaces ${item.replaces?.session_id ?? 'the old one'}, which is then deleted`;
     default:
       return `up to date: ${session ?? ''}`;
   }
 }
 
-/** The plan of `plan` and `apply --dry-run`: the counts, then per manifest its action, why, body and tools. */
+function changeLine(change: FieldChange, item: PlanItem, ctx: ReportContext, style: Style): string {
+  const mark = change.op === 'add' ? style.green('+') : change.op === 'remove' ? style.red('-') : style.yellow('~');
+  const at = change.range === undefined ? '' : style.dim(`  ${displayPath(item.file, ctx.cwd)}:${change.range.start.line}:${change.range.start.col}`);
+  const drift = change.source === 'drift' ? style.dim(' (drift: live -> declared)') : '';
+  return `      ${mark} ${safeInline(change.field)}: ${safeInline(describeChange(change))}${drift}${at}`;
+}
+
+function itemLines(item: PlanItem, width: number, ctx: ReportContext, style: Style): string[] {
+  const paint = item.action === 'create' ? style.green : item.action === 'update' ? style.yellow : item.action === 'replace' ? style.red : style.dim;
+  const lines = [`  ${paint(`${MARK[item.action].padStart(3)} ${item.action.padEnd(7)}`)} ${style.bold(safeInline(item.name).padEnd(width))}  ${style.dim(`user ${safeInline(item.user_id)}, ${displayPath(item.file, ctx.cwd)}`)}`];
+  lines.push(`        ${why(item)}`);
+  for (const c of item.changes) lines.push(changeLine(c, item, ctx, style));
+  if (item.cleanup.length > 0) lines.push(`        also deletes ${item.cleanup.join(', ')} (left by an earlier replace)`);
+  if (item.action === 'create' || (item.action === 'replace' && item.changes.length === 0)) {
+    lines.push(`        body:  ${safeInline(shorten(JSON.stringify(item.body)))}`);
+    lines.push(`        tools: ${item.expected.toolRouterTools.join(', ')}`);
+  }
+  return lines;
+}
+
+function deletionLines(d: Deletion, width: number, ctx: ReportContext, style: Style): string[] {
+  const from = d.file === null ? '' : `, ${displayPath(d.file, ctx.cwd)}`;
+  const why = d.reason === 'destroy' ? 'destroyed' : 'its manifest is gone from these paths (--prune)';
+  return [`  ${style.red('  - delete ')} ${style.bold(safeInline(d.name).padEnd(width))}  ${style.dim(`user ${safeInline(d.user_id)}${from}`)}`, `        ${d.session_id}: ${why}`];
+}
+
+/** The plan of `plan`, `apply --dry-run` and `destroy`: the counts, then per manifest its action, why, and the field changes. */
 export function planSection(report: Report, ctx: ReportContext, style: Style): string {
   const block = report.plan;
   if (block === undefined) return '';
-  const c = countActions(block.items);
-  const lines = [style.bold(`Plan: ${c.create} to create, ${c.replace} to replace, ${c.unchanged} unchanged`)];
-  if (block.items.length === 0) return lines.join('\n');
-  lines.push('');
-  const width = Math.max(...block.items.map((i) => safeInline(i.name).length));
-  for (const item of block.items) {
-    const paint = item.action === 'create' ? style.green : item.action === 'replace' ? style.yellow : style.dim;
-    lines.push(`  ${paint(`${MARK[item.action]} ${item.action.padEnd(9)}`)} ${style.bold(safeInline(item.name).padEnd(width))}  ${style.dim(`user ${safeInline(item.user_id)}, ${displayPath(item.file, ctx.cwd)}`)}`);
-    lines.push(`      ${why(item)}`);
-    if (item.action !== 'unchanged') {
-      lines.push(`      body:  ${safeInline(shorten(JSON.stringify(item.body)))}`);
-      lines.push(`      tools: ${item.expected.toolRouterTools.join(', ')}`);
-    }
+  const c = countActions(block);
+  const lines = [style.bold(`Plan: ${c.create} to create, ${c.update} to update, ${c.replace} to replace, ${c.delete} to delete, ${c['no-op']} no-op`)];
+  const names = [...block.items.map((i) => i.name), ...block.deletions.map((d) => d.name)];
+  if (names.length > 0) {
+    const width = Math.max(...names.map((n) => safeInline(n).length));
+    lines.push('');
+    for (const item of block.items) lines.push(...itemLines(item, width, ctx, style));
+    for (const d of block.deletions) lines.push(...deletionLines(d, width, ctx, style));
+  }
+  if (block.prunable > 0) {
+    lines.push('', style.dim(`${plural(block.prunable, 'recorded session')} ${block.prunable === 1 ? 'has' : 'have'} no manifest in these paths any more; --prune deletes ${block.prunable === 1 ? 'it' : 'them'}`));
   }
   return lines.join('\n');
 }

@@ -4,23 +4,24 @@ import { atDocument } from '../manifest/at-document.js';
 import type { PlanItem } from '../plan/plan.js';
 
 /**
- * A refused create, located at the key the service names when it names one (`Error in
+ * A refused create or update, located at the key the service names when it names one (`Error in
  * payload.workbench: ...`), else at the manifest's name.
  */
-export function createFailed(item: PlanItem, err: ApiError): Diagnostic {
+export function refused(item: PlanItem, err: ApiError, verb: 'create' | 'update'): Diagnostic {
   const status = [err.status !== undefined ? `HTTP ${err.status}` : err.kind, err.slug].filter((p) => p !== undefined).join(' ');
   const details = (err.errors ?? []).join('; ');
-  const message = `${item.name}: create refused (${status}): ${err.message}${details !== '' ? `: ${details}` : ''}`;
+  const code = verb === 'create' ? 'apply/create-failed' : 'apply/update-failed';
+  const message = `${item.name}: ${verb} refused (${status}): ${err.message}${details !== '' ? `: ${details}` : ''}`;
   const path = /payload\.([A-Za-z0-9_.]+)/.exec(details)?.[1];
   // "Unrecognized key: 'sandbox_size'" names the key below that path.
   const key = /Unrecognized key:? '([A-Za-z0-9_]+)'/.exec(details)?.[1];
   const named = path === undefined ? undefined : key === undefined ? path : `${path}.${key}`;
   const d: Diagnostic =
     named === undefined
-      ? atDocument(item.doc, 'apply/create-failed', 'error', message)
+      ? atDocument(item.doc, code, 'error', message)
       : (() => {
           const pointer = '/' + named.split('.').join('/');
-          return { code: 'apply/create-failed', severity: 'error', message, file: item.doc.file, pointer, range: item.doc.locate(pointer, { key: true }) };
+          return { code, severity: 'error', message, file: item.doc.file, pointer, range: item.doc.locate(pointer, { key: true }) };
         })();
   const hint = [err.suggested_fix, err.request_id !== undefined ? `request id ${err.request_id}` : undefined].filter((p) => p !== undefined).join('; ');
   if (hint !== '') d.hint = hint;

@@ -1,0 +1,242 @@
+import { relative, sep } from 'node:path';
+import { ApiError } from '../client/errors.js';
+import { verifySession } from '../config/verify.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { atDocument } from '../manifest/at-document.js';
+import type { Deletion, PlanItem } from '../plan/plan.js';
+import type { StateEntry } from '../state/entry.js';
+import type { LockedState } from '../state/store.js';
+import type { RateLimiter } from '../util/throttle.js';
+import type { UpdateSessionRequest } from '../wire/request.js';
+import type { Session } from '../wire/session.js';
+import type { AppliedItem } from './applied-item.js';
+import { refused } from './refused.js';
+
+/** The calls apply makes. */
+export interface ApplyApi {
+  createSession(body: PlanItem['body']): Promise<Session>;
+  updateSession(sessionId: string, body: UpdateSessionRequest): Promise<Session>;
+  deleteSession(sessionId: string): Promise<unknown>;
+}
+
+/** What every step needs. */
+export interface StepContext {
+  api: ApplyApi;
+  state: LockedState;
+  now: () => Date;
+  cwd: string;
+  limiter?: RateLimiter;
+  strict: boolean;
+  keepReplaced: boolean;
+  /** Records that need not be awaited (they follow a durable intent): the run waits for them at the end. */
+  writes: Array<Promise<void>>;
+  /** Creates sent and not answered yet, by item: an interrupted run marks them outcome unknown. */
+  inFlight: Map<PlanItem, { since: string }>;
+}
+
+function base(item: PlanItem): Omit<AppliedItem, 'outcome'> {
+  return { name: item.name, file: item.file, user_id: item.user_id, action: item.action, drifted: false, drift: [], diagnostics: [], diff: '' };
+}
+
+function fileOf(item: PlanItem, cwd: string): string | undefined {
+  return item.file.startsWith('<') ? undefined : relative(cwd, item.file).split(sep).join('/');
+}
+
+/** The entry for a session of this item, as it answered. */
+function entryOf(item: PlanItem, session: Session, ctx: StepContext): StateEntry {
+  const file = fileOf(item, ctx.cwd);
+  return {
+    name: item.name,
+    user_id: item.user_id,
+    session_id: session.session_id,
+    mcp_url: session.mcp.url,
+    tool_router_tools: [...session.tool_router_tools],
+    config_version: typeof session.config_version === 'number' ? session.config_version : null,
+    body_hash: item.body_hash,
+    body: item.body as unknown as StateEntry['body'],
+    applied_at: ctx.now().toISOString(),
+    ...(file !== undefined ? { file } : {}),
+  };
+}
+
+/** Whether a create's answer is a session at all (a 201 with something else may still have created one). */
+function wellFormed(session: Session): boolean {
+  return typeof session?.session_id === 'string' && session.session_id !== '' && typeof session.mcp?.url === 'string' && Array.isArray(session.tool_router_tools);
+}
+
+function verify(out: AppliedItem, item: PlanItem, session: Session, strict: boolean): void {
+  const check = verifySession(item.doc, item.expected, session, { strict });
+  out.drift = check.differences;
+  out.diagnostics.push(...check.diagnostics);
+  out.drifted = check.status === 'drifted';
+  // Apply shows the diff of what went wrong only: a session that matches needs no diff in a deploy log.
+  if (out.drifted) out.diff = check.diff;
+}
+
+function queue(ctx: StepContext, out: AppliedItem, item: PlanItem, write: Promise<void>, what: string): void {
+  ctx.writes.push(
+    write.catch((err: unknown) => {
+      out.outcome = 'failed';
+      out.diagnostics.push(atDocument(item.doc, 'state/write-failed', 'error', `${item.name}: ${what}, but the state could not be written: ${(err as Error).message}`));
+    }),
+  );
+}
+
+/**
+ * Creates the session of an item (for `create` and `replace`). The intent is recorded durably
+ * before the request leaves (write-ahead), so that however the run ends, a later run knows a
+ * session may exist; the answer replaces the intent. A create that may have happened without an
+ * answer (timeout, reset, a malformed 201) stays recorded as `outcome unknown` and is never sent
+ * again by a later run on its own.
+ */
+export async function createStep(item: PlanItem, ctx: StepContext): Promise<{ out: AppliedItem; session?: Session }> {
+  const since = ctx.now().toISOString();
+  const held = item.recorded;
+  const intentBase: StateEntry = held ?? { name: item.name, user_id: item.user_id, session_id: '', mcp_url: '', tool_router_tools: [], config_version: null, body_hash: item.body_hash, body: null, applied_at: since };
+  const { pending_create: _old, ...withoutIntent } = intentBase;
+  await ctx.state.record({ ...withoutIntent, pending_create: { since, body_hash: item.body_hash, status: 'in-flight' } });
+  await ctx.limiter?.acquire();
+  ctx.inFlight.set(item, { since });
+  let session: Session;
+  try {
+    session = await ctx.api.createSession(item.body);
+    if (!wellFormed(session)) throw new ApiError('the service answered the create without a session id, MCP URL or tool list', { kind: 'decode', method: 'POST', path: 'session' });
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    const unknown = err.kind === 'outcome-unknown' || err.kind === 'decode';
+    if (unknown) {
+      await ctx.state.record({ ...withoutIntent, pending_create: { since, body_hash: item.body_hash, status: 'unknown', reason: err.message } });
+      const d = atDocument(item.doc, 'apply/outcome-unknown', 'error', `${item.name}: the create was sent but its outcome is unknown (${err.message}); a session may exist that is not recorded, so it was not retried`);
+      d.hint = `look for a session of user ${JSON.stringify(item.user_id)} created since ${since}; adopt it with \`sessionctl import ${item.name} trs_...\`, or apply with --recreate-unknown if there is none`;
+      return { out: { ...base(item), outcome: 'outcome-unknown', diagnostics: [d] } };
+    }
+    // Refused: nothing was created; the entry is what it was.
+    await (held === undefined ? ctx.state.forget(item.name, item.user_id) : ctx.state.record(withoutIntent));
+    return { out: { ...base(item), outcome: 'failed', diagnostics: [refused(item, err, 'create')] } };
+  } finally {
+    ctx.inFlight.delete(item);
+  }
+  const out: AppliedItem = { ...base(item), outcome: item.action === 'replace' ? 'replaced' : 'created', session_id: session.session_id, mcp_url: session.mcp.url, tool_router_tools: [...session.tool_router_tools] };
+  const entry = entryOf(item, session, ctx);
+  // A replace in the same entry keeps the old session to delete until its delete is done.
+  const sameEntry = item.replaces !== undefined && item.replaces.name === item.name && item.replaces.user_id === item.user_id;
+  if (sameEntry && !ctx.keepReplaced) entry.superseded = [...(held?.superseded ?? []), item.replaces!.session_id];
+  else if (held?.superseded !== undefined) entry.superseded = [...held.superseded];
+  queue(ctx, out, item, ctx.state.record(entry), `session ${session.session_id} was created`);
+  verify(out, item, session, ctx.strict);
+  return { out, session };
+}
+
+/** PATCHes a session in place, with the config version it was read at (a 409 overwrites nothing). */
+export async function updateStep(item: PlanItem, ctx: StepContext): Promise<AppliedItem> {
+  const recorded = item.recorded!;
+  const version = item.live?.config_version ?? recorded.config_version;
+  const body: UpdateSessionRequest = { ...(item.patch ?? {}), ...(typeof version === 'number' ? { expected_config_version: version } : {}) };
+  await ctx.limiter?.acquire();
+  let session: Session;
+  try {
+    session = await ctx.api.updateSession(recorded.session_id, body);
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    return { ...base(item), outcome: 'failed', session_id: recorded.session_id, diagnostics: [updateFailed(item, err)] };
+  }
+  const out: AppliedItem = { ...base(item), outcome: 'updated', session_id: session.session_id, mcp_url: session.mcp.url, tool_router_tools: [...session.tool_router_tools] };
+  const entry = entryOf(item, session, ctx);
+  if (recorded.superseded !== undefined) entry.superseded = [...recorded.superseded];
+  queue(ctx, out, item, ctx.state.record(entry), `session ${session.session_id} was updated`);
+  verify(out, item, session, ctx.strict);
+  return out;
+}
+
+function updateFailed(item: PlanItem, err: ApiError): Diagnostic {
+  if (err.kind !== 'conflict') return refused(item, err, 'update');
+  const expected = err.expected_config_version ?? item.live?.config_version ?? item.recorded?.config_version;
+  const current = err.current_config_version;
+  const d = atDocument(
+    item.doc,
+    'apply/conflict',
+    'error',
+    `${item.name}: session ${item.recorded!.session_id} changed while it was being updated: it is at config version ${current ?? 'unknown'}, sessionctl read version ${expected ?? 'unknown'}; nothing was overwritten`,
+  );
+  d.hint = 'someone else changed the session; run `sessionctl plan --refresh` to see its live config, then apply again (apply reads the current version first)';
+  return d;
+}
+
+/** Deletes a session; a session that is already gone counts as deleted. Resolves with the failure, if any. */
+export async function deleteSession(sessionId: string, ctx: StepContext): Promise<ApiError | undefined> {
+  await ctx.limiter?.acquire();
+  try {
+    await ctx.api.deleteSession(sessionId);
+    return undefined;
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    return err.status === 404 ? undefined : err;
+  }
+}
+
+/**
+ * After a replace, deletes the old session (unless `--keep-replaced`) and forgets what the state
+ * held for it; sessions an earlier run failed to delete go the same way.
+ */
+export async function retireStep(out: AppliedItem, item: PlanItem, ctx: StepContext): Promise<void> {
+  const replaced = item.replaces;
+  if (replaced !== undefined && (replaced.name !== item.name || replaced.user_id !== item.user_id)) {
+    // The old session is another user's entry (user_id changed): delete it, then forget the entry.
+    if (!ctx.keepReplaced) {
+      const failed = await deleteSession(replaced.session_id, ctx);
+      if (failed !== undefined) {
+        out.diagnostics.push(deleteFailed(item, replaced.session_id, failed, 'warning'));
+        return;
+      }
+    }
+    await ctx.state.forget(replaced.name, replaced.user_id);
+    out.replaced_session = replaced.session_id;
+    return;
+  }
+  if (replaced !== undefined) out.replaced_session = replaced.session_id;
+}
+
+/**
+ * Deletes the sessions the item's entry still holds as superseded (a replace's old session, or one
+ * an earlier run failed to delete) and records each deletion; a failure is a warning, and the
+ * entry keeps the session for the next run.
+ */
+export async function cleanupStep(out: AppliedItem, item: PlanItem, ctx: StepContext): Promise<void> {
+  // The entry the item's own step recorded must be on record before it is edited again.
+  await Promise.all(ctx.writes);
+  for (const sessionId of ctx.state.get(item.name, item.user_id)?.superseded ?? []) {
+    const failed = await deleteSession(sessionId, ctx);
+    if (failed !== undefined) {
+      out.diagnostics.push(deleteFailed(item, sessionId, failed, 'warning'));
+      continue;
+    }
+    const entry = ctx.state.get(item.name, item.user_id)!;
+    const { superseded = [], ...kept } = entry;
+    const rest = superseded.filter((s) => s !== sessionId);
+    await ctx.state.record(rest.length > 0 ? { ...kept, superseded: rest } : kept);
+  }
+}
+
+function deleteFailed(item: PlanItem, sessionId: string, err: ApiError, severity: Diagnostic['severity']): Diagnostic {
+  const d = atDocument(item.doc, 'apply/delete-failed', severity, `${item.name}: the replaced session ${sessionId} could not be deleted (${err.message}); it stays alive until a later apply deletes it`);
+  d.hint = 'apply again to retry the delete; the state remembers the session';
+  return d;
+}
+
+/** `--prune` and `destroy`: deletes a recorded session, then forgets its entry. */
+export async function deletionStep(deletion: Deletion, ctx: StepContext): Promise<AppliedItem> {
+  const out: AppliedItem = { name: deletion.name, file: deletion.file ?? '', user_id: deletion.user_id, action: 'delete', outcome: 'deleted', session_id: deletion.session_id, drifted: false, drift: [], diagnostics: [], diff: '' };
+  const failed = await deleteSession(deletion.session_id, ctx);
+  if (failed !== undefined) {
+    out.outcome = 'failed';
+    out.diagnostics.push({
+      code: 'apply/delete-failed',
+      severity: 'error',
+      message: `${deletion.name}: session ${deletion.session_id} (user ${JSON.stringify(deletion.user_id)}) could not be deleted: ${failed.message}${failed.status !== undefined ? ` (HTTP ${failed.status})` : ''}; it stays recorded`,
+    });
+    return out;
+  }
+  for (const old of deletion.entry.superseded ?? []) await deleteSession(old, ctx);
+  await ctx.state.forget(deletion.name, deletion.user_id);
+  return out;
+}

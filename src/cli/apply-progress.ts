@@ -1,0 +1,66 @@
+import type { ApplyProgress } from '../apply/apply.js';
+import type { CommandEnv } from './command.js';
+import { ExitCode } from './exit-codes.js';
+
+/** How often a long run says it is still working. */
+const TICK_MS = 10_000;
+/** How long an interrupted run waits for the requests in flight. */
+export const GRACE_MS = 10_000;
+
+export interface RunWatch {
+  onProgress: (p: ApplyProgress) => void;
+  signal: AbortSignal;
+  onInterrupt: (inFlight: number, graceMs: number) => void;
+  /** The exit code the signal asks for (130 for SIGINT, 143 for SIGTERM), if one came. */
+  signalExit(): number | undefined;
+  stop(): void;
+}
+
+/**
+ * Progress and interruption of a long run, on stderr: on a terminal one line rewritten in place,
+ * elsewhere (CI logs) one line per manifest as it finishes, and every 10 s a line with the counts
+ * so that a quiet step is not taken for a hung one. SIGINT or SIGTERM stop the run from starting
+ * requests; a second signal is left to the default (the state already holds every create's
+ * intent, so even that loses nothing).
+ */
+export function watchRun(env: CommandEnv, verb: string, now: () => number = Date.now): RunWatch {
+  const { stderr } = env.io;
+  const tty = stderr.isTTY === true;
+  const started = now();
+  let done = 0;
+  let total = 0;
+  const controller = new AbortController();
+  let received: 'SIGINT' | 'SIGTERM' | undefined;
+  const unsubscribe = env.io.onSignal?.((signal) => {
+    if (received !== undefined) {
+      unsubscribe?.();
+      return;
+    }
+    received = signal;
+    controller.abort(signal);
+  });
+  const ticker = setInterval(() => {
+    if (total > 0) stderr.write(`${tty ? '\r\u001b[K' : ''}${verb}: still working, ${done} of ${total} done after ${Math.round((now() - started) / 1000)} s\n`);
+  }, TICK_MS);
+  ticker.unref();
+  return {
+    signal: controller.signal,
+    onProgress: ({ done: d, total: t, item }) => {
+      done = d;
+      total = t;
+      const outcome = item.outcome === 'outcome-unknown' ? 'unknown' : item.outcome;
+      const line = `[${d}/${t}] ${outcome} ${item.name}${item.user_id !== '' ? ` (user ${item.user_id})` : ''}${item.session_id !== undefined ? ` ${item.session_id}` : ''}`;
+      stderr.write(tty ? `\r\u001b[K${line}${d === t ? '\n' : ''}` : `${line}\n`);
+    },
+    onInterrupt: (inFlight, graceMs) => {
+      stderr.write(
+        `${tty ? '\n' : ''}${verb}: ${received ?? 'signal'} received: no new requests; waiting up to ${Math.round(graceMs / 1000)} s for ${inFlight} in flight (the state already records every create's intent)\n`,
+      );
+    },
+    signalExit: () => (received === 'SIGINT' ? ExitCode.interrupted : received === 'SIGTERM' ? ExitCode.terminated : undefined),
+    stop: () => {
+      clearInterval(ticker);
+      unsubscribe?.();
+    },
+  };
+}

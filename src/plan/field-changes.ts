@@ -1,0 +1,107 @@
+import { canonicalJson, isPlainObject } from '../config/request.js';
+import type { Range } from '../diagnostics/diagnostic.js';
+import type { ManifestDocument } from '../manifest/types.js';
+import type { Json } from '../wire/json.js';
+
+/**
+ * One field that differs between what a session was given and what the manifest declares now, in
+ * the request spelling of the manifest (`toolkits.enable`), so that a reviewer reads the plan
+ * against the file. Lists of scalars are sets: their change is the members added and removed.
+ */
+export interface FieldChange {
+  /** The field as a dotted path: `toolkits.enable`, `tools.github.disable`. */
+  field: string;
+  /** JSON pointer into the manifest's data where the change is shown (the declared key, or the nearest declared ancestor). */
+  pointer: string;
+  /** `add`: newly declared; `remove`: no longer declared; `change`: another value. */
+  op: 'add' | 'remove' | 'change';
+  /** The value before (absent for `add`). */
+  old?: Json;
+  /** The value now (absent for `remove`). */
+  new?: Json;
+  /** For a list of scalars that changed: the members added and removed. */
+  members?: { added: Json[]; removed: Json[] };
+  /** `manifest`: the declared config changed; `drift`: the live session differs from the declared config. */
+  source: 'manifest' | 'drift';
+  /** Where the change shows in the manifest (resolved by the planner through the loader). */
+  range?: Range;
+}
+
+/** The changes with their places in the manifest: the declared key, or where it would go. */
+export function locateChanges(doc: Pick<ManifestDocument, 'locate'>, changes: readonly FieldChange[]): FieldChange[] {
+  return changes.map((c) => ({ ...c, range: doc.locate(c.pointer, c.pointer === '' || /\/\d+$/.test(c.pointer) ? undefined : { key: true }) }));
+}
+
+const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+
+function join(path: string, key: string): string {
+  const part = PLAIN_KEY.test(key) ? key : JSON.stringify(key);
+  return path === '' ? part : `${path}.${part}`;
+}
+
+function pointerJoin(pointer: string, key: string): string {
+  return `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+}
+
+function isScalarList(v: unknown): v is Json[] {
+  return Array.isArray(v) && v.every((m) => m === null || typeof m !== 'object');
+}
+
+/**
+ * The field changes from `before` to `after` (two request bodies), depth first, objects walked
+ * key by key, lists of scalars compared as sets, anything else compared whole. `pointerOf` maps a
+ * body pointer to the manifest pointer where the field is declared (the body is the manifest
+ * minus `name`, with shorthands expanded: see `manifestPointer`).
+ */
+export function fieldChanges(before: Json | undefined, after: Json | undefined, pointerOf: (bodyPointer: string) => string = (p) => p): FieldChange[] {
+  const out: FieldChange[] = [];
+  walk(before, after, '', '', out, pointerOf);
+  return out;
+}
+
+function walk(before: Json | undefined, after: Json | undefined, field: string, pointer: string, out: FieldChange[], pointerOf: (p: string) => string): void {
+  if (before === undefined && after === undefined) return;
+  if (isPlainObject(before) && isPlainObject(after)) {
+    for (const key of [...new Set([...Object.keys(before), ...Object.keys(after)])].sort()) {
+      walk(before[key] as Json | undefined, after[key] as Json | undefined, join(field, key), pointerJoin(pointer, key), out, pointerOf);
+    }
+    return;
+  }
+  if (before === undefined) {
+    out.push({ field, pointer: pointerOf(pointer), op: 'add', new: after!, source: 'manifest' });
+    return;
+  }
+  if (after === undefined) {
+    out.push({ field, pointer: pointerOf(parentOf(pointer)), op: 'remove', old: before, source: 'manifest' });
+    return;
+  }
+  if (isScalarList(before) && isScalarList(after)) {
+    const had = new Set(before.map((m) => canonicalJson(m)));
+    const has = new Set(after.map((m) => canonicalJson(m)));
+    const added = after.filter((m) => !had.has(canonicalJson(m)));
+    const removed = before.filter((m) => !has.has(canonicalJson(m)));
+    if (added.length > 0 || removed.length > 0) out.push({ field, pointer: pointerOf(pointer), op: 'change', old: before, new: after, members: { added, removed }, source: 'manifest' });
+    return;
+  }
+  if (canonicalJson(before) !== canonicalJson(after)) out.push({ field, pointer: pointerOf(pointer), op: 'change', old: before, new: after, source: 'manifest' });
+}
+
+function parentOf(pointer: string): string {
+  const i = pointer.lastIndexOf('/');
+  return i <= 0 ? '' : pointer.slice(0, i);
+}
+
+/**
+ * `+ notion  - slack` for a set, `false -> true` for a value, the value alone for an added or a
+ * removed field: what a plan line shows after the field's name.
+ */
+export function describeChange(change: FieldChange): string {
+  const show = (v: Json | undefined): string => JSON.stringify(v);
+  if (change.members !== undefined) {
+    const parts = [...change.members.added.map((m) => `+ ${typeof m === 'string' ? m : show(m)}`), ...change.members.removed.map((m) => `- ${typeof m === 'string' ? m : show(m)}`)];
+    return parts.join('  ');
+  }
+  if (change.op === 'add') return show(change.new);
+  if (change.op === 'remove') return `${show(change.old)} (removed)`;
+  return `${show(change.old)} -> ${show(change.new)}`;
+}

@@ -1,0 +1,84 @@
+import { canonicalJson, isPlainObject } from '../config/request.js';
+import type { Json } from '../wire/json.js';
+import type { UpdateSessionRequest } from '../wire/request.js';
+
+type Body = { [key: string]: Json };
+
+/**
+ * Keys PATCH replaces whole when supplied (api facts §7): the maps, and the filters whose value is
+ * one choice (`toolkits` is an allowlist or a denylist, `tags` a list or a pair).
+ */
+const REPLACED_WHOLE = new Set(['toolkits', 'tools', 'tags', 'auth_configs', 'connected_accounts']);
+
+/** What PATCH cannot change: the session's user, and the custom tools given at creation. */
+export const NOT_PATCHABLE: readonly string[] = ['user_id', 'experimental.custom_tools', 'experimental.custom_toolkits'];
+
+/** The fields of a body PATCH cannot change, as `NOT_PATCHABLE` names them, with their values. */
+export function unpatchable(body: Body): Map<string, string> {
+  const experimental = isPlainObject(body['experimental']) ? body['experimental'] : {};
+  return new Map([
+    ['user_id', canonicalJson(body['user_id'] ?? null)],
+    ['experimental.custom_tools', canonicalJson(experimental['custom_tools'] ?? null)],
+    ['experimental.custom_toolkits', canonicalJson(experimental['custom_toolkits'] ?? null)],
+  ]);
+}
+
+/** The body without what PATCH refuses (user_id, custom tools). */
+function patchable(body: Body): Body {
+  const out: Body = {};
+  for (const [key, value] of Object.entries(body)) {
+    if (key === 'user_id') continue;
+    if (key === 'experimental' && isPlainObject(value)) {
+      const { custom_tools: _tools, custom_toolkits: _toolkits, ...rest } = value;
+      if (Object.keys(rest).length > 0) out[key] = rest;
+      continue;
+    }
+    out[key] = value;
+  }
+  return out;
+}
+
+/**
+ * The PATCH that turns a session created from `before` into one created from `after`: only keys
+ * that differ are sent (PATCH leaves the others as they are); a key no longer declared is `null`
+ * (the stored override is removed, the default applies again); maps and filters are sent whole
+ * (PATCH replaces them whole); other objects are sent whole, with `null` for a member no longer
+ * declared (PATCH merges them member by member). With no `before` (an adopted session, or state
+ * written before bodies were recorded), every declared key is sent.
+ */
+export function patchBody(before: Body | null, after: Body): UpdateSessionRequest {
+  const next = patchable(after);
+  const prev = before === null ? undefined : patchable(before);
+  const out: Record<string, Json> = {};
+  for (const key of new Set([...Object.keys(prev ?? {}), ...Object.keys(next)])) {
+    const was = prev?.[key];
+    const now = next[key];
+    if (now === undefined) {
+      if (was !== undefined) out[key] = null;
+      continue;
+    }
+    if (was !== undefined && canonicalJson(was) === canonicalJson(now)) continue;
+    out[key] = REPLACED_WHOLE.has(key) || !isPlainObject(now) || !isPlainObject(was) ? now : withRemovedMembers(was, now);
+  }
+  return out as UpdateSessionRequest;
+}
+
+function withRemovedMembers(was: { [key: string]: Json }, now: { [key: string]: Json }): Json {
+  const out: { [key: string]: Json } = { ...now };
+  for (const key of Object.keys(was)) if (!(key in now)) out[key] = null;
+  return out;
+}
+
+/**
+ * The PATCH that repairs drift: every top-level key the differences touch, sent as declared
+ * (`null` when it is not declared, so the service drops what was set behind the manifest's back).
+ */
+export function repairBody(declared: Body, keys: Iterable<string>): UpdateSessionRequest {
+  const next = patchable(declared);
+  const out: Record<string, Json> = {};
+  for (const key of keys) {
+    if (key === '' || key === 'user_id') continue;
+    out[key] = next[key] ?? null;
+  }
+  return out as UpdateSessionRequest;
+}

@@ -1,0 +1,28 @@
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { hasGlobMagic, matchGlob, splitGlob } from '../manifest/glob.js';
+import type { ManifestDocument } from '../manifest/types.js';
+import { hasSession, type StateEntry } from '../state/entry.js';
+
+/**
+ * The recorded sessions whose manifest is gone from the paths of this run: the entry was applied
+ * from a file inside those paths (the same file, a file below a folder, a file a glob matches), and
+ * no manifest of the run has its name any more. Entries of files outside the paths, of manifests
+ * that are still here for other users, and entries that do not say which file they came from are
+ * never pruned: a run over `teams/a.yaml` must not delete what `teams/b.yaml` declares.
+ */
+export function prunable(entries: readonly StateEntry[], documents: readonly ManifestDocument[], consumed: ReadonlySet<StateEntry>, scope: { roots: readonly string[]; cwd: string }): StateEntry[] {
+  const names = new Set(documents.map((d) => d.name));
+  return entries.filter((e) => hasSession(e) && !consumed.has(e) && !names.has(e.name) && e.file !== undefined && inScope(resolve(scope.cwd, e.file), scope.roots, scope.cwd));
+}
+
+function inScope(file: string, roots: readonly string[], cwd: string): boolean {
+  return roots.some((root) => {
+    const abs = isAbsolute(root) ? root : resolve(cwd, root);
+    if (hasGlobMagic(abs)) {
+      const { base, rest } = splitGlob(abs.split(sep).join('/'));
+      const rel = relative(base, file).split(sep).join('/');
+      return !rel.startsWith('..') && matchGlob(rest, rel);
+    }
+    return file === abs || file.startsWith(abs.endsWith(sep) ? abs : abs + sep);
+  });
+}

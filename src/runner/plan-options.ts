@@ -1,0 +1,19 @@
+import type { PlanItem, PlanOptions } from '../plan/plan.js';
+import { hasSession } from '../state/entry.js';
+
+/**
+ * The planner's options for a run over `paths`: `--prune` scoped to those paths (standard input
+ * names no file, so it scopes nothing), and without it the count of what it would delete.
+ */
+export function planOptions(paths: readonly string[], options: { cwd: string; prune?: boolean; pruneRoots?: readonly string[]; recreateUnknown?: boolean }): PlanOptions {
+  const scope = { roots: (options.pruneRoots ?? paths).filter((p) => p !== '-'), cwd: options.cwd };
+  return {
+    ...(options.prune === true ? { prune: scope } : { countPrunable: scope }),
+    ...(options.recreateUnknown === true ? { recreateUnknown: true } : {}),
+  };
+}
+
+/** Whether refresh reads this item's session: it has one, and nothing stands in the way. */
+export function refreshable(item: PlanItem): boolean {
+  return item.recorded !== undefined && hasSession(item.recorded) && !item.blocked && item.action !== 'create';
+}

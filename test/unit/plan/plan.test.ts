@@ -1,0 +1,197 @@
+import { describe, expect, test } from 'vitest';
+import { bodyHash, requestBody } from '../../../src/config/request.js';
+import type { ManifestData } from '../../../src/config/types.js';
+import { parseManifestText } from '../../../src/manifest/load.js';
+import { buildPlan, countActions, hasChanges, manifestsHash, type PlanOptions } from '../../../src/plan/plan.js';
+import type { StateEntry } from '../../../src/state/entry.js';
+import type { Json } from '../../../src/wire/json.js';
+
+const CWD = '/w';
+
+function docs(text: string, env: Record<string, string> = {}, file = '/w/m/a.yaml') {
+  const parsed = parseManifestText(text, file, { env });
+  expect(parsed.diagnostics).toEqual([]);
+  return parsed.documents;
+}
+
+function stateOf(entries: StateEntry[]) {
+  return {
+    hashAtLoad: entries.length === 0 ? '' : 'h',
+    get: (name: string, user: string) => entries.find((e) => e.name === name && e.user_id === user),
+    list: () => entries,
+  };
+}
+
+/** The entry apply would have written for a manifest text. */
+function applied(text: string, extra: Partial<StateEntry> = {}, env: Record<string, string> = {}): StateEntry {
+  const doc = docs(text, env)[0]!;
+  const body = requestBody(doc.data as ManifestData);
+  return {
+    name: doc.name,
+    user_id: String((doc.data as ManifestData).user_id),
+    session_id: `trs_${doc.name}`,
+    mcp_url: `http://x/${doc.name}/mcp`,
+    tool_router_tools: [],
+    config_version: 1,
+    body_hash: bodyHash(body),
+    body: body as unknown as { [key: string]: Json },
+    applied_at: 't',
+    file: 'm/a.yaml',
+    ...extra,
+  };
+}
+
+const V1 = `name: a
+user_id: bot
+toolkits:
+  enable: [gmail, slack]
+tags: [readOnlyHint]
+`;
+
+describe('buildPlan: one action per manifest and user', () => {
+  test('nothing recorded: create, with the wire body and the expected config', () => {
+    const plan = buildPlan(docs(V1), stateOf([]));
+    expect(plan.items.map((i) => [i.name, i.user_id, i.action, i.reason, i.blocked])).toEqual([['a', 'bot', 'create', 'not-applied', false]]);
+    expect(plan.items[0]!.body).toEqual({ user_id: 'bot', toolkits: { enable: ['gmail', 'slack'] }, tags: ['readOnlyHint'] });
+    expect(plan.items[0]!.changes).toEqual([]);
+    expect(plan.deletions).toEqual([]);
+    expect(countActions(plan)).toEqual({ create: 1, update: 0, replace: 0, delete: 0, 'no-op': 0 });
+    expect(hasChanges(plan)).toBe(true);
+  });
+
+  test('the recorded body: no-op', () => {
+    const plan = buildPlan(docs(V1), stateOf([applied(V1)]));
+    expect(plan.items.map((i) => [i.action, i.reason, i.changes, i.patch])).toEqual([['no-op', 'up-to-date', [], undefined]]);
+    expect(hasChanges(plan)).toBe(false);
+  });
+
+  test('list order is no change (lists are sets at the service)', () => {
+    const reordered = V1.replace('[gmail, slack]', '[slack, gmail]');
+    expect(buildPlan(docs(reordered), stateOf([applied(V1)])).items[0]!.action).toBe('no-op');
+  });
+
+  test('a toolkit added and a tag removed: update in place, exactly those two changes at their lines', () => {
+    const v2 = `name: a
+user_id: bot
+toolkits:
+  enable: [gmail, slack, notion]
+`;
+    const [item] = buildPlan(docs(v2), stateOf([applied(V1)])).items;
+    expect(item!.action).toBe('update');
+    expect(item!.reason).toBe('config-changed');
+    expect(item!.changes.map((c) => [c.field, c.op, c.members ?? null, c.old ?? null, c.new ?? null, c.range?.start])).toEqual([
+      ['tags', 'remove', null, ['readOnlyHint'], null, { line: 1, col: 1 }],
+      ['toolkits.enable', 'change', { added: ['notion'], removed: [] }, ['gmail', 'slack'], ['gmail', 'slack', 'notion'], { line: 4, col: 3 }],
+    ]);
+    // PATCH sends what changed: the whole allowlist (PATCH replaces it), and null for the tags no longer declared.
+    expect(item!.patch).toEqual({ toolkits: { enable: ['gmail', 'slack', 'notion'] }, tags: null });
+  });
+
+  test('a changed nested value is one change line, and PATCH sends the block with null for a removed member', () => {
+    const before = 'name: a\nuser_id: bot\nmanage_connections:\n  enable: true\n  callback_url: https://x.example/cb\n';
+    const after = 'name: a\nuser_id: bot\nmanage_connections:\n  enable: false\n';
+    const [item] = buildPlan(docs(after), stateOf([applied(before)])).items;
+    expect(item!.changes.map((c) => [c.field, c.op, c.old ?? null, c.new ?? null])).toEqual([
+      ['manage_connections.callback_url', 'remove', 'https://x.example/cb', null],
+      ['manage_connections.enable', 'change', true, false],
+    ]);
+    expect(item!.patch).toEqual({ manage_connections: { enable: false, callback_url: null } });
+  });
+
+  test('changed custom tools: replace (PATCH cannot change them), and the plan says why', () => {
+    const tool = (d: string) => `name: a\nuser_id: bot\nexperimental:\n  custom_tools:\n    - slug: LOCAL_X\n      name: X\n      description: ${d}\n      input_schema: { type: object }\n`;
+    const [item] = buildPlan(docs(tool('new')), stateOf([applied(tool('old'))])).items;
+    expect([item!.action, item!.reason, item!.replaces?.session_id]).toEqual(['replace', 'custom-tools-changed', 'trs_a']);
+    expect(item!.patch).toBeUndefined();
+  });
+
+  test('a literal user_id that changed: replace the one other session of the manifest', () => {
+    const old = applied(V1);
+    const [item] = buildPlan(docs(V1.replace('user_id: bot', 'user_id: bot-2')), stateOf([old])).items;
+    expect([item!.action, item!.reason, item!.replaces?.user_id, item!.replaces?.session_id]).toEqual(['replace', 'user-changed', 'bot', 'trs_a']);
+    expect(item!.changes.map((c) => [c.field, c.old, c.new])).toEqual([['user_id', 'bot', 'bot-2']]);
+  });
+
+  test('a ${VAR} user_id serves several users: another user is a create, and the others stay', () => {
+    const text = V1.replace('user_id: bot', 'user_id: ${USER_ID}');
+    const alice = applied(text, {}, { USER_ID: 'alice' });
+    const plan = buildPlan(docs(text, { USER_ID: 'bob' }), stateOf([alice]), { prune: { roots: ['/w/m'], cwd: CWD } });
+    expect(plan.items.map((i) => [i.user_id, i.action, i.reason])).toEqual([['bob', 'create', 'not-applied']]);
+    expect(plan.deletions).toEqual([]);
+  });
+
+  test('two other users recorded for a literal user: no guess, a create', () => {
+    const plan = buildPlan(docs(V1.replace('user_id: bot', 'user_id: carol')), stateOf([applied(V1), applied(V1.replace('bot', 'dave'))]));
+    expect(plan.items[0]!.action).toBe('create');
+  });
+
+  test('state without bodies (version 1, or import): the same hash is a no-op, another an update that sends every field', () => {
+    const entry = { ...applied(V1), body: null };
+    expect(buildPlan(docs(V1), stateOf([entry])).items[0]!.action).toBe('no-op');
+    const [item] = buildPlan(docs(V1.replace('[gmail, slack]', '[gmail]')), stateOf([entry])).items;
+    expect([item!.action, item!.changes]).toEqual(['update', []]);
+    expect(item!.patch).toEqual({ toolkits: { enable: ['gmail'] }, tags: ['readOnlyHint'] });
+  });
+
+  test('a create of unknown outcome blocks the manifest, with a finding naming the user and the time; --recreate-unknown plans the create', () => {
+    const entry: StateEntry = { ...applied(V1), session_id: '', body: null, pending_create: { since: '2026-11-25T10:00:00.000Z', body_hash: 'h', status: 'unknown', reason: 'timeout' } };
+    const plan = buildPlan(docs(V1), stateOf([entry]));
+    expect(plan.items.map((i) => [i.action, i.reason, i.blocked])).toEqual([['create', 'outcome-unknown', true]]);
+    expect(plan.diagnostics.map((d) => [d.code, d.severity, d.range?.start])).toEqual([['state/outcome-unknown', 'error', { line: 1, col: 1 }]]);
+    expect(plan.diagnostics[0]!.message).toContain('user "bot" was sent at 2026-11-25T10:00:00.000Z');
+    expect(plan.diagnostics[0]!.hint).toContain('sessionctl import a trs_...');
+    const again = buildPlan(docs(V1), stateOf([entry]), { recreateUnknown: true });
+    expect(again.items.map((i) => [i.action, i.blocked])).toEqual([['create', false]]);
+    expect(again.diagnostics).toEqual([]);
+  });
+
+  test('sessions a replace left behind are cleaned up by the next plan, even a no-op', () => {
+    const plan = buildPlan(docs(V1), stateOf([applied(V1, { superseded: ['trs_old'] })]));
+    expect(plan.items.map((i) => [i.action, i.cleanup])).toEqual([['no-op', ['trs_old']]]);
+    expect(hasChanges(plan)).toBe(true);
+  });
+});
+
+describe('buildPlan: --prune deletes only what the paths owned', () => {
+  const gone = (name: string, file?: string): StateEntry => ({ ...applied(V1.replace('name: a', `name: ${name}`)), ...(file !== undefined ? { file } : { file: undefined }) });
+  const scope = (...roots: string[]): PlanOptions => ({ prune: { roots, cwd: CWD } });
+
+  test.each([
+    ['the file itself', ['/w/m/b.yaml'], ['b']],
+    ['its folder', ['/w/m'], ['b', 'c']],
+    ['a glob that matches it', ['/w/m/*.yaml'], ['b']],
+    ['a glob that does not', ['/w/m/*.yml'], []],
+    ['a sibling folder', ['/w/other'], []],
+    ['a folder whose name is a prefix', ['/w/m/su'], []],
+  ])('scoped by %s', (_name, roots, deleted) => {
+    const entries = [applied(V1), gone('b', 'm/b.yaml'), gone('c', 'm/sub/c.yaml'), gone('d', 'other-place/d.yaml'), gone('e')];
+    const plan = buildPlan(docs(V1), stateOf(entries), scope(...roots));
+    expect(plan.deletions.map((d) => [d.name, d.session_id, d.reason])).toEqual(deleted.map((n) => [n, `trs_${n}`, 'manifest-removed']));
+    expect(countActions(plan).delete).toBe(deleted.length);
+  });
+
+  test('without --prune nothing is deleted, and the plan counts what --prune would delete', () => {
+    const plan = buildPlan(docs(V1), stateOf([applied(V1), gone('b', 'm/b.yaml')]), { countPrunable: { roots: ['/w/m'], cwd: CWD } });
+    expect([plan.deletions, plan.prunable]).toEqual([[], 1]);
+  });
+
+  test('an entry replaced because its user changed is not also deleted', () => {
+    const plan = buildPlan(docs(V1.replace('user_id: bot', 'user_id: bot-2')), stateOf([applied(V1)]), scope('/w/m'));
+    expect(plan.items.map((i) => i.action)).toEqual(['replace']);
+    expect(plan.deletions).toEqual([]);
+  });
+
+  test('an entry with only a create intent has no session to delete', () => {
+    const intent: StateEntry = { ...gone('b', 'm/b.yaml'), session_id: '', pending_create: { since: 't', body_hash: 'h', status: 'in-flight' } };
+    expect(buildPlan(docs(V1), stateOf([intent]), scope('/w/m')).deletions).toEqual([]);
+  });
+});
+
+describe('manifestsHash', () => {
+  test('follows names, users and bodies but not document order', () => {
+    const two = `${V1}---\nname: b\nuser_id: u2\n`;
+    const ab = buildPlan(docs(two), stateOf([]));
+    expect(manifestsHash([...ab.items].reverse())).toBe(ab.manifestsHash);
+    expect(buildPlan(docs(two.replace('u2', 'u3')), stateOf([])).manifestsHash).not.toBe(ab.manifestsHash);
+  });
+});
