@@ -12,7 +12,7 @@ _sessionctl_subcommands() {
 _sessionctl_options() {
   case "$1" in
     '') echo '-V --version -h --help' ;;
-    'validate') echo '--format --changed-since --strict --env-file --max-file-size --jobs -h --help' ;;
+    'validate') echo '--format --changed-since --strict --env-file --max-file-size --jobs --no-fast-path -h --help' ;;
     'plan') echo '--refresh --detailed-exitcode --out --strict --state --format --changed-since --env-file --concurrency --rate-limit --emulator --base-url --api-key-file --verbose --timeout -h --help' ;;
     'apply') echo '--dry-run --no-refresh --strict --github-output --state --format --changed-since --env-file --concurrency --rate-limit --emulator --base-url --api-key-file --verbose --timeout -h --help' ;;
     'diff') echo '--session --strict --state --format --changed-since --env-file --concurrency --rate-limit --emulator --base-url --api-key-file --verbose --timeout -h --help' ;;

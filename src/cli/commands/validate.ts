@@ -13,6 +13,7 @@ interface ValidateOptions {
   maxFileSize?: number;
   jobs?: number;
   changedSince?: string;
+  fastPath?: boolean;
 }
 
 function parseJobs(value: string): number {
@@ -45,6 +46,7 @@ export const registerValidate: RegisterCommand = (program, env) => {
     .addOption(
       new Option('--jobs <n>', 'threads for big runs (default: every core, at most 4, from 2,000 files on); results never depend on it').argParser(parseJobs),
     )
+    .option('--no-fast-path', 'read every file with positions, as files with findings are; slower on big runs, same results')
     .addHelpText(
       'after',
       [
@@ -84,6 +86,7 @@ export const registerValidate: RegisterCommand = (program, env) => {
         readStdin: () => readStreamBounded(io.stdin, options.maxFileSize),
         ...(options.maxFileSize !== undefined ? { maxFileBytes: options.maxFileSize } : {}),
         ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
+        ...(options.fastPath === false ? { fastPath: false } : {}),
       });
       for (const secret of run.secrets) env.redactor.add(secret);
       const report = run.report;

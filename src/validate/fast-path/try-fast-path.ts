@@ -1,0 +1,100 @@
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import type { Range } from '../../diagnostics/diagnostic.js';
+import { DEFAULT_MAX_DEPTH } from '../../manifest/depth.js';
+import { defaultName, STDIN_FILE } from '../../manifest/parse.js';
+import type { ManifestDocument, ScalarSource } from '../../manifest/types.js';
+import type { FileLoadOptions, FileResult } from '../check-file.js';
+import { validateDocument } from '../index.js';
+import { valueAt } from '../pointer.js';
+import { FAST_MAX_BYTES, findHazard } from './hazards.js';
+import { readPlainData } from './plain-data.js';
+
+const fatalUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * The fast path of one file: a clean manifest checked without positions. js-yaml (about ten times
+ * faster than yaml with its syntax tree, bench/RESULTS.md) reads the file into plain data, and
+ * the data gets every per-document check the loader's would (`validateDocument`). The result is
+ * returned only when it is certain to be what the loader would give: the file has none of the
+ * hazards of `hazards.ts` and `plain-data.ts`, and no check finds anything, so there is nothing
+ * to locate. Otherwise undefined: the caller loads the file with the loader, which reads it with
+ * positions and reports every finding. So a file with a finding is always reported by the loader.
+ *
+ * Equivalence is held by construction where it can be (plain scalars resolve through yaml's own
+ * core-schema resolvers) and by the differential test (`fast-path-differential.test.ts`).
+ */
+export function tryFastPath(file: string, options: FileLoadOptions): FileResult | undefined {
+  if (file === STDIN_FILE) return undefined;
+  const maxBytes = Math.min(options.maxFileBytes ?? FAST_MAX_BYTES, FAST_MAX_BYTES);
+  const bytes = readSmallFile(file, maxBytes);
+  if (bytes === undefined || findHazard(bytes, maxBytes) !== undefined) return undefined;
+  let text: string;
+  try {
+    text = fatalUtf8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+  const data = readPlainData(text, options.maxDepth ?? DEFAULT_MAX_DEPTH);
+  if (data === undefined) return undefined;
+  const doc = new PlainDocument(file, data);
+  if (validateDocument(doc).length > 0) return undefined;
+  // No places: the run asks the loader for them only if another file uses the same name.
+  return { names: [doc.name], places: [] };
+}
+
+/**
+ * A regular file of at most `maxBytes`, read whole, or undefined for anything else (a folder, a
+ * pipe, a larger file, an error): the loader then reads it and reports what is wrong.
+ */
+function readSmallFile(file: string, maxBytes: number): Uint8Array | undefined {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile() || stat.size > maxBytes) return undefined;
+    // One byte more than the size notices a file that grew since `fstat`.
+    const buffer = Buffer.allocUnsafe(stat.size + 1);
+    const read = readSync(fd, buffer, 0, buffer.length, 0);
+    return read === stat.size ? buffer.subarray(0, read) : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+const start: Range = { start: { line: 1, col: 1 }, end: { line: 1, col: 1 } };
+
+/**
+ * One document read without positions. `locate` and `scalar` are only asked for to report a
+ * finding, and a finding sends the file to the loader, so their answers are never shown: `scalar`
+ * answers as if every string were written plain, so that the YAML 1.1 check flags every string
+ * the loader might (the loader then decides, from the real source).
+ */
+class PlainDocument implements ManifestDocument {
+  readonly index = 0;
+  readonly name: string;
+  readonly nameDeclared: boolean;
+
+  constructor(
+    readonly file: string,
+    readonly data: unknown,
+  ) {
+    const declared = data !== null && typeof data === 'object' && !Array.isArray(data) && Object.prototype.hasOwnProperty.call(data, 'name') ? (data as Record<string, unknown>)['name'] : undefined;
+    this.nameDeclared = typeof declared === 'string' && declared !== '';
+    this.name = this.nameDeclared ? (declared as string) : defaultName(file, 0);
+  }
+
+  locate(): Range {
+    return start;
+  }
+
+  scalar(pointer: string): ScalarSource | undefined {
+    const value = valueAt(this.data, pointer);
+    return typeof value === 'string' ? { source: value, style: 'plain' } : undefined;
+  }
+}
