@@ -77,7 +77,7 @@ export function secretsOf(diagnostics: readonly Diagnostic[], doc: ManifestDocum
  * any file with a finding, or that the fast path cannot vouch for, is read by the loader.
  */
 export async function checkFile(file: string, options: FileLoadOptions): Promise<FileResult> {
-  const fast = options.fastPath === false ? undefined : tryFastPath(file, options);
+  const fast = options.fastPath === false ? undefined : await tryFastPath(file, options);
   if (fast !== undefined) return fast;
   const parsed = await loadManifestFile(file, options);
   // A value whose `${VAR}` could not be expanded still holds the reference text; its env/ error

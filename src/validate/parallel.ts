@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import { checkFile, type FileLoadOptions, type FileResult } from './check-file.js';
 import type { WorkerBatch, WorkerResult } from './worker.js';
 
@@ -57,6 +56,8 @@ export async function checkAllFiles(
   };
 
   if (script !== undefined) {
+    // Loaded only for a threaded run: the module costs ~5 ms of start-up.
+    const { Worker } = await import('node:worker_threads');
     // A function cannot cross to a worker; only the main thread reads standard input anyway.
     const { readStdin: _, ...workerOptions } = options.load;
     const leftovers: Array<{ id: number; files: string[] }> = [];

@@ -7,7 +7,12 @@ import type { FileLoadOptions, FileResult } from '../check-file.js';
 import { validateDocument } from '../index.js';
 import { valueAt } from '../pointer.js';
 import { FAST_MAX_BYTES, findHazard } from './hazards.js';
-import { readPlainData } from './plain-data.js';
+
+/**
+ * js-yaml is loaded when the first file passes the byte scan: a run whose files all go to the
+ * loader anyway (`validate one.yaml` of a manifest with `${VAR}`) does not pay for its start-up.
+ */
+let plainData: typeof import('./plain-data.js') | undefined;
 
 const fatalUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
@@ -23,7 +28,7 @@ const fatalUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  * Equivalence is held by construction where it can be (plain scalars resolve through yaml's own
  * core-schema resolvers) and by the differential test (`fast-path-differential.test.ts`).
  */
-export function tryFastPath(file: string, options: FileLoadOptions): FileResult | undefined {
+export async function tryFastPath(file: string, options: FileLoadOptions): Promise<FileResult | undefined> {
   if (file === STDIN_FILE) return undefined;
   const maxBytes = Math.min(options.maxFileBytes ?? FAST_MAX_BYTES, FAST_MAX_BYTES);
   const bytes = readSmallFile(file, maxBytes);
@@ -34,7 +39,8 @@ export function tryFastPath(file: string, options: FileLoadOptions): FileResult 
   } catch {
     return undefined;
   }
-  const data = readPlainData(text, options.maxDepth ?? DEFAULT_MAX_DEPTH);
+  plainData ??= await import('./plain-data.js');
+  const data = plainData.readPlainData(text, options.maxDepth ?? DEFAULT_MAX_DEPTH);
   if (data === undefined) return undefined;
   const doc = new PlainDocument(file, data);
   if (validateDocument(doc).length > 0) return undefined;
