@@ -16,8 +16,16 @@ const coreResolvers: readonly ScalarTag[] = new YamlSchema({ schema: 'core', mer
 const resolveOptions = { intAsBigInt: false } as Parameters<NonNullable<ScalarTag['resolve']>>[2];
 const ignore = (): void => undefined;
 
+/**
+ * The first characters with which any of those resolvers can match: `~`, `n`/`N` (null), `t`/`T`/
+ * `f`/`F` (bool), digits, signs and `.` (numbers); and the empty string. YAML 1.2 fixes these
+ * (core schema, §10.3.2); the check keeps the regular expressions off most keys and words.
+ */
+const MAY_RESOLVE = /^(?:$|[~nNtTfF0-9+.-])/;
+
 /** The yaml resolver that reads a plain scalar as something other than a string, if any. */
 function coreResolver(text: string): ScalarTag | undefined {
+  if (!MAY_RESOLVE.test(text)) return undefined;
   for (const tag of coreResolvers) if (tag.test!.test(text)) return tag;
   return undefined;
 }

@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
 import type { Range } from '../../diagnostics/diagnostic.js';
 import { DEFAULT_MAX_DEPTH } from '../../manifest/depth.js';
 import { defaultName, STDIN_FILE } from '../../manifest/parse.js';
@@ -48,9 +48,14 @@ export async function tryFastPath(file: string, options: FileLoadOptions): Promi
   return { names: [doc.name], places: [] };
 }
 
+/** One buffer for every read of the fast path: files are read one at a time, and copied out of it as text. */
+const buffer = Buffer.allocUnsafe(FAST_MAX_BYTES + 1);
+
 /**
- * A regular file of at most `maxBytes`, read whole, or undefined for anything else (a folder, a
- * pipe, a larger file, an error): the loader then reads it and reports what is wrong.
+ * The bytes of a file of at most `maxBytes`, or undefined for anything else (larger, a folder, an
+ * error): the loader then reads it and reports what is wrong. No `fstat`: one read of one byte
+ * more than the limit tells a larger file, and reading a folder fails. The bytes are only valid
+ * until the next call.
  */
 function readSmallFile(file: string, maxBytes: number): Uint8Array | undefined {
   let fd: number;
@@ -60,12 +65,8 @@ function readSmallFile(file: string, maxBytes: number): Uint8Array | undefined {
     return undefined;
   }
   try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile() || stat.size > maxBytes) return undefined;
-    // One byte more than the size notices a file that grew since `fstat`.
-    const buffer = Buffer.allocUnsafe(stat.size + 1);
-    const read = readSync(fd, buffer, 0, buffer.length, 0);
-    return read === stat.size ? buffer.subarray(0, read) : undefined;
+    const read = readSync(fd, buffer, 0, maxBytes + 1, 0);
+    return read <= maxBytes ? buffer.subarray(0, read) : undefined;
   } catch {
     return undefined;
   } finally {

@@ -72,9 +72,9 @@ describe('readPlainData: js-yaml into data, only where it reads what the loader 
   const loader = (text: string): unknown => parse(text, { schema: 'core', merge: false, stringKeys: true, resolveKnownTags: false });
 
   it.each([
-    ['core-schema numbers', 'a: 1\nb: -0\nc: 0o17\nd: 0x1F\ne: 1.5\nf: 1e3\ng: .5\nh: -.inf\ni: .NaN\nj: 12345678901234567890\n'],
+    ['core-schema numbers', 'a: 1\nb: -0\nc: 0o17\nd: 0x1F\ne: 1.5\nf: 1e3\ng: .5\nh: -.inf\ni: .NaN\nj: 12345678901234567890\nk: +12\nl: +.5e3\nm: -1.\nn: .Inf\n'],
     ['what YAML 1.2 keeps as strings', 'a: 1_000\nb: 0b11\nc: +0x1F\nd: 0755\ne: 1:20\nf: 2001-12-14\ng: yes\nh: On\ni: y\nj: 3.10.1\n'],
-    ['null and booleans', 'a: ~\nb: null\nc: Null\nd:\ne: true\nf: False\ng: TRUE\n'],
+    ['null and booleans', 'a: ~\nb: null\nc: Null\nd:\ne: true\nf: False\ng: TRUE\nh: NULL\ni: FALSE\n'],
     ['quoted scalars stay strings', 'a: "1"\nb: \'true\'\nc: "~"\nd: \'it\'\'s\'\n'],
     ['block scalars', 'a: |\n  one\n  two\nb: >\n  folded\n  text\n\n  para\nc: |+\n  keep\n\nd: x\n'],
     ['multi-line plain and quoted scalars', 'a: one\n  two\nb: "one\n  two"\nc: \'one\n\n  two\'\n'],
