@@ -19,9 +19,9 @@ export interface ValidateRun {
 
 export interface ValidatePathsOptions extends LoadOptions {
   /**
-   * Threads that check files: 1 is the main thread; more is that many worker threads, which the
-   * main thread only feeds. Default: all cores (at most 4) for runs of `AUTO_PARALLEL_MIN_FILES`
-   * (2,000) files or more, else 1. Results never depend on it.
+   * Threads that check files: 1 is the main thread alone; more is the main thread and one worker
+   * thread fewer than that. Default: all cores (at most 4) for runs of `AUTO_PARALLEL_MIN_FILES`
+   * (5,000) files or more, else 1. Results never depend on it.
    */
   jobs?: number;
   /**
