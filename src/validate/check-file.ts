@@ -73,7 +73,7 @@ export function secretsOf(diagnostics: readonly Diagnostic[], doc: ManifestDocum
  * Loads one file with the manifest loader (bounded read, the one YAML profile and its limits) and
  * runs every per-document check on it: exactly what a whole run does for that file, except the
  * rules across files, which the run applies to the name records. A clean file usually takes the
- * fast path instead (`tryFastPath`: the same result, without positions, about ten times faster);
+ * fast path instead (`tryFastPath`: the same result, without positions, several times faster);
  * any file with a finding, or that the fast path cannot vouch for, is read by the loader.
  */
 export async function checkFile(file: string, options: FileLoadOptions): Promise<FileResult> {

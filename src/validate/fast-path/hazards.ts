@@ -47,7 +47,7 @@
  *
  * Everything else (block and flow collections, plain, quoted and block scalars, comments,
  * non-ASCII text) is left to js-yaml, whose result `readPlainData` checks further. The
- * differential test (`test/unit/validate/fast-path-differential.test.ts`) holds the whole list to
+ * differential test (`test/e2e/validate-fast-path.test.ts`) holds the whole list to
  * the loader on thousands of generated and mutated files.
  */
 export type Hazard =

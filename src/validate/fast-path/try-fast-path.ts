@@ -26,7 +26,7 @@ const fatalUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  * positions and reports every finding. So a file with a finding is always reported by the loader.
  *
  * Equivalence is held by construction where it can be (plain scalars resolve through yaml's own
- * core-schema resolvers) and by the differential test (`fast-path-differential.test.ts`).
+ * core-schema resolvers) and by the differential test (`test/e2e/validate-fast-path.test.ts`).
  */
 export async function tryFastPath(file: string, options: FileLoadOptions): Promise<FileResult | undefined> {
   if (file === STDIN_FILE) return undefined;
