@@ -7,14 +7,14 @@
 // Outputs, all in dist/ (the same folder depth as dist/version.js, which the bundles rely on):
 //   sessionctl.js           the bin: a few lines that load one of the two bundles below
 //   sessionctl-main.js      the whole CLI
-//   sessionctl-validate.cjs the same CLI with only the `validate` command: CI runs it on every
-//                           pull request, and for a one-file lint the bin's load is most of the
-//                           time (the whole CLI is 2.8 MB, mostly the HTTP client and emulator).
-//                           CommonJS, so that run-cached.cjs can compile it with V8's code cache,
-//   sessionctl-validate.cache  which is written here by one warm-up run (see code-cache.mjs)
+//   sessionctl-validate.cjs the same CLI with only the `validate` command (src/cli/main-validate.ts):
+//                           CI runs it on every pull request, and for a one-file lint the bin's
+//                           load is most of the time (the whole CLI is mostly the HTTP client and
+//                           the emulator). CommonJS, so that run-cached.cjs can compile it with
+//   sessionctl-validate.cache  V8's code cache, written here by one warm-up run (code-cache.mjs)
 //   run-cached.cjs          runs a CommonJS bundle through vm.Script with its code cache
 //   worker.js               the bulk-validation worker (`new URL('./worker.js', import.meta.url)`)
-import { readFile, writeFile, chmod } from 'node:fs/promises';
+import { readFile, writeFile, chmod, cp } from 'node:fs/promises';
 import { build } from 'esbuild';
 import { runCachedSource, writeCodeCache } from './code-cache.mjs';
 
@@ -22,41 +22,23 @@ import { runCachedSource, writeCodeCache } from './code-cache.mjs';
 const banner = { js: "import { createRequire as __sessionctlCreateRequire } from 'node:module'; const require = __sessionctlCreateRequire(import.meta.url);" };
 const common = { bundle: true, platform: 'node', format: 'esm', target: 'node20', banner, logLevel: 'warning' };
 
-/**
- * For the validate bundle: `src/cli/program.ts` registers only `validate`. Everything else in the
- * program (its name, version, help and error handling, `runCli` and its exit codes) is the same
- * code. Fails the build loudly if program.ts no longer has the shape this relies on.
- */
-const onlyValidate = {
-  name: 'only-validate',
-  setup(b) {
-    b.onLoad({ filter: /src[\\/]cli[\\/]program\.ts$/ }, async (args) => {
-      const source = await readFile(args.path, 'utf8');
-      const imports = /^import \{ register\w+ \} from '\.\/commands\/[\w-]+\.js';\n/gm;
-      const list = /const commands: RegisterCommand\[\] = \[[^\]]*\];/;
-      if (!list.test(source) || !/registerValidate/.test(source)) {
-        throw new Error('scripts/bundle.mjs: src/cli/program.ts no longer declares `const commands: RegisterCommand[] = [...]`; update the only-validate plugin');
-      }
-      const contents = source
-        .replace(imports, (line) => (line.includes('{ registerValidate }') ? line : ''))
-        .replace(list, 'const commands: RegisterCommand[] = [registerValidate];');
-      return { contents, loader: 'ts' };
-    });
-  },
-};
+// tsc does not emit the JSON data that modules import (their types come from `*.d.json.ts`, so that
+// tsc never infers a literal type of a 450 KB list); the library tree in dist/ needs it beside them.
+await cp('src/catalog/data', 'dist/catalog/data', { recursive: true, filter: (src) => !src.endsWith('.ts') });
 
 /**
- * For the CommonJS validate bundle: CommonJS has no top-level await, so main.ts's last line
- * awaits `runCli` with `.then` instead. Fails the build loudly if the line changes.
+ * For the CommonJS validate bundle: CommonJS has no top-level await, so main-validate.ts's last
+ * line does not await `runMain` (which sets the exit code itself). Fails the build loudly if the
+ * line changes.
  */
 const noTopLevelAwait = {
   name: 'no-top-level-await',
   setup(b) {
-    b.onLoad({ filter: /src[\\/]cli[\\/]main\.ts$/ }, async (args) => {
+    b.onLoad({ filter: /src[\\/]cli[\\/]main-validate\.ts$/ }, async (args) => {
       const source = await readFile(args.path, 'utf8');
-      const last = 'process.exitCode = await runCli(process.argv.slice(2), processIo());';
-      if (!source.includes(last)) throw new Error(`scripts/bundle.mjs: src/cli/main.ts no longer ends with \`${last}\`; update the no-top-level-await plugin`);
-      return { contents: source.replace(last, 'void runCli(process.argv.slice(2), processIo()).then((code) => { process.exitCode = code; });'), loader: 'ts' };
+      const last = 'await runMain([registerValidate]);';
+      if (!source.includes(last)) throw new Error(`scripts/bundle.mjs: src/cli/main-validate.ts no longer ends with \`${last}\`; update the no-top-level-await plugin`);
+      return { contents: source.replace(last, 'void runMain([registerValidate]);'), loader: 'ts' };
     });
   },
 };
@@ -69,10 +51,10 @@ await build({
   define: { 'import.meta.url': '__sessionctlImportMetaUrl' },
   // vm.Script has no loader for import(): esbuild turns the remaining ones (node:worker_threads) into require.
   supported: { 'dynamic-import': false },
-  entryPoints: { 'sessionctl-validate': 'src/cli/main.ts' },
+  entryPoints: { 'sessionctl-validate': 'src/cli/main-validate.ts' },
   outExtension: { '.js': '.cjs' },
   outdir: 'dist',
-  plugins: [onlyValidate, noTopLevelAwait],
+  plugins: [noTopLevelAwait],
 });
 await writeFile('dist/run-cached.cjs', runCachedSource);
 writeCodeCache('dist/run-cached.cjs', 'dist/sessionctl-validate.cjs', 'dist/sessionctl-validate.cache');

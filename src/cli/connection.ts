@@ -2,8 +2,9 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { resolveApiKey } from '../client/api-key.js';
 import { DEFAULT_BASE_URL } from '../client/base-url.js';
 import type { SessionClient } from '../client/client.js';
-import { UsageError } from '../errors.js';
-import type { CommandEnv } from './program.js';
+import { UsageError } from '../diagnostics/errors.js';
+import type { ApiVersion } from '../wire/json.js';
+import type { CommandEnv } from './command.js';
 
 /** The options `addConnectionOptions` defines, as commander's `opts()` returns them. */
 export interface ConnectionOptions {
@@ -11,9 +12,17 @@ export interface ConnectionOptions {
   apiKeyFile?: string;
   verbose?: boolean;
   timeout?: number;
+  apiVersion?: string;
   /** Never a value: the option exists only to refuse keys on the command line. */
   apiKey?: never;
 }
+
+/**
+ * Options whose value falls back to an environment variable, for `--help` ("env: NAME"). Not
+ * commander's `Option.env()`: it reads `process.env`, and every variable must come through the
+ * injected Io (`clientFromOptions` reads the fallback from there).
+ */
+export const optionEnvFallbacks: Readonly<Record<string, string>> = { '--base-url': 'COMPOSIO_BASE_URL' };
 
 /**
  * Adds the options every networked command shares. The base URL's env fallback is shown in help
@@ -22,8 +31,9 @@ export interface ConnectionOptions {
  */
 export function addConnectionOptions(cmd: Command): Command {
   return cmd
-    .addOption(new Option('--base-url <url>', `the service's base URL (default: ${DEFAULT_BASE_URL}; plain http only to loopback)`).env('COMPOSIO_BASE_URL'))
+    .addOption(new Option('--base-url <url>', `the service's base URL (default: ${DEFAULT_BASE_URL}; plain http only to loopback)`))
     .addOption(new Option('--api-key-file <path>', 'read the API key from this file (otherwise from COMPOSIO_API_KEY)'))
+    .addOption(new Option('--api-version <version>', `the API version of paths and shapes: 3 or 3.1 (default: 3; env: ${API_VERSION_ENV}); delete, attach and history use v3.1 routes either way`))
     .addOption(new Option('--verbose', 'trace HTTP requests and responses to stderr (credentials redacted)'))
     .addOption(new Option('--timeout <ms>', 'give up on one API call, retries included, after this many milliseconds (default: 120000)').argParser(parseTimeout))
     .addOption(
@@ -43,6 +53,17 @@ function parseTimeout(value: string): number {
   return Number(value);
 }
 
+export const API_VERSION_ENV = 'COMPOSIO_API_VERSION';
+
+/** `--api-version`, else COMPOSIO_API_VERSION, else 3; anything but 3 or 3.1 is a usage error naming where it came from. */
+export function apiVersionOf(opts: ConnectionOptions, env: Readonly<Record<string, string | undefined>>): ApiVersion {
+  const fromFlag = opts.apiVersion !== undefined;
+  const raw = opts.apiVersion ?? env[API_VERSION_ENV] ?? '3';
+  const value = raw.trim() === '' && !fromFlag ? '3' : raw.trim();
+  if (value === '3' || value === '3.1') return value;
+  throw new UsageError(`${fromFlag ? '--api-version' : API_VERSION_ENV} must be 3 or 3.1, got ${JSON.stringify(raw)}`);
+}
+
 /**
  * Builds the client for a networked command: resolves the key (file, then COMPOSIO_API_KEY),
  * registers it with the redactor so no output can carry it, checks the base URL, and wires
@@ -50,6 +71,7 @@ function parseTimeout(value: string): number {
  * network (validate, plan) do not pay for it.
  */
 export async function clientFromOptions(opts: ConnectionOptions, env: CommandEnv): Promise<SessionClient> {
+  const apiVersion = apiVersionOf(opts, env.io.env);
   const resolved = await resolveApiKey({
     env: env.io.env,
     apiKeyFile: opts.apiKeyFile,
@@ -62,6 +84,7 @@ export async function clientFromOptions(opts: ConnectionOptions, env: CommandEnv
   return createClient({
     baseUrl,
     apiKey: resolved.key,
+    apiVersion,
     ...(opts.timeout === undefined ? {} : { timeouts: { callMs: opts.timeout, attemptMs: Math.min(30_000, opts.timeout) } }),
     ...(opts.verbose === true ? { onTrace: (line: string) => env.io.stderr.write(`${line}\n`) } : {}),
   });

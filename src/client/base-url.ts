@@ -1,4 +1,4 @@
-import { UsageError } from '../errors.js';
+import { UsageError } from '../diagnostics/errors.js';
 
 /** The service's public endpoint (facts §1). */
 export const DEFAULT_BASE_URL = 'https://backend.composio.dev';

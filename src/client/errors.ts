@@ -1,4 +1,4 @@
-import { SessionctlError } from '../errors.js';
+import { SessionctlError } from '../diagnostics/errors.js';
 
 /**
  * How a call failed:
@@ -10,9 +10,11 @@ import { SessionctlError } from '../errors.js';
  *   because a retry could create a duplicate;
  * - `redirect`: the service answered 3xx; redirects are never followed, so the key never leaves
  *   for another host;
- * - `decode`: the answer had the expected status but its body was not the JSON object expected.
+ * - `decode`: the answer had the expected status but its body was not the JSON object expected;
+ * - `conflict`: a conditional update (PATCH with `expected_config_version`) found the session at
+ *   another config version (409); the error names both versions.
  */
-export type ApiErrorKind = 'http' | 'network' | 'timeout' | 'outcome-unknown' | 'redirect' | 'decode';
+export type ApiErrorKind = 'http' | 'network' | 'timeout' | 'outcome-unknown' | 'redirect' | 'decode' | 'conflict';
 
 export interface ApiErrorDetails {
   kind: ApiErrorKind;
@@ -27,6 +29,9 @@ export interface ApiErrorDetails {
   errors?: string[];
   /** How many attempts were made (1 = no retry). */
   attempts?: number;
+  /** A `conflict`: the version the update expected, and the one the session is at. */
+  expected_config_version?: number;
+  current_config_version?: number;
   cause?: unknown;
 }
 
@@ -48,6 +53,8 @@ export class ApiError extends SessionctlError {
   readonly suggested_fix: string | undefined;
   readonly errors: string[] | undefined;
   readonly attempts: number;
+  readonly expected_config_version: number | undefined;
+  readonly current_config_version: number | undefined;
 
   constructor(message: string, details: ApiErrorDetails) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
@@ -61,12 +68,14 @@ export class ApiError extends SessionctlError {
     this.suggested_fix = details.suggested_fix;
     this.errors = details.errors;
     this.attempts = details.attempts ?? 1;
+    this.expected_config_version = details.expected_config_version;
+    this.current_config_version = details.current_config_version;
   }
 
   /** A plain object for `--format json` and logs: the envelope fields, never the cause's internals. */
   toJSON(): Record<string, unknown> {
     const out: Record<string, unknown> = { name: this.name, kind: this.kind, message: this.message, method: this.method, path: this.path };
-    for (const key of ['status', 'slug', 'code', 'request_id', 'suggested_fix', 'errors'] as const) {
+    for (const key of ['status', 'slug', 'code', 'request_id', 'suggested_fix', 'errors', 'expected_config_version', 'current_config_version'] as const) {
       if (this[key] !== undefined) out[key] = this[key];
     }
     out['attempts'] = this.attempts;

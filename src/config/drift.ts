@@ -3,7 +3,7 @@ import type { ManifestDocument } from '../manifest/types.js';
 import type { ExpectedConfig, Origin } from './expected.js';
 import { canonicalJson, isPlainObject } from './request.js';
 import { parentPointer, toPointer } from './pointer.js';
-import type { Json } from './types.js';
+import type { Json } from '../wire/json.js';
 
 /**
  * One difference between the expected and the effective config (DESIGN §3):

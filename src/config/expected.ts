@@ -1,6 +1,7 @@
 import { isPlainObject } from './request.js';
 import { toPointer } from './pointer.js';
-import type { Json, ManifestData } from './types.js';
+import type { Json } from '../wire/json.js';
+import type { ManifestData } from './types.js';
 
 /**
  * Where a value of the expected config comes from. `declared` values carry the manifest pointer of

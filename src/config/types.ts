@@ -3,11 +3,11 @@
  * request spelling (`enable` / `disable`), the service answers in the response spelling
  * (`enabled` / `disabled`, `proxy_execution_enabled`, tag arrays as `{enabled}`).
  */
-import type { CreateSessionFields, ToolFilterRequest } from '../client/types.js';
+import type { CreateSessionFields, CreateSessionRequest, ToolFilterRequest } from '../wire/request.js';
 
 /**
  * A manifest document after validation, in request spelling: the create request's fields (the
- * wire types in `client/types.ts`), plus the manifest-only `name` and the shorthands, where a bare
+ * wire types in `wire/request.ts`), plus the manifest-only `name` and the shorthands, where a bare
  * list stands for `{enable: [...]}`. Keys the schema admits that sessionctl does not model are
  * carried through as-is.
  */
@@ -24,43 +24,4 @@ export interface ManifestData extends Omit<CreateSessionFields, 'toolkits' | 'to
 }
 
 /** The wire body of POST /api/v3/tool_router/session: the manifest without `name`, shorthands expanded. */
-export type CreateSessionBody = Record<string, unknown> & { user_id: string };
-
-/** A JSON value as decoded from the service. */
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-
-/**
- * The effective config as the service returns it (response spelling). Decoded leniently: newer
- * servers add keys (`preload`, `multi_account`, `search`, ...), so unknown keys are allowed.
- */
-export interface EffectiveConfig {
-  user_id?: string;
-  toolkits?: { enabled?: string[]; disabled?: string[] };
-  tools?: Record<string, { enabled?: string[]; disabled?: string[]; tags?: { enabled?: string[]; disabled?: string[] } }>;
-  tags?: { enabled?: string[]; disabled?: string[] };
-  auth_configs?: Record<string, string>;
-  connected_accounts?: Record<string, string | string[]>;
-  manage_connections?: {
-    enabled?: boolean;
-    callback_url?: string;
-    enable_wait_for_connections?: boolean;
-    enable_connection_removal?: boolean;
-  };
-  workbench?: {
-    enable?: boolean;
-    proxy_execution_enabled?: boolean;
-    auto_offload_threshold?: number;
-    sandbox_size?: string;
-    tool_execution_enabled?: boolean;
-  };
-  [key: string]: unknown;
-}
-
-/** The part of a create or GET response that drift is computed on. */
-export interface SessionView {
-  session_id: string;
-  mcp: { type?: string; url: string };
-  tool_router_tools: string[];
-  config: EffectiveConfig;
-  [key: string]: unknown;
-}
+export type CreateSessionBody = CreateSessionRequest;

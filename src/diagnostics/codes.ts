@@ -1,4 +1,5 @@
-import type { Severity } from './diagnostic.js';
+/** How bad a finding is: errors fail a run, warnings fail it with `--strict`, info never does. */
+export type Severity = 'error' | 'warning' | 'info';
 
 export interface CodeInfo {
   /** The severity a finding of this code has unless a rule decides otherwise. */

@@ -3,7 +3,7 @@
  * ACTIVE; otherwise the user's newest connection made through a link flow (INITIATED until its
  * redirect URL is visited, then ACTIVE). No-auth toolkits need none.
  */
-import type { CatalogToolkit } from './catalog-types.js';
+import type { CatalogToolkit } from '../catalog/types.js';
 import type { EmulatorState } from './context.js';
 import type { SessionRecord } from './store.js';
 
@@ -16,7 +16,7 @@ export interface ConnectedAccountView {
 }
 
 export function connectionOf(session: SessionRecord, toolkit: CatalogToolkit, state: EmulatorState): ConnectedAccountView | null {
-  const pinned = session.config.connected_accounts[toolkit.slug];
+  const pinned = session.config.connected_accounts[toolkit.slug]?.[0];
   if (pinned !== undefined) {
     return {
       id: pinned,

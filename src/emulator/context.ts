@@ -1,8 +1,9 @@
 /** What route handlers get and give back. */
-import type { Catalog } from './catalog.js';
+import type { Catalog } from '../catalog/catalog.js';
+import type { ApiVersion } from '../wire/json.js';
 import { httpError } from './errors.js';
 import type { Faults, RouteName } from './faults.js';
-import type { RateLimiter } from './rate-limit.js';
+import type { FixedWindowLimit } from './fixed-window.js';
 import type { SessionRecord, Store } from './store.js';
 import type { Stats } from './stats.js';
 
@@ -16,7 +17,7 @@ export interface EmulatorState {
   store: Store;
   catalog: Catalog;
   faults: Faults;
-  rateLimiter: RateLimiter;
+  rateLimiter: FixedWindowLimit;
   stats: Stats;
   settings: EmulatorSettings;
   /** `http://host:port`, no trailing slash; links and presigned URLs point here. */
@@ -31,8 +32,10 @@ export interface EmulatorState {
 
 export interface ApiRequest {
   route: RouteName;
+  /** The API version of the path (`/api/v3/...` or `/api/v3.1/...`): it picks shapes and defaults. */
+  version: ApiVersion;
   tenant: string;
-  params: { session_id?: string; mount_id?: string };
+  params: { session_id?: string; mount_id?: string; nanoid?: string };
   query: Record<string, unknown>;
   body: unknown;
   requestId: string;

@@ -41,6 +41,12 @@ export const ROUTE_NAMES = [
   'download_url',
   'upload_url',
   'mount_delete',
+  'update',
+  'delete',
+  'attach',
+  'config_history',
+  'connected_account',
+  'mcp',
 ] as const;
 export type RouteName = (typeof ROUTE_NAMES)[number];
 

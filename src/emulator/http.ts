@@ -1,6 +1,6 @@
 /** Small HTTP helpers shared by the server and its routes: JSON answers, bounded body reads, typed queries. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { JsonSchema } from './contract/openapi-to-json-schema.js';
+import type { JsonSchema } from './contract/types.js';
 import { httpError } from './errors.js';
 
 /** Writes a JSON answer. No CORS headers, ever. */

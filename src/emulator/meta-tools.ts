@@ -3,7 +3,7 @@
  * (the service promises no compatibility for them), and the contract's `Tool` shape for both meta and
  * app tools (GET /tools, search's tool_schemas, COMPOSIO_GET_TOOL_SCHEMAS).
  */
-import type { CatalogTool, CatalogToolkit } from './catalog-types.js';
+import type { CatalogTool, CatalogToolkit } from '../catalog/types.js';
 
 interface MetaTool {
   slug: string;

@@ -4,10 +4,10 @@
  * filter that overrides the global `tags`; a tag filter passes a tool that has at least one enabled
  * tag (when any are listed) and none of the disabled ones.
  */
-import type { CatalogTool } from './catalog-types.js';
-import type { EffectiveConfig, TagFilter } from './effective.js';
+import type { CatalogTool } from '../catalog/types.js';
+import type { SessionConfig, TagFilter } from '../wire/session.js';
 
-export function toolkitAllowed(config: EffectiveConfig, toolkit: string): boolean {
+export function toolkitAllowed(config: SessionConfig, toolkit: string): boolean {
   const tk = config.toolkits;
   if (tk === undefined) return true;
   return 'enabled' in tk ? tk.enabled.includes(toolkit) : !tk.disabled.includes(toolkit);
@@ -20,9 +20,9 @@ function tagsPass(filter: TagFilter | undefined, tags: readonly string[]): boole
   return true;
 }
 
-export function toolAllowed(config: EffectiveConfig, tool: CatalogTool): boolean {
+export function toolAllowed(config: SessionConfig, tool: CatalogTool): boolean {
   if (!toolkitAllowed(config, tool.toolkit)) return false;
-  const f = config.tools[tool.toolkit];
+  const f = config.tools?.[tool.toolkit];
   if (f !== undefined) {
     if ('enabled' in f) return f.enabled.includes(tool.slug);
     if ('disabled' in f) return !f.disabled.includes(tool.slug);

@@ -4,12 +4,12 @@
  * atomically after each change, coalesced so bursts cost one write) and `blobs/<id>` for file bytes.
  * Tenants are stored as a hash of the key, never the key.
  */
-import { mkdirSync, readFileSync, readdirSync, unlinkSync } from 'node:fs';
-import { readFile, unlink } from 'node:fs/promises';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from './atomic-write.js';
+import { writeFileAtomic } from '../util/atomic-write.js';
+import { BlobStore } from './blobs.js';
 import { newId } from './random-id.js';
-import type { EffectiveConfig } from './effective.js';
+import { accountLists, type EffectiveConfig } from './effective.js';
 
 export interface FileRecord {
   mount_relative_path: string;
@@ -19,13 +19,26 @@ export interface FileRecord {
   blob: string;
 }
 
+/** A config version that a PATCH replaced (config_history). */
+export interface ArchivedConfig {
+  version: number;
+  /** When it was replaced. */
+  archived_at: string;
+  config: EffectiveConfig;
+  tool_router_tools: string[];
+}
+
 export interface SessionRecord {
   id: string;
   tenant: string;
   created_at: string;
+  /** When the current config version began (creation, or the last PATCH). */
+  updated_at: string;
   config: EffectiveConfig;
   tool_router_tools: string[];
   config_version: number;
+  /** Earlier config versions, oldest first. */
+  history: ArchivedConfig[];
   /** mount id -> relative path -> file */
   mounts: Record<string, Record<string, FileRecord>>;
   /** Counter behind deterministic `log_id`s. */
@@ -39,6 +52,9 @@ export interface ConnectionRecord {
   toolkit: string;
   status: 'INITIATED' | 'ACTIVE';
   created_at: string;
+  /** When the status last changed. */
+  updated_at?: string;
+  account_type?: 'PRIVATE' | 'SHARED';
   link_token: string;
   callback_url?: string;
   alias?: string;
@@ -57,12 +73,13 @@ export class Store {
   readonly sessions = new Map<string, SessionRecord>();
   readonly connections = new Map<string, ConnectionRecord>();
   private readonly linkTokens = new Map<string, string>();
-  private readonly blobs = new Map<string, Buffer>();
+  readonly blobs: BlobStore;
   private dirty = false;
   private writing: Promise<void> | undefined;
   private writeError: unknown;
 
   constructor(private readonly dataDir?: string) {
+    this.blobs = new BlobStore(dataDir === undefined ? undefined : join(dataDir, 'blobs'));
     if (dataDir === undefined) return;
     mkdirSync(join(dataDir, 'blobs'), { recursive: true, mode: 0o700 });
     let text: string | undefined;
@@ -81,7 +98,7 @@ export class Store {
     if (state.version !== 1 || !Array.isArray(state.sessions) || !Array.isArray(state.connections)) {
       throw new Error(`${join(dataDir, 'state.json')} is not an emulator state file (version 1)`);
     }
-    for (const s of state.sessions) this.sessions.set(s.id, s);
+    for (const s of state.sessions) this.sessions.set(s.id, upgradeRecord(s));
     for (const c of state.connections) {
       this.connections.set(c.id, c);
       this.linkTokens.set(c.link_token, c.id);
@@ -102,7 +119,7 @@ export class Store {
     const s = this.sessions.get(id);
     if (s === undefined) return;
     this.sessions.delete(id);
-    for (const files of Object.values(s.mounts)) for (const f of Object.values(files)) await this.dropBlob(f.blob);
+    for (const files of Object.values(s.mounts)) for (const f of Object.values(files)) await this.blobs.drop(f.blob);
     this.changed();
   }
 
@@ -135,37 +152,12 @@ export class Store {
     return best;
   }
 
-  async putBlob(bytes: Buffer): Promise<string> {
-    const id = newId('b', 12);
-    if (this.dataDir === undefined) this.blobs.set(id, bytes);
-    else await writeFileAtomic(join(this.dataDir, 'blobs', id), bytes);
-    return id;
-  }
-
-  async getBlob(id: string): Promise<Buffer | undefined> {
-    if (this.dataDir === undefined) return this.blobs.get(id);
-    if (!/^b[A-Za-z0-9_-]+$/.test(id)) return undefined;
-    try {
-      return await readFile(join(this.dataDir, 'blobs', id));
-    } catch {
-      return undefined;
-    }
-  }
-
-  async dropBlob(id: string): Promise<void> {
-    if (this.dataDir === undefined) this.blobs.delete(id);
-    else if (/^b[A-Za-z0-9_-]+$/.test(id)) await unlink(join(this.dataDir, 'blobs', id)).catch(() => undefined);
-  }
-
   /** Forget everything (admin reset). */
   reset(): void {
     this.sessions.clear();
     this.connections.clear();
     this.linkTokens.clear();
     this.blobs.clear();
-    if (this.dataDir !== undefined) {
-      for (const f of readdirSync(join(this.dataDir, 'blobs'))) unlinkSync(join(this.dataDir, 'blobs', f));
-    }
     this.changed();
   }
 
@@ -186,7 +178,7 @@ export class Store {
         // Let the other changes of this tick land first, then write them all at once.
         await new Promise((resolve) => setImmediate(resolve));
         const state: PersistedState = { version: 1, sessions: [...this.sessions.values()], connections: [...this.connections.values()] };
-        await writeFileAtomic(join(this.dataDir as string, 'state.json'), JSON.stringify(state));
+        await writeFileAtomic(join(this.dataDir as string, 'state.json'), JSON.stringify(state), { mode: 0o600 });
       }
     } finally {
       this.writing = undefined;
@@ -202,4 +194,18 @@ export class Store {
       throw err;
     }
   }
+}
+
+/**
+ * A session as an earlier emulator saved it: v3-shaped connected accounts (one id), no `search` /
+ * `execute`, no history. Upgraded in place to what this one stores.
+ */
+function upgradeRecord(s: SessionRecord): SessionRecord {
+  const config = s.config as EffectiveConfig & { connected_accounts: Record<string, string | string[]> };
+  config.connected_accounts = accountLists(config.connected_accounts ?? {});
+  config.search ??= { enable: true };
+  config.execute ??= { enable_multi_execute: true };
+  s.updated_at ??= s.created_at;
+  s.history ??= [];
+  return s;
 }

@@ -4,7 +4,7 @@
  * (3), name words (2) and toolkit slug/name (2); ties go to the slug in alphabetical order. The top 3
  * with a score of at least half the best are the primary tools, the next 5 the related ones.
  */
-import type { CatalogTool } from './catalog-types.js';
+import type { CatalogTool } from '../catalog/types.js';
 import type { EmulatorState } from './context.js';
 import { toolAllowed } from './policy.js';
 import type { SessionRecord } from './store.js';

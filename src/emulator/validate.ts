@@ -8,7 +8,7 @@
  * Invalid input"): one line per field, naming the field.
  */
 import type { ErrorObject } from 'ajv';
-import { validatorKey, type ValidatorPart } from './contract/validator-options.js';
+import { validatorKey, type ValidatorPart } from './contract/validator-key.js';
 
 interface Validator {
   (data: unknown): boolean;

@@ -9,7 +9,7 @@ import { stringLocations } from './string-locations.js';
 
 /**
  * The manifest schema, validated by ajv's standalone code generated at build time from
- * `schemas/session-manifest.schema.json` (see `generate-standalone.ts`): compiling at start-up
+ * `schemas/session-manifest.schema.json` (see `scripts/generate/manifest-validator.ts`): compiling at start-up
  * would cost ~100 ms per run, loading the generated module costs a few.
  */
 interface GeneratedValidator {

@@ -10,7 +10,7 @@ import Composio, { AuthenticationError, BadRequestError, NotFoundError } from '@
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { customFormats, operationsOf, type OperationSchemas } from '../../src/emulator/contract/openapi-to-json-schema.js';
+import { customFormats, operationsOf, type OperationSchemas } from '../../scripts/generate/openapi-to-json-schema.js';
 import { repo, spawnEmulator, type SpawnedEmulator } from './cli-bundle.js';
 
 const KEY_A = 'conformance-key-a-0123456789';

@@ -34,7 +34,7 @@ describe('admin', () => {
     const r = await fault([{ route: 'nope', status: 500 }, { route: 'create' }]);
     expect(r.status).toBe(400);
     expect(r.json.error.errors).toEqual([
-      "faults[0]: route must be '*' or one of create, get, execute, execute_meta, link, proxy_execute, toolkits, tools, search, mount_items, download_url, upload_url, mount_delete",
+      "faults[0]: route must be '*' or one of create, get, execute, execute_meta, link, proxy_execute, toolkits, tools, search, mount_items, download_url, upload_url, mount_delete, update, delete, attach, config_history, connected_account, mcp",
       'faults[1]: a fault needs at least one of status, latency_ms, reset, malformed',
     ]);
   });

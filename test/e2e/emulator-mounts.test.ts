@@ -56,7 +56,7 @@ describe('mounts', () => {
     expect(p2.json.next_cursor).toBeUndefined();
   });
 
-  it.each(['../etc/passwd', 'a/../../b', '/abs/path', 'a//b', './a', 'a\\b', 'a/'])('refuses path traversal and odd paths: %s', async (bad) => {
+  it.each(['../etc/passwd', 'a/../../b', '//abs/path', '/', 'a//b', './a', 'a\\b', 'a/'])('refuses path traversal and odd paths: %s', async (bad) => {
     const id = await createSession(emu.url, KEY);
     for (const op of ['upload_url', 'download_url', 'delete']) {
       const r = await call(emu.url, 'POST', `${SESSION}/${id}/mounts/files/${op}`, { key: KEY, body: { mount_relative_path: bad } });
@@ -107,5 +107,35 @@ describe('presigned URLs expire', () => {
     const put = await call(short.url, 'PUT', path(r.json.upload_url), { raw: 'late' });
     expect(put.status).toBe(403);
     expect(put.json.error.message).toBe('Presigned URL expired');
+  });
+});
+
+describe('paths that name Object.prototype members are files like any other (issue 14 item 11)', () => {
+  it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'dir/__proto__'])('%s uploads, lists, downloads and deletes', async (file) => {
+    const id = await createSession(emu.url, KEY);
+    // Before any upload, such a path is not found (no 201 for a prototype member).
+    const missing = await call(emu.url, 'POST', `${SESSION}/${id}/mounts/files/download_url`, { key: KEY, body: { mount_relative_path: file } });
+    expect(missing.status).toBe(404);
+    await upload(id, file, 'proto');
+    const list = await call(emu.url, 'GET', `${SESSION}/${id}/mounts/files/items`, { key: KEY });
+    expect(list.json.items.map((i: any) => [i.mount_relative_path, i.size])).toEqual([[file, 5]]);
+    const dl = await call(emu.url, 'POST', `${SESSION}/${id}/mounts/files/download_url`, { key: KEY, body: { mount_relative_path: file } });
+    expect(dl.status).toBe(201);
+    expect((await call(emu.url, 'GET', path(dl.json.download_url))).text).toBe('proto');
+    await call(emu.url, 'POST', `${SESSION}/${id}/mounts/files/delete`, { key: KEY, body: { mount_relative_path: file } });
+    expect((await call(emu.url, 'GET', `${SESSION}/${id}/mounts/files/items`, { key: KEY })).json.items).toEqual([]);
+  });
+});
+
+describe('a leading slash names the mount root, as the SDK writes paths', () => {
+  it('/dir/a.txt is dir/a.txt', async () => {
+    const id = await createSession(emu.url, KEY);
+    const up = await upload(id, '/dir/a.txt', 'root');
+    expect(up.mount_relative_path).toBe('dir/a.txt');
+    const dl = await call(emu.url, 'POST', `${SESSION}/${id}/mounts/files/download_url`, { key: KEY, body: { mount_relative_path: 'dir/a.txt' } });
+    expect((await call(emu.url, 'GET', path(dl.json.download_url))).text).toBe('root');
+    const del = await call(emu.url, 'POST', `${SESSION}/${id}/mounts/files/delete`, { key: KEY, body: { mount_relative_path: '/dir/a.txt' } });
+    expect(del.json.mount_relative_path).toBe('dir/a.txt');
+    expect((await call(emu.url, 'GET', `${SESSION}/${id}/mounts/files/items`, { key: KEY })).json.items).toEqual([]);
   });
 });

@@ -1,6 +1,9 @@
 import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { rmSync } from 'node:fs';
+import { Readable } from 'node:stream';
+import { Agent, request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
 import { call, createSession, SESSION } from '../conformance/emulator-http.js';
@@ -51,5 +54,48 @@ describe('--data-dir', () => {
     writeFileSync(join(dir, 'state.json'), '{"version": 1, "sessions": [');
     await expect(startEmulator({ port: 0, dataDir: dir })).rejects.toThrow(/state\.json is not valid JSON/);
     expect(readFileSync(join(dir, 'state.json'), 'utf8')).toBe('{"version": 1, "sessions": [');
+  });
+});
+
+describe('--data-dir mount files', () => {
+  it('stream to disk: a file past the limit is 413 and leaves nothing; one within it is kept byte for byte', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'emu-blobs-'));
+    try {
+      const emu = await startEmulator({ port: 0, dataDir: dir, maxFileBytes: 3 * 1024 * 1024 });
+      const id = await createSession(emu.url, KEY);
+      const urlFor = async (file: string): Promise<string> =>
+        (await call(emu.url, 'POST', `${SESSION}/${id}/mounts/files/upload_url`, { key: KEY, body: { mount_relative_path: file } })).json.upload_url;
+      // Sent in chunks without a content-length, so the limit is found while streaming.
+      const chunks = async function* (n: number): AsyncGenerator<Buffer> {
+        for (let i = 0; i < n; i++) yield Buffer.alloc(256 * 1024, i);
+      };
+      // The emulator answers 413 and closes the connection while the body is still arriving: the
+      // client sees the 413 or a reset, depending on timing; either way nothing is stored.
+      const oneShot = new Agent({ pipelining: 0 });
+      const big = await request(await urlFor('big.bin'), { method: 'PUT', body: Readable.from(chunks(16)), dispatcher: oneShot }).then(
+        async (r) => {
+          await r.body.dump().catch(() => undefined);
+          return r.statusCode;
+        },
+        (e: unknown) => (e as { code?: string }).code,
+      );
+      await oneShot.close();
+      expect([413, 'ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE']).toContain(big);
+      const ok = await request(await urlFor('ok.bin'), { method: 'PUT', body: Readable.from(chunks(8)) });
+      expect(ok.statusCode).toBe(200);
+      await ok.body.dump();
+      await emu.close();
+      expect(readdirSync(join(dir, 'blobs')).filter((f) => !/^b[A-Za-z0-9_-]+$/.test(f))).toEqual([]);
+      expect(readdirSync(join(dir, 'blobs'))).toHaveLength(1);
+
+      const again = await startEmulator({ port: 0, dataDir: dir });
+      const dl = await call(again.url, 'POST', `${SESSION}/${id}/mounts/files/download_url`, { key: KEY, body: { mount_relative_path: 'ok.bin' } });
+      const got = await request(dl.json.download_url);
+      const bytes = Buffer.from(await got.body.arrayBuffer());
+      expect(bytes.equals(Buffer.concat(Array.from({ length: 8 }, (_, i) => Buffer.alloc(256 * 1024, i))))).toBe(true);
+      await again.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -84,6 +84,19 @@ describe('sessionctl validate', () => {
     expect(jsonCodes(unset.stdout).map((c) => c.split('@')[0])).toEqual(['env/unset-variable', 'env/unset-variable']);
     const badFile = await runCli(['validate', 'm.yaml', '--env-file', 'missing.env', '--format', 'json'], { cwd: dir });
     expect(badFile.exitCode).toBe(2);
+    // The env file's finding is the run's own: counted in the summary like any other.
+    const bad = JSON.parse(badFile.stdout) as { diagnostics: { code: string }[]; summary: { errors: number } };
+    expect(bad.diagnostics.map((d) => d.code)).toEqual(['env/unset-variable', 'env/unset-variable', 'input/env-file']);
+    expect(bad.summary.errors).toBe(3);
+  });
+
+  it('plan names what --env-file names: --changed-since selects by the expanded name', async () => {
+    const dir = scratch();
+    writeFileSync(join(dir, '.env'), 'NAME=from-file\n');
+    writeFileSync(join(dir, 'm.yaml'), 'name: ${NAME}\nuser_id: u1\n');
+    const r = await runCli(['plan', 'm.yaml', '--env-file', '.env', '--format', 'json', '--state', 'state.json'], { cwd: dir });
+    expect(r.exitCode).toBe(0);
+    expect((JSON.parse(r.stdout) as { plan: { items: { name: string }[] } }).plan.items.map((i) => i.name)).toEqual(['from-file']);
   });
 
   it('refuses files over --max-file-size with exit 2, and rejects a bad size as a usage error', async () => {

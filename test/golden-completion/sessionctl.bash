@@ -13,29 +13,29 @@ _sessionctl_options() {
   case "$1" in
     '') echo '-V --version -h --help' ;;
     'validate') echo '--format --changed-since --strict --env-file --max-file-size --jobs --no-fast-path -h --help' ;;
-    'plan') echo '--refresh --detailed-exitcode --out --strict --state --format --changed-since --env-file --concurrency --rate-limit --emulator --base-url --api-key-file --verbose --timeout -h --help' ;;
-    'apply') echo '--dry-run --no-refresh --strict --github-output --state --format --changed-since --env-file --concurrency --rate-limit --emulator --base-url --api-key-file --verbose --timeout -h --help' ;;
-    'diff') echo '--session --strict --state --format --changed-since --env-file --concurrency --rate-limit --emulator --base-url --api-key-file --verbose --timeout -h --help' ;;
-    'get') echo '--state --user-id --format --emulator --base-url --api-key-file --verbose --timeout -h --help' ;;
-    'toolkits') echo '--connected --search --toolkit --state --user-id --format --emulator --base-url --api-key-file --verbose --timeout --all --limit -h --help' ;;
-    'tools') echo '--state --user-id --format --emulator --base-url --api-key-file --verbose --timeout -h --help' ;;
-    'search') echo '--known-fields --model --state --user-id --format --emulator --base-url --api-key-file --verbose --timeout -h --help' ;;
-    'execute') echo '--arg --args-file --state --user-id --format --emulator --base-url --api-key-file --verbose --timeout -h --help' ;;
-    'execute-meta') echo '--arg --args-file --state --user-id --format --emulator --base-url --api-key-file --verbose --timeout -h --help' ;;
-    'link') echo '--callback-url --state --user-id --format --emulator --base-url --api-key-file --verbose --timeout -h --help' ;;
-    'proxy') echo '--toolkit --method --endpoint --body --param --state --user-id --format --emulator --base-url --api-key-file --verbose --timeout -h --help' ;;
+    'plan') echo '--refresh --detailed-exitcode --out --strict --state --format --changed-since --env-file --concurrency --rate-limit --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
+    'apply') echo '--dry-run --no-refresh --strict --github-output --state --format --changed-since --env-file --concurrency --rate-limit --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
+    'diff') echo '--session --strict --state --format --changed-since --env-file --concurrency --rate-limit --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
+    'get') echo '--state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
+    'toolkits') echo '--connected --search --toolkit --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout --all --limit -h --help' ;;
+    'tools') echo '--state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
+    'search') echo '--known-fields --model --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
+    'execute') echo '--arg --args-file --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
+    'execute-meta') echo '--arg --args-file --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
+    'link') echo '--callback-url --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
+    'proxy') echo '--toolkit --method --endpoint --body --param --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
     'files') echo '-h --help' ;;
-    'files ls') echo '--mount --state --user-id --format --emulator --base-url --api-key-file --verbose --timeout --all --limit -h --help' ;;
-    'files upload-url') echo '--content-type --mount --state --user-id --format --emulator --base-url --api-key-file --verbose --timeout -h --help' ;;
-    'files download-url') echo '--mount --state --user-id --format --emulator --base-url --api-key-file --verbose --timeout -h --help' ;;
-    'files rm') echo '--mount --state --user-id --format --emulator --base-url --api-key-file --verbose --timeout -h --help' ;;
-    'files put') echo '--content-type --mount --state --user-id --format --emulator --base-url --api-key-file --verbose --timeout -h --help' ;;
-    'files get') echo '--mount --state --user-id --format --emulator --base-url --api-key-file --verbose --timeout -h --help' ;;
+    'files ls') echo '--mount --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout --all --limit -h --help' ;;
+    'files upload-url') echo '--content-type --mount --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
+    'files download-url') echo '--mount --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
+    'files rm') echo '--mount --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
+    'files put') echo '--content-type --mount --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
+    'files get') echo '--mount --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
     'files help') echo '' ;;
     'schema') echo '-h --help' ;;
     'init') echo '--dir -h --help' ;;
     'completion') echo '-h --help' ;;
-    'emulator') echo '--host --port --api-key --data-dir --rate-limit --catalog -h --help' ;;
+    'emulator') echo '--host --port --api-key --data-dir --rate-limit --max-file-size --catalog -h --help' ;;
     'help') echo '' ;;
   esac
 }
@@ -43,25 +43,25 @@ _sessionctl_options() {
 _sessionctl_value_options() {
   case "$1" in
     'validate') echo '--format --changed-since --env-file --max-file-size --jobs' ;;
-    'plan') echo '--out --state --format --changed-since --env-file --concurrency --rate-limit --base-url --api-key-file --timeout' ;;
-    'apply') echo '--state --format --changed-since --env-file --concurrency --rate-limit --base-url --api-key-file --timeout' ;;
-    'diff') echo '--session --state --format --changed-since --env-file --concurrency --rate-limit --base-url --api-key-file --timeout' ;;
-    'get') echo '--state --user-id --format --base-url --api-key-file --timeout' ;;
-    'toolkits') echo '--search --toolkit --state --user-id --format --base-url --api-key-file --timeout --limit' ;;
-    'tools') echo '--state --user-id --format --base-url --api-key-file --timeout' ;;
-    'search') echo '--known-fields --model --state --user-id --format --base-url --api-key-file --timeout' ;;
-    'execute') echo '--arg --args-file --state --user-id --format --base-url --api-key-file --timeout' ;;
-    'execute-meta') echo '--arg --args-file --state --user-id --format --base-url --api-key-file --timeout' ;;
-    'link') echo '--callback-url --state --user-id --format --base-url --api-key-file --timeout' ;;
-    'proxy') echo '--toolkit --method --endpoint --body --param --state --user-id --format --base-url --api-key-file --timeout' ;;
-    'files ls') echo '--mount --state --user-id --format --base-url --api-key-file --timeout --limit' ;;
-    'files upload-url') echo '--content-type --mount --state --user-id --format --base-url --api-key-file --timeout' ;;
-    'files download-url') echo '--mount --state --user-id --format --base-url --api-key-file --timeout' ;;
-    'files rm') echo '--mount --state --user-id --format --base-url --api-key-file --timeout' ;;
-    'files put') echo '--content-type --mount --state --user-id --format --base-url --api-key-file --timeout' ;;
-    'files get') echo '--mount --state --user-id --format --base-url --api-key-file --timeout' ;;
+    'plan') echo '--out --state --format --changed-since --env-file --concurrency --rate-limit --base-url --api-key-file --api-version --timeout' ;;
+    'apply') echo '--state --format --changed-since --env-file --concurrency --rate-limit --base-url --api-key-file --api-version --timeout' ;;
+    'diff') echo '--session --state --format --changed-since --env-file --concurrency --rate-limit --base-url --api-key-file --api-version --timeout' ;;
+    'get') echo '--state --user-id --format --base-url --api-key-file --api-version --timeout' ;;
+    'toolkits') echo '--search --toolkit --state --user-id --format --base-url --api-key-file --api-version --timeout --limit' ;;
+    'tools') echo '--state --user-id --format --base-url --api-key-file --api-version --timeout' ;;
+    'search') echo '--known-fields --model --state --user-id --format --base-url --api-key-file --api-version --timeout' ;;
+    'execute') echo '--arg --args-file --state --user-id --format --base-url --api-key-file --api-version --timeout' ;;
+    'execute-meta') echo '--arg --args-file --state --user-id --format --base-url --api-key-file --api-version --timeout' ;;
+    'link') echo '--callback-url --state --user-id --format --base-url --api-key-file --api-version --timeout' ;;
+    'proxy') echo '--toolkit --method --endpoint --body --param --state --user-id --format --base-url --api-key-file --api-version --timeout' ;;
+    'files ls') echo '--mount --state --user-id --format --base-url --api-key-file --api-version --timeout --limit' ;;
+    'files upload-url') echo '--content-type --mount --state --user-id --format --base-url --api-key-file --api-version --timeout' ;;
+    'files download-url') echo '--mount --state --user-id --format --base-url --api-key-file --api-version --timeout' ;;
+    'files rm') echo '--mount --state --user-id --format --base-url --api-key-file --api-version --timeout' ;;
+    'files put') echo '--content-type --mount --state --user-id --format --base-url --api-key-file --api-version --timeout' ;;
+    'files get') echo '--mount --state --user-id --format --base-url --api-key-file --api-version --timeout' ;;
     'init') echo '--dir' ;;
-    'emulator') echo '--host --port --api-key --data-dir --rate-limit --catalog' ;;
+    'emulator') echo '--host --port --api-key --data-dir --rate-limit --max-file-size --catalog' ;;
   esac
 }
 

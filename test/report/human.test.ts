@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest';
-import { renderHuman, safeText, summaryLine } from '../../src/report/human.js';
+import { renderHuman, summaryLine } from '../../src/report/human.js';
+import { safeText } from '../../src/report/text.js';
 import { createStyle } from '../../src/report/ansi.js';
-import type { HumanSection } from '../../src/report/human-sections.js';
+import type { HumanSection } from '../../src/report/sections/index.js';
 import type { Report } from '../../src/report/types.js';
 import { context, cwd, report } from './fixture.js';
 

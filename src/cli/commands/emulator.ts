@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Option } from 'commander';
-import { InputError, UsageError } from '../../errors.js';
-import type { RegisterCommand } from '../program.js';
+import { InputError, UsageError } from '../../diagnostics/errors.js';
+import type { RegisterCommand } from '../command.js';
 
 interface EmulatorFlags {
   host: string;
@@ -11,6 +11,7 @@ interface EmulatorFlags {
   dataDir?: string;
   rateLimit?: string;
   catalog?: string;
+  maxFileSize?: string;
 }
 
 function parsePort(raw: string): number {
@@ -24,15 +25,26 @@ function parseRate(raw: string): number {
   return Number(m[1]);
 }
 
+const UNITS: Record<string, number> = { '': 1, b: 1, k: 1024, kb: 1000, kib: 1024, m: 1024 ** 2, mb: 1000 ** 2, mib: 1024 ** 2, g: 1024 ** 3, gb: 1000 ** 3, gib: 1024 ** 3 };
+
+/** `--max-file-size`: bytes, or a number with a unit (`100MiB`, `1GiB`, `500MB`). */
+export function parseSize(raw: string): number {
+  const m = /^(\d+)\s*([a-z]*)$/i.exec(raw.trim());
+  const unit = UNITS[(m?.[2] ?? 'x').toLowerCase()];
+  const bytes = m === null || unit === undefined ? NaN : Number(m[1]) * unit;
+  if (!Number.isSafeInteger(bytes) || bytes < 1) throw new UsageError(`--max-file-size must be a size such as 104857600, 100MiB or 1GiB, got '${raw}'`);
+  return bytes;
+}
+
 /**
- * `sessionctl emulator`: a local, stateful emulator of the 13 Tool Router endpoints. Prints its URL
+ * `sessionctl emulator`: a local, stateful emulator of the Tool Router API (v3 and v3.1). Prints its URL
  * (one line) on stdout, one line per request on stderr, and stops cleanly on SIGINT/SIGTERM. Keys
  * given with --api-key are registered with the redactor, so no log line can carry them.
  */
 export const registerEmulator: RegisterCommand = (program, env) => {
   program
     .command('emulator')
-    .description('Serve a local, stateful emulator of the Tool Router API (all 13 endpoints, admin surface under /_emulator/).')
+    .description('Serve a local, stateful emulator of the Tool Router API (v3 and v3.1, each session\'s MCP endpoint, admin surface under /_emulator/).')
     .option('--host <host>', 'interface to bind (loopback unless you say otherwise)', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0 picks a free one)', '4010')
     .addOption(
@@ -42,28 +54,16 @@ export const registerEmulator: RegisterCommand = (program, env) => {
     )
     .option('--data-dir <dir>', 'keep state in this directory (written atomically) instead of memory')
     .option('--rate-limit <n/min>', 'requests per minute per key, answered with 429 and Retry-After past it')
+    .option('--max-file-size <size>', 'largest mount file an upload may carry (bytes, or 100MiB, 1GiB; default: 256MiB)')
     .option('--catalog <file>', 'serve this catalogue ({"toolkits": [...], "tools": [...]}) instead of the built-in one')
     .action(async (flags: EmulatorFlags) => {
       for (const key of flags.apiKey) env.redactor.add(key);
       const port = parsePort(flags.port);
       const rate = flags.rateLimit === undefined ? undefined : parseRate(flags.rateLimit);
+      const maxFileBytes = flags.maxFileSize === undefined ? undefined : parseSize(flags.maxFileSize);
       // Loaded here, not at the top: other commands do not pay for the emulator's modules.
-      const [{ startEmulator }, { catalogFromJson }] = await Promise.all([import('../../emulator/server.js'), import('../../emulator/catalog.js')]);
-      let catalog;
-      if (flags.catalog !== undefined) {
-        const file = resolve(env.io.cwd, flags.catalog);
-        let text: string;
-        try {
-          text = await readFile(file, 'utf8');
-        } catch (err) {
-          throw new InputError(`cannot read the catalogue: ${(err as NodeJS.ErrnoException).code ?? 'error'}`, flags.catalog, { cause: err });
-        }
-        try {
-          catalog = catalogFromJson(JSON.parse(text));
-        } catch (err) {
-          throw new InputError(err instanceof SyntaxError ? `not JSON: ${err.message}` : (err as Error).message, flags.catalog);
-        }
-      }
+      const { startEmulator } = await import('../../emulator/server.js');
+      const catalog = flags.catalog === undefined ? undefined : await loadCatalog(flags.catalog, env.io.cwd);
       let emulator;
       try {
         emulator = await startEmulator({
@@ -72,22 +72,12 @@ export const registerEmulator: RegisterCommand = (program, env) => {
           apiKeys: flags.apiKey,
           ...(flags.dataDir === undefined ? {} : { dataDir: resolve(env.io.cwd, flags.dataDir) }),
           ...(rate === undefined ? {} : { rateLimitPerMinute: rate }),
+          ...(maxFileBytes === undefined ? {} : { maxFileBytes }),
           ...(catalog === undefined ? {} : { catalog }),
           log: (line) => env.io.stderr.write(`${line}\n`),
         });
       } catch (err) {
-        const { code, syscall } = err as NodeJS.ErrnoException;
-        if (syscall === 'listen' || code === 'EADDRINUSE' || code === 'EADDRNOTAVAIL') {
-          if (code === 'EADDRINUSE') throw new UsageError(`port ${port} on ${flags.host} is in use`, 'pick another with --port, or --port 0 for any free port');
-          throw new UsageError(`cannot listen on ${flags.host}:${port} (${code ?? 'error'})`);
-        }
-        if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') throw new UsageError(`--host ${flags.host} does not resolve`);
-        // Anything else happened while opening the data directory (unreadable, not a directory, a
-        // corrupt state file): an input error naming it.
-        if (flags.dataDir !== undefined && err instanceof Error) {
-          throw new InputError(code === undefined ? err.message : `cannot use the data directory (${code})`, flags.dataDir, { cause: err });
-        }
-        throw err;
+        throw startFailure(err, flags, port);
       }
       env.io.stdout.write(`${emulator.url}\n`);
       const loopback = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/.test(flags.host);
@@ -99,17 +89,7 @@ export const registerEmulator: RegisterCommand = (program, env) => {
       env.io.stderr.write(
         `emulator listening on ${emulator.url} (${flags.apiKey.length > 0 ? `${flags.apiKey.length} key(s)` : 'any key'}${flags.dataDir === undefined ? ', state in memory' : `, state in ${flags.dataDir}`}); Ctrl-C stops it\n`,
       );
-      const signal = await new Promise<string>((done) => {
-        const onInt = (): void => finish('SIGINT');
-        const onTerm = (): void => finish('SIGTERM');
-        const finish = (name: string): void => {
-          process.off('SIGINT', onInt);
-          process.off('SIGTERM', onTerm);
-          done(name);
-        };
-        process.once('SIGINT', onInt);
-        process.once('SIGTERM', onTerm);
-      });
+      const signal = await untilStopped();
       try {
         await emulator.close();
       } catch (err) {
@@ -119,3 +99,49 @@ export const registerEmulator: RegisterCommand = (program, env) => {
       env.io.stderr.write(`emulator stopped (${signal})\n`);
     });
 };
+
+async function loadCatalog(path: string, cwd: string): Promise<import('../../catalog/catalog.js').Catalog> {
+  const { catalogFromJson } = await import('../../catalog/catalog.js');
+  let text: string;
+  try {
+    text = await readFile(resolve(cwd, path), 'utf8');
+  } catch (err) {
+    throw new InputError(`cannot read the catalogue: ${(err as NodeJS.ErrnoException).code ?? 'error'}`, path, { cause: err });
+  }
+  try {
+    return catalogFromJson(JSON.parse(text));
+  } catch (err) {
+    throw new InputError(err instanceof SyntaxError ? `not JSON: ${err.message}` : (err as Error).message, path);
+  }
+}
+
+/** Why the emulator could not start, as a usage or input error (a port in use, a bad data directory). */
+function startFailure(err: unknown, flags: EmulatorFlags, port: number): unknown {
+  const { code, syscall } = err as NodeJS.ErrnoException;
+  if (syscall === 'listen' || code === 'EADDRINUSE' || code === 'EADDRNOTAVAIL') {
+    if (code === 'EADDRINUSE') return new UsageError(`port ${port} on ${flags.host} is in use`, 'pick another with --port, or --port 0 for any free port');
+    return new UsageError(`cannot listen on ${flags.host}:${port} (${code ?? 'error'})`);
+  }
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return new UsageError(`--host ${flags.host} does not resolve`);
+  // Anything else happened while opening the data directory (unreadable, not a directory, a
+  // corrupt state file): an input error naming it.
+  if (flags.dataDir !== undefined && err instanceof Error) {
+    return new InputError(code === undefined ? err.message : `cannot use the data directory (${code})`, flags.dataDir, { cause: err });
+  }
+  return err;
+}
+
+/** Resolves with the name of the first SIGINT or SIGTERM. */
+function untilStopped(): Promise<string> {
+  return new Promise<string>((done) => {
+    const onInt = (): void => finish('SIGINT');
+    const onTerm = (): void => finish('SIGTERM');
+    const finish = (name: string): void => {
+      process.off('SIGINT', onInt);
+      process.off('SIGTERM', onTerm);
+      done(name);
+    };
+    process.once('SIGINT', onInt);
+    process.once('SIGTERM', onTerm);
+  });
+}

@@ -4,8 +4,8 @@ import { link, open, unlink } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InvalidArgumentError } from 'commander';
-import { InputError, UsageError } from '../../errors.js';
-import type { RegisterCommand } from '../program.js';
+import { InputError, UsageError } from '../../diagnostics/errors.js';
+import type { RegisterCommand } from '../command.js';
 
 const NAME = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 const SCHEMA_FILE = join('schemas', 'session-manifest.schema.json');

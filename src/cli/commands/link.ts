@@ -1,6 +1,6 @@
-import { UsageError } from '../../errors.js';
-import type { RegisterCommand } from '../program.js';
-import { addOperateOptions, printJson, renderContext, SESSION_ARG_HELP, sessionHelp, withSession, type OperateFlags } from './operate-shared.js';
+import { UsageError } from '../../diagnostics/errors.js';
+import type { RegisterCommand } from '../command.js';
+import { addOperateOptions, printJson, renderContext, SESSION_ARG_HELP, sessionHelp, withSession, type OperateFlags } from '../operate-options.js';
 
 interface LinkFlags extends OperateFlags {
   callbackUrl?: string;
@@ -29,7 +29,7 @@ export const registerLink: RegisterCommand = (program, env) => {
       await withSession(ref, flags, env, async (client, id) => {
         const result = await client.link(id, { toolkit, ...(flags.callbackUrl !== undefined ? { callback_url: flags.callbackUrl } : {}) });
         if (flags.format === 'json') return printJson(env, result);
-        const { renderLink } = await import('../../operate/format/link.js');
+        const { renderLink } = await import('../../report/operate/link.js');
         env.io.stdout.write(renderLink(toolkit, result, renderContext(env)));
       });
     });

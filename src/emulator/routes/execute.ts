@@ -7,7 +7,7 @@
  * tools too (facts §2.3).
  */
 import { createHash } from 'node:crypto';
-import type { CatalogTool } from '../catalog-types.js';
+import type { CatalogTool } from '../../catalog/types.js';
 import type { ApiHandler, ApiResponse, EmulatorState } from '../context.js';
 import { requireSession } from '../context.js';
 import { connectionOf, isConnected } from '../connections.js';
@@ -127,35 +127,8 @@ export function runMetaTool(slug: string, args: Record<string, unknown>, session
       return { data: { results }, error: failed === 0 ? null : `${failed} out of ${results.length} tools failed` };
     }
     case 'COMPOSIO_MANAGE_CONNECTIONS':
-    case 'COMPOSIO_WAIT_FOR_CONNECTIONS': {
-      const list = toolkitList(args);
-      if (typeof list === 'string') return fail(list);
-      const results: Record<string, unknown> = {};
-      for (const tkSlug of list) {
-        const tk = state.catalog.toolkit(tkSlug);
-        if (tk === undefined) {
-          results[tkSlug] = { status: 'UNKNOWN_TOOLKIT' };
-          continue;
-        }
-        if (tk.no_auth) {
-          results[tkSlug] = { status: 'NO_AUTH_REQUIRED' };
-          continue;
-        }
-        const c = connectionOf(session, tk, state);
-        // WAIT only reports; MANAGE starts a link flow for a toolkit that has no active connection.
-        if (c?.status === 'ACTIVE' || slug === 'COMPOSIO_WAIT_FOR_CONNECTIONS') {
-          results[tkSlug] = { status: c?.status ?? 'NOT_CONNECTED', connected_account_id: c?.id ?? null };
-          continue;
-        }
-        try {
-          const link = createLinkFor(session, tk, undefined, undefined, state);
-          results[tkSlug] = { status: 'INITIATED', connected_account_id: link.connected_account_id, redirect_url: link.redirect_url };
-        } catch (err) {
-          results[tkSlug] = { status: 'FAILED', error: err instanceof Error ? err.message : String(err) };
-        }
-      }
-      return { data: { results }, error: null };
-    }
+    case 'COMPOSIO_WAIT_FOR_CONNECTIONS':
+      return manageConnections(slug, args, session, state);
     case 'COMPOSIO_REMOTE_WORKBENCH': {
       if (typeof args['code_to_execute'] !== 'string') return fail("argument 'code_to_execute' must be a string");
       return { data: { stdout: '', stderr: '', results: [], note: 'emulated workbench: the code was not run' }, error: null };
@@ -167,6 +140,37 @@ export function runMetaTool(slug: string, args: Record<string, unknown>, session
     default:
       return fail(`Meta tool '${slug}' is not available in the emulator`);
   }
+}
+
+/** COMPOSIO_MANAGE_CONNECTIONS starts link flows; COMPOSIO_WAIT_FOR_CONNECTIONS only reports. */
+function manageConnections(slug: string, args: Record<string, unknown>, session: SessionRecord, state: EmulatorState): Outcome {
+  const list = toolkitList(args);
+  if (typeof list === 'string') return fail(list);
+  const results: Record<string, unknown> = {};
+  for (const tkSlug of list) {
+    const tk = state.catalog.toolkit(tkSlug);
+    if (tk === undefined) {
+      results[tkSlug] = { status: 'UNKNOWN_TOOLKIT' };
+      continue;
+    }
+    if (tk.no_auth) {
+      results[tkSlug] = { status: 'NO_AUTH_REQUIRED' };
+      continue;
+    }
+    const c = connectionOf(session, tk, state);
+    // WAIT only reports; MANAGE starts a link flow for a toolkit that has no active connection.
+    if (c?.status === 'ACTIVE' || slug === 'COMPOSIO_WAIT_FOR_CONNECTIONS') {
+      results[tkSlug] = { status: c?.status ?? 'NOT_CONNECTED', connected_account_id: c?.id ?? null };
+      continue;
+    }
+    try {
+      const link = createLinkFor(session, tk, undefined, undefined, state);
+      results[tkSlug] = { status: 'INITIATED', connected_account_id: link.connected_account_id, redirect_url: link.redirect_url };
+    } catch (err) {
+      results[tkSlug] = { status: 'FAILED', error: err instanceof Error ? err.message : String(err) };
+    }
+  }
+  return { data: { results }, error: null };
 }
 
 function answer(session: SessionRecord, outcome: Outcome): ApiResponse {

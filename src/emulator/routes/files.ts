@@ -8,11 +8,13 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { pipeline } from 'node:stream/promises';
 import type { ApiHandler, ApiRequest, EmulatorState } from '../context.js';
 import { requireSession } from '../context.js';
 import { envelope, httpError } from '../errors.js';
-import { readBody, sendJson } from '../http.js';
-import type { FileRecord, SessionRecord } from '../store.js';
+import { sendJson } from '../http.js';
+import { fileAt, ownFiles, putFile, removeFile } from '../mount-files.js';
+import type { SessionRecord } from '../store.js';
 
 const MOUNTS = new Set(['files']);
 
@@ -33,8 +35,13 @@ export function pathProblem(path: string): string | undefined {
   return undefined;
 }
 
+/**
+ * The mount-relative path of a request. One leading `/` names the mount's root, as the SDK's own
+ * examples write it (`/documents/a.txt`), and is dropped; everything else must be a clean relative path.
+ */
 function checkedPath(req: ApiRequest): string {
-  const path = (req.body as { mount_relative_path: string }).mount_relative_path;
+  const given = (req.body as { mount_relative_path: string }).mount_relative_path;
+  const path = given.startsWith('/') && !given.startsWith('//') ? given.slice(1) : given;
   const problem = pathProblem(path);
   if (problem !== undefined) throw httpError(400, `Invalid mount_relative_path: ${problem}`, [`Error in payload.mount_relative_path: ${problem}`]);
   return path;
@@ -84,7 +91,7 @@ export const listItems: ApiHandler = (req, state) => {
     offset = Number(Buffer.from(q.cursor, 'base64url').toString('utf8'));
     if (!Number.isInteger(offset) || offset < 0) throw httpError(400, 'Invalid cursor', ['Error in query.cursor: Invalid cursor']);
   }
-  const all = Object.values(session.mounts[mount] ?? {})
+  const all = Object.values(ownFiles(session, mount))
     .filter((f) => q.mount_relative_prefix === undefined || f.mount_relative_path.startsWith(q.mount_relative_prefix))
     .sort((a, b) => (a.mount_relative_path < b.mount_relative_path ? -1 : 1));
   const page = all.slice(offset, offset + limit);
@@ -106,7 +113,7 @@ export const createUploadUrl: ApiHandler = (req, state) => {
 export const createDownloadUrl: ApiHandler = (req, state) => {
   const { session, mount, prefix } = mountOf(req, state);
   const path = checkedPath(req);
-  if (session.mounts[mount]?.[path] === undefined) throw httpError(404, `File '${path}' not found in mount '${mount}'`);
+  if (fileAt(session, mount, path) === undefined) throw httpError(404, `File '${path}' not found in mount '${mount}'`);
   const { url, expires_at } = presign(state, { s: session.id, m: mount, p: path, op: 'get' });
   return { status: 201, body: { download_url: url, mount_relative_path: path, sandbox_mount_prefix: prefix, expires_at } };
 };
@@ -114,52 +121,47 @@ export const createDownloadUrl: ApiHandler = (req, state) => {
 export const deleteItem: ApiHandler = async (req, state) => {
   const { session, mount, prefix } = mountOf(req, state);
   const path = checkedPath(req);
-  const file = session.mounts[mount]?.[path];
+  const file = removeFile(session, mount, path);
   if (file !== undefined) {
-    delete session.mounts[mount]?.[path];
-    await state.store.dropBlob(file.blob);
+    await state.store.blobs.drop(file.blob);
     state.store.changed();
   }
   // Idempotent by contract: deleting a missing file succeeds.
   return { status: 200, body: { mount_relative_path: path, sandbox_mount_prefix: prefix } };
 };
 
-/** `PUT|GET /_emulator/files/{token}`: the presigned upload and download. */
+/** `PUT|GET /_emulator/files/{token}`: the presigned upload and download, streamed. */
 export async function serveFile(method: string, token: string, req: IncomingMessage, res: ServerResponse, state: EmulatorState, requestId: string): Promise<void> {
   const claims = verify(token, state);
   if ((method === 'PUT') !== (claims.op === 'put')) throw httpError(403, `This presigned URL is for ${claims.op.toUpperCase()}`);
   const session = state.store.sessions.get(claims.s);
   if (session === undefined) throw httpError(404, 'Session no longer exists');
   if (method === 'PUT') {
-    const bytes = await readBody(req, state.settings.maxFileBytes);
-    const files = (session.mounts[claims.m] ??= {});
-    const old = files[claims.p];
-    const blob = await state.store.putBlob(bytes);
+    const { id: blob, size } = await state.store.blobs.put(req, state.settings.maxFileBytes);
     const contentType = claims.ct ?? req.headers['content-type'];
-    const record: FileRecord = {
+    const old = putFile(session, claims.m, {
       mount_relative_path: claims.p,
-      size: bytes.length,
+      size,
       last_modified: new Date().toISOString(),
       blob,
       ...(contentType === undefined ? {} : { mimetype: contentType }),
-    };
-    files[claims.p] = record;
-    if (old !== undefined) await state.store.dropBlob(old.blob);
+    });
+    if (old !== undefined) await state.store.blobs.drop(old.blob);
     state.store.changed();
-    sendJson(res, 200, { mount_relative_path: claims.p, size: bytes.length }, { 'x-request-id': requestId });
+    sendJson(res, 200, { mount_relative_path: claims.p, size }, { 'x-request-id': requestId });
     return;
   }
-  const file = session.mounts[claims.m]?.[claims.p];
-  const bytes = file === undefined ? undefined : await state.store.getBlob(file.blob);
+  const file = fileAt(session, claims.m, claims.p);
+  const bytes = file === undefined ? undefined : await state.store.blobs.open(file.blob);
   if (file === undefined || bytes === undefined) {
     sendJson(res, 404, envelope(httpError(404, 'File not found'), requestId), { 'x-request-id': requestId });
     return;
   }
   res.writeHead(200, {
     'content-type': file.mimetype ?? 'application/octet-stream',
-    'content-length': bytes.length,
+    'content-length': bytes.size,
     'x-request-id': requestId,
     'x-content-type-options': 'nosniff',
   });
-  res.end(bytes);
+  await pipeline(bytes.stream, res).catch(() => res.destroy());
 }

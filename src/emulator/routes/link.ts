@@ -10,7 +10,7 @@ import type { ApiHandler, EmulatorState } from '../context.js';
 import { requireSession } from '../context.js';
 import { envelope, httpError, toolRouterErrors } from '../errors.js';
 import { sendJson } from '../http.js';
-import type { CatalogToolkit } from '../catalog-types.js';
+import type { CatalogToolkit } from '../../catalog/types.js';
 import { newId, type ConnectionRecord, type SessionRecord } from '../store.js';
 
 /** Starts a link flow for a session's user; throws the service's refusals. */
@@ -20,9 +20,10 @@ export function createLinkFor(
   callbackUrl: string | undefined,
   alias: string | undefined,
   state: EmulatorState,
+  accountType?: 'PRIVATE' | 'SHARED',
 ): { link_token: string; redirect_url: string; connected_account_id: string } {
   if (toolkit.no_auth) throw toolRouterErrors.toolkitIsNoAuth(toolkit.slug);
-  if (session.config.connected_accounts[toolkit.slug] !== undefined) {
+  if ((session.config.connected_accounts[toolkit.slug] ?? []).length > 0) {
     throw toolRouterErrors.badRequest(`A connected account is already pinned for toolkit '${toolkit.slug}' in this session`);
   }
   const authConfigId = session.config.auth_configs[toolkit.slug];
@@ -39,6 +40,7 @@ export function createLinkFor(
     link_token: newId('lt_', 12),
     ...(callback === undefined ? {} : { callback_url: callback }),
     ...(alias === undefined ? {} : { alias }),
+    ...(accountType === undefined ? {} : { account_type: accountType }),
     auth_config: {
       id: authConfigId ?? `ac_managed_${toolkit.slug.replace(/[^A-Za-z0-9_-]/g, '')}`,
       auth_scheme: authConfigId === undefined ? (managed as string) : (toolkit.auth_schemes[0] ?? 'OAUTH2'),
@@ -53,12 +55,32 @@ export function createLinkFor(
   };
 }
 
+interface LinkBody {
+  toolkit: string;
+  callback_url?: string;
+  alias?: string;
+  experimental?: { account_type?: 'PRIVATE' | 'SHARED'; acl_config_for_shared?: { allow_all_users?: boolean; allowed_user_ids?: string[]; not_allowed_user_ids?: string[] } };
+}
+
 export const createLink: ApiHandler = (req, state) => {
   const session = requireSession(req, state);
-  const body = req.body as { toolkit: string; callback_url?: string; alias?: string };
+  const body = req.body as LinkBody;
   const toolkit = state.catalog.toolkit(body.toolkit);
   if (toolkit === undefined) throw toolRouterErrors.invalidToolkitSlugs([body.toolkit], [`Error in payload.toolkit: Unknown toolkit '${body.toolkit}'`]);
-  return { status: 201, body: createLinkFor(session, toolkit, body.callback_url, body.alias, state) };
+  const accountType = body.experimental?.account_type;
+  const link = createLinkFor(session, toolkit, body.callback_url, body.alias, state, accountType);
+  if (req.version === '3') return { status: 201, body: link };
+  // v3.1 echoes the sharing model (PRIVATE unless asked), with the ACL of a shared account.
+  const acl = body.experimental?.acl_config_for_shared;
+  const experimental: Record<string, unknown> = { account_type: accountType ?? 'PRIVATE' };
+  if ((accountType ?? 'PRIVATE') === 'SHARED') {
+    experimental['acl_config_for_shared'] = {
+      allow_all_users: acl?.allow_all_users ?? false,
+      allowed_user_ids: acl?.allowed_user_ids ?? [],
+      not_allowed_user_ids: acl?.not_allowed_user_ids ?? [],
+    };
+  }
+  return { status: 201, body: { ...link, experimental } };
 };
 
 /** The hosted connect page: completes the connection and sends the user on. */
@@ -68,8 +90,7 @@ export function completeLink(token: string, state: EmulatorState, res: ServerRes
     sendJson(res, 404, envelope(httpError(404, 'Unknown or expired link'), requestId), { 'x-request-id': requestId });
     return;
   }
-  connection.status = 'ACTIVE';
-  state.store.changed();
+  approveConnection(connection, state);
   if (connection.callback_url !== undefined) {
     let target: URL | undefined;
     try {
@@ -86,4 +107,11 @@ export function completeLink(token: string, state: EmulatorState, res: ServerRes
     }
   }
   sendJson(res, 200, { status: 'ACTIVE', connected_account_id: connection.id, toolkit: connection.toolkit }, { 'x-request-id': requestId });
+}
+
+/** Marks a link flow's connection ACTIVE, as finishing the hosted connect page does. */
+export function approveConnection(connection: ConnectionRecord, state: EmulatorState): void {
+  connection.status = 'ACTIVE';
+  connection.updated_at = new Date().toISOString();
+  state.store.changed();
 }

@@ -6,12 +6,13 @@
  */
 import type { ApiHandler, EmulatorState } from '../context.js';
 import { requireSession } from '../context.js';
-import { isConnected } from '../connections.js';
+import { connectionOf, isConnected } from '../connections.js';
+import type { ApiVersion } from '../../wire/json.js';
 import { inputSchemaOf } from '../meta-tools.js';
 import type { SessionRecord } from '../store.js';
 import { primaryAndRelated, rankTools } from '../tool-search.js';
 
-export function searchBody(queries: ReadonlyArray<{ use_case: string }>, session: SessionRecord, state: EmulatorState): Record<string, unknown> {
+export function searchBody(queries: ReadonlyArray<{ use_case: string }>, session: SessionRecord, state: EmulatorState, version: ApiVersion = '3'): Record<string, unknown> {
   const toolkits = new Set<string>();
   const schemas: Record<string, unknown> = {};
   let failed = 0;
@@ -41,16 +42,7 @@ export function searchBody(queries: ReadonlyArray<{ use_case: string }>, session
     success: failed < queries.length,
     error: failed === 0 ? null : `${failed} out of ${queries.length} searches failed`,
     results,
-    toolkit_connection_statuses: [...toolkits].sort().map((slug) => {
-      const tk = state.catalog.toolkit(slug);
-      const active = tk !== undefined && isConnected(session, tk, state);
-      return {
-        toolkit: slug,
-        description: tk?.name ?? slug,
-        has_active_connection: active,
-        status_message: tk?.no_auth === true ? 'No authentication needed' : active ? 'Connected' : 'Not connected: use COMPOSIO_MANAGE_CONNECTIONS',
-      };
-    }),
+    toolkit_connection_statuses: [...toolkits].sort().map((slug) => connectionStatus(slug, session, state, version)),
     tool_schemas: schemas,
     time_info: {
       current_time_utc: now.toISOString(),
@@ -62,8 +54,26 @@ export function searchBody(queries: ReadonlyArray<{ use_case: string }>, session
   };
 }
 
+/** One toolkit's connection in search results; v3.1 adds the account's sharing model and the accounts. */
+function connectionStatus(slug: string, session: SessionRecord, state: EmulatorState, version: ApiVersion): Record<string, unknown> {
+  const tk = state.catalog.toolkit(slug);
+  const active = tk !== undefined && isConnected(session, tk, state);
+  const out: Record<string, unknown> = {
+    toolkit: slug,
+    description: tk?.name ?? slug,
+    has_active_connection: active,
+    status_message: tk?.no_auth === true ? 'No authentication needed' : active ? 'Connected' : 'Not connected: use COMPOSIO_MANAGE_CONNECTIONS',
+  };
+  const account = tk === undefined || tk.no_auth ? null : connectionOf(session, tk, state);
+  if (version === '3.1' && active && account !== null) {
+    out['account_type'] = 'PRIVATE';
+    out['accounts'] = [{ id: account.id, status: account.status, created_at: account.created_at, is_default: true }];
+  }
+  return out;
+}
+
 export const search: ApiHandler = (req, state) => {
   const session = requireSession(req, state);
   const body = req.body as { queries: Array<{ use_case: string }> };
-  return { status: 200, body: searchBody(body.queries, session, state) };
+  return { status: 200, body: searchBody(body.queries, session, state, req.version) };
 };

@@ -1,83 +1,37 @@
 /**
- * POST /session (create) and GET /session/{id} (retrieve). Create checks what the schema cannot:
- * toolkit slugs (in `toolkits`, and as keys of `tools`, `auth_configs`, `connected_accounts`) must be
- * in the catalogue (400 `ToolRouterV2_InvalidToolkitSlugs`), tool slugs in `tools.<tk>` must be tools
- * of that toolkit, and `preload.tools` real, non-meta tools (400 `ToolRouterV2_BadRequest`).
- * Connected-account ids are accepted when well formed: the emulator does not model accounts made
- * outside it, so pinning one cannot be checked against its owner.
+ * The session itself: create (POST /session), retrieve (GET), delete (DELETE, v3.1) and attach
+ * (POST /attach, v3.1). What the schema cannot check is `slugs.ts`; what each version answers is
+ * `session-view.ts`. Custom tools and toolkits are echoed with their final `LOCAL_...` slugs (api
+ * facts §3.6) and never stored: v3.1 clients re-send them on attach.
  */
+import type { CreateSessionRequest, CreateSessionRequestV31 } from '../../wire/request.js';
 import type { ApiHandler, ApiRequest, ApiResponse, EmulatorState } from '../context.js';
 import { requireSession } from '../context.js';
-import { effectiveConfig, metaToolsFor, type CreateSessionRequest } from '../effective.js';
+import { storedConfig } from '../effective.js';
 import { toolRouterErrors } from '../errors.js';
+import { sessionBody, toolRouterTools } from '../session-view.js';
+import { checkPreloadAll, checkSlugs } from '../slugs.js';
 import { newId, type SessionRecord } from '../store.js';
-
-/** The create/get answer. It shares the stored objects: the server serialises it before anything else runs. */
-function sessionBody(s: SessionRecord, state: EmulatorState): Record<string, unknown> {
-  return {
-    session_id: s.id,
-    mcp: { type: 'http', url: `${state.baseUrl}/tool_router/v3/${s.id}/mcp` },
-    tool_router_tools: s.tool_router_tools,
-    config: s.config,
-    config_version: s.config_version,
-  };
-}
-
-function checkSlugs(req: CreateSessionRequest, state: EmulatorState): void {
-  const { catalog } = state;
-  const badToolkits = new Set<string>();
-  const toolkitErrors: string[] = [];
-  const noteToolkit = (slug: string, field: string): void => {
-    if (catalog.toolkit(slug) !== undefined) return;
-    badToolkits.add(slug);
-    toolkitErrors.push(`Error in ${field}: Unknown toolkit '${slug}'`);
-  };
-  if (req.toolkits !== undefined) {
-    const [key, list] = 'enable' in req.toolkits ? ['enable', req.toolkits.enable] : ['disable', req.toolkits.disable];
-    list.forEach((slug, n) => noteToolkit(slug, `payload.toolkits.${key}[${n}]`));
-  }
-  for (const field of ['tools', 'auth_configs', 'connected_accounts'] as const) {
-    for (const slug of Object.keys(req[field] ?? {})) noteToolkit(slug, `payload.${field}.${slug}`);
-  }
-  if (badToolkits.size > 0) throw toolRouterErrors.invalidToolkitSlugs([...badToolkits], toolkitErrors);
-
-  const toolErrors: string[] = [];
-  for (const [tk, filter] of Object.entries(req.tools ?? {})) {
-    const [key, list] = 'enable' in filter ? ['enable', filter.enable] : 'disable' in filter ? ['disable', filter.disable] : ['', []];
-    list.forEach((slug, n) => {
-      if (catalog.tool(slug)?.toolkit !== tk) toolErrors.push(`Error in payload.tools.${tk}.${key}[${n}]: Unknown tool '${slug}' for toolkit '${tk}'`);
-    });
-  }
-  (req.preload?.tools ?? []).forEach((slug, n) => {
-    if (slug.startsWith('COMPOSIO_')) toolErrors.push(`Error in payload.preload.tools[${n}]: Meta tool '${slug}' cannot be preloaded`);
-    else if (catalog.tool(slug) === undefined) toolErrors.push(`Error in payload.preload.tools[${n}]: Unknown tool '${slug}'`);
-  });
-  if (toolErrors.length > 0) throw toolRouterErrors.badRequest(`Invalid tool slugs in the session config`, toolErrors);
-}
 
 function localSlug(...parts: string[]): string {
   return `LOCAL_${parts.map((p) => p.toUpperCase().replace(/[^A-Z0-9_]/g, '_')).join('_')}`.slice(0, 60);
 }
 
-/** The create-only `experimental` answer: an assistive prompt and the custom tools with their final slugs. */
-function experimentalEcho(req: CreateSessionRequest, state: EmulatorState): Record<string, unknown> | undefined {
-  const exp = req.experimental;
-  if (exp === undefined) return undefined;
+type Custom = Record<string, unknown>;
+
+/** Custom toolkits and tools with their final slugs; a toolkit slug that collides with a real one is a 400. */
+function customEcho(exp: Record<string, unknown>, state: EmulatorState): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  const tz = (exp['assistive_prompt_config'] as { user_timezone?: string } | undefined)?.user_timezone;
-  out['assistive_prompt'] =
-    'You can discover tools with COMPOSIO_SEARCH_TOOLS and run them with COMPOSIO_MULTI_EXECUTE_TOOL.' +
-    (tz === undefined ? '' : ` The user's timezone is ${tz}.`);
-  const customToolkits = exp['custom_toolkits'] as Array<Record<string, unknown>> | undefined;
+  const customToolkits = exp['custom_toolkits'] as Custom[] | undefined;
   if (customToolkits !== undefined) {
     const clash = customToolkits.map((t) => String(t['slug'])).filter((slug) => state.catalog.toolkit(slug.toLowerCase()) !== undefined);
     if (clash.length > 0) throw toolRouterErrors.badRequest(`Custom toolkit slugs collide with existing toolkits: ${clash.join(', ')}`);
     out['custom_toolkits'] = customToolkits.map((tk) => ({
       ...tk,
-      tools: (tk['tools'] as Array<Record<string, unknown>>).map((t) => ({ ...t, slug: localSlug(String(tk['slug']), String(t['slug'])), original_slug: t['slug'] })),
+      tools: (tk['tools'] as Custom[]).map((t) => ({ ...t, slug: localSlug(String(tk['slug']), String(t['slug'])), original_slug: t['slug'] })),
     }));
   }
-  const customTools = exp['custom_tools'] as Array<Record<string, unknown>> | undefined;
+  const customTools = exp['custom_tools'] as Custom[] | undefined;
   if (customTools !== undefined) {
     out['custom_tools'] = customTools.map((t) => ({
       ...t,
@@ -88,26 +42,57 @@ function experimentalEcho(req: CreateSessionRequest, state: EmulatorState): Reco
   return out;
 }
 
+/** The create-only `experimental` answer: an assistive prompt and the custom tools with their final slugs. */
+function experimentalEcho(exp: Record<string, unknown> | undefined, state: EmulatorState): Record<string, unknown> | undefined {
+  if (exp === undefined) return undefined;
+  const tz = (exp['assistive_prompt_config'] as { user_timezone?: string } | undefined)?.user_timezone;
+  return {
+    assistive_prompt:
+      'You can discover tools with COMPOSIO_SEARCH_TOOLS and run them with COMPOSIO_MULTI_EXECUTE_TOOL.' + (tz === undefined ? '' : ` The user's timezone is ${tz}.`),
+    ...customEcho(exp, state),
+  };
+}
+
 export const createSession: ApiHandler = (req: ApiRequest, state: EmulatorState): ApiResponse => {
-  const body = req.body as Record<string, unknown>;
-  const create = body as unknown as CreateSessionRequest;
+  const create = req.body as CreateSessionRequest | CreateSessionRequestV31;
   checkSlugs(create, state);
-  const experimental = experimentalEcho(create, state);
-  const config = effectiveConfig(create);
+  // Everything that can refuse the request runs before anything is stored.
+  const experimental = experimentalEcho(create.experimental, state);
+  const config = storedConfig(create, req.version);
+  checkPreloadAll(config);
+  const now = new Date().toISOString();
   const record: SessionRecord = {
     id: newId('trs_'),
     tenant: req.tenant,
-    created_at: new Date().toISOString(),
+    created_at: now,
+    updated_at: now,
     config,
-    tool_router_tools: metaToolsFor(config),
+    tool_router_tools: toolRouterTools(config, state.catalog),
     config_version: 1,
+    history: [],
     mounts: {},
     executions: 0,
   };
   state.store.addSession(record);
-  const out = sessionBody(record, state);
+  const out = sessionBody(record, state, req.version);
   if (experimental !== undefined) out['experimental'] = experimental;
   return { status: 201, body: out };
 };
 
-export const getSession: ApiHandler = (req, state) => ({ status: 200, body: sessionBody(requireSession(req, state), state) });
+export const getSession: ApiHandler = (req, state) => ({ status: 200, body: sessionBody(requireSession(req, state), state, req.version) });
+
+/** DELETE (v3.1): the session and its files are gone; later calls answer 404 (api facts §7). */
+export const deleteSession: ApiHandler = async (req, state) => {
+  const s = requireSession(req, state);
+  await state.store.deleteSession(s.id);
+  return { status: 200, body: { session_id: s.id, deleted: true } };
+};
+
+/** POST /attach (v3.1): the session, with the custom tools and toolkits re-supplied for this use. */
+export const attachSession: ApiHandler = (req, state) => {
+  const s = requireSession(req, state);
+  const exp = (req.body as { experimental?: Record<string, unknown> } | undefined)?.experimental;
+  const out = sessionBody(s, state, req.version);
+  if (exp !== undefined) out['experimental'] = customEcho(exp, state);
+  return { status: 200, body: out };
+};

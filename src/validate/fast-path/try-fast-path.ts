@@ -2,8 +2,7 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import type { Range } from '../../diagnostics/diagnostic.js';
 import { DEFAULT_MAX_DEPTH } from '../../manifest/depth.js';
 import { defaultName, STDIN_FILE } from '../../manifest/parse.js';
-import type { ManifestDocument, ScalarSource } from '../../manifest/types.js';
-import type { FileLoadOptions, FileResult } from '../check-file.js';
+import type { LoadOptions, ManifestDocument, ScalarSource } from '../../manifest/types.js';
 import { validateDocument } from '../index.js';
 import { valueAt } from '../pointer.js';
 import { FAST_MAX_BYTES, findHazard } from './hazards.js';
@@ -15,6 +14,12 @@ import { FAST_MAX_BYTES, findHazard } from './hazards.js';
 let plainData: typeof import('./plain-data.js') | undefined;
 
 const fatalUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** A clean file's result (a `FileResult` of `check-file.ts`): its one name, and no places. */
+export interface CleanFile {
+  names: [string];
+  places: [];
+}
 
 /**
  * The fast path of one file: a clean manifest checked without positions. js-yaml (about ten times
@@ -28,7 +33,7 @@ const fatalUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  * Equivalence is held by construction where it can be (plain scalars resolve through yaml's own
  * core-schema resolvers) and by the differential test (`test/e2e/validate-fast-path.test.ts`).
  */
-export async function tryFastPath(file: string, options: FileLoadOptions): Promise<FileResult | undefined> {
+export async function tryFastPath(file: string, options: Pick<LoadOptions, 'maxFileBytes' | 'maxDepth'>): Promise<CleanFile | undefined> {
   if (file === STDIN_FILE) return undefined;
   const maxBytes = Math.min(options.maxFileBytes ?? FAST_MAX_BYTES, FAST_MAX_BYTES);
   const bytes = readSmallFile(file, maxBytes);

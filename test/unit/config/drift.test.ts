@@ -3,7 +3,8 @@ import { computeDrift, driftDiagnostics, type DriftItem } from '../../../src/con
 import { expectedConfig } from '../../../src/config/expected.js';
 import { requestBody } from '../../../src/config/request.js';
 import type { ManifestData } from '../../../src/config/types.js';
-import { effectiveConfig, metaToolsFor, type CreateSessionRequest } from '../../../src/emulator/effective.js';
+import { effectiveConfig, metaToolsFor } from '../../../src/emulator/effective.js';
+import type { CreateSessionRequest } from '../../../src/wire/request.js';
 
 /** What the emulator (written independently from the same facts) answers for a manifest. */
 function served(manifest: ManifestData): { config: Record<string, unknown>; tool_router_tools: string[] } {

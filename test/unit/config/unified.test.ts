@@ -3,7 +3,8 @@ import { expectedConfig } from '../../../src/config/expected.js';
 import { requestBody } from '../../../src/config/request.js';
 import type { ManifestData } from '../../../src/config/types.js';
 import { unifiedConfigDiff } from '../../../src/config/unified.js';
-import { effectiveConfig, metaToolsFor, type CreateSessionRequest } from '../../../src/emulator/effective.js';
+import { effectiveConfig, metaToolsFor } from '../../../src/emulator/effective.js';
+import type { CreateSessionRequest } from '../../../src/wire/request.js';
 
 const labels = { expected: 'm.yaml (declared)', effective: 'trs_1 (effective)' };
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { effectiveConfig, metaToolsFor } from '../../../src/emulator/effective.js';
 import { toolAllowed } from '../../../src/emulator/policy.js';
-import type { CatalogTool } from '../../../src/emulator/catalog-types.js';
+import type { CatalogTool } from '../../../src/catalog/types.js';
 
 const tool = (slug: string, toolkit: string, tags: string[]): CatalogTool => ({ slug, name: slug, toolkit, tags, input: { required: [], properties: {} } });
 
@@ -31,7 +31,7 @@ describe('effectiveConfig', () => {
     expect(c.tools).toEqual({ slack: { tags: { enabled: ['readOnlyHint'] } }, gmail: { tags: { enabled: ['idempotentHint'] } } });
     expect(c.tags).toEqual({ enabled: ['openWorldHint'] });
     expect(c.manage_connections).toEqual({ enabled: true, enable_wait_for_connections: false, enable_connection_removal: true });
-    expect(c.workbench.proxy_execution_enabled).toBe(false);
+    expect(c.workbench?.proxy_execution_enabled).toBe(false);
   });
 
   it('meta tools follow manage_connections, wait and workbench; preloads follow', () => {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { laterCreateFields } from '../../../src/emulator/contract/later-fields.js';
+import { laterCreateFields } from '../../../scripts/generate/later-fields.js';
 
 type Schema = { description?: string; properties?: Record<string, Schema> };
 

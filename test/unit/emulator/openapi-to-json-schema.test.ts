@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { operationsOf, toJsonSchema } from '../../../src/emulator/contract/openapi-to-json-schema.js';
+import { operationsOf, toJsonSchema } from '../../../scripts/generate/openapi-to-json-schema.js';
 
 describe('OpenAPI 3.0 -> JSON Schema', () => {
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileSchema } from '../../../src/validate/generate-standalone.js';
+import { compileSchema } from '../../../scripts/generate/manifest-validator.js';
 import { cleanErrors, locateFinding, type AjvError } from '../../../src/validate/cleanup.js';
 import { validate as generated } from '../../../src/validate/generated/manifest-validator.js';
 import { codeInfo } from '../../../src/diagnostics/codes.js';

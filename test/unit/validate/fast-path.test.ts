@@ -127,17 +127,17 @@ describe('tryFastPath: a clean file without positions, anything else to the load
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('checks a clean file: its name, no places, no findings', async () => {
-    expect(await tryFastPath(join(dir, 'clean.yaml'), { env: {} })).toStrictEqual({ names: ['clean'], places: [] });
-    expect(await tryFastPath(join(dir, 'stem.yaml'), { env: {} })).toStrictEqual({ names: ['stem'], places: [] });
+    expect(await tryFastPath(join(dir, 'clean.yaml'), {})).toStrictEqual({ names: ['clean'], places: [] });
+    expect(await tryFastPath(join(dir, 'stem.yaml'), {})).toStrictEqual({ names: ['stem'], places: [] });
   });
 
   it.each(['finding.yaml', 'yaml11.yaml', 'secret.yaml', 'folder.yaml', 'missing.yaml'])('leaves %s to the loader', async (name) => {
-    expect(await tryFastPath(join(dir, name), { env: {} })).toBeUndefined();
+    expect(await tryFastPath(join(dir, name), {})).toBeUndefined();
   });
 
   it('leaves standard input and files over --max-file-size to the loader', async () => {
-    expect(await tryFastPath('<stdin>', { env: {} })).toBeUndefined();
-    expect(await tryFastPath(join(dir, 'clean.yaml'), { env: {}, maxFileBytes: 20 })).toBeUndefined();
+    expect(await tryFastPath('<stdin>', {})).toBeUndefined();
+    expect(await tryFastPath(join(dir, 'clean.yaml'), { maxFileBytes: 20 })).toBeUndefined();
   });
 
   it('locates a name that two fast-path files share, as the loader does', async () => {
@@ -146,7 +146,7 @@ describe('tryFastPath: a clean file without positions, anything else to the load
       writeFileSync(join(shared, 'a.yaml'), '# first\nname: same\nuser_id: u-1\n');
       writeFileSync(join(shared, 'b.yaml'), 'user_id: u-2\nname: same\n');
       writeFileSync(join(shared, 'c.yaml'), 'name: other\nuser_id: u-3\n');
-      expect(await tryFastPath(join(shared, 'a.yaml'), { env: {} })).toBeDefined();
+      expect(await tryFastPath(join(shared, 'a.yaml'), {})).toBeDefined();
       const fast = await validatePaths(['.'], { cwd: shared, env: {} });
       const loader = await validatePaths(['.'], { cwd: shared, env: {}, fastPath: false });
       expect(fast).toStrictEqual(loader);

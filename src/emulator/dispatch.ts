@@ -1,0 +1,198 @@
+/**
+ * One request through the emulator, in order: Host check (DNS rebinding, 421) -> admin surface ->
+ * API key (401, on any other path, known or not, as the service does) -> route match -> stats ->
+ * scripted fault taken (reset before, status) -> rate limit (429) -> body read with a streaming
+ * size limit (413) -> scripted latency -> contract validation of path, query and body (400) ->
+ * handler -> scripted fault after handling (reset after, malformed body) -> JSON answer.
+ * `/_emulator/...` is the admin and public surface (no key, no faults, no rate limit): see
+ * `routes/admin.ts`.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { KeyChecker } from './auth.js';
+import type { ApiRequest, ApiResponse, EmulatorState } from './context.js';
+import type { OperationSchemas } from './contract/types.js';
+import { envelope, httpError, ServiceError } from './errors.js';
+import type { FaultRule } from './faults.js';
+import { ClientGone, coerceQuery, readBody, sendJson } from './http.js';
+import { randomToken } from './random-id.js';
+import { handleAdmin } from './routes/admin.js';
+import { matchRoute, type RouteMatch } from './routes/index.js';
+import { validateRequest } from './validate.js';
+
+/** What the dispatcher needs besides the shared state. */
+export interface Dispatcher {
+  state: EmulatorState;
+  keys: KeyChecker;
+  /** Host names accepted besides loopback ones; undefined: any Host (a wildcard bind). */
+  allowedHosts: ReadonlySet<string> | undefined;
+  /** The contract's operations (loaded on first use, with the catalogue). */
+  operations(): Promise<Readonly<Record<string, OperationSchemas>>>;
+  log: ((line: string) => void) | undefined;
+}
+
+const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
+
+function hostnameOf(hostHeader: string): string {
+  if (hostHeader.startsWith('[')) return hostHeader.slice(0, hostHeader.indexOf(']') + 1).toLowerCase();
+  const i = hostHeader.lastIndexOf(':');
+  return (i === -1 ? hostHeader : hostHeader.slice(0, i)).toLowerCase();
+}
+
+export function isLoopbackHost(host: string): boolean {
+  return LOOPBACK_NAMES.has(host) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+export function sendError(res: ServerResponse, err: ServiceError, requestId: string, headers: Record<string, string> = {}): void {
+  sendJson(res, err.status, envelope(err, requestId), { 'x-request-id': requestId, ...headers });
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Handles one request; never throws for anything a client sent. */
+export async function dispatch(d: Dispatcher, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const started = performance.now();
+  const requestId = `req_${randomToken(8, 'hex')}`;
+  // On 'close', so requests cut by a reset fault are logged too (with "reset" for the status).
+  if (d.log !== undefined) {
+    const log = d.log;
+    res.once('close', () =>
+      log(`${req.method ?? '?'} ${(req.url ?? '').split('?')[0]} ${res.writableFinished ? res.statusCode : 'reset'} ${(performance.now() - started).toFixed(1)}ms`),
+    );
+  }
+  if (d.allowedHosts !== undefined) {
+    const name = hostnameOf(req.headers.host ?? '');
+    if (!isLoopbackHost(name) && !d.allowedHosts.has(name)) return sendError(res, httpError(421, 'Unrecognised Host header'), requestId);
+  }
+  let url: URL;
+  try {
+    url = new URL(req.url ?? '/', 'http://emulator.invalid');
+  } catch {
+    return sendError(res, httpError(400, 'Malformed request target'), requestId);
+  }
+  if (url.pathname === '/_emulator' || url.pathname.startsWith('/_emulator/')) return handleAdmin(req, res, url, d.state, requestId);
+  if (/^\/tool_router\/v3\/[^/]+\/mcp$/.test(url.pathname)) {
+    // `mcp.url` points here so it is a real URL of this server; the MCP transport itself is not emulated.
+    return sendError(res, httpError(501, 'The MCP transport is not emulated; use the REST endpoints'), requestId);
+  }
+  const method = req.method ?? 'GET';
+  let match: ReturnType<typeof matchRoute> | 'malformed';
+  try {
+    match = matchRoute(method, url.pathname);
+  } catch {
+    match = 'malformed';
+  }
+  if (typeof match === 'object' && 'route' in match) d.state.stats.received(match.route.name);
+  const rawKey = req.headers['x-api-key'];
+  const tenant = d.keys.tenantFor(Array.isArray(rawKey) ? rawKey[0] : rawKey);
+  if (tenant === undefined) {
+    const message = rawKey === undefined || rawKey === '' ? 'Missing API key: send it in the x-api-key header' : 'Invalid API key';
+    return sendError(res, httpError(401, message), requestId);
+  }
+  if (match === 'malformed') return sendError(res, httpError(400, 'Malformed path'), requestId);
+  if (match === undefined) return sendError(res, httpError(404, `No route for ${method} ${url.pathname}`), requestId);
+  if ('methodMismatch' in match) return sendError(res, httpError(405, `Method ${method} not allowed on ${url.pathname}`), requestId);
+  await handleApi(d, req, res, url, match, { tenant, requestId });
+}
+
+/** An API route of a known key: faults, rate limit, then the route itself. */
+async function handleApi(d: Dispatcher, req: IncomingMessage, res: ServerResponse, url: URL, match: RouteMatch, who: { tenant: string; requestId: string }): Promise<void> {
+  const { tenant, requestId } = who;
+  const { state } = d;
+  const { route } = match;
+  const fault = state.faults.take(route.name);
+  if (fault?.reset === 'before') {
+    req.socket.destroy();
+    return;
+  }
+  if (fault?.status !== undefined) {
+    if (fault.latency_ms !== undefined) await sleep(fault.latency_ms);
+    const body = fault.body ?? envelope(httpError(fault.status, `Injected fault: HTTP ${fault.status}`), requestId);
+    sendJson(res, fault.status, body, { 'x-request-id': requestId, ...(fault.retry_after === undefined ? {} : { 'retry-after': String(fault.retry_after) }) });
+    return;
+  }
+  const rate = state.rateLimiter.check(tenant);
+  if (!rate.allowed) {
+    sendJson(res, 429, { message: state.rateLimiter.message() }, { ...rate.headers, 'retry-after': String(rate.retryAfterSeconds), 'x-request-id': requestId });
+    return;
+  }
+  const headers = { ...rate.headers, 'x-request-id': requestId };
+  let result: ApiResponse;
+  try {
+    result = await runRoute(d, req, url, match, fault, who);
+    state.stats.handled(route.name);
+  } catch (err) {
+    if (err instanceof ClientGone) return;
+    if (fault?.reset === 'after' && err instanceof ServiceError) {
+      req.socket.destroy();
+      return;
+    }
+    return answerError(d, req, res, err, route.name, requestId, headers);
+  }
+  respond(req, res, fault, result, headers);
+}
+
+function answerError(d: Dispatcher, req: IncomingMessage, res: ServerResponse, err: unknown, routeName: string, requestId: string, headers: Record<string, string>): void {
+  if (err instanceof ServiceError) {
+    sendError(res, err, requestId, headers);
+    // A body cut off at the limit is still arriving: close instead of draining it.
+    if (err.status === 413) res.once('finish', () => req.socket?.destroy());
+    return;
+  }
+  d.log?.(`internal error on ${routeName}: ${err instanceof Error ? err.message : String(err)}`);
+  sendError(res, httpError(500, 'Internal emulator error'), requestId);
+}
+
+/** Body, latency, contract validation, handler. Throws `ServiceError` for the client's mistakes. */
+async function runRoute(d: Dispatcher, req: IncomingMessage, url: URL, match: RouteMatch, fault: FaultRule | undefined, who: { tenant: string; requestId: string }): Promise<ApiResponse> {
+  const { route, params } = match;
+  const op = (await d.operations())[route.operationId];
+  if (op === undefined) throw new Error(`no contract operation ${route.operationId}`);
+  let body: unknown = undefined;
+  if (req.method === 'POST' || req.method === 'PATCH') body = await readJsonBody(req, d.state.settings.maxBodyBytes);
+  // The delay comes after the whole request arrived: a client that gives up waiting has still
+  // sent it, and it is handled (the "outcome unknown" case a client must not retry blindly).
+  if (fault?.latency_ms !== undefined) await sleep(fault.latency_ms);
+  if (op.pathParams !== undefined) {
+    const errors = await validateRequest(route.operationId, 'pathParams', params, 'params');
+    if (errors !== undefined) {
+      const badId = params.session_id !== undefined && errors.some((e) => e.startsWith('Error in params.session_id'));
+      throw httpError(400, badId ? `Invalid session id '${params.session_id}': expected trs_...` : 'Invalid path parameters', errors);
+    }
+  }
+  const query = coerceQuery(url.searchParams, op.query);
+  if (op.query !== undefined) {
+    const errors = await validateRequest(route.operationId, 'query', query, 'query');
+    if (errors !== undefined) throw httpError(400, 'Invalid query parameters', errors);
+  }
+  if (op.body !== undefined) {
+    const errors = await validateRequest(route.operationId, 'body', body, 'payload');
+    if (errors !== undefined) throw httpError(400, 'Invalid request body', errors);
+  }
+  const apiReq: ApiRequest = { route: route.name, version: route.version, tenant: who.tenant, params, query, body, requestId: who.requestId };
+  return route.handler(apiReq, d.state);
+}
+
+/** A JSON request body (empty is `{}`), read with the size limit. */
+async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
+  const text = (await readBody(req, limit)).toString('utf8');
+  try {
+    return text.trim() === '' ? {} : JSON.parse(text);
+  } catch {
+    throw httpError(400, 'Invalid JSON in request body', ['Error in payload: Invalid JSON']);
+  }
+}
+
+/** The handler's answer, unless a fault cuts it (reset after) or mangles it (malformed). */
+function respond(req: IncomingMessage, res: ServerResponse, fault: FaultRule | undefined, result: ApiResponse, headers: Record<string, string>): void {
+  if (fault?.reset === 'after') {
+    req.socket.destroy();
+    return;
+  }
+  if (fault?.malformed === true) {
+    const text = JSON.stringify(result.body);
+    res.writeHead(result.status, { 'content-type': 'application/json; charset=utf-8', ...headers });
+    res.end(text.slice(0, Math.max(1, Math.floor(text.length / 2))));
+    return;
+  }
+  sendJson(res, result.status, result.body, { ...headers, ...result.headers });
+}

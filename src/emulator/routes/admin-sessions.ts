@@ -1,0 +1,146 @@
+/** The admin surface's session routes: list, inspect, remove, connect without a link flow, drift, PATCH out of band. */
+import type { IncomingMessage } from 'node:http';
+import type { EmulatorState } from '../context.js';
+import { accountLists } from '../effective.js';
+import { httpError } from '../errors.js';
+import { validateRequest } from '../validate.js';
+import { applyUpdate } from './update.js';
+import type { UpdateSessionRequest } from '../../wire/request.js';
+import { readBody } from '../http.js';
+import { configOf } from '../session-view.js';
+import { newId, type ConnectionRecord, type SessionRecord } from '../store.js';
+
+const UPDATE_OPERATION_V31 = 'patchToolRouterSessionBySessionIdV31';
+
+export interface AdminRequest {
+  req: IncomingMessage;
+  method: string;
+  /** The path's segments after `/_emulator/`, decoded. */
+  parts: string[];
+  query: URLSearchParams;
+  state: EmulatorState;
+}
+
+export interface AdminAnswer {
+  status: number;
+  body: unknown;
+}
+
+export async function jsonBody(a: AdminRequest): Promise<unknown> {
+  const raw = (await readBody(a.req, a.state.settings.maxBodyBytes)).toString('utf8');
+  if (raw.trim() === '') return {};
+  try {
+    return JSON.parse(raw);
+  } catch {
+    throw httpError(400, 'Invalid JSON in request body');
+  }
+}
+
+/** A session in any tenant; its config as v3 answers it, or v3.1 with `?version=3.1`. */
+function adminView(s: SessionRecord, query: URLSearchParams): Record<string, unknown> {
+  return {
+    session_id: s.id,
+    created_at: s.created_at,
+    config: configOf(s, query.get('version') === '3.1' ? '3.1' : '3'),
+    tool_router_tools: s.tool_router_tools,
+    config_version: s.config_version,
+    mounts: Object.fromEntries(Object.entries(s.mounts).map(([m, files]) => [m, Object.values(files).map(({ blob: _b, ...f }) => f)])),
+  };
+}
+
+/** RFC 7386: objects merge recursively, `null` deletes, anything else replaces. */
+export function mergePatch(target: unknown, patch: unknown): unknown {
+  if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return patch;
+  const out: Record<string, unknown> =
+    target !== null && typeof target === 'object' && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) delete out[k];
+    else out[k] = mergePatch(out[k], v);
+  }
+  return out;
+}
+
+export async function adminSessions(a: AdminRequest): Promise<AdminAnswer | undefined> {
+  const { method, state } = a;
+  const [head, id, tail] = a.parts;
+  if (head !== 'sessions') return undefined;
+  if (id === undefined) {
+    if (method !== 'GET') return undefined;
+    const sessions = [...state.store.sessions.values()].map((x) => ({ session_id: x.id, user_id: x.config.user_id, created_at: x.created_at, config_version: x.config_version }));
+    return { status: 200, body: { sessions } };
+  }
+  const s = state.store.sessions.get(id);
+  if (s === undefined) throw httpError(404, `Tool router session '${id}' not found`);
+  if (tail === undefined && method === 'GET') return { status: 200, body: adminView(s, a.query) };
+  if (tail === undefined && method === 'DELETE') {
+    await state.store.deleteSession(s.id);
+    return { status: 200, body: { deleted: s.id } };
+  }
+  if (tail === 'connections' && method === 'POST') return addConnection(a, s);
+  if (tail === 'config' && method === 'POST') return driftConfig(a, s);
+  if (tail === undefined && method === 'PATCH') return patchOutOfBand(a, s);
+  return undefined;
+}
+
+/** A connection for the session's user, without a link flow. */
+async function addConnection(a: AdminRequest, s: SessionRecord): Promise<AdminAnswer> {
+  const { state } = a;
+  const body = (await jsonBody(a)) as Record<string, unknown>;
+  await state.ready();
+  const toolkit = typeof body['toolkit'] === 'string' ? state.catalog.toolkit(body['toolkit']) : undefined;
+  if (toolkit === undefined) throw httpError(400, 'toolkit must name a toolkit of the catalogue');
+  const status = body['status'] ?? 'ACTIVE';
+  if (status !== 'ACTIVE' && status !== 'INITIATED') throw httpError(400, "status must be 'ACTIVE' or 'INITIATED'");
+  const connection: ConnectionRecord = {
+    id: newId('ca_'),
+    tenant: s.tenant,
+    user_id: s.config.user_id,
+    toolkit: toolkit.slug,
+    status,
+    created_at: new Date().toISOString(),
+    link_token: newId('lt_', 12),
+    auth_config: {
+      id: `ac_managed_${toolkit.slug.replace(/[^A-Za-z0-9_-]/g, '')}`,
+      auth_scheme: toolkit.composio_managed_auth_schemes[0] ?? toolkit.auth_schemes[0] ?? 'OAUTH2',
+      is_composio_managed: toolkit.composio_managed_auth_schemes.length > 0,
+    },
+  };
+  state.store.addConnection(connection);
+  return { status: 201, body: { connected_account_id: connection.id, toolkit: connection.toolkit, user_id: connection.user_id, status: connection.status } };
+}
+
+/**
+ * Another writer's PATCH (v3.1 body and rules, `expected_config_version` honoured), without a key:
+ * what a concurrent deploy does, for tests of conflicts and of drift repaired in place.
+ */
+async function patchOutOfBand(a: AdminRequest, s: SessionRecord): Promise<AdminAnswer> {
+  const body = await jsonBody(a);
+  await a.state.ready();
+  const errors = await validateRequest(UPDATE_OPERATION_V31, 'body', body, 'payload');
+  if (errors !== undefined) throw httpError(400, 'Invalid request body', errors);
+  applyUpdate(s, body as UpdateSessionRequest, a.state);
+  return { status: 200, body: adminView(s, a.query) };
+}
+
+/** Drift injection: a merge patch of the stored config, tools and version, out of band. */
+async function driftConfig(a: AdminRequest, s: SessionRecord): Promise<AdminAnswer> {
+  const body = (await jsonBody(a)) as Record<string, unknown>;
+  if (body['config'] !== undefined) {
+    s.config = mergePatch(s.config, body['config']) as SessionRecord['config'];
+    // Either version's spelling of pinned accounts (one id or a list) is stored as a list.
+    if (s.config.connected_accounts !== undefined) s.config.connected_accounts = accountLists(s.config.connected_accounts);
+  }
+  if (body['tool_router_tools'] !== undefined) {
+    const t = body['tool_router_tools'];
+    if (!Array.isArray(t) || !t.every((x) => typeof x === 'string')) throw httpError(400, 'tool_router_tools must be an array of strings');
+    s.tool_router_tools = t as string[];
+  }
+  if (body['config_version'] !== undefined) {
+    if (!Number.isInteger(body['config_version'])) throw httpError(400, 'config_version must be an integer');
+    s.config_version = body['config_version'] as number;
+  } else {
+    s.config_version += 1;
+  }
+  a.state.store.changed();
+  return { status: 200, body: adminView(s, a.query) };
+}
