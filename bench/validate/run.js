@@ -1,6 +1,9 @@
 // bench/validate: sessionctl validate against ajv-cli on the same generated files and the same
-// schema, cold start against bare node, and peak RSS on 100,000 files. Prints a Markdown section
-// for bench/RESULTS.md and writes the raw numbers to bench/validate/results.json.
+// schema, at 10, 100, 1,000 and 10,000 files, side by side in one hyperfine run per size (with
+// sessionctl's loader alone, `--no-fast-path`, for scale); cold start against bare node; peak RSS
+// on 100,000 files. Prints a Markdown section for bench/RESULTS.md and writes the raw numbers to
+// bench/validate/results.json. Times are best (min) and median of BENCH_RUNS runs, with the
+// standard deviation as the noise.
 //
 // ajv-cli is a peer here only: it falls back to require() on files it cannot parse as YAML
 // (notes/runtime-facts §5), so it is only ever run on the files this script generated.
@@ -16,7 +19,7 @@ const bin = join(root, 'dist/sessionctl.js');
 const ajv = join(root, 'node_modules/.bin/ajv');
 const schema = join(root, 'schemas/session-manifest.schema.json');
 const work = join(tmpdir(), 'sessionctl-bench-validate');
-const sizes = (process.env.BENCH_SIZES ?? '1000,10000').split(',').map(Number);
+const sizes = (process.env.BENCH_SIZES ?? '10,100,1000,10000').split(',').map(Number);
 const rssFiles = Number(process.env.BENCH_RSS_FILES ?? 100000);
 const runs = Number(process.env.BENCH_RUNS ?? 5);
 
@@ -30,7 +33,11 @@ function sh(cmd, args) {
   return `${cmd} ${args.map((a) => (/^[\w./=,:-]+$/.test(a) ? a : `'${a.replace(/'/g, "'\\''")}'`)).join(' ')}`;
 }
 
-/** Median wall, user and system seconds of `runs` runs of each command (hyperfine when present). */
+/** Targets of issue 15: ajv-cli time / sessionctl time. */
+const target = (files) => (files <= 100 ? 2.0 : files <= 1000 ? 1.5 : 1.2);
+const COLD_START_TARGET = 1.8;
+
+/** Best, median, deviation, user and system seconds of `runs` runs of each command (hyperfine when present). */
 function measure(commands, { warmup = 1, n = runs } = {}) {
   if (hasHyperfine) {
     const out = join(work, 'hyperfine.json');
@@ -38,7 +45,7 @@ function measure(commands, { warmup = 1, n = runs } = {}) {
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     const results = JSON.parse(readFileSync(out, 'utf8')).results;
-    return results.map((r) => ({ median: r.median, user: r.user, system: r.system }));
+    return results.map((r) => ({ min: r.min, median: r.median, stddev: r.stddev, user: r.user, system: r.system }));
   }
   return commands.map((c) => {
     const walls = [];
@@ -48,7 +55,9 @@ function measure(commands, { warmup = 1, n = runs } = {}) {
       if (i >= warmup) walls.push(Number(process.hrtime.bigint() - t) / 1e9);
     }
     walls.sort((a, b) => a - b);
-    return { median: walls[Math.floor(walls.length / 2)], user: NaN, system: NaN };
+    const mean = walls.reduce((a, b) => a + b, 0) / walls.length;
+    const stddev = Math.sqrt(walls.reduce((a, b) => a + (b - mean) ** 2, 0) / walls.length);
+    return { min: walls[0], median: walls[Math.floor(walls.length / 2)], stddev, user: NaN, system: NaN };
   });
 }
 
@@ -82,7 +91,7 @@ const results = {
   machine: `${cpus()[0]?.model ?? 'unknown cpu'}, ${availableParallelism()} cores, ${(totalmem() / 2 ** 30).toFixed(0)} GB`,
   node: process.version,
   loadBefore: loadavg()[0],
-  tool: hasHyperfine ? 'hyperfine -N (median of runs)' : 'spawn timing (median of runs)',
+  tool: hasHyperfine ? `hyperfine -N, ${runs} runs per command` : `spawn timing, ${runs} runs per command`,
   bulk: [],
 };
 
@@ -93,20 +102,29 @@ for (const size of sizes) {
     generate(dir, size);
   }
   const verdicts = sameVerdicts(dir);
-  const [ours, peer] = measure([
+  const [ours, peer, loader] = measure([
     command(process.execPath, [bin, 'validate', dir, '--format', 'json']),
     command(ajv, ['validate', '--spec=draft7', '-c', 'ajv-formats', '--allow-union-types', '-s', schema, '-d', `${dir}/*.yaml`, '--all-errors']),
+    command(process.execPath, [bin, 'validate', dir, '--format', 'json', '--no-fast-path']),
   ]);
-  results.bulk.push({ files: size, sessionctl: ours, ajvCli: peer, speedup: peer.median / ours.median, verdicts });
+  results.bulk.push({ files: size, sessionctl: ours, ajvCli: peer, loaderAlone: loader, speedup: peer.min / ours.min, speedupMedian: peer.median / ours.median, target: target(size), verdicts });
 }
 
 const one = join(work, 'one.yaml');
 writeFileSync(one, readFileSync(join(root, 'examples/support-agent.yaml')));
-const [bare, cold, version] = measure(
-  [command(process.execPath, ['-e', '']), command(process.execPath, [bin, 'validate', one]), command(process.execPath, [bin, '--version'])],
+// The same manifest without its ${VAR}: the fast path takes it (the example goes to the loader).
+const plain = join(work, 'one-plain.yaml');
+writeFileSync(plain, readFileSync(join(root, 'examples/support-agent.yaml'), 'utf8').replace(/\$\{[A-Z_]+:-([^}]*)\}/g, '$1'));
+const [bare, cold, coldPlain, version] = measure(
+  [
+    command(process.execPath, ['-e', '']),
+    command(process.execPath, [bin, 'validate', one]),
+    command(process.execPath, [bin, 'validate', plain]),
+    command(process.execPath, [bin, '--version']),
+  ],
   { warmup: 3, n: Math.max(15, runs) },
 );
-results.coldStart = { bareNode: bare, validateOne: cold, version, ratio: cold.median / bare.median };
+results.coldStart = { bareNode: bare, validateOne: cold, validateOnePlain: coldPlain, version, ratio: cold.min / bare.min, ratioMedian: cold.median / bare.median, target: COLD_START_TARGET };
 
 const big = join(work, `m${rssFiles}`);
 if (!existsSync(join(big, `m${String(rssFiles - 1).padStart(6, '0')}.yaml`))) {
@@ -119,25 +137,28 @@ results.rss.seconds = Number(process.hrtime.bigint() - t) / 1e9;
 results.loadAfter = loadavg()[0];
 writeFileSync(join(root, 'bench/validate/results.json'), `${JSON.stringify(results, null, 2)}\n`);
 
-const s = (x) => (Number.isNaN(x) ? 'n/a' : `${x.toFixed(2)} s`);
+const s = (x) => (Number.isNaN(x) ? 'n/a' : `${x.toFixed(3)} s`);
 const ms = (x) => `${(x * 1000).toFixed(0)} ms`;
+const timing = (m) => `${s(m.min)} / ${s(m.median)} ± ${ms(m.stddev)} (${s(m.user)})`;
 const lines = [
   '## validate',
   '',
   `${results.date}, ${results.machine}, Node ${results.node}; ${results.tool}; load average ${results.loadBefore.toFixed(1)} before, ${results.loadAfter.toFixed(1)} after.`,
+  'Times: best / median ± standard deviation (user CPU of the median run). Ratio: ajv-cli / sessionctl, of the best runs (of the medians in brackets).',
   '',
-  '| files | sessionctl wall (user) | ajv-cli wall (user) | speed-up (wall) | target | same invalid files |',
-  '|---:|---:|---:|---:|---:|---|',
+  '| files | sessionctl | ajv-cli | ratio | target | loader alone (`--no-fast-path`) | same invalid files |',
+  '|---:|---:|---:|---:|---:|---:|---|',
   ...results.bulk.map(
     (b) =>
-      `| ${b.files} | ${s(b.sessionctl.median)} (${s(b.sessionctl.user)}) | ${s(b.ajvCli.median)} (${s(b.ajvCli.user)}) | ${b.speedup.toFixed(2)}x | ${b.files <= 1000 ? '>= 1.2x' : '>= 1.0x'} | ${b.verdicts.agree ? 'yes' : 'NO'} (${b.verdicts.ours}) |`,
+      `| ${b.files.toLocaleString('en')} | ${timing(b.sessionctl)} | ${timing(b.ajvCli)} | **${b.speedup.toFixed(2)}** (${b.speedupMedian.toFixed(2)}) | >= ${b.target.toFixed(1)} ${b.speedup >= b.target ? 'met' : 'MISSED'} | ${timing(b.loaderAlone)} | ${b.verdicts.agree ? 'yes' : 'NO'} (${b.verdicts.ours}) |`,
   ),
   '',
-  `| cold start | median |`,
+  `| cold start | best / median ± deviation |`,
   '|---|---:|',
-  `| \`node -e ''\` | ${ms(bare.median)} |`,
-  `| \`sessionctl validate one.yaml\` | ${ms(cold.median)} (${results.coldStart.ratio.toFixed(2)}x bare node; target <= 2x) |`,
-  `| \`sessionctl --version\` | ${ms(version.median)} |`,
+  `| \`node -e ''\` | ${ms(bare.min)} / ${ms(bare.median)} ± ${ms(bare.stddev)} |`,
+  `| \`sessionctl validate one.yaml\` | ${ms(cold.min)} / ${ms(cold.median)} ± ${ms(cold.stddev)}: **${results.coldStart.ratio.toFixed(2)}x** bare node (${results.coldStart.ratioMedian.toFixed(2)}x of medians); target <= ${COLD_START_TARGET}x |`,
+  `| \`sessionctl validate one-plain.yaml\` (the same without \`\${VAR}\`: fast path) | ${ms(coldPlain.min)} / ${ms(coldPlain.median)} ± ${ms(coldPlain.stddev)}: ${(coldPlain.min / bare.min).toFixed(2)}x |`,
+  `| \`sessionctl --version\` | ${ms(version.min)} / ${ms(version.median)} ± ${ms(version.stddev)} |`,
   '',
   `Peak RSS validating ${rssFiles.toLocaleString('en')} files: ${results.rss.maxRssMb.toFixed(0)} MB (target <= 200 MB), ${results.rss.seconds.toFixed(1)} s.`,
 ];

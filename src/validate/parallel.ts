@@ -1,19 +1,24 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import { checkFile, type FileLoadOptions, type FileResult } from './check-file.js';
 import type { WorkerBatch, WorkerResult } from './worker.js';
 
 /**
- * Below this many files, workers cost more than they save: each loads the validator and warms up
- * its JIT again (~0.3 s of CPU here). Every file is parsed by yaml (~0.5 ms a file), so workers
- * pay off early. Measured on the 2-core VM (bench/RESULTS.md), with other work on the cores:
- * one thread against two workers, 1,000 files 0.74 s vs 0.92 s, 2,000 files 1.24 s vs 1.17 s,
- * 3,000 files 1.78 s vs 1.43 s, 10,000 files 3.9 s vs 2.9 s.
+ * Below this many files, a worker costs more than it saves: it loads the validator and warms up
+ * its JIT again, ~0.1 s before it checks its first file and ~0.3-0.5 s of CPU in all on 10,000
+ * files (10,000 files: 1.08 s of CPU on one thread, 1.65 s with one worker besides; bench/RESULTS.md).
+ * With the fast path a clean file costs ~40-70 us, so a second thread saves ~35 us a file and
+ * pays for itself from some 3,000 files on a free core. When the loader read every file (~0.5 ms
+ * each) workers paid from 2,000 files.
  */
-export const AUTO_PARALLEL_MIN_FILES = 2_000;
+export const AUTO_PARALLEL_MIN_FILES = 5_000;
 const BATCH = 250;
+
+interface Batch {
+  id: number;
+  files: string[];
+}
 
 /**
  * The built worker script next to this module (`dist/validate/worker.js`, or `dist/worker.js`
@@ -39,9 +44,9 @@ export function threadsFor(count: number, jobs: number | undefined): number {
 const workerLimits = { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 24 };
 
 /**
- * Checks `files` (`checkFile`: the loader, then every per-document check) on `threads` threads. With one thread the main thread
- * does the work; with more, that many workers take batches from one queue while the main thread
- * only feeds them (and takes over the batches of a worker that fails). Results are stored by
+ * Checks `files` (`checkFile`: the fast path or the loader, then every per-document check) on
+ * `threads` threads: the main thread and `threads - 1` workers take batches from one queue (the
+ * main thread also takes over the batches of a worker that fails). Results are stored by
  * position, so they are the same, in the same order, whatever the thread count and timing.
  */
 export async function checkAllFiles(
@@ -50,47 +55,59 @@ export async function checkAllFiles(
 ): Promise<FileResult[]> {
   const results = new Array<FileResult>(files.length);
   const script = options.threads > 1 ? workerScript() : undefined;
-  const queue: Array<{ id: number; files: string[] }> = [];
+  const queue: Batch[] = [];
   for (let id = 0; id < files.length; id += BATCH) queue.push({ id, files: files.slice(id, id + BATCH) });
-  const runHere = async (batch: { id: number; files: string[] }): Promise<void> => {
+  const runHere = async (batch: Batch): Promise<void> => {
     for (let i = 0; i < batch.files.length; i++) results[batch.id + i] = await checkFile(batch.files[i]!, options.load);
   };
 
   if (script !== undefined) {
+    // Loaded only for a threaded run: the module costs ~5 ms of start-up.
+    const { Worker } = await import('node:worker_threads');
     // A function cannot cross to a worker; only the main thread reads standard input anyway.
     const { readStdin: _, ...workerOptions } = options.load;
-    const leftovers: Array<{ id: number; files: string[] }> = [];
+    const leftovers: Batch[] = [];
     const workers = Array.from(
-      { length: options.threads },
+      { length: options.threads - 1 },
       () =>
         new Promise<void>((resolve) => {
           const worker = new Worker(script, { resourceLimits: workerLimits });
-          let current: { id: number; files: string[] } | undefined;
-          const feed = (): void => {
-            current = queue.shift();
-            if (current === undefined) {
-              void worker.terminate().then(() => resolve());
-              return;
-            }
-            worker.postMessage({ ...current, options: workerOptions } satisfies WorkerBatch);
+          const inFlight: Batch[] = [];
+          const done = (): void => void worker.terminate().then(() => resolve());
+          const feed = (): boolean => {
+            const next = queue.shift();
+            if (next === undefined) return false;
+            inFlight.push(next);
+            worker.postMessage({ ...next, options: workerOptions } satisfies WorkerBatch);
+            return true;
           };
           worker.on('message', (msg: WorkerResult) => {
+            inFlight.splice(
+              inFlight.findIndex((b) => b.id === msg.id),
+              1,
+            );
             msg.results.forEach((r, i) => {
               results[msg.id + i] = r;
             });
-            feed();
+            if (!feed() && inFlight.length === 0) done();
           });
-          // A worker that fails (out of memory, a bug) hands its batch back; the run goes on.
+          // A worker that fails (out of memory, a bug) hands its batches back; the run goes on.
           worker.on('error', () => {
-            if (current !== undefined) leftovers.push(current);
-            current = undefined;
+            leftovers.push(...inFlight.splice(0));
             resolve();
           });
-          feed();
+          // Two batches in flight, so that a worker never waits while the main thread checks one.
+          if (!feed()) done();
+          else feed();
         }),
     );
+    // The main thread checks batches too, and lets the workers' answers in between them.
+    for (let batch = queue.shift(); batch !== undefined; batch = queue.shift()) {
+      await runHere(batch);
+      await new Promise<void>((next) => setImmediate(next));
+    }
     await Promise.all(workers);
-    for (const batch of [...leftovers, ...queue.splice(0)]) await runHere(batch);
+    for (const batch of leftovers) await runHere(batch);
     return results;
   }
   for (const batch of queue) await runHere(batch);

@@ -3,7 +3,7 @@ import { expandManifestPaths, loadManifestFile, loadManifests, STDIN_FILE } from
 import type { LoadOptions, ManifestDocument } from '../manifest/types.js';
 import { runVariables } from '../manifest/variables.js';
 import type { ReportBase } from '../diagnostics/report-base.js';
-import { NamePlaces, type FileLoadOptions } from './check-file.js';
+import { checkFile, NamePlaces, type FileLoadOptions, type FileResult } from './check-file.js';
 import { checkLoaded, placeKey } from './check-loaded.js';
 import { checkAllFiles, threadsFor } from './parallel.js';
 import { maskSecretsInSources, type FoundSecret } from './mask.js';
@@ -22,9 +22,9 @@ export interface ValidatePathsOptions extends LoadOptions {
   /** A dotenv file whose variables fill `${VAR}` under `env`'s (`--env-file`); its findings are the run's. */
   envFile?: string;
   /**
-   * Threads that check files: 1 is the main thread; more is that many worker threads, which the
-   * main thread only feeds. Default: all cores (at most 4) for runs of `AUTO_PARALLEL_MIN_FILES`
-   * (2,000) files or more, else 1. Results never depend on it.
+   * Threads that check files: 1 is the main thread alone; more is the main thread and one worker
+   * thread fewer than that. Default: all cores (at most 4) for runs of `AUTO_PARALLEL_MIN_FILES`
+   * (5,000) files or more, else 1. Results never depend on it.
    */
   jobs?: number;
   /**
@@ -33,6 +33,11 @@ export interface ValidatePathsOptions extends LoadOptions {
    * so the default checks one file at a time and keeps only findings and name records.
    */
   perFile?: boolean;
+  /**
+   * `false` reads every file with the loader alone. By default a clean file is checked on the
+   * fast path (js-yaml into plain data, no positions; `fast-path/`), with the same results.
+   */
+  fastPath?: boolean;
 }
 
 /**
@@ -50,12 +55,14 @@ export async function validatePaths(paths: readonly string[], options: ValidateP
     ...(options.maxFileBytes !== undefined ? { maxFileBytes: options.maxFileBytes } : {}),
     ...(options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {}),
     ...(options.readStdin !== undefined ? { readStdin: options.readStdin } : {}),
+    ...(options.fastPath === false ? { fastPath: false } : {}),
   };
   // Each file is loaded and checked on its own, on worker threads for big runs; only findings,
   // name records and the sources of files with findings come back, so memory stays flat however
   // many files there are. Only the main thread can read standard input.
   const threads = files.includes(STDIN_FILE) ? 1 : threadsFor(files.length, options.jobs);
   const results = await checkAllFiles(files, { threads, load });
+  await placeRepeatedNames(files, results, load);
 
   const diagnostics: Diagnostic[] = [...variables.diagnostics, ...listed.diagnostics];
   const sources = new Map<string, string>();
@@ -80,6 +87,22 @@ export async function validatePaths(paths: readonly string[], options: ValidateP
     if (text !== undefined) sources.set(file, text);
   }
   return finish(files, diagnostics, ordered.length, sources, secrets);
+}
+
+/**
+ * The duplicate-name rule locates names, and the fast path reads none: a file that took it and
+ * whose name another file also uses is checked again by the loader, for its places. Rare (two
+ * manifests with one name are a finding), so clean runs never pay for positions.
+ */
+async function placeRepeatedNames(files: readonly string[], results: FileResult[], load: FileLoadOptions): Promise<void> {
+  const seen = new Set<string>();
+  const repeated = new Set<string>();
+  for (const r of results) for (const name of r.names) (seen.has(name) ? repeated : seen).add(name);
+  if (repeated.size === 0) return;
+  for (let i = 0; i < results.length; i++) {
+    const r = results[i]!;
+    if (r.places.length === 0 && r.names.some((name) => repeated.has(name))) results[i] = await checkFile(files[i]!, { ...load, fastPath: false });
+  }
 }
 
 /** The reference path: every document in memory, checked by the same functions. */

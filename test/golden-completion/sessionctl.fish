@@ -117,7 +117,8 @@ complete -c sessionctl -n '__sessionctl_at \'validate\'' -l 'changed-since' -x -
 complete -c sessionctl -n '__sessionctl_at \'validate\'' -l 'strict' -d 'warnings fail the run too (exit code 1)'
 complete -c sessionctl -n '__sessionctl_at \'validate\'' -l 'env-file' -r -F -d 'read ${VAR} values from a dotenv file; variables already set in the environment win'
 complete -c sessionctl -n '__sessionctl_at \'validate\'' -l 'max-file-size' -r -F -d 'refuse larger files before parsing them (default: 1048576, 1 MiB)'
-complete -c sessionctl -n '__sessionctl_at \'validate\'' -l 'jobs' -r -F -d 'threads for big runs (default: every core, at most 4, from 2,000 files on); results never depend on it'
+complete -c sessionctl -n '__sessionctl_at \'validate\'' -l 'jobs' -r -F -d 'threads for big runs, the main one included (default: every core, at most 4, from 5,000 files on); results never depend on it'
+complete -c sessionctl -n '__sessionctl_at \'validate\'' -l 'no-fast-path' -d 'read every file with positions, as files with findings are; slower on big runs, same results'
 complete -c sessionctl -n '__sessionctl_at \'validate\'' -s 'h' -l 'help' -d 'display help for command'
 
 # sessionctl plan

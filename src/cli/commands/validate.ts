@@ -12,6 +12,7 @@ interface ValidateOptions {
   maxFileSize?: number;
   jobs?: number;
   changedSince?: string;
+  fastPath?: boolean;
 }
 
 function parseJobs(value: string): number {
@@ -42,8 +43,9 @@ export const registerValidate: RegisterCommand = (program, env) => {
     .option('--env-file <file>', 'read ${VAR} values from a dotenv file; variables already set in the environment win')
     .addOption(new Option('--max-file-size <bytes>', 'refuse larger files before parsing them (default: 1048576, 1 MiB)').argParser(parseBytes))
     .addOption(
-      new Option('--jobs <n>', 'threads for big runs (default: every core, at most 4, from 2,000 files on); results never depend on it').argParser(parseJobs),
+      new Option('--jobs <n>', 'threads for big runs, the main one included (default: every core, at most 4, from 5,000 files on); results never depend on it').argParser(parseJobs),
     )
+    .option('--no-fast-path', 'read every file with positions, as files with findings are; slower on big runs, same results')
     .addHelpText(
       'after',
       [
@@ -73,6 +75,7 @@ export const registerValidate: RegisterCommand = (program, env) => {
         readStdin: () => readStreamBounded(io.stdin, options.maxFileSize),
         ...(options.maxFileSize !== undefined ? { maxFileBytes: options.maxFileSize } : {}),
         ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
+        ...(options.fastPath === false ? { fastPath: false } : {}),
       });
       for (const secret of run.secrets) env.redactor.add(secret);
       const report = run.report;

@@ -28,11 +28,11 @@ function comparable(run: ValidateRun): unknown {
   return { report: run.report, sources: [...run.sources].sort(), secrets: run.secrets };
 }
 
-/** The three runs of the same paths: per file on this thread, per file on two workers, in memory. */
+/** The three runs of the same paths: per file on this thread, per file on this thread and two workers, in memory. */
 async function threeWays(paths: string[], cwd: string, extra: Partial<ValidatePathsOptions> = {}): Promise<{ perFile: unknown; threaded: unknown; inMemory: unknown; run: ValidateRun }> {
   const options = { cwd, env: {}, ...extra };
   const run = await validatePaths(paths, { ...options, jobs: 1 });
-  const threaded = await (await builtValidate())(paths, { ...options, jobs: 2 });
+  const threaded = await (await builtValidate())(paths, { ...options, jobs: 3 });
   const inMemory = await validatePaths(paths, { ...options, perFile: false });
   return { perFile: comparable(run), threaded: comparable(threaded), inMemory: comparable(inMemory), run };
 }
