@@ -13,8 +13,8 @@ _sessionctl_options() {
   case "$1" in
     '') echo '-V --version -h --help' ;;
     'validate') echo '--format --changed-since --strict --env-file --max-file-size --jobs --no-fast-path -h --help' ;;
-    'plan') echo '--refresh --detailed-exitcode --out --strict --state --format --changed-since --env-file --concurrency --rate-limit --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
-    'apply') echo '--dry-run --no-refresh --strict --github-output --state --format --changed-since --env-file --concurrency --rate-limit --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
+    'plan') echo '--refresh --prune --recreate-unknown --detailed-exitcode --out --strict --state --format --changed-since --env-file --concurrency --rate-limit --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
+    'apply') echo '--dry-run --refresh --prune --keep-replaced --recreate-unknown --strict --github-output --state --format --changed-since --env-file --concurrency --rate-limit --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
     'diff') echo '--session --strict --state --format --changed-since --env-file --concurrency --rate-limit --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
     'get') echo '--state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
     'toolkits') echo '--connected --search --toolkit --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout --all --limit -h --help' ;;
@@ -30,7 +30,7 @@ _sessionctl_options() {
     'files download-url') echo '--mount --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
     'files rm') echo '--mount --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
     'files put') echo '--content-type --mount --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
-    'files get') echo '--mount --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
+    'files get') echo '--force --mount --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
     'files help') echo '' ;;
     'schema') echo '-h --help' ;;
     'init') echo '--dir -h --help' ;;
@@ -44,7 +44,7 @@ _sessionctl_value_options() {
   case "$1" in
     'validate') echo '--format --changed-since --env-file --max-file-size --jobs' ;;
     'plan') echo '--out --state --format --changed-since --env-file --concurrency --rate-limit --base-url --api-key-file --api-version --timeout' ;;
-    'apply') echo '--state --format --changed-since --env-file --concurrency --rate-limit --base-url --api-key-file --api-version --timeout' ;;
+    'apply') echo '--refresh --state --format --changed-since --env-file --concurrency --rate-limit --base-url --api-key-file --api-version --timeout' ;;
     'diff') echo '--session --state --format --changed-since --env-file --concurrency --rate-limit --base-url --api-key-file --api-version --timeout' ;;
     'get') echo '--state --user-id --format --base-url --api-key-file --api-version --timeout' ;;
     'toolkits') echo '--search --toolkit --state --user-id --format --base-url --api-key-file --api-version --timeout --limit' ;;
