@@ -19,6 +19,7 @@ import { registerExecuteMeta } from './commands/execute-meta.js';
 import { registerLink } from './commands/link.js';
 import { registerProxy } from './commands/proxy.js';
 import { registerFiles } from './commands/files.js';
+import { registerMcp } from './commands/mcp.js';
 
 /** What every command gets: the outside world, and the one way to set the exit code. */
 export interface CommandEnv {
@@ -44,6 +45,7 @@ const commands: RegisterCommand[] = [
   registerLink,
   registerProxy,
   registerFiles,
+  registerMcp,
   registerSchema,
   registerInit,
   registerCompletion,

@@ -4,7 +4,7 @@
 
 _sessionctl_subcommands() {
   case "$1" in
-    '') echo 'validate plan apply diff get toolkits tools search execute execute-meta link proxy files schema init completion emulator help' ;;
+    '') echo 'validate plan apply diff get toolkits tools search execute execute-meta link proxy files mcp schema init completion emulator help' ;;
     'files') echo 'ls upload-url download-url rm put get help' ;;
   esac
 }
@@ -32,6 +32,7 @@ _sessionctl_options() {
     'files put') echo '--content-type --mount --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
     'files get') echo '--mount --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
     'files help') echo '' ;;
+    'mcp') echo '--call --arg --args-file --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
     'schema') echo '-h --help' ;;
     'init') echo '--dir -h --help' ;;
     'completion') echo '-h --help' ;;
@@ -60,6 +61,7 @@ _sessionctl_value_options() {
     'files rm') echo '--mount --state --user-id --format --base-url --api-key-file --api-version --timeout' ;;
     'files put') echo '--content-type --mount --state --user-id --format --base-url --api-key-file --api-version --timeout' ;;
     'files get') echo '--mount --state --user-id --format --base-url --api-key-file --api-version --timeout' ;;
+    'mcp') echo '--call --arg --args-file --state --user-id --format --base-url --api-key-file --api-version --timeout' ;;
     'init') echo '--dir' ;;
     'emulator') echo '--host --port --api-key --data-dir --rate-limit --max-file-size --catalog' ;;
   esac
@@ -91,8 +93,9 @@ _sessionctl_choices() {
     'files put|--format') echo 'human json' ;;
     'files get|--format') echo 'human json' ;;
     'files help|#0') echo 'ls upload-url download-url rm put get' ;;
+    'mcp|--format') echo 'human json' ;;
     'completion|#0') echo 'bash zsh fish' ;;
-    'help|#0') echo 'validate plan apply diff get toolkits tools search execute execute-meta link proxy files schema init completion emulator' ;;
+    'help|#0') echo 'validate plan apply diff get toolkits tools search execute execute-meta link proxy files mcp schema init completion emulator' ;;
   esac
 }
 
