@@ -22,7 +22,7 @@ _sessionctl_options() {
     'search') echo '--known-fields --model --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
     'execute') echo '--arg --args-file --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
     'execute-meta') echo '--arg --args-file --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
-    'link') echo '--callback-url --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
+    'link') echo '--callback-url --approve --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
     'proxy') echo '--toolkit --method --endpoint --body --param --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
     'files') echo '-h --help' ;;
     'files ls') echo '--mount --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout --all --limit -h --help' ;;

@@ -263,6 +263,7 @@ complete -c sessionctl -n '__sessionctl_at \'execute-meta\'' -s 'h' -l 'help' -d
 
 # sessionctl link
 complete -c sessionctl -n '__sessionctl_at \'link\'' -l 'callback-url' -r -F -d 'where the user lands after authorising (http or https)'
+complete -c sessionctl -n '__sessionctl_at \'link\'' -l 'approve' -d 'emulator only: complete the link at once, without a browser, so the toolkit is connected'
 complete -c sessionctl -n '__sessionctl_at \'link\'' -l 'state' -r -F -d 'the state file that resolves manifest names (default: .sessionctl/state.json)'
 complete -c sessionctl -n '__sessionctl_at \'link\'' -l 'user-id' -r -F -d 'the user id to pick when a manifest name was applied for several users'
 complete -c sessionctl -n '__sessionctl_at \'link\'' -l 'format' -x -a 'human json' -d 'human: tables and summaries; json: the service\'s response, unchanged'

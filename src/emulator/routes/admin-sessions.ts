@@ -4,6 +4,7 @@ import type { EmulatorState } from '../context.js';
 import { accountLists } from '../effective.js';
 import { httpError } from '../errors.js';
 import { validateRequest } from '../validate.js';
+import { approveConnection } from './link.js';
 import { applyUpdate } from './update.js';
 import type { UpdateSessionRequest } from '../../wire/request.js';
 import { readBody } from '../http.js';
@@ -58,6 +59,19 @@ export function mergePatch(target: unknown, patch: unknown): unknown {
     else out[k] = mergePatch(out[k], v);
   }
   return out;
+}
+
+/**
+ * `POST /_emulator/connections/{id}/approve`: completes a link flow without a browser, as visiting
+ * its redirect URL does (any tenant; the admin surface has no key).
+ */
+export function approveLinkFlow(a: AdminRequest): AdminAnswer | undefined {
+  const [head, id, tail] = a.parts;
+  if (head !== 'connections' || id === undefined || tail !== 'approve' || a.method !== 'POST') return undefined;
+  const connection = a.state.store.connections.get(id);
+  if (connection === undefined) throw httpError(404, `Connected account '${id}' not found`);
+  approveConnection(connection, a.state);
+  return { status: 200, body: { connected_account_id: connection.id, toolkit: connection.toolkit, user_id: connection.user_id, status: connection.status } };
 }
 
 export async function adminSessions(a: AdminRequest): Promise<AdminAnswer | undefined> {

@@ -34,6 +34,8 @@
  *                                             patch (RFC 7386) applied to the stored effective config>,
  *                                             tool_router_tools?: string[], config_version?: int};
  *                                             config_version is bumped unless given
+ *   POST   /_emulator/connections/{id}/approve  200 {connected_account_id, toolkit, user_id, status: "ACTIVE"}:
+ *                                             completes a link flow without a browser (as the link page does)
  *   GET    /_emulator/link/{token}            completes a link flow: the connection becomes ACTIVE;
  *                                             302 to the link's callback_url (with status and
  *                                             connected_account_id) or 200 {status, connected_account_id}
@@ -49,7 +51,7 @@ import type { EmulatorState } from '../context.js';
 import { envelope, httpError, ServiceError } from '../errors.js';
 import { checkFault, type FaultInput } from '../faults.js';
 import { ClientGone, sendJson } from '../http.js';
-import { adminSessions, jsonBody, type AdminAnswer, type AdminRequest } from './admin-sessions.js';
+import { adminSessions, approveLinkFlow, jsonBody, type AdminAnswer, type AdminRequest } from './admin-sessions.js';
 import { serveFile } from './files.js';
 import { completeLink } from './link.js';
 
@@ -68,7 +70,7 @@ export async function handleAdmin(req: IncomingMessage, res: ServerResponse, url
     if (head === 'link' && id !== undefined && method === 'GET') return completeLink(id, state, res, requestId);
     if (head === 'files' && id !== undefined && (method === 'GET' || method === 'PUT')) return await serveFile(method, id, req, res, state, requestId);
     const admin: AdminRequest = { req, method, parts, query: url.searchParams, state };
-    const answer = (await adminRoute(admin)) ?? (await adminSessions(admin));
+    const answer = (await adminRoute(admin)) ?? approveLinkFlow(admin) ?? (await adminSessions(admin));
     if (answer === undefined) throw httpError(404, `No admin route ${method} ${url.pathname}`);
     sendJson(res, answer.status, answer.body, { 'x-request-id': requestId });
   } catch (err) {
