@@ -13,7 +13,8 @@ import type { ApiRequest, ApiResponse, EmulatorState } from './context.js';
 import type { OperationSchemas } from './contract/types.js';
 import { envelope, httpError, ServiceError } from './errors.js';
 import type { FaultRule } from './faults.js';
-import { ClientGone, coerceQuery, readBody, sendJson } from './http.js';
+import { ClientGone, coerceQuery, readJsonBody, sendJson } from './http.js';
+import { isLoopbackHost } from '../util/loopback.js';
 import { randomToken } from './random-id.js';
 import { handleMcp, MCP_PATH } from './mcp.js';
 import { handleAdmin } from './routes/admin.js';
@@ -31,17 +32,12 @@ export interface Dispatcher {
   log: ((line: string) => void) | undefined;
 }
 
-const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
-
 function hostnameOf(hostHeader: string): string {
   if (hostHeader.startsWith('[')) return hostHeader.slice(0, hostHeader.indexOf(']') + 1).toLowerCase();
   const i = hostHeader.lastIndexOf(':');
   return (i === -1 ? hostHeader : hostHeader.slice(0, i)).toLowerCase();
 }
 
-export function isLoopbackHost(host: string): boolean {
-  return LOOPBACK_NAMES.has(host) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
-}
 
 export function sendError(res: ServerResponse, err: ServiceError, requestId: string, headers: Record<string, string> = {}): void {
   sendJson(res, err.status, envelope(err, requestId), { 'x-request-id': requestId, ...headers });
@@ -191,16 +187,6 @@ async function runRoute(d: Dispatcher, req: IncomingMessage, url: URL, match: Ro
   }
   const apiReq: ApiRequest = { route: route.name, version: route.version, tenant: who.tenant, params, query, body, requestId: who.requestId };
   return route.handler(apiReq, d.state);
-}
-
-/** A JSON request body (empty is `{}`), read with the size limit. */
-async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
-  const text = (await readBody(req, limit)).toString('utf8');
-  try {
-    return text.trim() === '' ? {} : JSON.parse(text);
-  } catch {
-    throw httpError(400, 'Invalid JSON in request body', ['Error in payload: Invalid JSON']);
-  }
 }
 
 /** The handler's answer, unless a fault cuts it (reset after) or mangles it (malformed). */

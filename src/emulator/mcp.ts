@@ -9,7 +9,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EmulatorState } from './context.js';
 import { httpError } from './errors.js';
-import { readBody } from './http.js';
+import { readJsonBody } from './http.js';
 import { inputSchemaOf, metaTool } from './meta-tools.js';
 import { logged, runTool } from './routes/execute.js';
 import type { SessionRecord } from './store.js';
@@ -67,14 +67,7 @@ export async function handleMcp(req: IncomingMessage, res: ServerResponse, sessi
   };
   find();
   let body: unknown;
-  if (req.method === 'POST') {
-    const raw = (await readBody(req, state.settings.maxBodyBytes)).toString('utf8');
-    try {
-      body = JSON.parse(raw);
-    } catch {
-      throw httpError(400, 'Invalid JSON in request body', ['Error in payload: Invalid JSON']);
-    }
-  }
+  if (req.method === 'POST') body = await readJsonBody(req, state.settings.maxBodyBytes);
   // Loaded on the first MCP request only: REST-only users do not pay for the SDK.
   const [{ Server }, { StreamableHTTPServerTransport }, { CallToolRequestSchema, ListToolsRequestSchema }] = await Promise.all([
     import('@modelcontextprotocol/sdk/server/index.js'),

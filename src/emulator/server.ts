@@ -14,7 +14,8 @@ import { KeyChecker } from './auth.js';
 import { builtInCatalog, Catalog as Catalogue, type Catalog } from '../catalog/catalog.js';
 import type { EmulatorSettings, EmulatorState } from './context.js';
 import type { OperationSchemas } from './contract/types.js';
-import { dispatch, isLoopbackHost, sendError, type Dispatcher } from './dispatch.js';
+import { isLoopbackHost } from '../util/loopback.js';
+import { dispatch, sendError, type Dispatcher } from './dispatch.js';
 import { httpError } from './errors.js';
 import { Faults } from './faults.js';
 import { FixedWindowLimit } from './fixed-window.js';
@@ -71,6 +72,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const keys = new KeyChecker(options.apiKeys ?? []);
   const state: EmulatorState = {
     store: new Store(options.dataDir),
+    keys,
     // Replaced by the built-in catalogue on the first API request when none was given (see `load`).
     catalog: options.catalog ?? new Catalogue({ toolkits: [], tools: [] }),
     faults: new Faults(options.random),
@@ -101,7 +103,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     state,
     keys,
     // Binding every interface is an explicit choice; then any Host is fine (there is no single name).
-    allowedHosts: isLoopbackHost(host) || host === 'localhost' ? hosts : undefined,
+    allowedHosts: isLoopbackHost(host.includes(':') ? `[${host}]` : host) ? hosts : undefined,
     operations: load,
     log: options.log,
   };

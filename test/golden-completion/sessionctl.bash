@@ -36,7 +36,7 @@ _sessionctl_options() {
     'schema') echo '-h --help' ;;
     'init') echo '--dir -h --help' ;;
     'completion') echo '-h --help' ;;
-    'emulator') echo '--host --port --api-key --data-dir --rate-limit --max-file-size --catalog -h --help' ;;
+    'emulator') echo '--host --port --api-key --api-keys-file --data-dir --rate-limit --max-file-size --catalog -h --help' ;;
     'help') echo '' ;;
   esac
 }
@@ -63,7 +63,7 @@ _sessionctl_value_options() {
     'files get') echo '--mount --state --user-id --format --base-url --api-key-file --api-version --timeout' ;;
     'mcp') echo '--call --arg --args-file --state --user-id --format --base-url --api-key-file --api-version --timeout' ;;
     'init') echo '--dir' ;;
-    'emulator') echo '--host --port --api-key --data-dir --rate-limit --max-file-size --catalog' ;;
+    'emulator') echo '--host --port --api-key --api-keys-file --data-dir --rate-limit --max-file-size --catalog' ;;
   esac
 }
 
