@@ -30,7 +30,18 @@ export interface McpConnection {
   timeoutMs?: number;
 }
 
-type McpClient = InstanceType<typeof import('@modelcontextprotocol/sdk/client/index.js').Client>;
+type ClientSdk = typeof import('@modelcontextprotocol/sdk/client/index.js') & typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+type McpClient = InstanceType<ClientSdk['Client']>;
+
+/**
+ * The MCP SDK's client, loaded when first used, from node_modules: the specifiers are not literals,
+ * so the CLI bundle leaves the SDK out and commands that never speak MCP do not parse it.
+ */
+async function mcpClientSdk(): Promise<ClientSdk> {
+  const sdk = '@modelcontextprotocol/sdk';
+  const parts = await Promise.all([`${sdk}/client/index.js`, `${sdk}/client/streamableHttp.js`].map((m) => import(m) as Promise<object>));
+  return Object.assign({}, ...parts) as ClientSdk;
+}
 
 /** Connects (initialize), runs `work`, and closes, whatever happens. */
 async function withMcp<T>(conn: McpConnection, work: (client: McpClient) => Promise<T>): Promise<T> {
@@ -42,10 +53,7 @@ async function withMcp<T>(conn: McpConnection, work: (client: McpClient) => Prom
       path: target.pathname,
     });
   }
-  const [{ Client }, { StreamableHTTPClientTransport }] = await Promise.all([
-    import('@modelcontextprotocol/sdk/client/index.js'),
-    import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
-  ]);
+  const { Client, StreamableHTTPClientTransport } = await mcpClientSdk();
   const signal = AbortSignal.timeout(conn.timeoutMs ?? 30_000);
   const client = new Client({ name: 'sessionctl', version: '1' });
   const transport = new StreamableHTTPClientTransport(target, { requestInit: { headers: { 'x-api-key': conn.apiKey }, signal, redirect: 'error' } });

@@ -10,7 +10,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KeyChecker } from './auth.js';
 import type { ApiRequest, ApiResponse, EmulatorState } from './context.js';
-import type { OperationSchemas } from './contract/types.js';
+import type { EmulatorOperation } from './contract/types.js';
 import { envelope, httpError, ServiceError } from './errors.js';
 import type { FaultRule } from './faults.js';
 import { ClientGone, coerceQuery, readJsonBody, sendJson } from './http.js';
@@ -28,7 +28,7 @@ export interface Dispatcher {
   /** Host names accepted besides loopback ones; undefined: any Host (a wildcard bind). */
   allowedHosts: ReadonlySet<string> | undefined;
   /** The contract's operations (loaded on first use, with the catalogue). */
-  operations(): Promise<Readonly<Record<string, OperationSchemas>>>;
+  operations(): Promise<Readonly<Record<string, EmulatorOperation>>>;
   log: ((line: string) => void) | undefined;
 }
 

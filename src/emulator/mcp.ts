@@ -57,6 +57,21 @@ function callTool(name: string, args: Record<string, unknown>, session: SessionR
   return { content: text(result), isError: result.error !== null };
 }
 
+type ServerSdk = typeof import('@modelcontextprotocol/sdk/server/index.js') &
+  typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js') &
+  typeof import('@modelcontextprotocol/sdk/types.js');
+
+/**
+ * The MCP SDK, loaded on the first MCP request from node_modules. The specifiers are not literals,
+ * so the CLI bundle leaves the SDK (and its dependencies, about 2 MB) out: every other command, and
+ * the emulator's start, do not parse it.
+ */
+async function mcpServerSdk(): Promise<ServerSdk> {
+  const sdk = '@modelcontextprotocol/sdk';
+  const parts = await Promise.all([`${sdk}/server/index.js`, `${sdk}/server/streamableHttp.js`, `${sdk}/types.js`].map((m) => import(m) as Promise<object>));
+  return Object.assign({}, ...parts) as ServerSdk;
+}
+
 /** Serves one MCP request for `sessionId` (any HTTP method the transport knows). */
 export async function handleMcp(req: IncomingMessage, res: ServerResponse, sessionId: string, tenant: string, state: EmulatorState): Promise<void> {
   await state.ready();
@@ -68,12 +83,7 @@ export async function handleMcp(req: IncomingMessage, res: ServerResponse, sessi
   find();
   let body: unknown;
   if (req.method === 'POST') body = await readJsonBody(req, state.settings.maxBodyBytes);
-  // Loaded on the first MCP request only: REST-only users do not pay for the SDK.
-  const [{ Server }, { StreamableHTTPServerTransport }, { CallToolRequestSchema, ListToolsRequestSchema }] = await Promise.all([
-    import('@modelcontextprotocol/sdk/server/index.js'),
-    import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
-    import('@modelcontextprotocol/sdk/types.js'),
-  ]);
+  const { Server, StreamableHTTPServerTransport, CallToolRequestSchema, ListToolsRequestSchema } = await mcpServerSdk();
   const server = new Server({ name: 'sessionctl-emulator', version: '1' }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: mcpTools(find(), state) }));
   server.setRequestHandler(CallToolRequestSchema, (r) => callTool(r.params.name, r.params.arguments ?? {}, find(), state));

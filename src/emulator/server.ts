@@ -13,7 +13,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { KeyChecker } from './auth.js';
 import { builtInCatalog, Catalog as Catalogue, type Catalog } from '../catalog/catalog.js';
 import type { EmulatorSettings, EmulatorState } from './context.js';
-import type { OperationSchemas } from './contract/types.js';
+import type { EmulatorOperation } from './contract/types.js';
 import { isLoopbackHost } from '../util/loopback.js';
 import { dispatch, sendError, type Dispatcher } from './dispatch.js';
 import { httpError } from './errors.js';
@@ -89,8 +89,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const hosts = new Set([...(options.allowedHosts ?? []).map((h) => h.toLowerCase()), host.toLowerCase(), `[${host.toLowerCase()}]`]);
   // The contract's schemas and the catalogue load on the first API request, not at start-up, so the
   // health check answers as soon as the socket listens (start-up budget: runtime-facts §4).
-  let loading: Promise<Readonly<Record<string, OperationSchemas>>> | undefined;
-  const load = (): Promise<Readonly<Record<string, OperationSchemas>>> =>
+  let loading: Promise<Readonly<Record<string, EmulatorOperation>>> | undefined;
+  const load = (): Promise<Readonly<Record<string, EmulatorOperation>>> =>
     (loading ??= (async () => {
       const [{ operations }, catalog] = await Promise.all([
         import('./contract/operations.generated.js'),
