@@ -57,7 +57,8 @@ fi
 
 echo "sessionctl ${args[*]}" >&2
 status=0
-node "$action_path/$bin" "${args[@]}" || status=$?
+# `--` first: Node reads `--env-file` anywhere on its command line before sessionctl runs (nodejs/node#54232).
+node -- "$action_path/$bin" "${args[@]}" || status=$?
 
 # The human report for the log, with workflow commands switched off so no text in it is taken
 # for one.

@@ -7,51 +7,44 @@
 // Outputs, all in dist/ (the same folder depth as dist/version.js, which the bundles rely on):
 //   sessionctl.js           the bin: a few lines that load one of the two bundles below
 //   sessionctl-main.js      the whole CLI
-//   sessionctl-validate.js  the same CLI with only the `validate` command: CI runs it on every
-//                           pull request, and for a one-file lint the bin's load is most of the
-//                           time (the whole CLI is 2.8 MB, mostly the HTTP client and emulator)
+//   sessionctl-validate.js  the same CLI with only the `validate` command (src/cli/main-validate.ts):
+//                           CI runs it on every pull request, and for a one-file lint the bin's
+//                           load is most of the time (the whole CLI is mostly the HTTP client and
+//                           the emulator)
 //   worker.js               the bulk-validation worker (`new URL('./worker.js', import.meta.url)`)
-import { readFile, writeFile, chmod, cp } from 'node:fs/promises';
+import { writeFile, chmod, cp } from 'node:fs/promises';
 import { build } from 'esbuild';
 
 // An ESM bundle of CommonJS dependencies needs a real `require` (esbuild's shim throws on it).
 const banner = { js: "import { createRequire as __sessionctlCreateRequire } from 'node:module'; const require = __sessionctlCreateRequire(import.meta.url);" };
 const common = { bundle: true, platform: 'node', format: 'esm', target: 'node20', banner, logLevel: 'warning' };
 
-/**
- * For the validate bundle: `src/cli/program.ts` registers only `validate`. Everything else in the
- * program (its name, version, help and error handling, `runCli` and its exit codes) is the same
- * code. Fails the build loudly if program.ts no longer has the shape this relies on.
- */
-const onlyValidate = {
-  name: 'only-validate',
-  setup(b) {
-    b.onLoad({ filter: /src[\\/]cli[\\/]program\.ts$/ }, async (args) => {
-      const source = await readFile(args.path, 'utf8');
-      const imports = /^import \{ register\w+ \} from '\.\/commands\/[\w-]+\.js';\n/gm;
-      const list = /const commands: RegisterCommand\[\] = \[[^\]]*\];/;
-      if (!list.test(source) || !/registerValidate/.test(source)) {
-        throw new Error('scripts/bundle.mjs: src/cli/program.ts no longer declares `const commands: RegisterCommand[] = [...]`; update the only-validate plugin');
-      }
-      const contents = source
-        .replace(imports, (line) => (line.includes('{ registerValidate }') ? line : ''))
-        .replace(list, 'const commands: RegisterCommand[] = [registerValidate];');
-      return { contents, loader: 'ts' };
-    });
-  },
-};
-
 // tsc does not emit the JSON data that modules import (their types come from `*.d.json.ts`, so that
 // tsc never infers a literal type of a 450 KB list); the library tree in dist/ needs it beside them.
 await cp('src/catalog/data', 'dist/catalog/data', { recursive: true, filter: (src) => !src.endsWith('.ts') });
 
-await build({ ...common, entryPoints: { 'sessionctl-main': 'src/cli/main.ts', worker: 'src/validate/worker.ts' }, outdir: 'dist' });
-await build({ ...common, entryPoints: { 'sessionctl-validate': 'src/cli/main.ts' }, outdir: 'dist', plugins: [onlyValidate] });
+await build({
+  ...common,
+  entryPoints: { 'sessionctl-main': 'src/cli/main.ts', 'sessionctl-validate': 'src/cli/main-validate.ts', worker: 'src/validate/worker.ts' },
+  outdir: 'dist',
+});
 
-const bin = `#!/usr/bin/env node
-// The sessionctl bin, written by scripts/bundle.mjs. \`validate\` loads a bundle with only that
-// command, because for a one-file lint in CI the CLI's own load is most of the time; every other
-// command (and --help, --version) loads the whole CLI.
+// The bin is a POSIX shell script and an ES module at once. Node reads `--env-file` (and applies a
+// NODE_OPTIONS from that file) anywhere on its command line, script arguments included, before any
+// JavaScript runs (nodejs/node#54232; measured on Node 20.19, 20.20, 22, 24 and 26); it stops
+// looking at `--`. A `#!/usr/bin/env node` bin cannot put `--` before the user's arguments, and
+// `#!/usr/bin/env -S node --` needs an env with -S, which busybox (Alpine) lacks. So sh reads the
+// first two lines and runs `node -- <this file> <arguments>`; node skips the shebang, sees the
+// second line as a string and a comment, and runs the rest. On Windows npm's shim runs the
+// shebang's program, `sh`: it works where sh is on PATH (Git Bash, MSYS2, Cygwin); elsewhere run
+// `node -- <package>/dist/sessionctl.js` (see the README's install section).
+const bin = `#!/usr/bin/env sh
+':' //; exec node -- "$0" "$@"
+// The sessionctl bin, written by scripts/bundle.mjs. The line above is for sh: it runs node with
+// \`--\` before this file, so that node never reads --env-file or other options from the
+// arguments, which are sessionctl's. \`validate\` loads a bundle with only that command, because
+// for a one-file lint in CI the CLI's own load is most of the time; every other command (and
+// --help, --version) loads the whole CLI.
 await import(process.argv[2] === 'validate' ? './sessionctl-validate.js' : './sessionctl-main.js');
 `;
 await writeFile('dist/sessionctl.js', bin);

@@ -1,11 +1,16 @@
 import { ApiError } from '../client/errors.js';
-import { computeDrift, driftDiagnostics, type DriftItem } from '../config/drift.js';
+import type { DriftItem } from '../config/drift.js';
 import type { CreateSessionBody } from '../config/types.js';
-import type { Session as SessionView } from '../wire/session.js';
+import type { Session } from '../wire/session.js';
+import { verifySession } from '../config/verify.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import { atDocument, type Plan, type PlanAction, type PlanItem } from '../plan/plan.js';
-import type { StateStore } from './state.js';
-import { mapConcurrent, type RateLimiter } from './throttle.js';
+import { atDocument } from '../manifest/at-document.js';
+import type { Plan, PlanAction, PlanItem } from '../plan/plan.js';
+import type { StateEntry } from '../state/entry.js';
+import type { LockedState } from '../state/store.js';
+import { mapConcurrent, type RateLimiter } from '../util/throttle.js';
+import { createFailed } from './create-failed.js';
+import type { ApplyTally } from './tally.js';
 
 /**
  * - `created` / `replaced`: a session was created (for a new manifest / for a changed one) and recorded;
@@ -16,6 +21,7 @@ import { mapConcurrent, type RateLimiter } from './throttle.js';
  */
 export type ApplyOutcome = 'created' | 'replaced' | 'unchanged' | 'failed' | 'outcome-unknown';
 
+/** What apply did for one manifest and user. */
 export interface AppliedItem {
   name: string;
   file: string;
@@ -31,16 +37,8 @@ export interface AppliedItem {
   drift: DriftItem[];
   /** This manifest's findings: drift, a failed or ambiguous create. */
   diagnostics: Diagnostic[];
-  /** What the session answered with, for the unified diff. */
-  effective?: SessionView;
-}
-
-export interface ApplyTally {
-  created: number;
-  replaced: number;
-  unchanged: number;
-  drifted: number;
-  failed: number;
+  /** Unified diff of declared against effective config when it drifted ('' otherwise). */
+  diff: string;
 }
 
 export interface ApplyResult {
@@ -56,14 +54,16 @@ export interface ApplyProgress {
 }
 
 export interface ApplyOptions {
-  createSession(body: CreateSessionBody): Promise<SessionView>;
+  createSession(body: CreateSessionBody): Promise<Session>;
   /** Locked: each created session is recorded as soon as it exists. */
-  state: StateStore;
+  state: LockedState;
   /** Creates in flight at once. Default 4. */
   concurrency?: number;
   /** Spaces out creates; share it with the refresh so both count against one budget. */
   limiter?: RateLimiter;
-  /** Called after each manifest is done (the CLI prints progress on a TTY). */
+  /** Differences the manifest does not declare (`added`) count as drift. */
+  strict?: boolean;
+  /** Called after each manifest is done (the CLI prints progress). */
   onProgress?: (progress: ApplyProgress) => void;
   now?: () => Date;
 }
@@ -81,7 +81,7 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
   let done = 0;
   const writes: Array<Promise<void>> = [];
   const items = await mapConcurrent(plan.items, options.concurrency ?? 4, async (item) => {
-    const applied = item.action === 'unchanged' ? unchanged(item) : await create(item, options, now, writes);
+    const applied = item.action === 'unchanged' ? unchanged(item, options) : await create(item, options, now, writes);
     done++;
     options.onProgress?.({ done, total, item: applied });
     return applied;
@@ -91,30 +91,30 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
   return { items, diagnostics: [...plan.diagnostics, ...items.flatMap((i) => i.diagnostics)], tally: tallyOf(items) };
 }
 
-function base(item: PlanItem): Pick<AppliedItem, 'name' | 'file' | 'user_id' | 'action'> {
-  return { name: item.name, file: item.file, user_id: item.user_id, action: item.action };
+function base(item: PlanItem): Pick<AppliedItem, 'name' | 'file' | 'user_id' | 'action' | 'drifted' | 'drift' | 'diff'> {
+  return { name: item.name, file: item.file, user_id: item.user_id, action: item.action, drifted: false, drift: [], diff: '' };
 }
 
-function unchanged(item: PlanItem): AppliedItem {
+function unchanged(item: PlanItem, options: ApplyOptions): AppliedItem {
   const r = item.recorded!;
-  const out: AppliedItem = { ...base(item), outcome: 'unchanged', session_id: r.session_id, mcp_url: r.mcp_url, tool_router_tools: r.tool_router_tools, drifted: false, drift: [], diagnostics: [] };
-  if (item.live !== undefined) verify(out, item, item.live);
+  const out: AppliedItem = { ...base(item), outcome: 'unchanged', session_id: r.session_id, mcp_url: r.mcp_url, tool_router_tools: r.tool_router_tools, diagnostics: [] };
+  if (item.live !== undefined) verify(out, item, item.live, options);
   return out;
 }
 
 async function create(item: PlanItem, options: ApplyOptions, now: () => Date, writes: Array<Promise<void>>): Promise<AppliedItem> {
   await options.limiter?.acquire();
-  let session: SessionView;
+  let session: Session;
   try {
     session = await options.createSession(item.body);
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
     const unknown = err.kind === 'outcome-unknown';
     const d = unknown
-      ? atDocument(item, 'apply/outcome-unknown', 'error', `${item.name}: the create was sent but no answer came (${err.message}); a session may exist that is not recorded, so it was not retried`)
+      ? atDocument(item.doc, 'apply/outcome-unknown', 'error', `${item.name}: the create was sent but no answer came (${err.message}); a session may exist that is not recorded, so it was not retried`)
       : createFailed(item, err);
     if (unknown) d.hint = 'check the service for a session of this user before applying again; a re-run creates a new one';
-    return { ...base(item), outcome: unknown ? 'outcome-unknown' : 'failed', drifted: false, drift: [], diagnostics: [d] };
+    return { ...base(item), outcome: unknown ? 'outcome-unknown' : 'failed', diagnostics: [d] };
   }
   const out: AppliedItem = {
     ...base(item),
@@ -122,8 +122,6 @@ async function create(item: PlanItem, options: ApplyOptions, now: () => Date, wr
     session_id: session.session_id,
     mcp_url: session.mcp.url,
     tool_router_tools: [...session.tool_router_tools],
-    drifted: false,
-    drift: [],
     diagnostics: [],
   };
   // Recorded even when it drifted: the session exists, and the next plan must know it. The
@@ -138,50 +136,30 @@ async function create(item: PlanItem, options: ApplyOptions, now: () => Date, wr
         session_id: session.session_id,
         mcp_url: session.mcp.url,
         tool_router_tools: [...session.tool_router_tools],
+        config_version: typeof session.config_version === 'number' ? session.config_version : null,
         body_hash: item.body_hash,
+        body: item.body as StateEntry['body'],
         applied_at: now().toISOString(),
       })
       .catch((err: unknown) => {
         out.outcome = 'failed';
-        out.diagnostics.push(atDocument(item, 'state/write-failed', 'error', `${item.name}: session ${session.session_id} was created but the state file could not be written: ${(err as Error).message}`));
+        out.diagnostics.push(atDocument(item.doc, 'state/write-failed', 'error', `${item.name}: session ${session.session_id} was created but the state file could not be written: ${(err as Error).message}`));
       }),
   );
-  verify(out, item, session);
+  verify(out, item, session, options);
   return out;
 }
 
-/**
- * A refused create, located at the key the service names when it names one (`Error in
- * payload.workbench: ...`), else at the manifest's name.
- */
-function createFailed(item: PlanItem, err: ApiError): Diagnostic {
-  const status = [err.status !== undefined ? `HTTP ${err.status}` : err.kind, err.slug].filter((p) => p !== undefined).join(' ');
-  const details = (err.errors ?? []).join('; ');
-  const message = `${item.name}: create refused (${status}): ${err.message}${details !== '' ? `: ${details}` : ''}`;
-  const path = /payload\.([A-Za-z0-9_.]+)/.exec(details)?.[1];
-  // "Unrecognized key: 'sandbox_size'" names the key below that path.
-  const key = /Unrecognized key:? '([A-Za-z0-9_]+)'/.exec(details)?.[1];
-  const named = path === undefined ? undefined : key === undefined ? path : `${path}.${key}`;
-  const d: Diagnostic =
-    named === undefined
-      ? atDocument(item, 'apply/create-failed', 'error', message)
-      : (() => {
-          const pointer = '/' + named.split('.').join('/');
-          return { code: 'apply/create-failed', severity: 'error', message, file: item.doc.file, pointer, range: item.doc.locate(pointer, { key: true }) };
-        })();
-  const hint = [err.suggested_fix, err.request_id !== undefined ? `request id ${err.request_id}` : undefined].filter((p) => p !== undefined).join('; ');
-  if (hint !== '') d.hint = hint;
-  return d;
+function verify(out: AppliedItem, item: PlanItem, session: Session, options: ApplyOptions): void {
+  const check = verifySession(item.doc, item.expected, session, { strict: options.strict === true });
+  out.drift = check.differences;
+  out.diagnostics.push(...check.diagnostics);
+  out.drifted = check.status === 'drifted';
+  // Apply shows the diff of what went wrong only: a session that matches needs no diff in a deploy log.
+  if (out.drifted) out.diff = check.diff;
 }
 
-function verify(out: AppliedItem, item: PlanItem, session: SessionView): void {
-  out.effective = session;
-  out.drift = computeDrift(item.expected, session);
-  const found = driftDiagnostics(out.drift, item.doc, item.name);
-  out.diagnostics.push(...found);
-  out.drifted = out.drift.some((d) => d.kind === 'changed' || d.kind === 'dropped');
-}
-
+/** How many manifests ended how; a drifted session counts in its outcome and as drifted. */
 export function tallyOf(items: readonly AppliedItem[]): ApplyTally {
   const t: ApplyTally = { created: 0, replaced: 0, unchanged: 0, drifted: 0, failed: 0 };
   for (const i of items) {
@@ -190,39 +168,4 @@ export function tallyOf(items: readonly AppliedItem[]): ApplyTally {
     if (i.drifted) t.drifted++;
   }
   return t;
-}
-
-/** `3 created, 5 unchanged, 1 drifted, 0 failed`; replaced sessions count as created and are named. */
-export function formatTally(t: ApplyTally): string {
-  const created = t.created + t.replaced;
-  const replacing = t.replaced > 0 ? ` (${t.replaced} replacing an older session)` : '';
-  return `${created} created${replacing}, ${t.unchanged} unchanged, ${t.drifted} drifted, ${t.failed} failed`;
-}
-
-/**
- * Lines for `$GITHUB_OUTPUT`: `<name>_session_id=...` and `<name>_mcp_url=...` for every manifest
- * with a session. Output names allow letters, digits, `_` and `-`; anything else becomes `_`, and a
- * name that does not start with a letter or `_` gets a leading `_`. Manifests of several users get
- * the user id appended, so their outputs do not overwrite each other.
- */
-export function githubOutputLines(items: readonly AppliedItem[]): string {
-  const multiUser = new Map<string, number>();
-  for (const i of items) multiUser.set(i.name, (multiUser.get(i.name) ?? 0) + 1);
-  const lines: string[] = [];
-  for (const i of items) {
-    if (i.session_id === undefined || i.mcp_url === undefined) continue;
-    const key = outputKey((multiUser.get(i.name) ?? 0) > 1 ? `${i.name}_${i.user_id}` : i.name);
-    lines.push(`${key}_session_id=${oneLine(i.session_id)}`, `${key}_mcp_url=${oneLine(i.mcp_url)}`);
-  }
-  return lines.length === 0 ? '' : lines.join('\n') + '\n';
-}
-
-export function outputKey(name: string): string {
-  const clean = name.replace(/[^A-Za-z0-9_-]/g, '_');
-  return /^[A-Za-z_]/.test(clean) ? clean : `_${clean}`;
-}
-
-// A value with a newline would inject another output; ids and URLs never hold one legitimately.
-function oneLine(value: string): string {
-  return value.replace(/[\r\n]/g, '');
 }

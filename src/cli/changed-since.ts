@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { Option } from 'commander';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../diagnostics/errors.js';
 import type { Io } from './io.js';
 
 /** `--changed-since REF`, shared by validate, plan, apply and diff. */
@@ -13,8 +13,8 @@ export function changedSinceOption(): Option {
 
 export interface NarrowOptions {
   io: Io;
-  /** Variables for `${VAR}` in `name:` (the environment plus `--env-file`); default `io.env`. */
-  env?: Readonly<Record<string, string | undefined>>;
+  /** `--env-file`: its variables count for `${VAR}` in `name:` as they do in the run. */
+  envFile?: string;
 }
 
 /**
@@ -27,9 +27,14 @@ export async function narrowToChanged(paths: readonly string[], ref: string | un
   if (ref === undefined) return [...paths];
   const { io } = options;
   if (paths.includes('-')) throw new UsageError('--changed-since cannot be combined with - (standard input)', 'pass the manifest files or folders instead');
-  const env = options.env ?? io.env;
   // Loaded on use: every command registers this option, and start-up should not pay for yaml.
-  const [{ execGit, selectChangedManifests }, { loadManifests }] = await Promise.all([import('../git/changed-since.js'), import('../manifest/load.js')]);
+  const [{ execGit, selectChangedManifests }, { loadManifests }, { runVariables }] = await Promise.all([
+    import('../git/changed-since.js'),
+    import('../manifest/load.js'),
+    import('../manifest/variables.js'),
+  ]);
+  // The env file's findings are the run's to report; here its variables only name manifests.
+  const { env } = await runVariables({ cwd: io.cwd, env: io.env, ...(options.envFile !== undefined ? { envFile: options.envFile } : {}) });
   const selection = await selectChangedManifests(ref, {
     cwd: io.cwd,
     git: execGit(io.env),

@@ -2,9 +2,9 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { resolveApiKey } from '../client/api-key.js';
 import { DEFAULT_BASE_URL } from '../client/base-url.js';
 import type { SessionClient } from '../client/client.js';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../diagnostics/errors.js';
 import type { ApiVersion } from '../wire/json.js';
-import type { CommandEnv } from './program.js';
+import type { CommandEnv } from './command.js';
 
 /** The options `addConnectionOptions` defines, as commander's `opts()` returns them. */
 export interface ConnectionOptions {
@@ -18,13 +18,20 @@ export interface ConnectionOptions {
 }
 
 /**
+ * Options whose value falls back to an environment variable, for `--help` ("env: NAME"). Not
+ * commander's `Option.env()`: it reads `process.env`, and every variable must come through the
+ * injected Io (`clientFromOptions` reads the fallback from there).
+ */
+export const optionEnvFallbacks: Readonly<Record<string, string>> = { '--base-url': 'COMPOSIO_BASE_URL' };
+
+/**
  * Adds the options every networked command shares. The base URL's env fallback is shown in help
  * ("env: COMPOSIO_BASE_URL") but never given as a commander default from the environment, and no
  * key value is ever a default: commander prints defaults in `--help` (runtime-facts §6).
  */
 export function addConnectionOptions(cmd: Command): Command {
   return cmd
-    .addOption(new Option('--base-url <url>', `the service's base URL (default: ${DEFAULT_BASE_URL}; plain http only to loopback)`).env('COMPOSIO_BASE_URL'))
+    .addOption(new Option('--base-url <url>', `the service's base URL (default: ${DEFAULT_BASE_URL}; plain http only to loopback)`))
     .addOption(new Option('--api-key-file <path>', 'read the API key from this file (otherwise from COMPOSIO_API_KEY)'))
     .addOption(new Option('--api-version <version>', `the API version of paths and shapes: 3 or 3.1 (default: 3; env: ${API_VERSION_ENV}); delete, attach and history use v3.1 routes either way`))
     .addOption(new Option('--verbose', 'trace HTTP requests and responses to stderr (credentials redacted)'))

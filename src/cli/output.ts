@@ -2,13 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { appendFile, mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { InvalidArgumentError, Option } from 'commander';
-import { InputError, UsageError } from '../errors.js';
+import { InputError, UsageError } from '../diagnostics/errors.js';
 import { displayPath } from '../report/paths.js';
 import { formatNames, isFormatName, reporters } from '../report/registry.js';
 import type { FormatName, Report, ReportContext } from '../report/types.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { version } from '../version.js';
-import type { CommandEnv } from './program.js';
+import type { CommandEnv } from './command.js';
 
 /** Where one rendered report goes. */
 export type OutputTarget =

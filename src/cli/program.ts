@@ -1,58 +1,13 @@
-import { Command } from 'commander';
+import { Command, Help } from 'commander';
 import { version } from '../version.js';
-import type { Io } from './io.js';
-import type { Redactor } from './redact.js';
-import { registerCompletion } from './commands/completion.js';
-import { registerEmulator } from './commands/emulator.js';
-import { registerInit } from './commands/init.js';
-import { registerSchema } from './commands/schema.js';
-import { registerValidate } from './commands/validate.js';
-import { registerPlan } from './commands/plan.js';
-import { registerApply } from './commands/apply.js';
-import { registerDiff } from './commands/diff.js';
-import { registerGet } from './commands/get.js';
-import { registerToolkits } from './commands/toolkits.js';
-import { registerTools } from './commands/tools.js';
-import { registerSearch } from './commands/search.js';
-import { registerExecute } from './commands/execute.js';
-import { registerExecuteMeta } from './commands/execute-meta.js';
-import { registerLink } from './commands/link.js';
-import { registerProxy } from './commands/proxy.js';
-import { registerFiles } from './commands/files.js';
-import { registerMcp } from './commands/mcp.js';
+import type { CommandEnv, RegisterCommand } from './command.js';
+import { optionEnvFallbacks } from './connection.js';
 
-/** What every command gets: the outside world, and the one way to set the exit code. */
-export interface CommandEnv {
-  io: Io;
-  redactor: Redactor;
-  setExitCode(code: number): void;
-}
-
-export type RegisterCommand = (program: Command, env: CommandEnv) => void;
-
-/** In the order `--help` lists them: the config-as-code loop, operating a session, then tooling. */
-const commands: RegisterCommand[] = [
-  registerValidate,
-  registerPlan,
-  registerApply,
-  registerDiff,
-  registerGet,
-  registerToolkits,
-  registerTools,
-  registerSearch,
-  registerExecute,
-  registerExecuteMeta,
-  registerLink,
-  registerProxy,
-  registerFiles,
-  registerMcp,
-  registerSchema,
-  registerInit,
-  registerCompletion,
-  registerEmulator,
-];
-
-export function buildProgram(env: CommandEnv): Command {
+/**
+ * The program with the given commands (the whole CLI registers `allCommands`; the validate-only
+ * bundle registers just validate), its name, version, help and error handling.
+ */
+export function buildProgram(env: CommandEnv, commands: readonly RegisterCommand[]): Command {
   const program = new Command('sessionctl')
     .description('Config-as-code for Tool Router sessions: lint, plan, apply and drift-check session manifests.')
     .version(version, '-V, --version')
@@ -61,6 +16,13 @@ export function buildProgram(env: CommandEnv): Command {
       writeOut: (s) => env.io.stdout.write(s),
       writeErr: (s) => env.io.stderr.write(s),
       outputError: (s, write) => write(s),
+    })
+    .configureHelp({
+      optionDescription(option) {
+        const text = Help.prototype.optionDescription.call(this, option);
+        const env = optionEnvFallbacks[option.long ?? ''];
+        return env === undefined ? text : `${text} (env: ${env})`;
+      },
     })
     .exitOverride();
   for (const register of commands) register(program, env);

@@ -1,51 +1,29 @@
 import { CommanderError } from 'commander';
-import { tally, type Diagnostic } from '../diagnostics/diagnostic.js';
-import { isInputCode, isServiceCode } from '../diagnostics/codes.js';
-import { InputError, UsageError } from '../errors.js';
 import { ApiError } from '../client/errors.js';
+import { InputError, UsageError } from '../diagnostics/errors.js';
+import type { RegisterCommand } from './command.js';
+import { ExitCode } from './exit-codes.js';
 import type { Io } from './io.js';
-import { Redactor } from './redact.js';
 import { buildProgram } from './program.js';
-
-/** The exit codes of every command (DESIGN §2). Decided here and nowhere else. */
-export const ExitCode = {
-  ok: 0,
-  findings: 1,
-  usage: 2,
-  service: 3,
-  changesPending: 4,
-  /** A bug in sessionctl itself; the message asks for a report. */
-  internal: 70,
-} as const;
-
-export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
+import { Redactor } from './redact.js';
 
 /**
- * The exit code of a finished run from its diagnostics: input errors (unreadable files) are 2,
- * service failures (a create or read the service refused) are 3, other errors are 1, warnings are
- * 1 only with `--strict`.
+ * Runs the CLI with `argv` (without node and script) against `io`, with the given commands, and
+ * returns the exit code. Every way out (a finished run, a thrown error) ends here.
  */
-export function exitCodeForDiagnostics(diagnostics: readonly Diagnostic[], options: { strict?: boolean } = {}): ExitCodeValue {
-  if (diagnostics.some((d) => d.severity === 'error' && isInputCode(d.code))) return ExitCode.usage;
-  if (diagnostics.some((d) => d.severity === 'error' && isServiceCode(d.code))) return ExitCode.service;
-  const t = tally(diagnostics);
-  if (t.errors > 0 || (options.strict === true && t.warnings > 0)) return ExitCode.findings;
-  return ExitCode.ok;
-}
-
-/** Runs the CLI with `argv` (without node and script) against `io`, and returns the exit code. */
-export async function runCli(argv: readonly string[], io: Io): Promise<number> {
+export async function runCli(argv: readonly string[], io: Io, commands: readonly RegisterCommand[]): Promise<number> {
   const redactor = new Redactor();
   redactor.add(io.env['COMPOSIO_API_KEY']);
   const safeIo: Io = { ...io, stdout: redactor.wrap(io.stdout), stderr: redactor.wrap(io.stderr) };
   let exitCode: number = ExitCode.ok;
-  const program = buildProgram({
+  const env = {
     io: safeIo,
     redactor,
-    setExitCode: (code) => {
+    setExitCode: (code: number) => {
       exitCode = code;
     },
-  });
+  };
+  const program = buildProgram(env, commands);
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return exitCode;

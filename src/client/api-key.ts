@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { platform } from 'node:os';
 import { resolve } from 'node:path';
-import { InputError, UsageError } from '../errors.js';
+import { InputError, UsageError } from '../diagnostics/errors.js';
 
 export const API_KEY_ENV = 'COMPOSIO_API_KEY';
 

@@ -1,4 +1,4 @@
-import { UsageError } from '../errors.js';
+import { UsageError } from '../diagnostics/errors.js';
 import { isLoopbackHost } from '../util/loopback.js';
 
 export { isLoopbackHost };

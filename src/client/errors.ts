@@ -1,4 +1,4 @@
-import { SessionctlError } from '../errors.js';
+import { SessionctlError } from '../diagnostics/errors.js';
 import { jsonShapeProblem } from '../util/json-shape.js';
 
 /**

@@ -5,7 +5,7 @@ import { basename, dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { request, type Dispatcher } from 'undici';
 import { checkKeyedUrl } from './base-url.js';
-import { InputError } from '../errors.js';
+import { InputError } from '../diagnostics/errors.js';
 import { ApiError, parseErrorBody } from './errors.js';
 import { errorCode, readText } from './response.js';
 import { isTimeoutCode } from './retry.js';

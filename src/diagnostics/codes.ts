@@ -1,4 +1,5 @@
-import type { Severity } from './diagnostic.js';
+/** How bad a finding is: errors fail a run, warnings fail it with `--strict`, info never does. */
+export type Severity = 'error' | 'warning' | 'info';
 
 export interface CodeInfo {
   /** The severity a finding of this code has unless a rule decides otherwise. */
@@ -27,6 +28,9 @@ export const catalogue = {
   'input/utf16': { severity: 'error', description: 'A file is encoded as UTF-16 or UTF-32; manifests must be UTF-8.' },
   'input/too-deep': { severity: 'error', description: 'Collections are nested deeper than the limit; checked before the YAML is composed.' },
   'input/env-file': { severity: 'error', description: 'The `--env-file` could not be read or parsed.' },
+  'input/bad-pattern': { severity: 'error', description: 'A glob pattern on the command line is not valid (an unclosed `[` or `{`, a reversed range such as `[z-a]`, too many `{...}` alternatives).' },
+  'input/symlink-outside': { severity: 'error', description: 'A folder or glob search met a symbolic link that leads out of the folders being searched; it is not followed (name its target explicitly).' },
+  'input/symlink-loop': { severity: 'error', description: 'A folder or glob search met a symbolic link that leads back to itself; it is not followed.' },
 
   'yaml/syntax': { severity: 'error', description: 'The text is not well-formed YAML; the message names the parser\'s own error code.' },
   'yaml/duplicate-key': { severity: 'error', description: 'A mapping has the same key twice; YAML parsers disagree on which value wins.' },
@@ -39,6 +43,7 @@ export const catalogue = {
   'yaml/empty': { severity: 'warning', description: 'A file or document holds no manifest (empty, or comments only).' },
 
   'env/unset-variable': { severity: 'error', description: 'A `${VAR}` refers to an environment variable that is not set and has no `:-default`.' },
+  'env/too-large': { severity: 'error', description: 'Expanding `${VAR}` makes a value longer than 64 Ki characters, or a document larger than the file size limit; the value is left as written.' },
   'env/bad-reference': { severity: 'error', description: 'A `${` is not a well-formed `${NAME}` or `${NAME:-default}` reference (write `$${` for a literal).' },
 
   'schema/unknown-key': { severity: 'error', description: 'A key the manifest schema does not define; every object is closed so that a typo is found.' },
@@ -56,6 +61,7 @@ export const catalogue = {
   'rule/tools-variant': { severity: 'error', description: 'A toolkit under `tools` does not set exactly one of `enable`, `disable` or `tags`.' },
   'rule/toolkit-not-enabled': { severity: 'error', description: '`tools`, `auth_configs` or `connected_accounts` names a toolkit that the allowlist omits or the denylist removes.' },
   'rule/tag-conflict': { severity: 'error', description: 'A tag is both enabled and disabled in the same filter.' },
+  'rule/name-from-file': { severity: 'error', description: 'A manifest without `name:` takes its name from its file, and that file name is not a valid manifest name (lowercase letters, digits and hyphens, at most 63): declare `name:`.' },
   'rule/proxy-without-workbench': { severity: 'warning', description: '`workbench.enable_proxy_execution` is set while the workbench is off, so it has no effect.' },
   'rule/wait-without-manage-connections': { severity: 'warning', description: '`enable_wait_for_connections` is on while connection management is off: the agent cannot start the connections it would wait for.' },
   'rule/empty-allowlist': { severity: 'warning', description: '`toolkits.enable` is empty, so the session can use no toolkit at all.' },

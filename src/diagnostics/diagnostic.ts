@@ -1,6 +1,6 @@
-import type { Code } from './codes.js';
+import type { Code, Severity } from './codes.js';
 
-export type Severity = 'error' | 'warning' | 'info';
+export type { Severity };
 
 /** A 1-based position in a source file. `col` counts UTF-16 code units, as editors do. */
 export interface Position {

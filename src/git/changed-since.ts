@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { InputError, UsageError } from '../errors.js';
+import { InputError, UsageError } from '../diagnostics/errors.js';
 
 /** The outcome of one git invocation. */
 export interface GitResult {

@@ -1,3 +1,4 @@
+import { excerpt } from '../diagnostics/excerpt.js';
 import { visit, type Document, type Node } from 'yaml';
 import type { Diagnostic, Range } from '../diagnostics/diagnostic.js';
 import { nodeRange, type SourceText } from './source.js';
@@ -38,7 +39,7 @@ export function checkAliases(doc: Document, source: SourceText, file: string): A
         diagnostics.push({
           code: 'yaml/syntax',
           severity: 'error',
-          message: `alias *${alias.source} refers to no anchor defined before it (yaml BAD_ALIAS)`,
+          message: `alias *${excerpt(alias.source)} refers to no anchor defined before it (yaml BAD_ALIAS)`,
           file,
           range,
           hint: `define &${alias.source} on an earlier node`,
@@ -47,7 +48,7 @@ export function checkAliases(doc: Document, source: SourceText, file: string): A
         diagnostics.push({
           code: 'yaml/syntax',
           severity: 'error',
-          message: `alias *${alias.source} is inside the node it refers to, which makes an endless value (yaml BAD_ALIAS)`,
+          message: `alias *${excerpt(alias.source)} is inside the node it refers to, which makes an endless value (yaml BAD_ALIAS)`,
           file,
           range,
         });

@@ -1,7 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseEnv } from 'node:util';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { readFileBounded } from './read-bounded.js';
 import { SourceText } from './source.js';
 
 export interface EnvFileResult {
@@ -26,22 +26,23 @@ const VALID_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
  * `util.parseEnv` silently glues a line without `=` to the next line's key; such keys are
  * reported here, at their line, instead of becoming variables nobody can reference.
  */
-export async function loadEnvFile(path: string, options: { cwd: string; base: Readonly<Record<string, string | undefined>> }): Promise<EnvFileResult> {
+export async function loadEnvFile(path: string, options: { cwd: string; base?: Readonly<Record<string, string | undefined>> | undefined }): Promise<EnvFileResult> {
   const file = resolve(options.cwd, path);
+  const base = options.base ?? {};
   const fail = (message: string, range?: Diagnostic['range']): EnvFileResult => {
     const d: Diagnostic = { code: 'input/env-file', severity: 'error', message, file };
     if (range !== undefined) d.range = range;
-    return { env: { ...options.base }, diagnostics: [d], fileVariables: {} };
+    return { env: { ...base }, diagnostics: [d], fileVariables: {} };
   };
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(file);
-  } catch (err) {
-    const code = (err as { code?: string } | null)?.code;
-    return fail(code === 'ENOENT' ? `the env file ${path} does not exist` : code === 'EISDIR' ? `the env file ${path} is a folder` : `cannot read the env file ${path}: ${code ?? String(err)}`);
-  }
+  // Bounded: `--env-file /dev/zero` (or a huge file) must end in a finding, not eat the memory.
+  const read = readFileBounded(file, MAX_ENV_FILE_BYTES);
   const start = { start: { line: 1, col: 1 }, end: { line: 1, col: 1 } };
-  if (bytes.length > MAX_ENV_FILE_BYTES) return fail(`the env file is larger than 1 MiB`, start);
+  if ('error' in read) {
+    const code = (read.error as { code?: string } | null)?.code;
+    return fail(code === 'ENOENT' ? `the env file ${path} does not exist` : code === 'EISDIR' ? `the env file ${path} is a folder` : `cannot read the env file ${path}: ${code ?? String(read.error)}`);
+  }
+  if ('tooLarge' in read) return fail(`the env file is larger than 1 MiB`, start);
+  const bytes = read.bytes;
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
@@ -77,9 +78,9 @@ export async function loadEnvFile(path: string, options: { cwd: string; base: Re
     }
     fileVariables[key] = value;
   }
-  if (diagnostics.length > 0) return { env: { ...options.base }, diagnostics, fileVariables: {} };
+  if (diagnostics.length > 0) return { env: { ...base }, diagnostics, fileVariables: {} };
   const env: Record<string, string | undefined> = { ...fileVariables };
-  for (const [k, v] of Object.entries(options.base)) if (v !== undefined) env[k] = v;
+  for (const [k, v] of Object.entries(base)) if (v !== undefined) env[k] = v;
   return { env, diagnostics, fileVariables };
 }
 

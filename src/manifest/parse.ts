@@ -1,18 +1,23 @@
 import { basename, extname } from 'node:path';
-import { Composer, isDocument, isMap, isPair, isScalar, isSeq, Lexer, Parser, visit, type CST, type Document, type Node } from 'yaml';
+import { Composer, isScalar, type CST, type Document, type Node } from 'yaml';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { checkAliases, copyWithin, EXPANSION_FACTOR, ExpansionTooLarge, MAX_ALIAS_COUNT } from './aliases.js';
 import { checkManifestText, decodeManifestBytes, DEFAULT_MAX_FILE_BYTES } from './decode.js';
 import { DEFAULT_MAX_DEPTH, findTooDeep } from './depth.js';
 import { findDuplicateKeys } from './duplicate-keys.js';
-import { interpolate } from './interpolate.js';
-import { escapePointerSegment, keyString, makeLocate, makeScalar, nodeRange, SourceText } from './source.js';
+import { interpolateDocument } from './interpolate-document.js';
+import { makeLocate, makeScalar, SourceText } from './source.js';
+import { MAX_YAML_FINDINGS, readTokens, tooDeep } from './tokens.js';
+
+export { MAX_DOCUMENTS, MAX_TOKENS } from './tokens.js';
+import { capDiagnostic } from '../diagnostics/excerpt.js';
 import type { ManifestDocument } from './types.js';
 import { yamlDiagnostic } from './yaml-errors.js';
 
 /** Options for parsing one in-memory source; see `LoadOptions` for the meaning of each. */
 export interface ParseOptions {
-  env: Readonly<Record<string, string | undefined>>;
+  /** Variables for `${VAR}`. Default `{}`: nothing is read from `process.env`. */
+  env?: Readonly<Record<string, string | undefined>> | undefined;
   /** Default 1 MiB. */
   maxFileBytes?: number;
   /** Default 64. */
@@ -30,9 +35,6 @@ export interface ParsedSource {
 
 /** The name of stdin in diagnostics and `ManifestDocument.file`. */
 export const STDIN_FILE = '<stdin>';
-
-/** At most this many of yaml's own findings per file; a binary-ish file can produce thousands. */
-const MAX_YAML_FINDINGS = 100;
 
 /**
  * The one YAML profile of the project (runtime-facts §1.5): YAML 1.2 core schema whatever the file
@@ -98,94 +100,11 @@ export function parseManifestText(input: string | Uint8Array, file: string, opti
   const documents: ManifestDocument[] = [];
   const maxExpansion = EXPANSION_FACTOR * maxBytes;
   docs.forEach((doc, index) => {
-    const result = composeDocument(doc, index, docs.length, source, file, options.env, maxExpansion);
+    const result = composeDocument(doc, index, docs.length, source, file, options.env ?? {}, maxExpansion);
     diagnostics.push(...result.diagnostics);
     if (result.document !== undefined) documents.push(result.document);
   });
   return { file, text, documents, diagnostics: capYamlFindings(diagnostics) };
-}
-
-/** More documents than this in one file are refused: each costs time, and no team needs so many. */
-export const MAX_DOCUMENTS = 1000;
-
-/**
- * More lexical tokens than this are refused. A 30-line manifest has about 150; a file of 1,000
- * such documents about 150,000. yaml parses about 250,000 tokens a second here (runtime-facts
- * §1.4), so a dense 1 MiB file (80,000 keys or 500,000 list items) would take 4 to 8 seconds.
- */
-export const MAX_TOKENS = 250_000;
-
-interface TokenStream {
-  tokens: CST.Token[];
-  stop?: Omit<Diagnostic, 'file' | 'range'> & { offset: number };
-}
-
-/**
- * Runs yaml's lexer and (iterative) CST parser, as `Parser.parse` does, but stops early on
- * inputs that would only cost time: too many tokens or documents, or a stream that is mostly
- * errors (a binary-ish or non-YAML text). Without these stops a 1 MiB file of `---` lines or of
- * garbage takes 10 to 20 seconds to compose.
- */
-function readTokens(text: string, maxDepth: number): TokenStream {
-  const tokens: CST.Token[] = [];
-  const parser = new Parser();
-  let lexemes = 0;
-  let documents = 0;
-  let errors = 0;
-  // Flow nesting is counted on the lexemes as well, so that a deep flow collection is reported
-  // as too deep even when it is also past the token budget. Brackets inside quoted or plain
-  // scalars are part of the scalar's lexeme, never a lexeme of their own.
-  let flowDepth = 0;
-  const take = (token: CST.Token): TokenStream['stop'] => {
-    tokens.push(token);
-    if (token.type === 'document' && ++documents > MAX_DOCUMENTS) {
-      return { code: 'input/too-large', severity: 'error', message: `the file holds more than ${MAX_DOCUMENTS} YAML documents`, hint: 'split it into several files', offset: token.offset };
-    }
-    if (token.type === 'error' && ++errors > MAX_YAML_FINDINGS) {
-      const first = tokens.find((t) => t.type === 'error') ?? token;
-      const detail = first.type === 'error' ? first.message : 'unexpected token';
-      return { code: 'yaml/syntax', severity: 'error', message: `the file is not YAML: more than ${MAX_YAML_FINDINGS} syntax errors, the first: ${detail}`, offset: first.offset };
-    }
-    return undefined;
-  };
-  for (const lexeme of new Lexer().lex(text)) {
-    if (++lexemes > MAX_TOKENS) {
-      return {
-        tokens,
-        stop: {
-          code: 'input/too-large',
-          severity: 'error',
-          message: `the file has more than ${MAX_TOKENS.toLocaleString('en')} YAML tokens; a session manifest has a few hundred`,
-          hint: 'split it into several files',
-          offset: parser.offset,
-        },
-      };
-    }
-    if (lexeme === '[' || lexeme === '{') {
-      if (++flowDepth > maxDepth) {
-        // The parser's offset counts source characters only (the lexer adds control lexemes).
-        return { tokens, stop: { ...tooDeep(maxDepth), offset: parser.offset } };
-      }
-    } else if ((lexeme === ']' || lexeme === '}') && flowDepth > 0) flowDepth--;
-    for (const token of parser.next(lexeme)) {
-      const stop = take(token);
-      if (stop !== undefined) return { tokens, stop };
-    }
-  }
-  for (const token of parser.end()) {
-    const stop = take(token);
-    if (stop !== undefined) return { tokens, stop };
-  }
-  return { tokens };
-}
-
-function tooDeep(limit: number): Omit<Diagnostic, 'file' | 'range'> {
-  return {
-    code: 'input/too-deep',
-    severity: 'error',
-    message: `collections are nested more than ${limit} levels deep`,
-    hint: 'a session manifest needs only a few levels; this looks like a generated or hostile file',
-  };
 }
 
 function composeDocument(
@@ -194,7 +113,7 @@ function composeDocument(
   count: number,
   source: SourceText,
   file: string,
-  env: ParseOptions['env'],
+  env: Readonly<Record<string, string | undefined>>,
   maxExpansion: number,
 ): { document?: ManifestDocument; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
@@ -217,7 +136,7 @@ function composeDocument(
 
   const aliases = checkAliases(doc, source, file);
   diagnostics.push(...aliases.diagnostics);
-  diagnostics.push(...interpolateDocument(doc, source, file, env));
+  diagnostics.push(...interpolateDocument(doc, source, file, env, { remaining: maxExpansion / EXPANSION_FACTOR }));
 
   if (diagnostics.some((d) => d.severity === 'error' && !d.code.startsWith('env/'))) return { diagnostics };
 
@@ -304,51 +223,9 @@ function versionDirectives(tokens: readonly CST.Token[], source: SourceText, fil
   return out;
 }
 
-/**
- * Expands `${VAR}` in every string value (never in keys), in place, before the document becomes
- * data, so each problem is located at its scalar. Aliased scalars are expanded once, at the anchor.
- */
-function interpolateDocument(doc: Document, source: SourceText, file: string, env: ParseOptions['env']): Diagnostic[] {
-  const out: Diagnostic[] = [];
-  visit(doc, {
-    Scalar(key, node, path) {
-      if (key === 'key' || typeof node.value !== 'string' || !node.value.includes('${')) return;
-      const result = interpolate(node.value, env);
-      node.value = result.value;
-      for (const p of result.problems) {
-        const d: Diagnostic = {
-          code: p.code,
-          severity: 'error',
-          message: p.message,
-          file,
-          pointer: pointerOf(path, node),
-          range: nodeRange(source, node) ?? source.range(doc.range?.[0] ?? 0),
-        };
-        if (p.hint !== undefined) d.hint = p.hint;
-        out.push(d);
-      }
-    },
-  });
-  return out;
-}
-
-/** The JSON pointer of a node from yaml's visitor path (document, collections and pairs). */
-function pointerOf(path: readonly unknown[], node: unknown): string {
-  const segments: string[] = [];
-  const chain = [...path, node];
-  for (let i = 0; i < chain.length - 1; i++) {
-    const here = chain[i];
-    const next = chain[i + 1];
-    if (isDocument(here)) continue;
-    if (isPair(here)) segments.push(escapePointerSegment(keyString(here.key)));
-    else if (isSeq(here)) segments.push(String(here.items.indexOf(next as never)));
-    else if (isMap(here)) continue;
-  }
-  return segments.length === 0 ? '' : `/${segments.join('/')}`;
-}
-
-/** Keeps the first findings of each file and says how many more there were. */
-function capYamlFindings(diagnostics: Diagnostic[]): Diagnostic[] {
+/** Keeps the first findings of each file and says how many more there were; caps what messages quote. */
+function capYamlFindings(all: Diagnostic[]): Diagnostic[] {
+  const diagnostics = all.map(capDiagnostic);
   if (diagnostics.length <= MAX_YAML_FINDINGS) return diagnostics;
   const kept = diagnostics.slice(0, MAX_YAML_FINDINGS);
   const rest = diagnostics.slice(MAX_YAML_FINDINGS);

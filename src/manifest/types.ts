@@ -38,8 +38,11 @@ export interface ManifestDocument {
 export interface LoadOptions {
   /** Relative paths and globs are resolved against this folder. */
   cwd: string;
-  /** Variables for `${VAR}` interpolation (the process environment plus `--env-file`). */
-  env: Readonly<Record<string, string | undefined>>;
+  /**
+   * Variables for `${VAR}` interpolation (the CLI passes the process environment plus
+   * `--env-file`). Default `{}`: nothing is ever read from `process.env` by the library.
+   */
+  env?: Readonly<Record<string, string | undefined>> | undefined;
   /** Reads standard input when a path is `-`. */
   readStdin?: () => Promise<Buffer>;
   /** Larger files are refused before parsing. Default 1 MiB. */

@@ -1,3 +1,4 @@
+import { excerpt } from '../diagnostics/excerpt.js';
 import type { YAMLError } from 'yaml';
 import type { Code } from '../diagnostics/codes.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
@@ -31,7 +32,8 @@ export function yamlDiagnostic(error: YAMLError, source: SourceText, file: strin
   const known = mapped[error.code];
   const code: Code = known?.code ?? 'yaml/syntax';
   const severity = known !== undefined ? (severities[code] ?? 'error') : error.name === 'YAMLWarning' ? 'warning' : 'error';
-  const message = firstLine(error.message);
+  // yaml's messages may quote the source (a tag, a key): cap what they quote.
+  const message = excerpt(firstLine(error.message), 200);
   const diagnostic: Diagnostic = {
     code,
     severity,

@@ -1,13 +1,12 @@
 import { createHash } from 'node:crypto';
-import { ApiError } from '../client/errors.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { ManifestDocument } from '../manifest/types.js';
 import { expectedConfig, type ExpectedConfig } from '../config/expected.js';
 import { bodyHash, canonicalJson, requestBody } from '../config/request.js';
 import type { CreateSessionBody, ManifestData } from '../config/types.js';
-import type { Session as SessionView } from '../wire/session.js';
-import type { StateEntry, StateStore } from '../apply/state.js';
-import { mapConcurrent, type RateLimiter } from '../apply/throttle.js';
+import type { Session } from '../wire/session.js';
+import type { StateEntry } from '../state/entry.js';
+import type { StateView } from '../state/store.js';
 
 /**
  * - `create`:    no session is recorded for this manifest and user (or the recorded one is gone);
@@ -32,7 +31,7 @@ export interface PlanItem {
   expected: ExpectedConfig;
   recorded?: StateEntry;
   /** With refresh: the recorded session as it answered the GET. */
-  live?: SessionView;
+  live?: Session;
   doc: ManifestDocument;
 }
 
@@ -47,7 +46,7 @@ export interface Plan {
 }
 
 /** The actions for validated manifests against the state. Pure: no network, no file access. */
-export function buildPlan(documents: readonly ManifestDocument[], state: Pick<StateStore, 'get' | 'hashAtLoad'>): Plan {
+export function buildPlan(documents: readonly ManifestDocument[], state: Pick<StateView, 'get' | 'hashAtLoad'>): Plan {
   const items = documents.map((doc): PlanItem => {
     const data = doc.data as ManifestData;
     const body = requestBody(data);
@@ -65,48 +64,6 @@ export function buildPlan(documents: readonly ManifestDocument[], state: Pick<St
 export function manifestsHash(items: readonly Pick<PlanItem, 'name' | 'user_id' | 'body_hash'>[]): string {
   const rows = items.map((i) => [i.name, i.user_id, i.body_hash]).sort((a, b) => (canonicalJson(a) < canonicalJson(b) ? -1 : 1));
   return createHash('sha256').update(canonicalJson(rows)).digest('hex');
-}
-
-export interface RefreshOptions {
-  getSession(sessionId: string): Promise<SessionView>;
-  concurrency: number;
-  limiter?: RateLimiter;
-}
-
-/**
- * Confirms with GET that every `unchanged` item's recorded session still exists: a 404 makes it a
- * `create` (with a `state/session-missing` info); another failure leaves it `unchanged` with a
- * `state/refresh-failed` error. The session as it answered is kept for drift checks.
- */
-export async function refreshPlan(plan: Plan, options: RefreshOptions): Promise<Plan> {
-  const diagnostics: Diagnostic[] = [...plan.diagnostics];
-  const items = await mapConcurrent(plan.items, options.concurrency, async (item): Promise<PlanItem> => {
-    if (item.action !== 'unchanged' || item.recorded === undefined) return item;
-    await options.limiter?.acquire();
-    try {
-      const live = await options.getSession(item.recorded.session_id);
-      return { ...item, live };
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 404) {
-        diagnostics.push(atDocument(item, 'state/session-missing', 'info', `${item.name}: recorded session ${item.recorded.session_id} no longer exists; it will be created again`));
-        return { ...item, action: 'create', reason: 'session-missing' };
-      }
-      diagnostics.push(atDocument(item, 'state/refresh-failed', 'error', `${item.name}: cannot read recorded session ${item.recorded.session_id}: ${describe(err)}`));
-      return item;
-    }
-  });
-  return { ...plan, items, diagnostics };
-}
-
-function describe(err: unknown): string {
-  if (err instanceof ApiError) return `${err.message}${err.status !== undefined ? ` (HTTP ${err.status})` : ''}`;
-  return err instanceof Error ? err.message : String(err);
-}
-
-/** A diagnostic about a whole manifest, shown at its `name:` (or the document when undeclared). */
-export function atDocument(item: Pick<PlanItem, 'doc'>, code: Diagnostic['code'], severity: Diagnostic['severity'], message: string): Diagnostic {
-  const pointer = item.doc.nameDeclared ? '/name' : '';
-  return { code, severity, message, file: item.doc.file, pointer, range: item.doc.locate(pointer, pointer === '' ? undefined : { key: true }) };
 }
 
 export interface PlanCounts {

@@ -2,31 +2,9 @@ import { codeFrame, splitLines } from '../diagnostics/codeframe.js';
 import type { Diagnostic, Severity } from '../diagnostics/diagnostic.js';
 import { tally } from '../diagnostics/diagnostic.js';
 import { createStyle, type Style } from './ansi.js';
-import { humanSections, type HumanSection } from './human-sections.js';
-import { describeTally, filesWithFindings, location, plural } from './text.js';
+import { humanSections, type HumanSection } from './sections/index.js';
+import { describeTally, filesWithFindings, location, plural, safeInline, safeText } from './text.js';
 import type { Report, ReportContext, Reporter } from './types.js';
-
-// Control characters from the input (an ESC in a key name) must not drive the terminal; they are
-// shown escaped. Newlines are kept and indented by the caller.
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
-
-/** Text from a diagnostic, safe to print: control characters escaped, lines after the first indented. */
-export function safeText(text: string, indent = ''): string {
-  return text
-    .replace(/\r\n?/g, '\n')
-    .replace(CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
-    .split('\n')
-    .join(`\n${indent}`);
-}
-
-// eslint-disable-next-line no-control-regex
-const CONTROL_ALL = /[\u0000-\u001f\u007f-\u009f]/g;
-
-/** One-line text (a file name), safe to print: every control character escaped, line breaks too. */
-export function safeInline(text: string): string {
-  return text.replace(CONTROL_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
 
 function paintSeverity(severity: Severity, style: Style): (text: string) => string {
   return severity === 'error' ? style.red : severity === 'warning' ? style.yellow : style.cyan;
@@ -55,18 +33,23 @@ function renderDiagnostic(d: Diagnostic, ctx: ReportContext, style: Style, lines
   return out.join('\n');
 }
 
-/** `✖ 3 problems (2 errors, 1 warning) in 2 files`, or `✔ No problems in 5 manifests (3 files)`. */
+/**
+ * `✖ 3 problems (2 errors, 1 warning) in 2 files`, or `✔ No problems in 5 manifests (3 files)`.
+ * Info findings are not problems: they are counted after them (`⚠ 1 problem (1 warning) and 2
+ * info in 1 file`, `✔ No problems (4 info) in 1 manifest (1 file)`).
+ */
 export function summaryLine(report: Report, style: Style): string {
   const t = tally(report.diagnostics);
-  const total = t.errors + t.warnings + t.infos;
-  if (total === 0) {
+  const problems = t.errors + t.warnings;
+  const info = t.infos > 0 ? `${t.infos} info` : '';
+  if (problems === 0) {
     const { manifests, files } = report.summary;
     const scope =
       manifests > 0 ? ` in ${plural(manifests, 'manifest')} (${plural(files, 'file')})` : files > 0 ? ` in ${plural(files, 'file')}` : '';
-    return style.green(`✔ No problems${scope}`);
+    return style.green(`✔ No problems${info === '' ? '' : ` (${info})`}${scope}`);
   }
   const files = filesWithFindings(report.diagnostics);
-  const text = `${plural(total, 'problem')} (${describeTally(t)})${files > 0 ? ` in ${plural(files, 'file')}` : ''}`;
+  const text = `${plural(problems, 'problem')} (${describeTally({ ...t, infos: 0 })})${info === '' ? '' : ` and ${info}`}${files > 0 ? ` in ${plural(files, 'file')}` : ''}`;
   return t.errors > 0 ? style.bold(style.red(`✖ ${text}`)) : style.bold(style.yellow(`⚠ ${text}`));
 }
 

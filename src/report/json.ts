@@ -1,5 +1,5 @@
 import type { Diagnostic, Range } from '../diagnostics/diagnostic.js';
-import { jsonBlocks } from '../plan/json.js';
+import { jsonBlocks } from './json-blocks.js';
 import { displayPath } from './paths.js';
 import { toolName } from './tool.js';
 import type { Report, ReportContext, Reporter } from './types.js';
@@ -31,7 +31,7 @@ export interface JsonReport {
   command: string;
   files: string[];
   diagnostics: JsonDiagnostic[];
-  /** plan, apply and diff add their blocks (see `plan/json.ts`). */
+  /** plan, apply and diff add their blocks (see `json-blocks.ts`). */
   plan?: unknown;
   applied?: unknown;
   drift?: unknown;

@@ -27,3 +27,25 @@ export function location(file: string | undefined, range: Diagnostic['range'], c
   const path = displayPath(file, ctx.cwd);
   return range === undefined ? path : `${path}:${range.start.line}:${range.start.col}`;
 }
+
+// Control characters from the input (an ESC in a key name) must not drive the terminal; they are
+// shown escaped. Newlines are kept and indented by the caller.
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+
+/** Text from a diagnostic, safe to print: control characters escaped, lines after the first indented. */
+export function safeText(text: string, indent = ''): string {
+  return text
+    .replace(/\r\n?/g, '\n')
+    .replace(CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+    .split('\n')
+    .join(`\n${indent}`);
+}
+
+// eslint-disable-next-line no-control-regex
+const CONTROL_ALL = /[\u0000-\u001f\u007f-\u009f]/g;
+
+/** One-line text (a file name), safe to print: every control character escaped, line breaks too. */
+export function safeInline(text: string): string {
+  return text.replace(CONTROL_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}

@@ -1,30 +1,24 @@
+import type { AppliedItem } from '../apply/apply.js';
+import type { ApplyTally } from '../apply/tally.js';
 import type { CodeInfo } from '../diagnostics/codes.js';
-import type { Diagnostic, Tally } from '../diagnostics/diagnostic.js';
-import type { AppliedBlock, DriftBlock, PlanBlock } from '../plan/blocks.js';
+import type { ReportBase } from '../diagnostics/report-base.js';
+import type { SessionDrift } from '../plan/drift-check.js';
+import type { PlanItem } from '../plan/plan.js';
+
+export type { ReportSummary } from '../diagnostics/report-base.js';
 
 /**
  * One envelope for every command. Reporters render it and nothing else; command-specific parts
- * (plan, apply, drift) are optional, typed blocks that the stages owning them add here. Every
- * renderer must work on a report that has diagnostics only.
+ * (plan, apply, drift) are optional blocks holding the domain's own results, which the renderers
+ * pick from. Every renderer must work on a report that has diagnostics only.
  */
-export interface Report {
-  command: string;
-  /** Every file the run looked at, as the loader received the path. */
-  files: string[];
-  /** Sorted and de-duplicated (see `sortDiagnostics`). */
-  diagnostics: Diagnostic[];
-  summary: ReportSummary;
+export interface Report extends ReportBase {
   /** `plan` (and `apply --dry-run`): the action per manifest, its body and expected config. */
-  plan?: PlanBlock;
+  plan?: { items: readonly PlanItem[] };
   /** `apply`: what happened per manifest, and the tally. */
-  applied?: AppliedBlock;
+  applied?: { items: readonly AppliedItem[]; tally: ApplyTally };
   /** `diff`: the drift status per manifest. */
-  drift?: DriftBlock;
-}
-
-export interface ReportSummary extends Tally {
-  files: number;
-  manifests: number;
+  drift?: { items: readonly SessionDrift[] };
 }
 
 export interface ReportContext {

@@ -41,3 +41,9 @@ export function ucs2length(str: string): number {
   }
   return length;
 }
+
+/** Appends `more` to `target` in place and returns it (ajv's generated code used `concat`). */
+export function appendErrors<T>(target: T[], more: readonly T[]): T[] {
+  for (const item of more) target.push(item);
+  return target;
+}

@@ -1,10 +1,8 @@
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { loadManifestFile, STDIN_FILE } from '../manifest/load.js';
-import type { LoadOptions, ManifestDocument } from '../manifest/types.js';
-import { validateDocument } from './index.js';
+import type { LoadOptions } from '../manifest/types.js';
+import { checkLoaded, envPlaces } from './check-loaded.js';
 import type { FoundSecret } from './mask.js';
-import { valueAt } from './pointer.js';
-import { classifySecret } from './rules/literal-api-key.js';
 
 /**
  * The outcome of one file, as plain data (it crosses from worker threads): its documents' names
@@ -44,24 +42,6 @@ export const NamePlaces = {
 /** The options a file is loaded with: the run's `LoadOptions` without what only the main thread has. */
 export type FileLoadOptions = Pick<LoadOptions, 'env' | 'maxFileBytes' | 'maxDepth' | 'readStdin'>;
 
-/** Where a finding is, as a key: `env/` places mask other findings at the same place. */
-export function placeKey(d: Diagnostic): string {
-  return `${d.file ?? ''}\0${d.range?.start.line ?? 0}:${d.range?.start.col ?? 0}`;
-}
-
-/** The literal secrets behind `rule/literal-api-key` findings of one document, for masking and redaction. */
-export function secretsOf(diagnostics: readonly Diagnostic[], doc: ManifestDocument): FoundSecret[] {
-  const out: FoundSecret[] = [];
-  for (const d of diagnostics) {
-    if (d.code !== 'rule/literal-api-key' || d.pointer === undefined || d.file === undefined || d.range === undefined) continue;
-    const value = valueAt(doc.data, d.pointer);
-    if (typeof value !== 'string') continue;
-    const key = d.pointer.split('/').pop();
-    out.push({ file: d.file, range: d.range, secret: classifySecret(value, key)?.secret ?? value });
-  }
-  return out;
-}
-
 /**
  * Loads one file with the manifest loader (bounded read, the one YAML profile and its limits) and
  * runs every per-document check on it: exactly what a whole run does for that file, except the
@@ -69,18 +49,12 @@ export function secretsOf(diagnostics: readonly Diagnostic[], doc: ManifestDocum
  */
 export async function checkFile(file: string, options: FileLoadOptions): Promise<FileResult> {
   const parsed = await loadManifestFile(file, options);
-  // A value whose `${VAR}` could not be expanded still holds the reference text; its env/ error
-  // says what is wrong, and a schema complaint about the placeholder would only be noise.
-  const envPlaces = parsed.diagnostics.filter((d) => d.code.startsWith('env/')).map(placeKey);
-  const masked = new Set(envPlaces);
-  const diagnostics = [...parsed.diagnostics];
-  const secrets: FoundSecret[] = [];
+  const checked = checkLoaded(parsed.documents, parsed.diagnostics, { acrossDocuments: false });
+  const diagnostics = [...parsed.diagnostics, ...checked.diagnostics];
+  const secrets = checked.secrets;
   const names: string[] = [];
   const places: number[] = [];
   for (const doc of parsed.documents) {
-    const found = validateDocument(doc).filter((d) => !masked.has(placeKey(d)));
-    diagnostics.push(...found);
-    secrets.push(...secretsOf(found, doc));
     const start = doc.locate('').start;
     const name = doc.nameDeclared ? doc.locate('/name') : undefined;
     names.push(doc.name);
@@ -92,6 +66,7 @@ export async function checkFile(file: string, options: FileLoadOptions): Promise
   // Standard input cannot be read again should a finding across files need its text later.
   if (parsed.text !== undefined && (diagnostics.length > 0 || file === STDIN_FILE)) result.source = parsed.text;
   if (secrets.length > 0) result.secrets = secrets;
-  if (envPlaces.length > 0) result.envPlaces = envPlaces;
+  const masking = [...envPlaces(parsed.diagnostics)];
+  if (masking.length > 0) result.envPlaces = masking;
   return result;
 }

@@ -25,6 +25,9 @@ export function didYouMean(input: string, candidates: readonly string[]): string
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const candidate of candidates) {
+    // The distance is at least the difference in length; past the budget it cannot be a suggestion,
+    // and a 900 KB key must not cost a 900 KB x 20 table per candidate.
+    if (Math.abs(needle.length - candidate.length) > Math.max(1, Math.floor(Math.max(needle.length, candidate.length) / 3))) continue;
     const distance = editDistance(needle, candidate.toLowerCase());
     if (distance < bestDistance) {
       best = candidate;

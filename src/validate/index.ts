@@ -5,12 +5,14 @@ import { allowlistWithDenylist } from './rules/allowlist-with-denylist.js';
 import { duplicateName } from './rules/duplicate-name.js';
 import { emptyAllowlist } from './rules/empty-allowlist.js';
 import { literalApiKey } from './rules/literal-api-key.js';
+import { nameFromFile } from './rules/name-from-file.js';
 import { proxyWithoutWorkbench } from './rules/proxy-without-workbench.js';
 import { tagConflict } from './rules/tag-conflict.js';
 import { toolkitNotEnabled } from './rules/toolkit-not-enabled.js';
 import { toolsVariant } from './rules/tools-variant.js';
 import { waitWithoutManageConnections } from './rules/wait-without-manage-connections.js';
 import { schemaDiagnostics, yaml11Diagnostics } from './schema.js';
+import { capDiagnostic } from '../diagnostics/excerpt.js';
 
 /** Rules that look at one document. Each reads data that may have failed the schema, defensively. */
 export const documentRules: readonly DocumentRule[] = [
@@ -22,6 +24,7 @@ export const documentRules: readonly DocumentRule[] = [
   waitWithoutManageConnections,
   emptyAllowlist,
   literalApiKey,
+  nameFromFile,
 ];
 
 /** Rules that look at all documents of a run together. */
@@ -32,7 +35,7 @@ export function validateDocument(doc: ManifestDocument): Diagnostic[] {
   const out = schemaDiagnostics(doc);
   out.push(...yaml11Diagnostics(doc));
   for (const rule of documentRules) out.push(...rule.check(doc));
-  return out;
+  return out.map(capDiagnostic);
 }
 
 /**

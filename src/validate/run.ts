@@ -1,16 +1,17 @@
 import { sortDiagnostics, tally, type Diagnostic, type Range } from '../diagnostics/diagnostic.js';
 import { expandManifestPaths, loadManifestFile, loadManifests, STDIN_FILE } from '../manifest/load.js';
 import type { LoadOptions, ManifestDocument } from '../manifest/types.js';
-import type { Report } from '../report/types.js';
-import { NamePlaces, placeKey, secretsOf, type FileLoadOptions } from './check-file.js';
+import { runVariables } from '../manifest/variables.js';
+import type { ReportBase } from '../diagnostics/report-base.js';
+import { NamePlaces, type FileLoadOptions } from './check-file.js';
+import { checkLoaded, placeKey } from './check-loaded.js';
 import { checkAllFiles, threadsFor } from './parallel.js';
-import { validateDocument } from './index.js';
 import { maskSecretsInSources, type FoundSecret } from './mask.js';
 import { duplicateName } from './rules/duplicate-name.js';
 
 export interface ValidateRun {
   /** The report of the run (`command: 'validate'`), diagnostics sorted. */
-  report: Report;
+  report: ReportBase;
   /** Source text for code frames, with any literal secrets masked: every file that has a finding. */
   sources: Map<string, string>;
   /** The literal secrets found, so that callers can also redact them from anything else. */
@@ -18,6 +19,8 @@ export interface ValidateRun {
 }
 
 export interface ValidatePathsOptions extends LoadOptions {
+  /** A dotenv file whose variables fill `${VAR}` under `env`'s (`--env-file`); its findings are the run's. */
+  envFile?: string;
   /**
    * Threads that check files: 1 is the main thread; more is that many worker threads, which the
    * main thread only feeds. Default: all cores (at most 4) for runs of `AUTO_PARALLEL_MIN_FILES`
@@ -38,11 +41,12 @@ export interface ValidatePathsOptions extends LoadOptions {
  * across documents (duplicate names).
  */
 export async function validatePaths(paths: readonly string[], options: ValidatePathsOptions): Promise<ValidateRun> {
-  if (options.perFile === false) return validateInMemory(paths, options);
+  const variables = await runVariables(options);
+  if (options.perFile === false) return validateInMemory(paths, { ...options, env: variables.env }, variables.diagnostics);
   const listed = await expandManifestPaths(paths, options.cwd);
   const files = listed.files;
   const load: FileLoadOptions = {
-    env: options.env,
+    env: variables.env,
     ...(options.maxFileBytes !== undefined ? { maxFileBytes: options.maxFileBytes } : {}),
     ...(options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {}),
     ...(options.readStdin !== undefined ? { readStdin: options.readStdin } : {}),
@@ -53,7 +57,7 @@ export async function validatePaths(paths: readonly string[], options: ValidateP
   const threads = files.includes(STDIN_FILE) ? 1 : threadsFor(files.length, options.jobs);
   const results = await checkAllFiles(files, { threads, load });
 
-  const diagnostics: Diagnostic[] = [...listed.diagnostics];
+  const diagnostics: Diagnostic[] = [...variables.diagnostics, ...listed.diagnostics];
   const sources = new Map<string, string>();
   const secrets: FoundSecret[] = [];
   const envPlaces = new Set<string>();
@@ -79,18 +83,11 @@ export async function validatePaths(paths: readonly string[], options: ValidateP
 }
 
 /** The reference path: every document in memory, checked by the same functions. */
-async function validateInMemory(paths: readonly string[], options: LoadOptions): Promise<ValidateRun> {
+async function validateInMemory(paths: readonly string[], options: LoadOptions, variableFindings: readonly Diagnostic[]): Promise<ValidateRun> {
   const loaded = await loadManifests(paths, options);
-  const unexpanded = new Set(loaded.diagnostics.filter((d) => d.code.startsWith('env/')).map(placeKey));
-  const diagnostics: Diagnostic[] = [...loaded.diagnostics];
-  const secrets: FoundSecret[] = [];
-  for (const doc of loaded.documents) {
-    const found = validateDocument(doc).filter((d) => !unexpanded.has(placeKey(d)));
-    diagnostics.push(...found);
-    secrets.push(...secretsOf(found, doc));
-  }
-  diagnostics.push(...duplicateName.checkAll(loaded.documents).filter((d) => !unexpanded.has(placeKey(d))));
-  return finish(loaded.files, diagnostics, loaded.documents.length, loaded.sources, secrets);
+  const checked = checkLoaded(loaded.documents, loaded.diagnostics, { acrossDocuments: true });
+  const diagnostics = [...variableFindings, ...loaded.diagnostics, ...checked.diagnostics];
+  return finish(loaded.files, diagnostics, loaded.documents.length, loaded.sources, checked.secrets);
 }
 
 /** The report, and the sources of the files with findings (the only ones a report shows). */

@@ -2,6 +2,7 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { codeInfo } from '../diagnostics/codes.js';
 import type { ManifestDocument } from '../manifest/types.js';
 import { yaml11Reading } from '../manifest/yaml11.js';
+import { clampLists, largestMaxItems } from './clamp-lists.js';
 import { cleanErrors, locateFinding, type AjvError } from './cleanup.js';
 import { validate as generatedValidate, schemaText } from './generated/manifest-validator.js';
 import { displayPath } from './pointer.js';
@@ -32,12 +33,20 @@ export function manifestSchema(): object {
 
 /** True when the data matches the schema. Cheap: no cleanup, no positions. */
 export function isSchemaValid(data: unknown): boolean {
-  return validateManifest(data);
+  return validateManifest(clamped(data));
+}
+
+let listLimit: number | undefined;
+
+/** The data with no list past the schema's largest `maxItems` + 1 (see clampLists): what ajv sees. */
+function clamped(data: unknown): unknown {
+  listLimit ??= largestMaxItems(manifestSchema()) + 1;
+  return clampLists(data, listLimit);
 }
 
 /** Schema findings of one document: cleaned ajv errors, each at its key or value. */
 export function schemaDiagnostics(doc: ManifestDocument): Diagnostic[] {
-  if (validateManifest(doc.data)) return [];
+  if (validateManifest(clamped(doc.data))) return [];
   // Copy the errors: the generated function reuses its array on the next call.
   const errors = [...(validateManifest.errors ?? [])];
   return cleanErrors(errors, doc).map((f) => locateFinding(f, doc, codeInfo(f.code).severity));

@@ -70,7 +70,7 @@ describe('faults during apply', () => {
     await writeFile(join(world.dir, '.sessionctl', 'state.json'), '{"version": 1, "sessions": [');
     const corrupt = await world.run(['apply', 'm']);
     expect(corrupt.exitCode).toBe(2);
-    expect(corrupt.stderr).toContain('the state file is not valid');
+    expect(corrupt.stderr).toContain('the state is not valid');
     expect(await readFile(join(world.dir, '.sessionctl', 'state.json'), 'utf8')).toBe('{"version": 1, "sessions": [');
 
     await writeFile(join(world.dir, '.sessionctl', 'state.json'), '{"version": 1, "sessions": []}');

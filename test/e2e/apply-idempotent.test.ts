@@ -49,7 +49,7 @@ describe('apply against the emulator over HTTP', () => {
     expect(await world.creates()).toBe(3);
 
     const state = await world.state();
-    expect(state.version).toBe(1);
+    expect(state.version).toBe(2);
     expect(state.sessions.map((s) => [s.name, s.user_id, s.session_id])).toEqual(report.applied.items.map((i: any) => [i.name, i.user_id, i.session_id]));
     expect((await stat(join(world.dir, '.sessionctl', 'state.json'))).mode & 0o777).toBe(0o600);
 

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { InputError, UsageError } from '../../src/errors.js';
+import { InputError, UsageError } from '../../src/diagnostics/errors.js';
 import { execGit, selectChangedManifests } from '../../src/git/changed-since.js';
 import { loadManifests } from '../../src/manifest/load.js';
 import { runCli } from '../helpers/run-cli.js';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ApiError } from '../../src/client/errors.js';
 import { downloadToFile, uploadFile } from '../../src/client/presigned.js';
-import { InputError, UsageError } from '../../src/errors.js';
+import { InputError, UsageError } from '../../src/diagnostics/errors.js';
 
 /** Presigned transfers against a storage server this test starts: streamed, keyless, atomic. */
 

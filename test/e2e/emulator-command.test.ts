@@ -20,6 +20,14 @@ async function runToExit(args: string[]): Promise<{ code: number | null; stdout:
 }
 
 describe('sessionctl emulator', () => {
+  it('--help shows examples', async () => {
+    const r = await runToExit(['emulator', '--help']);
+    expect(r.code).toBe(0);
+    const examples = r.stdout.slice(r.stdout.indexOf('Examples:'));
+    expect(examples.split('\n').filter((l) => l.startsWith('  sessionctl emulator')).length).toBeGreaterThanOrEqual(4);
+    expect(examples).toContain('docs/emulator.md');
+  });
+
   it('prints its URL on stdout, logs requests on stderr without keys, and stops cleanly on SIGTERM', async () => {
     const emu = await spawnEmulator(['--port', '0', '--api-key', SENTINEL]);
     expect(emu.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);

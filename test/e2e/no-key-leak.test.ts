@@ -10,7 +10,8 @@ import { clientFromOptions } from '../../src/cli/connection.js';
 import { memoryIo } from '../../src/cli/io.js';
 import { Redactor } from '../../src/cli/redact.js';
 import { startEmulator } from '../../src/emulator/server.js';
-import { runCli as run } from '../../src/cli/run.js';
+import { allCommands } from '../../src/cli/commands/index.js';
+import { runCli as runWith } from '../../src/cli/run.js';
 import { runCli } from '../helpers/run-cli.js';
 import { refusedPort, startFaultServer, type Behaviour, type FaultServer } from './client-fault-server.js';
 
@@ -145,7 +146,7 @@ describe('sessionctl emulator, driven with sentinel keys', () => {
 
   test('no request, failing or not, puts a key into its output', async () => {
     const io = memoryIo({ env: {} });
-    const done = run(['emulator', '--port', '0', '--api-key', ACCEPTED], io);
+    const done = runWith(['emulator', '--port', '0', '--api-key', ACCEPTED], io, allCommands);
     let url = '';
     for (let i = 0; i < 200 && url === ''; i++) {
       await new Promise((r) => setTimeout(r, 25));

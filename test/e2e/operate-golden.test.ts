@@ -222,6 +222,8 @@ const cases: Case[] = [
   ({ name: 'files-ls-prefix-json', argv: ['files', 'ls', '@S', 'docs/', '--format', 'json'], exit: 0 }),
   ({ name: 'files-ls-limit', argv: ['files', 'ls', '@S', '--limit', '1'], exit: 0 }),
   ({ name: 'files-get-human', argv: ['files', 'get', '@S', 'docs/notes.txt', 'copy.txt'], exit: 0 }),
+  ({ name: 'files-get-exists-refused', argv: ['files', 'get', '@S', 'docs/notes.txt', 'copy.txt'], exit: 2 }),
+  ({ name: 'files-get-exists-force', argv: ['files', 'get', '@S', 'docs/notes.txt', 'copy.txt', '--force'], exit: 0 }),
   ({ name: 'files-get-into-folder', argv: ['files', 'get', '@S', 'docs/notes.txt', 'downloads'], exit: 0 }),
   ({ name: 'files-get-json', argv: ['files', 'get', '@S', 'data/args.json', 'args-copy.json', '--format', 'json'], exit: 0 }),
   ({ name: 'files-get-missing-404', argv: ['files', 'get', '@S', 'docs/missing.txt', 'missing.txt'], exit: 3 }),

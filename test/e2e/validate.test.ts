@@ -1,15 +1,21 @@
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
+const scratches: string[] = [];
 function scratch(): string {
-  return mkdtempSync(join(tmpdir(), 'sessionctl-validate-'));
+  const dir = mkdtempSync(join(tmpdir(), 'sessionctl-validate-'));
+  scratches.push(dir);
+  return dir;
 }
+afterAll(() => {
+  for (const dir of scratches) rmSync(dir, { recursive: true, force: true });
+});
 
 function jsonCodes(stdout: string): string[] {
   const report = JSON.parse(stdout) as { diagnostics: Array<{ code: string; range?: { start: { line: number; col: number } } }> };
@@ -84,6 +90,19 @@ describe('sessionctl validate', () => {
     expect(jsonCodes(unset.stdout).map((c) => c.split('@')[0])).toEqual(['env/unset-variable', 'env/unset-variable']);
     const badFile = await runCli(['validate', 'm.yaml', '--env-file', 'missing.env', '--format', 'json'], { cwd: dir });
     expect(badFile.exitCode).toBe(2);
+    // The env file's finding is the run's own: counted in the summary like any other.
+    const bad = JSON.parse(badFile.stdout) as { diagnostics: { code: string }[]; summary: { errors: number } };
+    expect(bad.diagnostics.map((d) => d.code)).toEqual(['env/unset-variable', 'env/unset-variable', 'input/env-file']);
+    expect(bad.summary.errors).toBe(3);
+  });
+
+  it('plan names what --env-file names: --changed-since selects by the expanded name', async () => {
+    const dir = scratch();
+    writeFileSync(join(dir, '.env'), 'NAME=from-file\n');
+    writeFileSync(join(dir, 'm.yaml'), 'name: ${NAME}\nuser_id: u1\n');
+    const r = await runCli(['plan', 'm.yaml', '--env-file', '.env', '--format', 'json', '--state', 'state.json'], { cwd: dir });
+    expect(r.exitCode).toBe(0);
+    expect((JSON.parse(r.stdout) as { plan: { items: { name: string }[] } }).plan.items.map((i) => i.name)).toEqual(['from-file']);
   });
 
   it('refuses files over --max-file-size with exit 2, and rejects a bad size as a usage error', async () => {
@@ -122,6 +141,8 @@ describe('sessionctl schema', () => {
 describe('sessionctl init', () => {
   it('writes a starter manifest with the modeline that validates clean, and never overwrites', async () => {
     const dir = scratch();
+    mkdirSync(join(dir, 'schemas'));
+    writeFileSync(join(dir, 'schemas/session-manifest.schema.json'), readFileSync(join(root, 'schemas/session-manifest.schema.json')));
     const first = await runCli(['init', 'support-agent'], { cwd: dir });
     expect(first.exitCode).toBe(0);
     expect(first.stdout).toContain('wrote support-agent.yaml');
@@ -138,7 +159,25 @@ describe('sessionctl init', () => {
     expect(again.exitCode).toBe(2);
     expect(again.stderr).toContain('already exists');
     expect(readFileSync(join(dir, 'support-agent.yaml'), 'utf8')).toBe('mine\n');
-    expect(readdirSync(dir).sort()).toEqual(['support-agent.yaml']);
+    expect(readdirSync(dir).sort()).toEqual(['schemas', 'support-agent.yaml']);
+  });
+
+  it.each([
+    ['the project\'s schemas/ copy, from a sub-folder', ['schemas/session-manifest.schema.json'], '../schemas/session-manifest.schema.json', false],
+    ['the dev dependency\'s copy', ['node_modules/sessionctl/schemas/session-manifest.schema.json'], '../node_modules/sessionctl/schemas/session-manifest.schema.json', false],
+    ['neither: the path the package publishes, with a note', [], '../node_modules/sessionctl/schemas/session-manifest.schema.json', true],
+  ])('init --dir points the modeline at %s, never into the sessionctl that runs', async (_name, files, ref, note) => {
+    const dir = scratch();
+    writeFileSync(join(dir, 'package.json'), '{}\n');
+    for (const f of files) {
+      mkdirSync(join(dir, f, '..'), { recursive: true });
+      writeFileSync(join(dir, f), '{}\n');
+    }
+    mkdirSync(join(dir, 'sessions'));
+    const r = await runCli(['init', 'bot', '--dir', 'sessions'], { cwd: join(dir) });
+    expect(r.exitCode).toBe(0);
+    expect(readFileSync(join(dir, 'sessions/bot.yaml'), 'utf8').split('\n', 1)[0]).toBe(`# yaml-language-server: $schema=${ref}`);
+    expect(r.stdout.includes('note: the schema line points at')).toBe(note);
   });
 
   it('rejects a name that is not a manifest name', async () => {

@@ -4,16 +4,17 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { memoryIo } from '../../src/cli/io.js';
+import { allCommands } from '../../src/cli/commands/index.js';
 import { buildProgram } from '../../src/cli/program.js';
 import { Redactor } from '../../src/cli/redact.js';
-import { allCommands, completionModel } from '../../src/cli/completion/model.js';
+import { commandTree, completionModel } from '../../src/cli/completion/model.js';
 import { version } from '../../src/version.js';
 import { runCli } from '../helpers/run-cli.js';
 
 const shells = ['bash', 'zsh', 'fish'] as const;
 
 function model() {
-  const program = buildProgram({ io: memoryIo(), redactor: new Redactor(), setExitCode: () => undefined });
+  const program = buildProgram({ io: memoryIo(), redactor: new Redactor(), setExitCode: () => undefined }, allCommands);
   return completionModel(program);
 }
 
@@ -33,7 +34,7 @@ describe('sessionctl completion', () => {
   });
 
   test('every command of the tree appears in every script', async () => {
-    const commands = allCommands(model()).filter((c) => c.path !== '');
+    const commands = commandTree(model()).filter((c) => c.path !== '');
     expect(commands.map((c) => c.path)).toContain('completion');
     for (const shell of shells) {
       const script = (await runCli(['completion', shell])).stdout;
@@ -75,7 +76,7 @@ describe('the bash script completes from the command tree', () => {
   test('subcommands, options and choices at every level', async () => {
     const script = (await runCli(['completion', 'bash'])).stdout;
     const cases: Array<{ what: string; words: string[]; check: (reply: string[]) => void }> = [];
-    for (const c of allCommands(model())) {
+    for (const c of commandTree(model())) {
       const prefix = ['sessionctl', ...(c.path === '' ? [] : c.path.split(' '))];
       for (const sub of c.commands) {
         cases.push({ what: `${c.path} ${sub.name}`, words: [...prefix, sub.name.slice(0, 3)], check: (r) => expect(r).toContain(sub.name) });

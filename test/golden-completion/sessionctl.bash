@@ -30,7 +30,7 @@ _sessionctl_options() {
     'files download-url') echo '--mount --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
     'files rm') echo '--mount --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
     'files put') echo '--content-type --mount --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
-    'files get') echo '--mount --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
+    'files get') echo '--force --mount --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
     'files help') echo '' ;;
     'mcp') echo '--call --arg --args-file --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
     'schema') echo '-h --help' ;;

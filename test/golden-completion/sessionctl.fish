@@ -373,6 +373,7 @@ complete -c sessionctl -n '__sessionctl_at \'files put\'' -l 'timeout' -r -F -d 
 complete -c sessionctl -n '__sessionctl_at \'files put\'' -s 'h' -l 'help' -d 'display help for command'
 
 # sessionctl files get
+complete -c sessionctl -n '__sessionctl_at \'files get\'' -l 'force' -d 'replace the local file if it exists'
 complete -c sessionctl -n '__sessionctl_at \'files get\'' -l 'mount' -r -F -d 'the mount'
 complete -c sessionctl -n '__sessionctl_at \'files get\'' -l 'state' -r -F -d 'the state file that resolves manifest names (default: .sessionctl/state.json)'
 complete -c sessionctl -n '__sessionctl_at \'files get\'' -l 'user-id' -r -F -d 'the user id to pick when a manifest name was applied for several users'

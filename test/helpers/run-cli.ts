@@ -1,5 +1,6 @@
 import { memoryIo } from '../../src/cli/io.js';
-import { runCli as run } from '../../src/cli/run.js';
+import { allCommands } from '../../src/cli/commands/index.js';
+import { runCli as runWith } from '../../src/cli/run.js';
 
 export interface CliResult {
   exitCode: number;
@@ -17,6 +18,6 @@ export interface RunOptions {
 /** Runs sessionctl in-process against a recording Io; colour is off unless the env forces it. */
 export async function runCli(argv: readonly string[], options: RunOptions = {}): Promise<CliResult> {
   const io = memoryIo({ ...options, env: { NO_COLOR: '1', ...options.env } });
-  const exitCode = await run(argv, io);
+  const exitCode = await runWith(argv, io, allCommands);
   return { exitCode, stdout: io.out(), stderr: io.err() };
 }

@@ -1,7 +1,8 @@
 import { describe, expect, test } from 'vitest';
-import { renderHuman, safeText, summaryLine } from '../../src/report/human.js';
+import { renderHuman, summaryLine } from '../../src/report/human.js';
+import { safeText } from '../../src/report/text.js';
 import { createStyle } from '../../src/report/ansi.js';
-import type { HumanSection } from '../../src/report/human-sections.js';
+import type { HumanSection } from '../../src/report/sections/index.js';
 import type { Report } from '../../src/report/types.js';
 import { context, cwd, report } from './fixture.js';
 
@@ -55,6 +56,17 @@ describe('summary line', () => {
   test('warnings only', () => {
     const r: Report = { ...small, diagnostics: [{ ...small.diagnostics[0]!, severity: 'warning' }] };
     expect(summaryLine(r, createStyle(false))).toBe('⚠ 1 problem (1 warning) in 1 file');
+  });
+
+  test('info only is no problem: it is counted, not called a problem', () => {
+    const info = { ...small.diagnostics[0]!, severity: 'info' as const };
+    const r: Report = { ...small, diagnostics: [info, info, info, info], summary: { ...small.summary, errors: 0, infos: 4 } };
+    expect(summaryLine(r, createStyle(false))).toBe('✔ No problems (4 info) in 1 manifest (1 file)');
+  });
+
+  test('info next to problems is counted after them', () => {
+    const r: Report = { ...small, diagnostics: [{ ...small.diagnostics[0]!, severity: 'warning' }, { ...small.diagnostics[0]!, severity: 'info' }] };
+    expect(summaryLine(r, createStyle(false))).toBe('⚠ 1 problem (1 warning) and 1 info in 1 file');
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { exitCodeForDiagnostics } from '../../src/cli/run.js';
+import { exitCodeForDiagnostics } from '../../src/cli/exit-codes.js';
 import type { Diagnostic } from '../../src/diagnostics/diagnostic.js';
 import { runCli } from '../helpers/run-cli.js';
 

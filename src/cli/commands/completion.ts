@@ -5,7 +5,7 @@ import { bashScript } from '../completion/bash.js';
 import { fishScript } from '../completion/fish.js';
 import { completionModel, type CompletionCommand, type ExtraChoices } from '../completion/model.js';
 import { zshScript } from '../completion/zsh.js';
-import type { RegisterCommand } from '../program.js';
+import type { RegisterCommand } from '../command.js';
 
 const shells = {
   bash: bashScript,

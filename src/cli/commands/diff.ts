@@ -1,7 +1,8 @@
-import { UsageError } from '../../errors.js';
+import { UsageError } from '../../diagnostics/errors.js';
 import { narrowToChanged } from '../changed-since.js';
-import type { RegisterCommand } from '../program.js';
-import { addRunOptions, connector, finishRun, runInputs, statePath, type RunFlags } from './apply.js';
+import type { RegisterCommand } from '../command.js';
+import { connector } from '../open-connection.js';
+import { addRunOptions, finishRun, runInputs, stateOf, type RunFlags } from '../run-options.js';
 
 interface DiffFlags extends RunFlags {
   session?: string;
@@ -37,9 +38,9 @@ export const registerDiff: RegisterCommand = (program, env) => {
       if (flags.session !== undefined && !/^trs_[A-Za-z0-9_-]+$/.test(flags.session)) {
         throw new UsageError(`--session expects a session id such as trs_1a2b3c, got ${JSON.stringify(flags.session)}`);
       }
-      const { runDiff } = await import('../../plan/diff.js');
-      const state = statePath(flags, env);
-      const selected = await narrowToChanged(paths, flags.changedSince, { io });
+      const { runDiff } = await import('../../runner/run-diff.js');
+      const state = stateOf(flags, env);
+      const selected = await narrowToChanged(paths, flags.changedSince, { io, ...(flags.envFile !== undefined ? { envFile: flags.envFile } : {}) });
       const outcome = await runDiff(selected, {
         ...(await runInputs(flags, env, state)),
         connect: connector(flags, env, state),

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Option } from 'commander';
-import { InputError, UsageError } from '../../errors.js';
-import type { CommandEnv, RegisterCommand } from '../program.js';
+import { InputError, UsageError } from '../../diagnostics/errors.js';
+import type { CommandEnv, RegisterCommand } from '../command.js';
 
 interface EmulatorFlags {
   host: string;
@@ -85,6 +85,22 @@ export const registerEmulator: RegisterCommand = (program, env) => {
     .option('--rate-limit <n/min>', 'requests per minute per key, answered with 429 and Retry-After past it')
     .option('--max-file-size <size>', 'largest mount file an upload may carry (bytes, or 100MiB, 1GiB; default: 256MiB)')
     .option('--catalog <file>', 'serve this catalogue ({"toolkits": [...], "tools": [...]}) instead of the built-in one')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Examples:',
+        '  sessionctl emulator --port 4010                        # then: COMPOSIO_BASE_URL=http://127.0.0.1:4010',
+        '  sessionctl emulator --port 0 --data-dir .emulator      # a free port; state kept across restarts',
+        '  sessionctl emulator --api-keys-file keys.txt --rate-limit 600/min   # or SESSIONCTL_EMULATOR_API_KEYS',
+        '  sessionctl emulator --catalog my-catalog.json          # your own toolkits and tools',
+        '  curl -s -X POST http://127.0.0.1:4010/_emulator/reset -H "content-type: application/json" -d "{}"',
+        '',
+        'The first line on stdout is the URL; one line per request goes to stderr. Ctrl-C stops it.',
+        'Serves /api/v3 and /api/v3.1 on one store, and each session\'s MCP endpoint at its mcp.url.',
+        'Admin surface (health, reset, faults, rate limits, PATCH out of band, link approval): docs/emulator.md.',
+      ].join('\n'),
+    )
     .action(async (flags: EmulatorFlags) => {
       const apiKeys = await emulatorKeys(flags, env);
       for (const key of apiKeys) env.redactor.add(key);

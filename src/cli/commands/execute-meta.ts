@@ -1,6 +1,6 @@
-import type { RegisterCommand } from '../program.js';
+import type { RegisterCommand } from '../command.js';
 import { addArgumentOptions, ARG_HELP, reportToolResult, type ExecuteFlags } from './execute.js';
-import { addOperateOptions, SESSION_ARG_HELP, sessionHelp, withSession } from './operate-shared.js';
+import { addOperateOptions, SESSION_ARG_HELP, sessionHelp, withSession } from '../operate-options.js';
 
 /** `sessionctl execute-meta SESSION SLUG`: run one of the session's meta tools (POST .../execute_meta). */
 export const registerExecuteMeta: RegisterCommand = (program, env) => {
@@ -21,7 +21,7 @@ export const registerExecuteMeta: RegisterCommand = (program, env) => {
       ),
     )
     .action(async (ref: string, slug: string, flags: ExecuteFlags) => {
-      const { buildToolArguments } = await import('../../operate/arguments.js');
+      const { buildToolArguments } = await import('../../runner/tool-arguments.js');
       const args = await buildToolArguments(flags.arg ?? [], flags.argsFile, env.io);
       await withSession(ref, flags, env, async (client, id) => {
         const result = await client.executeMeta(id, { slug, arguments: args });

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
 import type { ExecuteResult } from '../../wire/operations.js';
-import type { CommandEnv, RegisterCommand } from '../program.js';
-import { ExitCode } from '../run.js';
-import { addOperateOptions, printJson, renderContext, SESSION_ARG_HELP, sessionHelp, withSession, type OperateFlags } from './operate-shared.js';
+import type { CommandEnv, RegisterCommand } from '../command.js';
+import { ExitCode } from '../exit-codes.js';
+import { addOperateOptions, printJson, renderContext, SESSION_ARG_HELP, sessionHelp, withSession, type OperateFlags } from '../operate-options.js';
 
 export interface ExecuteFlags extends OperateFlags {
   arg?: string[];
@@ -26,7 +26,7 @@ export function addArgumentOptions(cmd: Command): Command {
 
 /** Prints a tool result and sets exit code 1 for a tool-level failure (HTTP 200 with `error`). */
 export async function reportToolResult(slug: string, result: ExecuteResult, flags: OperateFlags, env: CommandEnv): Promise<void> {
-  const { describeToolFailure, renderExecuteResult } = await import('../../operate/format/execute.js');
+  const { describeToolFailure, renderExecuteResult } = await import('../../report/operate/execute.js');
   const failed = result.error !== null && result.error !== undefined;
   if (flags.format === 'json') printJson(env, result);
   else if (!failed) env.io.stdout.write(renderExecuteResult(slug, result, renderContext(env)));
@@ -55,7 +55,7 @@ export const registerExecute: RegisterCommand = (program, env) => {
       ),
     )
     .action(async (ref: string, tool: string, flags: ExecuteFlags) => {
-      const { buildToolArguments } = await import('../../operate/arguments.js');
+      const { buildToolArguments } = await import('../../runner/tool-arguments.js');
       const args = await buildToolArguments(flags.arg ?? [], flags.argsFile, env.io);
       await withSession(ref, flags, env, async (client, id) => {
         const result = await client.execute(id, { tool_slug: tool, arguments: args });

@@ -1,10 +1,10 @@
 import type { MountItemList } from '../../wire/operations.js';
-import { stat } from 'node:fs/promises';
+import { lstat, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { InputError } from '../../errors.js';
-import type { RegisterCommand } from '../program.js';
-import { addListOptions, addOperateOptions, printJson, renderContext, SESSION_ARG_HELP, sessionHelp, withSession, type ListFlags, type OperateFlags } from './operate-shared.js';
+import { InputError, UsageError } from '../../diagnostics/errors.js';
+import type { RegisterCommand } from '../command.js';
+import { addListOptions, addOperateOptions, printJson, renderContext, SESSION_ARG_HELP, sessionHelp, withSession, type ListFlags, type OperateFlags } from '../operate-options.js';
 
 interface MountFlags extends OperateFlags {
   mount: string;
@@ -45,7 +45,7 @@ export const registerFiles: RegisterCommand = (program, env) => {
   addListOptions(withMount(ls))
     .addHelpText('after', sessionHelp(['sessionctl files ls support-agent', 'sessionctl files ls trs_1a2b3c4d5e6f data/ --all --format json']))
     .action(async (ref: string, prefix: string | undefined, flags: MountFlags & ListFlags) => {
-      const { pageSelection, collectPages, cursorOf } = await import('../../operate/paginate.js');
+      const { pageSelection, collectPages, cursorOf } = await import('../../runner/paginate.js');
       const selection = pageSelection(flags.all, flags.limit);
       await withSession(ref, flags, env, async (client, id) => {
         const got = await collectPages<MountItemList>(
@@ -60,7 +60,7 @@ export const registerFiles: RegisterCommand = (program, env) => {
           MAX_PAGE,
         );
         if (flags.format === 'json') return printJson(env, got.response);
-        const { renderMountItems } = await import('../../operate/format/files.js');
+        const { renderMountItems } = await import('../../report/operate/files.js');
         env.io.stdout.write(renderMountItems(got.items, got.more, renderContext(env)));
       });
     });
@@ -77,7 +77,7 @@ export const registerFiles: RegisterCommand = (program, env) => {
       await withSession(ref, flags, env, async (client, id) => {
         const r = await client.mountUploadUrl(id, remote, { mountId: flags.mount, ...(flags.contentType !== undefined ? { mimetype: flags.contentType } : {}) });
         if (flags.format === 'json') return printJson(env, r);
-        const { renderPresigned } = await import('../../operate/format/files.js');
+        const { renderPresigned } = await import('../../report/operate/files.js');
         env.io.stdout.write(renderPresigned('upload', r, renderContext(env)));
       });
     });
@@ -93,7 +93,7 @@ export const registerFiles: RegisterCommand = (program, env) => {
       await withSession(ref, flags, env, async (client, id) => {
         const r = await client.mountDownloadUrl(id, remote, flags.mount);
         if (flags.format === 'json') return printJson(env, r);
-        const { renderPresigned } = await import('../../operate/format/files.js');
+        const { renderPresigned } = await import('../../report/operate/files.js');
         env.io.stdout.write(renderPresigned('download', r, renderContext(env)));
       });
     });
@@ -105,7 +105,7 @@ export const registerFiles: RegisterCommand = (program, env) => {
       await withSession(ref, flags, env, async (client, id) => {
         const r = await client.mountDelete(id, remote, flags.mount);
         if (flags.format === 'json') return printJson(env, r);
-        const { renderDeleted } = await import('../../operate/format/files.js');
+        const { renderDeleted } = await import('../../report/operate/files.js');
         env.io.stdout.write(renderDeleted(r));
       });
     });
@@ -135,7 +135,7 @@ export const registerFiles: RegisterCommand = (program, env) => {
           ...(flags.verbose === true ? { onTrace: (line: string) => env.io.stderr.write(`${line}\n`) } : {}),
         });
         if (flags.format === 'json') return printJson(env, r);
-        const { renderUploaded } = await import('../../operate/format/files.js');
+        const { renderUploaded } = await import('../../report/operate/files.js');
         env.io.stdout.write(renderUploaded(local, sent.bytes, r));
       });
     });
@@ -145,10 +145,17 @@ export const registerFiles: RegisterCommand = (program, env) => {
     .description('Download a file from the mount: asks for a presigned URL, then streams it into a local file (written whole or not at all).')
     .argument('<session>', SESSION_ARG_HELP)
     .argument('<remote>', REMOTE_HELP)
-    .argument('<local>', 'the local file to write (replaced if it exists), or a folder to write into');
+    .argument('<local>', 'the local file to write, or a folder to write into; an existing file is replaced only with --force')
+    .option('--force', 'replace the local file if it exists');
   withMount(get)
-    .addHelpText('after', sessionHelp(['sessionctl files get support-agent data/report.csv ./report.csv'], ['--format json prints the download-url response; the key is never sent to the presigned URL.']))
-    .action(async (ref: string, remote: string, local: string, flags: MountFlags) => {
+    .addHelpText(
+      'after',
+      sessionHelp(
+        ['sessionctl files get support-agent data/report.csv ./report.csv', 'sessionctl files get support-agent data/report.csv ./report.csv --force   # replace it'],
+        ['--format json prints the download-url response; the key is never sent to the presigned URL.'],
+      ),
+    )
+    .action(async (ref: string, remote: string, local: string, flags: MountFlags & { force?: boolean }) => {
       const { downloadToFile } = await import('../../client/presigned.js');
       let path = resolve(env.io.cwd, local);
       let shown = local;
@@ -156,6 +163,11 @@ export const registerFiles: RegisterCommand = (program, env) => {
       if (st?.isDirectory() === true) {
         path = join(path, basename(remote));
         shown = join(local, basename(remote));
+      }
+      // Checked before asking for a download URL: an existing file is kept unless --force says
+      // otherwise, as cp -n and curl -o would not (a download is easy to redo, a lost file is not).
+      if (flags.force !== true && (await lstat(path).catch(() => undefined)) !== undefined) {
+        throw new UsageError(`${shown} already exists; files get does not replace a local file`, 'pass --force to replace it, or name another file');
       }
       await withSession(ref, flags, env, async (client, id) => {
         const r = await client.mountDownloadUrl(id, remote, flags.mount);
@@ -167,7 +179,7 @@ export const registerFiles: RegisterCommand = (program, env) => {
           },
         );
         if (flags.format === 'json') return printJson(env, r);
-        const { renderDownloaded } = await import('../../operate/format/files.js');
+        const { renderDownloaded } = await import('../../report/operate/files.js');
         env.io.stdout.write(renderDownloaded(shown, got.bytes, r));
       });
     });

@@ -1,5 +1,5 @@
-import type { RegisterCommand } from '../program.js';
-import { addOperateOptions, printJson, renderContext, SESSION_ARG_HELP, sessionHelp, withSession, type OperateFlags } from './operate-shared.js';
+import type { RegisterCommand } from '../command.js';
+import { addOperateOptions, printJson, renderContext, SESSION_ARG_HELP, sessionHelp, withSession, type OperateFlags } from '../operate-options.js';
 
 /** `sessionctl get SESSION`: the session as the service holds it (GET /session/{id}). */
 export const registerGet: RegisterCommand = (program, env) => {
@@ -13,7 +13,7 @@ export const registerGet: RegisterCommand = (program, env) => {
       await withSession(ref, flags, env, async (client, id) => {
         const session = await client.getSession(id);
         if (flags.format === 'json') return printJson(env, session);
-        const { renderSession } = await import('../../operate/format/session.js');
+        const { renderSession } = await import('../../report/operate/session.js');
         env.io.stdout.write(renderSession(session, renderContext(env)));
       });
     });

@@ -1,15 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { link, open, unlink } from 'node:fs/promises';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { InvalidArgumentError } from 'commander';
-import { InputError, UsageError } from '../../errors.js';
-import type { RegisterCommand } from '../program.js';
+import { InputError, UsageError } from '../../diagnostics/errors.js';
+import type { RegisterCommand } from '../command.js';
 
 const NAME = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 const SCHEMA_FILE = join('schemas', 'session-manifest.schema.json');
-const SCHEMA_URL = 'https://sessionctl.dev/schemas/session-manifest.schema.json';
 
 function parseName(value: string): string {
   if (!NAME.test(value)) {
@@ -18,32 +16,40 @@ function parseName(value: string): string {
   return value;
 }
 
-/** The shipped schema file: found by walking up from this module to the sessionctl package root. */
-function findSchema(): string | undefined {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 6; i++) {
-    const candidate = join(dir, SCHEMA_FILE);
-    const pkg = join(dir, 'package.json');
-    if (existsSync(candidate) && existsSync(pkg)) {
-      try {
-        if ((JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === 'sessionctl') return candidate;
-      } catch {
-        // Not our package.json; keep walking.
-      }
-    }
-    const parent = dirname(dir);
-    if (parent === dir) break;
-    dir = parent;
+/** The schema as the package publishes it: `files` ships `schemas/`, `exports` names it `sessionctl/schema.json`. */
+const PUBLISHED_SCHEMA = join('node_modules', 'sessionctl', SCHEMA_FILE);
+/** A folder holding one of these is a project's root; the search for its schema stops there. */
+const PROJECT_MARKERS = ['.git', 'package.json', 'sessionctl.yaml'];
+
+/** The folders from `dir` up to its project's root (the first with a marker), or up to `fallbackRoot`. */
+function foldersUp(dir: string, fallbackRoot: string): { folders: string[]; root: string } {
+  const folders: string[] = [];
+  for (let here = dir; ; here = dirname(here)) {
+    folders.push(here);
+    if (PROJECT_MARKERS.some((m) => existsSync(join(here, m)))) return { folders, root: here };
+    if (dirname(here) === here) return { folders, root: fallbackRoot };
   }
-  return undefined;
 }
 
-/** The modeline target as seen from the new manifest's folder: a relative path when one exists. */
-function schemaReference(targetDir: string): string {
-  const schema = findSchema();
-  if (schema === undefined) return SCHEMA_URL;
-  const rel = relative(targetDir, schema).split(sep).join('/');
-  return rel.startsWith('.') ? rel : `./${rel}`;
+/**
+ * Where the modeline points, as seen from the new manifest's folder: the project's own copy of the
+ * schema (`schemas/session-manifest.schema.json` in the folder or any folder above it, up to the
+ * project's root) when there is one, else the copy the package publishes in the project's
+ * `node_modules` (present once sessionctl is a dev dependency). Never the sessionctl that runs:
+ * a global install's path means nothing on a colleague's machine or in CI.
+ */
+function schemaReference(targetDir: string, cwd: string): { ref: string; present: boolean } {
+  const { folders, root } = foldersUp(targetDir, cwd);
+  const relativeRef = (file: string): string => {
+    const rel = relative(targetDir, file).split(sep).join('/');
+    return rel.startsWith('.') ? rel : `./${rel}`;
+  };
+  for (const candidate of [SCHEMA_FILE, PUBLISHED_SCHEMA]) {
+    for (const folder of folders) {
+      if (existsSync(join(folder, candidate))) return { ref: relativeRef(join(folder, candidate)), present: true };
+    }
+  }
+  return { ref: relativeRef(join(root, PUBLISHED_SCHEMA)), present: false };
 }
 
 export function starterManifest(name: string, schemaRef: string): string {
@@ -116,6 +122,9 @@ export const registerInit: RegisterCommand = (program, env) => {
         '  sessionctl init support-agent                 # writes ./support-agent.yaml',
         '  sessionctl init ci-bot --dir manifests        # writes manifests/ci-bot.yaml',
         '  sessionctl validate support-agent.yaml        # then check it',
+        '',
+        'The $schema line points at the project\'s schemas/session-manifest.schema.json when there is one',
+        '(in the folder or above it), else at node_modules/sessionctl/schemas/session-manifest.schema.json.',
       ].join('\n'),
     )
     .action(async (name: string, options: { dir?: string }) => {
@@ -123,9 +132,10 @@ export const registerInit: RegisterCommand = (program, env) => {
       const dir = resolve(io.cwd, options.dir ?? '.');
       const path = join(dir, `${name}.yaml`);
       const shown = relative(io.cwd, path).split(sep).join('/') || path;
+      const schema = schemaReference(dir, io.cwd);
       let outcome: 'created' | 'exists';
       try {
-        outcome = await createExclusive(path, starterManifest(name, schemaReference(dir)));
+        outcome = await createExclusive(path, starterManifest(name, schema.ref));
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
         const why = code === 'ENOENT' ? 'the folder does not exist' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : String((err as Error).message);
@@ -135,5 +145,11 @@ export const registerInit: RegisterCommand = (program, env) => {
         throw new UsageError(`${shown} already exists; init never overwrites a file`, `choose another name: sessionctl init ${name}-2`);
       }
       io.stdout.write(`wrote ${shown}\nnext: sessionctl validate ${shown}\n`);
+      if (!schema.present) {
+        io.stdout.write(
+          `note: the schema line points at ${schema.ref}, which is not there yet: add sessionctl as a dev dependency, ` +
+            'or write the schema into the project with: sessionctl schema > schemas/session-manifest.schema.json\n',
+        );
+      }
     });
 };

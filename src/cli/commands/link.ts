@@ -1,7 +1,7 @@
 import { isLoopbackHost } from '../../client/base-url.js';
-import { UsageError } from '../../errors.js';
-import type { RegisterCommand } from '../program.js';
-import { addOperateOptions, printJson, renderContext, SESSION_ARG_HELP, sessionHelp, withSession, type OperateFlags } from './operate-shared.js';
+import { UsageError } from '../../diagnostics/errors.js';
+import type { RegisterCommand } from '../command.js';
+import { addOperateOptions, printJson, renderContext, SESSION_ARG_HELP, sessionHelp, withSession, type OperateFlags } from '../operate-options.js';
 
 interface LinkFlags extends OperateFlags {
   callbackUrl?: string;
@@ -57,7 +57,7 @@ export const registerLink: RegisterCommand = (program, env) => {
           env.io.stderr.write(`approved on the emulator: ${toolkit} is connected (${result.connected_account_id})\n`);
         }
         if (flags.format === 'json') return printJson(env, result);
-        const { renderLink } = await import('../../operate/format/link.js');
+        const { renderLink } = await import('../../report/operate/link.js');
         env.io.stdout.write(renderLink(toolkit, result, renderContext(env)));
       });
     });

@@ -1,8 +1,8 @@
 import type { McpCallResult, McpTool } from '../../client/mcp.js';
-import type { CommandEnv, RegisterCommand } from '../program.js';
-import { ExitCode } from '../run.js';
+import type { CommandEnv, RegisterCommand } from '../command.js';
+import { ExitCode } from '../exit-codes.js';
 import { addArgumentOptions, ARG_HELP, type ExecuteFlags } from './execute.js';
-import { addOperateOptions, printJson, renderContext, SESSION_ARG_HELP, sessionHelp, withSession } from './operate-shared.js';
+import { addOperateOptions, printJson, renderContext, SESSION_ARG_HELP, sessionHelp, withSession } from '../operate-options.js';
 
 interface McpFlags extends ExecuteFlags {
   call?: string;
@@ -11,7 +11,7 @@ interface McpFlags extends ExecuteFlags {
 /** `tools/list` as a table: what an agent connected to the session sees. */
 async function printTools(tools: readonly McpTool[], flags: McpFlags, env: CommandEnv): Promise<void> {
   if (flags.format === 'json') return printJson(env, { tools });
-  const [{ renderTable }, { count }] = await Promise.all([import('../../operate/format/table.js'), import('../../operate/format/context.js')]);
+  const [{ renderTable }, { count }] = await Promise.all([import('../../report/operate/table.js'), import('../../report/operate/context.js')]);
   if (tools.length === 0) {
     env.io.stdout.write('no tools\n');
     return;
@@ -46,7 +46,7 @@ export const registerMcp: RegisterCommand = (program, env) => {
       sessionHelp(['sessionctl mcp support-agent', 'sessionctl mcp trs_1a2b3c4d5e6f --format json', "sessionctl mcp support-agent --call COMPOSIO_SEARCH_TOOLS --arg 'queries=[{\"use_case\": \"send an email\"}]'"], ARG_HELP),
     )
     .action(async (ref: string, flags: McpFlags) => {
-      const { buildToolArguments } = await import('../../operate/arguments.js');
+      const { buildToolArguments } = await import('../../runner/tool-arguments.js');
       const args = flags.call === undefined ? {} : await buildToolArguments(flags.arg ?? [], flags.argsFile, env.io);
       await withSession(ref, flags, env, async (client, id) => {
         if (flags.call === undefined) await printTools(await client.mcpTools(id), flags, env);

@@ -1,8 +1,9 @@
 import { resolve } from 'node:path';
-import type { RegisterCommand } from '../program.js';
+import type { RegisterCommand } from '../command.js';
 import { narrowToChanged } from '../changed-since.js';
-import { ExitCode } from '../run.js';
-import { addRunOptions, connector, finishRun, runInputs, statePath, type RunFlags } from './apply.js';
+import { ExitCode } from '../exit-codes.js';
+import { connector } from '../open-connection.js';
+import { addRunOptions, finishRun, runInputs, stateOf, type RunFlags } from '../run-options.js';
 
 interface PlanFlags extends RunFlags {
   refresh?: boolean;
@@ -39,9 +40,9 @@ export const registerPlan: RegisterCommand = (program, env) => {
     )
     .action(async (paths: string[], flags: PlanFlags) => {
       const { io } = env;
-      const { runPlan } = await import('../../plan/run.js');
-      const state = statePath(flags, env);
-      const selected = await narrowToChanged(paths, flags.changedSince, { io });
+      const { runPlan } = await import('../../runner/run-plan.js');
+      const state = stateOf(flags, env);
+      const selected = await narrowToChanged(paths, flags.changedSince, { io, ...(flags.envFile !== undefined ? { envFile: flags.envFile } : {}) });
       const outcome = await runPlan(selected, {
         ...(await runInputs(flags, env, state)),
         ...(flags.refresh === true ? { refresh: connector(flags, env, state) } : {}),

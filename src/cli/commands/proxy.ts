@@ -1,8 +1,8 @@
 import { InvalidArgumentError, Option } from 'commander';
 import type { ProxyExecuteRequest } from '../../wire/operations.js';
-import type { RegisterCommand } from '../program.js';
-import { ExitCode } from '../run.js';
-import { addOperateOptions, printJson, renderContext, SESSION_ARG_HELP, sessionHelp, withSession, type OperateFlags } from './operate-shared.js';
+import type { RegisterCommand } from '../command.js';
+import { ExitCode } from '../exit-codes.js';
+import { addOperateOptions, printJson, renderContext, SESSION_ARG_HELP, sessionHelp, withSession, type OperateFlags } from '../operate-options.js';
 
 interface ProxyFlags extends OperateFlags {
   toolkit: string;
@@ -49,7 +49,7 @@ export const registerProxy: RegisterCommand = (program, env) => {
       ),
     )
     .action(async (ref: string, flags: ProxyFlags) => {
-      const { parseProxyParam, readJsonInput } = await import('../../operate/arguments.js');
+      const { parseProxyParam, readJsonInput } = await import('../../runner/tool-arguments.js');
       const parameters = (flags.param ?? []).map((p, i) => parseProxyParam(p, i));
       const body = flags.body !== undefined ? (await readJsonInput(flags.body, env.io, '--body')).value : undefined;
       await withSession(ref, flags, env, async (client, id) => {
@@ -62,7 +62,7 @@ export const registerProxy: RegisterCommand = (program, env) => {
         });
         if (flags.format === 'json') printJson(env, result);
         else {
-          const { renderProxy } = await import('../../operate/format/proxy.js');
+          const { renderProxy } = await import('../../report/operate/proxy.js');
           env.io.stdout.write(renderProxy(result, renderContext(env)));
         }
         if (typeof result.status === 'number' && result.status >= 400) {

@@ -1,4 +1,4 @@
-import type { RegisterCommand } from '../program.js';
+import type { RegisterCommand } from '../command.js';
 
 /** `sessionctl schema`: prints the manifest JSON Schema, byte for byte as shipped. */
 export const registerSchema: RegisterCommand = (program, env) => {

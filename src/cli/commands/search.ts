@@ -1,7 +1,7 @@
-import { UsageError } from '../../errors.js';
-import type { RegisterCommand } from '../program.js';
-import { ExitCode } from '../run.js';
-import { addOperateOptions, printJson, renderContext, SESSION_ARG_HELP, sessionHelp, withSession, type OperateFlags } from './operate-shared.js';
+import { UsageError } from '../../diagnostics/errors.js';
+import type { RegisterCommand } from '../command.js';
+import { ExitCode } from '../exit-codes.js';
+import { addOperateOptions, printJson, renderContext, SESSION_ARG_HELP, sessionHelp, withSession, type OperateFlags } from '../operate-options.js';
 
 interface SearchFlags extends OperateFlags {
   knownFields?: string;
@@ -34,7 +34,7 @@ export const registerSearch: RegisterCommand = (program, env) => {
       }
       const empty = useCases.findIndex((u) => u.trim() === '');
       if (empty !== -1) throw new UsageError(`use case #${empty + 1} is empty`, 'describe the task in words, e.g. "send an email"');
-      const { parseKnownFields } = await import('../../operate/arguments.js');
+      const { parseKnownFields } = await import('../../runner/tool-arguments.js');
       const known = flags.knownFields !== undefined ? parseKnownFields(flags.knownFields) : undefined;
       await withSession(ref, flags, env, async (client, id) => {
         const result = await client.search(id, {
@@ -43,8 +43,8 @@ export const registerSearch: RegisterCommand = (program, env) => {
         });
         if (flags.format === 'json') printJson(env, result);
         else {
-          const { renderSearch } = await import('../../operate/format/search.js');
-          env.io.stdout.write(renderSearch(result, renderContext(env)));
+          const { renderSearch } = await import('../../report/operate/search.js');
+          env.io.stdout.write(renderSearch(result, renderContext(env), ref));
         }
         // A 200 with `error` is a failure at the search's own level, like a tool's: some or all
         // use cases found nothing. The results that did come are still printed.

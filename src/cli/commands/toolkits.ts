@@ -1,6 +1,6 @@
 import type { ToolkitList } from '../../wire/operations.js';
-import type { RegisterCommand } from '../program.js';
-import { addListOptions, addOperateOptions, printJson, renderContext, SESSION_ARG_HELP, sessionHelp, withSession, type ListFlags } from './operate-shared.js';
+import type { RegisterCommand } from '../command.js';
+import { addListOptions, addOperateOptions, printJson, renderContext, SESSION_ARG_HELP, sessionHelp, withSession, type ListFlags } from '../operate-options.js';
 
 interface ToolkitsFlags extends ListFlags {
   connected?: boolean;
@@ -29,7 +29,7 @@ export const registerToolkits: RegisterCommand = (program, env) => {
       ),
     )
     .action(async (ref: string, flags: ToolkitsFlags) => {
-      const { pageSelection, collectPages, cursorOf } = await import('../../operate/paginate.js');
+      const { pageSelection, collectPages, cursorOf } = await import('../../runner/paginate.js');
       const selection = pageSelection(flags.all, flags.limit);
       await withSession(ref, flags, env, async (client, id) => {
         const got = await collectPages<ToolkitList>(
@@ -46,7 +46,7 @@ export const registerToolkits: RegisterCommand = (program, env) => {
           MAX_PAGE,
         );
         if (flags.format === 'json') return printJson(env, got.response);
-        const { renderToolkits } = await import('../../operate/format/toolkits.js');
+        const { renderToolkits } = await import('../../report/operate/toolkits.js');
         const total = typeof got.response.total_items === 'number' ? got.response.total_items : undefined;
         env.io.stdout.write(renderToolkits(got.items, total, got.more, renderContext(env)));
       });

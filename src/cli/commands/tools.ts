@@ -1,5 +1,5 @@
-import type { RegisterCommand } from '../program.js';
-import { addOperateOptions, printJson, renderContext, SESSION_ARG_HELP, sessionHelp, withSession, type OperateFlags } from './operate-shared.js';
+import type { RegisterCommand } from '../command.js';
+import { addOperateOptions, printJson, renderContext, SESSION_ARG_HELP, sessionHelp, withSession, type OperateFlags } from '../operate-options.js';
 
 /** `sessionctl tools SESSION`: the tools a session exposes directly (GET .../tools). */
 export const registerTools: RegisterCommand = (program, env) => {
@@ -13,7 +13,7 @@ export const registerTools: RegisterCommand = (program, env) => {
       await withSession(ref, flags, env, async (client, id) => {
         const list = await client.listTools(id);
         if (flags.format === 'json') return printJson(env, list);
-        const { renderTools } = await import('../../operate/format/tools.js');
+        const { renderTools } = await import('../../report/operate/tools.js');
         env.io.stdout.write(renderTools(Array.isArray(list.items) ? list.items : [], renderContext(env)));
       });
     });

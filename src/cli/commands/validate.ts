@@ -1,10 +1,9 @@
 import { InvalidArgumentError, Option } from 'commander';
-import { sortDiagnostics, type Diagnostic } from '../../diagnostics/diagnostic.js';
-import { UsageError } from '../../errors.js';
+import { UsageError } from '../../diagnostics/errors.js';
 import { changedSinceOption, narrowToChanged } from '../changed-since.js';
 import { emitReport, formatOption } from '../output.js';
-import type { RegisterCommand } from '../program.js';
-import { exitCodeForDiagnostics } from '../run.js';
+import type { RegisterCommand } from '../command.js';
+import { exitCodeForDiagnostics } from '../exit-codes.js';
 
 interface ValidateOptions {
   format?: string[];
@@ -65,32 +64,18 @@ export const registerValidate: RegisterCommand = (program, env) => {
       const { io } = env;
       if (paths.filter((p) => p === '-').length > 1) throw new UsageError('standard input (-) can be named only once');
       // Loaded on use, so that other commands do not pay for yaml and the validator at start-up.
-      const [{ validatePaths }, { loadEnvFile }, { readStreamBounded }] = await Promise.all([
-        import('../../validate/run.js'),
-        import('../../manifest/env-file.js'),
-        import('../../manifest/load.js'),
-      ]);
-      let vars: Readonly<Record<string, string | undefined>> = io.env;
-      const envFileDiagnostics: Diagnostic[] = [];
-      if (options.envFile !== undefined) {
-        const loaded = await loadEnvFile(options.envFile, { cwd: io.cwd, base: io.env });
-        vars = loaded.env;
-        envFileDiagnostics.push(...loaded.diagnostics);
-      }
-      const selected = await narrowToChanged(paths, options.changedSince, { io, env: vars });
+      const [{ validatePaths }, { readStreamBounded }] = await Promise.all([import('../../validate/run.js'), import('../../manifest/load.js')]);
+      const selected = await narrowToChanged(paths, options.changedSince, { io, ...(options.envFile !== undefined ? { envFile: options.envFile } : {}) });
       const run = await validatePaths(selected, {
         cwd: io.cwd,
-        env: vars,
+        env: io.env,
+        ...(options.envFile !== undefined ? { envFile: options.envFile } : {}),
         readStdin: () => readStreamBounded(io.stdin, options.maxFileSize),
         ...(options.maxFileSize !== undefined ? { maxFileBytes: options.maxFileSize } : {}),
         ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
       });
       for (const secret of run.secrets) env.redactor.add(secret);
       const report = run.report;
-      if (envFileDiagnostics.length > 0) {
-        report.diagnostics = sortDiagnostics([...envFileDiagnostics, ...report.diagnostics]);
-        report.summary.errors += envFileDiagnostics.length;
-      }
       await emitReport(report, run.sources, options.format, env);
       env.setExitCode(exitCodeForDiagnostics(report.diagnostics, { strict: options.strict === true }));
     });

@@ -1,4 +1,4 @@
-import { allCommands, type CompletionCommand } from './model.js';
+import { commandTree, type CompletionCommand } from './model.js';
 import { fishQuote } from './shell-words.js';
 
 /**
@@ -7,7 +7,7 @@ import { fishQuote } from './shell-words.js';
  * `p:` prefix so the program's own (empty) path is an ordinary `case`.
  */
 export function fishScript(root: CompletionCommand, version: string): string {
-  const commands = allCommands(root);
+  const commands = commandTree(root);
   const prog = root.name;
   const fn = `__${prog.replace(/[^A-Za-z0-9_]/g, '_')}`;
   const at = (path: string): string => fishQuote(`${fn}_at ${fishQuote(path)}`);

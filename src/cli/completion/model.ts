@@ -81,6 +81,6 @@ function oneLine(text: string): string {
 }
 
 /** Every command of the tree, depth first, the program first. */
-export function allCommands(root: CompletionCommand): CompletionCommand[] {
-  return [root, ...root.commands.flatMap(allCommands)];
+export function commandTree(root: CompletionCommand): CompletionCommand[] {
+  return [root, ...root.commands.flatMap(commandTree)];
 }

@@ -1,4 +1,4 @@
-import { allCommands, type CompletionCommand } from './model.js';
+import { commandTree, type CompletionCommand } from './model.js';
 import { singleQuote } from './shell-words.js';
 
 /**
@@ -7,7 +7,7 @@ import { singleQuote } from './shell-words.js';
  * and when sourced.
  */
 export function zshScript(root: CompletionCommand, version: string): string {
-  const commands = allCommands(root);
+  const commands = commandTree(root);
   const fn = `_${root.name.replace(/[^A-Za-z0-9_]/g, '_')}`;
   const described = (name: string, description: string): string => singleQuote(`${name.replace(/:/g, '\\:')}:${description}`);
   const lines: string[] = [

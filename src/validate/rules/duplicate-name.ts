@@ -1,3 +1,4 @@
+import { capDiagnostic } from '../../diagnostics/excerpt.js';
 import { codeInfo } from '../../diagnostics/codes.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { ManifestDocument } from '../../manifest/types.js';
@@ -44,6 +45,6 @@ export const duplicateName: RunRule = {
         ],
       });
     }
-    return out;
+    return out.map(capDiagnostic);
   },
 };

@@ -1,6 +1,8 @@
 import { describe, expect, test } from 'vitest';
-import { formatTally, githubOutputLines, outputKey, type AppliedItem } from '../../../src/apply/apply.js';
-import type { StateEntry } from '../../../src/apply/state.js';
+import type { AppliedItem } from '../../../src/apply/apply.js';
+import { githubOutputLines, outputKey } from '../../../src/apply/github-output.js';
+import { formatTally } from '../../../src/apply/tally.js';
+import type { StateEntry } from '../../../src/state/entry.js';
 import { bodyHash } from '../../../src/config/request.js';
 import { parseManifestText } from '../../../src/manifest/load.js';
 import { buildPlan, countActions, hasChanges, manifestsHash } from '../../../src/plan/plan.js';
@@ -28,7 +30,7 @@ workbench: { enable: false }
 `;
 
 function entry(name: string, user: string, hash: string): StateEntry {
-  return { name, user_id: user, session_id: `trs_${name}`, mcp_url: 'http://x', tool_router_tools: [], body_hash: hash, applied_at: 't' };
+  return { name, user_id: user, session_id: `trs_${name}`, mcp_url: 'http://x', tool_router_tools: [], body_hash: hash, applied_at: 't', config_version: null, body: null };
 }
 
 describe('buildPlan', () => {
@@ -76,6 +78,7 @@ function applied(name: string, user: string, session?: string): AppliedItem {
     drifted: false,
     drift: [],
     diagnostics: [],
+    diff: '',
   };
 }
 

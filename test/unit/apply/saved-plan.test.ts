@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { readSavedPlan, savedPlanPaths } from '../../../src/plan/run.js';
+import { readSavedPlan, savedPlanPaths } from '../../../src/runner/saved-plan.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -32,7 +32,7 @@ describe('readSavedPlan', () => {
     await writeFile(join(dir, 'plan.json'), JSON.stringify(good));
     const plan = await readSavedPlan(join(dir, 'plan.json'));
     expect(plan).toEqual(good);
-    expect(savedPlanPaths(plan!, '/work')).toEqual({ files: ['/work/m/a.yaml'], statePath: '/work/.sessionctl/state.json' });
+    expect(savedPlanPaths(plan!, '/work')).toEqual({ files: ['/work/m/a.yaml'], state: '.sessionctl/state.json' });
   });
 
   test.each([

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { resolveApiKey } from '../../../src/client/api-key.js';
-import { InputError, UsageError } from '../../../src/errors.js';
+import { InputError, UsageError } from '../../../src/diagnostics/errors.js';
 
 const KEY = 'ak_sentinel_7f3c9e2a1b';
 let dir: string;

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { checkKeyedUrl, isLoopbackHost, normalizeBaseUrl } from '../../../src/client/base-url.js';
-import { UsageError } from '../../../src/errors.js';
+import { UsageError } from '../../../src/diagnostics/errors.js';
 
 describe('normalizeBaseUrl: where the key may go', () => {
   test.each([

@@ -3,7 +3,8 @@ import { describe, expect, test } from 'vitest';
 import { addConnectionOptions, apiVersionOf, clientFromOptions, type ConnectionOptions } from '../../../src/cli/connection.js';
 import { memoryIo } from '../../../src/cli/io.js';
 import { Redactor } from '../../../src/cli/redact.js';
-import { UsageError } from '../../../src/errors.js';
+import { UsageError } from '../../../src/diagnostics/errors.js';
+import { runCli } from '../../helpers/run-cli.js';
 
 const SENTINEL = 'ak_SENTINEL_conn_5e4d3c2b1a';
 
@@ -19,11 +20,9 @@ function command(): { cmd: Command; out: string[]; seen: ConnectionOptions[] } {
 
 describe('connection options', () => {
   test('help names the env variable and never shows a key', async () => {
-    const { cmd, out } = command();
-    await cmd.parseAsync(['--help'], { from: 'user' }).catch(() => undefined);
-    const help = out.join('');
+    const help = (await runCli(['get', '--help'])).stdout.replace(/\s+/g, ' ');
     expect(help).toContain('--base-url <url>');
-    expect(help).toContain('(env: COMPOSIO_BASE_URL)');
+    expect(help).toContain('plain http only to loopback) (env: COMPOSIO_BASE_URL)');
     expect(help).toContain('--api-key-file <path>');
     expect(help).toContain('--verbose');
     expect(help).toContain('--timeout <ms>');
@@ -77,6 +76,20 @@ describe('clientFromOptions', () => {
 
   test('plain http to a public host is refused', async () => {
     await expect(clientFromOptions({ baseUrl: 'http://backend.composio.dev' }, env({ COMPOSIO_API_KEY: SENTINEL }))).rejects.toBeInstanceOf(UsageError);
+  });
+
+  test('the base URL comes from the injected environment, never from process.env', async () => {
+    // commander's Option.env() would read process.env and win over the injected Io.
+    const saved = process.env['COMPOSIO_BASE_URL'];
+    process.env['COMPOSIO_BASE_URL'] = 'http://127.0.0.1:1';
+    try {
+      const { cmd, seen } = command();
+      await cmd.parseAsync([], { from: 'user' });
+      expect(seen[0]).toEqual({});
+    } finally {
+      if (saved === undefined) delete process.env['COMPOSIO_BASE_URL'];
+      else process.env['COMPOSIO_BASE_URL'] = saved;
+    }
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { ApiError, parseErrorBody } from '../../../src/client/errors.js';
-import { SessionctlError } from '../../../src/errors.js';
+import { SessionctlError } from '../../../src/diagnostics/errors.js';
 
 describe('parseErrorBody', () => {
   test('the full envelope', () => {

@@ -50,6 +50,17 @@ beforeAll(async () => {
   );
   await writeFile(join(dir, 'broken.yaml'), 'name: broken\ntoolkits: [gmail, slack\nother: 1\n');
   await writeFile(join(dir, 'manifest.txt'), 'name: any-extension\n');
+  // Links in a searched folder: out of it, to the root of the file system, in a loop, and inside it.
+  await mkdir(join(dir, 'links/inner'), { recursive: true });
+  await mkdir(join(dir, 'elsewhere'), { recursive: true });
+  await writeFile(join(dir, 'elsewhere/secret.yaml'), 'name: secret\n');
+  await writeFile(join(dir, 'links/inner/real.yaml'), 'name: real\n');
+  await symlink(join(dir, 'elsewhere/secret.yaml'), join(dir, 'links/out.yaml'));
+  await symlink('/', join(dir, 'links/root'));
+  await symlink('self.yaml', join(dir, 'links/self.yaml'));
+  await symlink('inner/real.yaml', join(dir, 'links/alias.yaml'));
+  await symlink('../elsewhere', join(dir, 'links/shared'));
+  await symlink('nowhere.yaml', join(dir, 'links/dangling.yaml'));
 });
 
 afterAll(async () => {
@@ -57,6 +68,32 @@ afterAll(async () => {
 });
 
 describe('loadManifests', () => {
+  it('folder search follows no link out of the folders given: each is a finding at the link; loops end', async () => {
+    const r = await loadManifests(['links'], opts());
+    expect(r.files).toEqual(['links/alias.yaml', 'links/inner/real.yaml'].map((f) => join(dir, f)));
+    expect(r.diagnostics.map((d) => [d.code, d.file?.slice(dir.length + 1)])).toEqual([
+      ['input/symlink-outside', 'links/out.yaml'],
+      ['input/symlink-outside', 'links/root'],
+      ['input/symlink-loop', 'links/self.yaml'],
+      ['input/symlink-outside', 'links/shared'],
+    ]);
+    expect(r.documents.map((d) => d.name)).toEqual(['real', 'real']);
+  });
+
+  it('a link into another folder of the same run is followed', async () => {
+    const r = await loadManifests(['links/**/*.yaml', 'elsewhere'], opts());
+    expect(r.diagnostics.map((d) => [d.code, d.file?.slice(dir.length + 1)])).toEqual([
+      ['input/symlink-outside', 'links/root'],
+      ['input/symlink-loop', 'links/self.yaml'],
+    ]);
+    expect(r.files.map((f) => f.slice(dir.length + 1))).toEqual(['links/alias.yaml', 'links/inner/real.yaml', 'links/out.yaml', 'links/shared/secret.yaml', 'elsewhere/secret.yaml']);
+  });
+
+  it('a bad glob pattern is input/bad-pattern, saying which and why', async () => {
+    const r = await loadManifests(['tree/[z-a].yaml'], opts());
+    expect(r.diagnostics.map((d) => [d.code, d.message])).toEqual([['input/bad-pattern', 'the pattern tree/[z-a].yaml is not valid: the range z-a is reversed']]);
+  });
+
   it('loads a folder recursively, *.yaml and *.yml only, sorted, skipping node_modules, hidden folders and link loops', async () => {
     const r = await loadManifests(['tree'], opts());
     expect(r.diagnostics).toEqual([]);
@@ -129,7 +166,7 @@ describe('loadManifests', () => {
     ['braces', ['tree/*.{yml,yaml}'], ['tree/a.yml', 'tree/b.yaml']],
     ['a character class', ['tree/[ab].y*'], ['tree/a.yml', 'tree/b.yaml']],
     ['? for one character', ['tree/?.yml'], ['tree/a.yml']],
-    ['an absolute pattern', [`${'<dir>'}/tree/nested/*/d.yaml`], ['tree/nested/deeper/d.yaml']],
+    ['an absolute pattern', [`${'<dir>'}/tree/*/deeper/d.yaml`], ['tree/nested/deeper/d.yaml']],
   ])('globs: %s', async (_name, patterns, expected) => {
     const r = await loadManifests(
       patterns.map((p) => p.replace('<dir>', dir)),

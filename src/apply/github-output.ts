@@ -1,0 +1,29 @@
+import type { AppliedItem } from './apply.js';
+
+/**
+ * Lines for `$GITHUB_OUTPUT`: `<name>_session_id=...` and `<name>_mcp_url=...` for every manifest
+ * with a session. Output names allow letters, digits, `_` and `-`; anything else becomes `_`, and a
+ * name that does not start with a letter or `_` gets a leading `_`. Manifests of several users get
+ * the user id appended, so their outputs do not overwrite each other.
+ */
+export function githubOutputLines(items: readonly AppliedItem[]): string {
+  const multiUser = new Map<string, number>();
+  for (const i of items) multiUser.set(i.name, (multiUser.get(i.name) ?? 0) + 1);
+  const lines: string[] = [];
+  for (const i of items) {
+    if (i.session_id === undefined || i.mcp_url === undefined) continue;
+    const key = outputKey((multiUser.get(i.name) ?? 0) > 1 ? `${i.name}_${i.user_id}` : i.name);
+    lines.push(`${key}_session_id=${oneLine(i.session_id)}`, `${key}_mcp_url=${oneLine(i.mcp_url)}`);
+  }
+  return lines.length === 0 ? '' : lines.join('\n') + '\n';
+}
+
+export function outputKey(name: string): string {
+  const clean = name.replace(/[^A-Za-z0-9_-]/g, '_');
+  return /^[A-Za-z_]/.test(clean) ? clean : `_${clean}`;
+}
+
+// A value with a newline would inject another output; ids and URLs never hold one legitimately.
+function oneLine(value: string): string {
+  return value.replace(/[\r\n]/g, '');
+}

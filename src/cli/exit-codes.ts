@@ -1,0 +1,28 @@
+import { isInputCode, isServiceCode } from '../diagnostics/codes.js';
+import { tally, type Diagnostic } from '../diagnostics/diagnostic.js';
+
+/** The exit codes of every command (DESIGN §2). Decided in the CLI and nowhere else. */
+export const ExitCode = {
+  ok: 0,
+  findings: 1,
+  usage: 2,
+  service: 3,
+  changesPending: 4,
+  /** A bug in sessionctl itself; the message asks for a report. */
+  internal: 70,
+} as const;
+
+export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
+
+/**
+ * The exit code of a finished run from its diagnostics: input errors (unreadable files) are 2,
+ * service failures (a create or read the service refused) are 3, other errors are 1, warnings are
+ * 1 only with `--strict`.
+ */
+export function exitCodeForDiagnostics(diagnostics: readonly Diagnostic[], options: { strict?: boolean } = {}): ExitCodeValue {
+  if (diagnostics.some((d) => d.severity === 'error' && isInputCode(d.code))) return ExitCode.usage;
+  if (diagnostics.some((d) => d.severity === 'error' && isServiceCode(d.code))) return ExitCode.service;
+  const t = tally(diagnostics);
+  if (t.errors > 0 || (options.strict === true && t.warnings > 0)) return ExitCode.findings;
+  return ExitCode.ok;
+}

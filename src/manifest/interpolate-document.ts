@@ -1,0 +1,51 @@
+import { isDocument, isMap, isPair, isSeq, visit, type Document } from 'yaml';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { interpolate } from './interpolate.js';
+import { escapePointerSegment, keyString, nodeRange, type SourceText } from './source.js';
+
+/**
+ * Expands `${VAR}` in every string value (never in keys), in place, before the document becomes
+ * data, so each problem is located at its scalar. Aliased scalars are expanded once, at the anchor.
+ */
+export function interpolateDocument(doc: Document, source: SourceText, file: string, env: Readonly<Record<string, string | undefined>>, budget: { remaining: number }): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  visit(doc, {
+    Scalar(key, node, path) {
+      if (key === 'key' || typeof node.value !== 'string' || !node.value.includes('${')) return;
+      // Past the document's budget one finding has said so; the rest stays as written.
+      if (budget.remaining === 0) return;
+      const result = interpolate(node.value, env, { budget });
+      node.value = result.value;
+      // One env/too-large per document: the values after it would cost time for the same finding.
+      if (result.problems.some((p) => p.code === 'env/too-large')) budget.remaining = 0;
+      for (const p of result.problems) {
+        const d: Diagnostic = {
+          code: p.code,
+          severity: 'error',
+          message: p.message,
+          file,
+          pointer: pointerOf(path, node),
+          range: nodeRange(source, node) ?? source.range(doc.range?.[0] ?? 0),
+        };
+        if (p.hint !== undefined) d.hint = p.hint;
+        out.push(d);
+      }
+    },
+  });
+  return out;
+}
+
+/** The JSON pointer of a node from yaml's visitor path (document, collections and pairs). */
+function pointerOf(path: readonly unknown[], node: unknown): string {
+  const segments: string[] = [];
+  const chain = [...path, node];
+  for (let i = 0; i < chain.length - 1; i++) {
+    const here = chain[i];
+    const next = chain[i + 1];
+    if (isDocument(here)) continue;
+    if (isPair(here)) segments.push(escapePointerSegment(keyString(here.key)));
+    else if (isSeq(here)) segments.push(String(here.items.indexOf(next as never)));
+    else if (isMap(here)) continue;
+  }
+  return segments.length === 0 ? '' : `/${segments.join('/')}`;
+}

@@ -1,0 +1,93 @@
+import { ApiError } from '../client/errors.js';
+import type { DriftItem } from '../config/drift.js';
+import { expectedConfig } from '../config/expected.js';
+import type { ManifestData } from '../config/types.js';
+import type { Session } from '../wire/session.js';
+import { verifySession } from '../config/verify.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { atDocument } from '../manifest/at-document.js';
+import type { ManifestDocument } from '../manifest/types.js';
+import type { StateView } from '../state/store.js';
+import { mapConcurrent, type RateLimiter } from '../util/throttle.js';
+
+/**
+ * - `in-sync`:     the session answers with what is declared (`defaulted` differences aside);
+ * - `drifted`:     `changed` or `dropped` differences (or `added` ones with `--strict`);
+ * - `not-applied`: no session is recorded for the manifest;
+ * - `missing`:     the recorded session answers 404;
+ * - `unreadable`:  the GET failed otherwise.
+ */
+export type DriftStatus = 'in-sync' | 'drifted' | 'not-applied' | 'missing' | 'unreadable';
+
+/** One manifest checked against its deployed session. */
+export interface SessionDrift {
+  name: string;
+  file: string;
+  user_id: string;
+  session_id: string | null;
+  status: DriftStatus;
+  /** Every classified difference, `defaulted` included. */
+  differences: DriftItem[];
+  /** Unified diff of declared against effective config ('' when only defaults differ). */
+  diff: string;
+}
+
+export interface DriftCheckOptions {
+  getSession(sessionId: string): Promise<Session>;
+  /** GETs in flight at once. Default 8. */
+  concurrency?: number;
+  limiter?: RateLimiter;
+  /** Count `added` differences as drift. */
+  strict?: boolean;
+}
+
+export interface DriftCheckResult {
+  items: SessionDrift[];
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * Declared manifests against the sessions the state records for them (one GET each, concurrently).
+ * A manifest with no recorded session is a `state/not-applied` finding; a recorded session that
+ * answers 404 is `state/session-missing` (an error here: what was applied is gone).
+ */
+export async function checkRecordedSessions(documents: readonly ManifestDocument[], state: Pick<StateView, 'get'>, options: DriftCheckOptions): Promise<DriftCheckResult> {
+  const results = await mapConcurrent(documents, options.concurrency ?? 8, async (doc) => {
+    const userId = String((doc.data as ManifestData).user_id);
+    const recorded = state.get(doc.name, userId);
+    if (recorded === undefined) {
+      const d = atDocument(doc, 'state/not-applied', 'error', `${doc.name}: not applied: no session is recorded for user ${JSON.stringify(userId)}`);
+      return { item: item(doc, userId, null, 'not-applied'), diagnostics: [{ ...d, hint: 'run `sessionctl apply` for this manifest, or pass the state file it was applied with (--state)' }] };
+    }
+    return compare(doc, userId, recorded.session_id, options);
+  });
+  return { items: results.map((r) => r.item), diagnostics: results.flatMap((r) => r.diagnostics) };
+}
+
+/** One manifest against any live session (`diff MANIFEST --session trs_...`). */
+export async function checkSession(doc: ManifestDocument, sessionId: string, options: DriftCheckOptions): Promise<DriftCheckResult> {
+  const r = await compare(doc, String((doc.data as ManifestData).user_id), sessionId, options);
+  return { items: [r.item], diagnostics: r.diagnostics };
+}
+
+async function compare(doc: ManifestDocument, userId: string, sessionId: string, options: DriftCheckOptions): Promise<{ item: SessionDrift; diagnostics: Diagnostic[] }> {
+  await options.limiter?.acquire();
+  let session: Session;
+  try {
+    session = await options.getSession(sessionId);
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    if (err.status === 404) {
+      const d = atDocument(doc, 'state/session-missing', 'error', `${doc.name}: session ${sessionId} no longer exists (404)`);
+      return { item: item(doc, userId, sessionId, 'missing'), diagnostics: [{ ...d, hint: 'run `sessionctl apply` to create it again' }] };
+    }
+    const d = atDocument(doc, 'state/refresh-failed', 'error', `${doc.name}: cannot read session ${sessionId}: ${err.message}${err.status !== undefined ? ` (HTTP ${err.status})` : ''}`);
+    return { item: item(doc, userId, sessionId, 'unreadable'), diagnostics: [d] };
+  }
+  const check = verifySession(doc, expectedConfig(doc.data as ManifestData), session, { strict: options.strict === true });
+  return { item: { ...item(doc, userId, session.session_id, check.status), differences: check.differences, diff: check.diff }, diagnostics: check.diagnostics };
+}
+
+function item(doc: ManifestDocument, userId: string, sessionId: string | null, status: DriftStatus): SessionDrift {
+  return { name: doc.name, file: doc.file, user_id: userId, session_id: sessionId, status, differences: [], diff: '' };
+}

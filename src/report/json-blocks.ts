@@ -1,0 +1,72 @@
+import { countActions } from '../plan/plan.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { displayPath } from './paths.js';
+import type { Report, ReportContext } from './types.js';
+
+/**
+ * The plan, apply and diff blocks of the JSON report: the report's blocks with file paths made
+ * relative and each manifest's diagnostics in the report's own diagnostic shape. Key order is fixed.
+ */
+export interface JsonBlocks {
+  plan?: unknown;
+  applied?: unknown;
+  drift?: unknown;
+}
+
+export function jsonBlocks<D>(report: Report, ctx: ReportContext, diagnostic: (d: Diagnostic) => D): JsonBlocks {
+  const out: JsonBlocks = {};
+  const path = (file: string): string => displayPath(file, ctx.cwd);
+  if (report.plan !== undefined) {
+    out.plan = {
+      counts: countActions(report.plan.items),
+      items: report.plan.items.map((i) => ({
+        name: i.name,
+        file: path(i.file),
+        user_id: i.user_id,
+        action: i.action,
+        reason: i.reason,
+        session_id: i.recorded?.session_id ?? null,
+        body_hash: i.body_hash,
+        body: i.body,
+        expected: { config: i.expected.config, tool_router_tools: i.expected.toolRouterTools },
+      })),
+    };
+  }
+  if (report.applied !== undefined) {
+    out.applied = {
+      tally: report.applied.tally,
+      items: report.applied.items.map((i) => ({
+        name: i.name,
+        file: path(i.file),
+        user_id: i.user_id,
+        action: i.action,
+        outcome: i.outcome,
+        session_id: i.session_id ?? null,
+        mcp_url: i.mcp_url ?? null,
+        tool_router_tools: i.tool_router_tools ?? null,
+        drifted: i.drifted,
+        diagnostics: i.diagnostics.map(diagnostic),
+      })),
+    };
+  }
+  if (report.drift !== undefined) {
+    out.drift = {
+      items: report.drift.items.map((i) => ({
+        name: i.name,
+        file: path(i.file),
+        user_id: i.user_id,
+        session_id: i.session_id,
+        status: i.status,
+        differences: i.differences.map((d) => ({
+          kind: d.kind,
+          path: d.path,
+          pointer: d.pointer,
+          expected: d.expected ?? null,
+          actual: d.actual ?? null,
+          ...(d.member !== undefined ? { member: d.member } : {}),
+        })),
+      })),
+    };
+  }
+  return out;
+}

@@ -1,0 +1,15 @@
+import type { Style } from '../ansi.js';
+import type { Report, ReportContext } from '../types.js';
+import { appliedSection } from './applied.js';
+import { driftSection } from './drift.js';
+import { planSection } from './plan.js';
+
+/**
+ * A block of the human report for one command's own part of the report (a plan, the apply
+ * steps, a drift diff). It returns '' when the report has nothing for it. Sections are printed
+ * after the diagnostics and before the summary line, in the order of `humanSections`.
+ */
+export type HumanSection = (report: Report, ctx: ReportContext, style: Style) => string;
+
+/** The sections the `human` format prints. Stages that add a block to `Report` add its renderer here. */
+export const humanSections: readonly HumanSection[] = [planSection, appliedSection, driftSection];

@@ -1,0 +1,29 @@
+import { sortDiagnostics, tally, type Diagnostic } from '../diagnostics/diagnostic.js';
+import type { Report } from '../report/types.js';
+import type { StateBackend } from '../state/backend.js';
+import type { InputOptions, ValidatedManifests } from './inputs.js';
+
+/** What every plan, apply and diff run is given. */
+export interface RunBase extends InputOptions {
+  /** Where the state is. */
+  state: StateBackend;
+}
+
+/** What a plan, apply or diff run hands back to its command: the report and what renders it. */
+export interface RunOutcome {
+  report: Report;
+  sources: Map<string, string>;
+  /** Literal secrets seen in manifests, for the redactor. */
+  secrets: string[];
+}
+
+/** A report over the inputs and any further findings; diagnostics sorted, summary counted. */
+export function makeReport(command: string, inputs: ValidatedManifests, more: readonly Diagnostic[] = []): Report {
+  const diagnostics = sortDiagnostics([...inputs.diagnostics, ...more]);
+  return { command, files: inputs.files, diagnostics, summary: { ...tally(diagnostics), files: inputs.files.length, manifests: inputs.documents.length } };
+}
+
+/** The outcome of a run that stopped at its inputs (a finding blocked it) or adds no block of its own. */
+export function outcomeOf(command: string, inputs: ValidatedManifests, more: readonly Diagnostic[] = []): RunOutcome {
+  return { report: makeReport(command, inputs, more), sources: inputs.sources, secrets: inputs.secrets };
+}

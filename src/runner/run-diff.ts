@@ -1,0 +1,49 @@
+import type { ManifestData } from '../config/types.js';
+import { UsageError } from '../diagnostics/errors.js';
+import { checkRecordedSessions, checkSession, type DriftCheckOptions } from '../plan/drift-check.js';
+import { RateLimiter } from '../util/throttle.js';
+import type { Connect } from './connection.js';
+import { loadAndValidate } from './inputs.js';
+import { makeReport, outcomeOf, type RunBase, type RunOutcome } from './outcome.js';
+
+export interface DiffRunOptions extends RunBase {
+  connect: Connect;
+  /** Audit this session against the one manifest given, instead of the state's sessions. */
+  session?: string;
+  strict?: boolean;
+  concurrency?: number;
+  rateLimitPerMinute?: number;
+}
+
+/** `diff`: validate, then compare every manifest with its session (GET), or one with `--session`. */
+export async function runDiff(paths: readonly string[], options: DiffRunOptions): Promise<RunOutcome> {
+  const inputs = await loadAndValidate(paths, options);
+  if (inputs.blocked) return outcomeOf('diff', inputs);
+  if (options.session !== undefined && inputs.documents.length !== 1) {
+    throw new UsageError(`--session compares one manifest with one session, but the paths hold ${inputs.documents.length} manifests`, 'name a single manifest (a file with one document)');
+  }
+  const state = options.session === undefined ? await options.state.load() : undefined;
+  // Nothing recorded means nothing to read: no connection (and no key) is needed to say so.
+  const needsNetwork = options.session !== undefined || inputs.documents.some((d) => state?.get(d.name, String((d.data as ManifestData).user_id)) !== undefined);
+  const api = needsNetwork ? await options.connect() : undefined;
+  try {
+    const limiter = options.rateLimitPerMinute === undefined ? undefined : new RateLimiter(options.rateLimitPerMinute);
+    const checkOptions: DriftCheckOptions = {
+      getSession: (id) => (api ?? unreachable()).getSession(id),
+      concurrency: options.concurrency ?? 8,
+      strict: options.strict === true,
+      ...(limiter ? { limiter } : {}),
+    };
+    const result =
+      options.session !== undefined ? await checkSession(inputs.documents[0]!, options.session, checkOptions) : await checkRecordedSessions(inputs.documents, state!, checkOptions);
+    const report = makeReport('diff', inputs, result.diagnostics);
+    report.drift = { items: result.items };
+    return { report, sources: inputs.sources, secrets: inputs.secrets };
+  } finally {
+    await api?.close();
+  }
+}
+
+function unreachable(): never {
+  throw new Error('diff read a session without a connection');
+}

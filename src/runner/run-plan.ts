@@ -1,0 +1,45 @@
+import { hasChanges, buildPlan, type Plan } from '../plan/plan.js';
+import { refreshPlan } from '../plan/refresh.js';
+import { RateLimiter } from '../util/throttle.js';
+import type { Connect } from './connection.js';
+import { loadAndValidate } from './inputs.js';
+import { makeReport, outcomeOf, type RunBase, type RunOutcome } from './outcome.js';
+import { writeSavedPlan } from './saved-plan.js';
+
+export interface PlanRunOptions extends RunBase {
+  /** Confirm with GET that recorded sessions still exist. */
+  refresh?: Connect;
+  concurrency?: number;
+  rateLimitPerMinute?: number;
+  /** Write the plan here (absolute), for `apply PLAN.json`. */
+  out?: string;
+  now?: () => Date;
+}
+
+export interface PlanRun extends RunOutcome {
+  plan?: Plan;
+  /** Whether any manifest would be created or replaced (`--detailed-exitcode`). */
+  changes: boolean;
+}
+
+/** `plan`: validate, then the action per manifest against the state; no network unless refreshing. */
+export async function runPlan(paths: readonly string[], options: PlanRunOptions): Promise<PlanRun> {
+  const inputs = await loadAndValidate(paths, options);
+  if (inputs.blocked) return { ...outcomeOf('plan', inputs), changes: false };
+  const state = await options.state.load();
+  let plan = buildPlan(inputs.documents, state);
+  // Only recorded sessions are read: with none, no connection (and no key) is needed.
+  if (options.refresh !== undefined && plan.items.some((i) => i.action === 'unchanged')) {
+    const api = await options.refresh();
+    try {
+      const limiter = options.rateLimitPerMinute === undefined ? undefined : new RateLimiter(options.rateLimitPerMinute);
+      plan = await refreshPlan(plan, { getSession: (id) => api.getSession(id), concurrency: options.concurrency ?? 4, ...(limiter ? { limiter } : {}) });
+    } finally {
+      await api.close();
+    }
+  }
+  if (options.out !== undefined) await writeSavedPlan(options.out, plan, inputs, options);
+  const report = makeReport('plan', inputs, plan.diagnostics);
+  report.plan = { items: plan.items };
+  return { report, sources: inputs.sources, secrets: inputs.secrets, plan, changes: hasChanges(plan) };
+}

@@ -1,0 +1,97 @@
+import { readFile } from 'node:fs/promises';
+import { relative, resolve, sep } from 'node:path';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { InputError } from '../diagnostics/errors.js';
+import type { Plan } from '../plan/plan.js';
+import type { StateBackend } from '../state/backend.js';
+import { writeFileAtomic } from '../util/atomic-write.js';
+import type { ValidatedManifests } from './inputs.js';
+
+/** The format version of a saved plan. */
+export const PLAN_VERSION = 1;
+
+/**
+ * A plan saved by `plan --out`. `apply PLAN.json` re-reads the same manifests and executes only
+ * while they (names, users and bodies: `manifests_hash`) and the state file (`state_hash`) are
+ * what they were, so that what was reviewed is what runs.
+ */
+export interface SavedPlan {
+  planVersion: typeof PLAN_VERSION;
+  created_at: string;
+  /** Manifest files, relative to the folder plan ran in, with forward slashes. */
+  files: string[];
+  /** The state: the file relative likewise, or the backend's URL (without a password). */
+  state: string;
+  manifests_hash: string;
+  state_hash: string;
+  items: Array<{ name: string; user_id: string; action: string; body_hash: string; session_id: string | null }>;
+}
+
+function rel(cwd: string, file: string): string {
+  return relative(cwd, file).split(sep).join('/');
+}
+
+/** Writes the plan for `apply PLAN.json` (mode 0600: it names the state and the users). */
+export async function writeSavedPlan(out: string, plan: Plan, inputs: ValidatedManifests, options: { cwd: string; state: StateBackend; now?: () => Date }): Promise<void> {
+  if (inputs.files.some((f) => f === '<stdin>')) throw new InputError('a plan read from standard input cannot be saved: apply would have nothing to re-read', out);
+  const saved: SavedPlan = {
+    planVersion: PLAN_VERSION,
+    created_at: (options.now ?? (() => new Date()))().toISOString(),
+    files: inputs.files.map((f) => rel(options.cwd, f)),
+    state: options.state.kind === 'file' ? rel(options.cwd, options.state.location) : options.state.location,
+    manifests_hash: plan.manifestsHash,
+    state_hash: plan.stateHash,
+    items: plan.items.map((i) => ({ name: i.name, user_id: i.user_id, action: i.action, body_hash: i.body_hash, session_id: i.recorded?.session_id ?? null })),
+  };
+  try {
+    await writeFileAtomic(out, JSON.stringify(saved, null, 2) + '\n', { mode: 0o600 });
+  } catch (err) {
+    throw new InputError(`cannot write the plan: ${(err as Error).message}`, out, { cause: err });
+  }
+}
+
+/**
+ * Reads a saved plan when `path` is one (a JSON file with `planVersion`); undefined for anything
+ * else, so that `apply` can tell a plan from a manifest path. A JSON file that claims to be a plan
+ * but is not well-formed is an InputError.
+ */
+export async function readSavedPlan(path: string): Promise<SavedPlan | undefined> {
+  if (!path.endsWith('.json')) return undefined;
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null || !('planVersion' in value)) return undefined;
+  const v = value as Partial<SavedPlan>;
+  if (v.planVersion !== PLAN_VERSION) throw new InputError(`the plan has format version ${String(v.planVersion)}; this sessionctl reads version ${PLAN_VERSION}`, path);
+  if (!Array.isArray(v.files) || !v.files.every((f) => typeof f === 'string') || typeof v.state !== 'string' || typeof v.manifests_hash !== 'string' || typeof v.state_hash !== 'string' || !Array.isArray(v.items)) {
+    throw new InputError('the plan file is damaged (a required field is missing or of the wrong type); run `sessionctl plan --out` again', path);
+  }
+  return v as SavedPlan;
+}
+
+/** The absolute manifest paths a saved plan names, and its state (a path relative to `cwd`, or a URL). */
+export function savedPlanPaths(saved: SavedPlan, cwd: string): { files: string[]; state: string } {
+  return { files: saved.files.map((f) => resolve(cwd, f)), state: saved.state };
+}
+
+/** A `plan/stale` finding when the manifests or the state no longer match a saved plan. */
+export function staleness(plan: Plan, saved: { path: string; plan: SavedPlan }): Diagnostic | undefined {
+  const what = plan.manifestsHash !== saved.plan.manifests_hash ? 'the manifests (or the variables they use) changed' : plan.stateHash !== saved.plan.state_hash ? 'the state file changed' : undefined;
+  if (what === undefined) return undefined;
+  return {
+    code: 'plan/stale',
+    severity: 'error',
+    message: `the saved plan is stale: ${what} since it was made (${saved.plan.created_at}); nothing was applied`,
+    file: saved.path,
+    hint: 'run `sessionctl plan --out` again, review it, and apply the new plan',
+  };
+}

@@ -1,0 +1,79 @@
+import { relative } from 'node:path';
+import type { StateEntry } from '../state/entry.js';
+import type { StateBackend } from '../state/backend.js';
+import { UsageError } from '../diagnostics/errors.js';
+
+/** A session as the operate commands name it, once resolved. */
+export interface ResolvedSession {
+  /** The `trs_...` id the API calls use. */
+  sessionId: string;
+  /** The state entry when the session was named by its manifest name. */
+  entry?: StateEntry;
+}
+
+export interface ResolveOptions {
+  /** Where the state is. */
+  state: StateBackend;
+  /** Picks one user when a manifest name was applied for several. */
+  userId?: string;
+  /** For messages: the state path is shown relative to it. */
+  cwd: string;
+}
+
+/** Session ids start with `trs_` (api facts §1); manifest names never contain `_`, so the two cannot collide. */
+export function isSessionId(ref: string): boolean {
+  return ref.startsWith('trs_');
+}
+
+/**
+ * Resolves `SESSION` as given on the command line: a `trs_...` id is used as it is (the service
+ * judges a malformed one), anything else is a manifest name looked up in the state file that
+ * `apply` writes. A name applied for several user ids needs `--user-id`; an unknown name, or a
+ * state file that does not exist, is a usage error with a hint. The state file is only read,
+ * never locked or written.
+ */
+export async function resolveSession(ref: string, options: ResolveOptions): Promise<ResolvedSession> {
+  if (ref === '') throw new UsageError('SESSION is empty', 'pass a session id (trs_...) or the name of an applied manifest');
+  if (isSessionId(ref)) {
+    if (options.userId !== undefined) {
+      throw new UsageError('--user-id picks among the sessions of a manifest name; it does not apply to a session id', `drop --user-id, or name the session by its manifest name`);
+    }
+    return { sessionId: ref };
+  }
+  const shown = options.state.kind === 'file' ? relative(options.cwd, options.state.location) || options.state.location : options.state.location;
+  const store = await options.state.load();
+  if (store.hashAtLoad === '') {
+    throw new UsageError(
+      `"${ref}" is not a session id (trs_...), and there is no state file at ${shown} to look it up as a manifest name`,
+      'pass a session id (trs_...), run `sessionctl apply` first, or point --state at the state file apply wrote',
+    );
+  }
+  const all = store.list();
+  const matches = all.filter((e) => e.name === ref);
+  if (matches.length === 0) {
+    const names = [...new Set(all.map((e) => e.name))];
+    const known = names.length === 0 ? `the state file ${shown} records no sessions` : `the state file ${shown} records: ${names.join(', ')}`;
+    throw new UsageError(
+      `no session named "${ref}": ${known}`,
+      'pass a session id (trs_...), a recorded manifest name, or point --state at another state file',
+    );
+  }
+  if (options.userId !== undefined) {
+    const entry = matches.find((e) => e.user_id === options.userId);
+    if (entry === undefined) {
+      throw new UsageError(
+        `manifest "${ref}" has no session for user id "${options.userId}" in ${shown}`,
+        `recorded user ids: ${matches.map((e) => e.user_id).join(', ')}`,
+      );
+    }
+    return { sessionId: entry.session_id, entry };
+  }
+  if (matches.length > 1) {
+    throw new UsageError(
+      `manifest "${ref}" was applied for ${matches.length} user ids (${matches.map((e) => e.user_id).join(', ')}); which session is meant?`,
+      `add --user-id, e.g. --user-id ${matches[0]?.user_id ?? 'USER'}`,
+    );
+  }
+  const entry = matches[0] as StateEntry;
+  return { sessionId: entry.session_id, entry };
+}

@@ -1,0 +1,149 @@
+import { InputError } from '../diagnostics/errors.js';
+import type { Json } from '../wire/json.js';
+
+/**
+ * The format version of the state document. Version 1 (no config_version, no body) is read and
+ * upgraded in memory; a newer version is refused, never rewritten.
+ */
+export const STATE_VERSION = 2;
+
+/** A create whose request may have reached the service but whose answer was never recorded. */
+export interface PendingCreate {
+  /** ISO 8601: when the intent was written, just before the request left. */
+  since: string;
+  /** The body hash of the create. */
+  body_hash: string;
+  /**
+   * `in-flight` while a run waits for the answer (a run killed with -9 leaves it so);
+   * `unknown` when a run ended without knowing (interrupted, timed out, a malformed answer).
+   * A later run treats both alike: the session may exist.
+   */
+  status: 'in-flight' | 'unknown';
+  /** What happened, for the message of the run that finds it. */
+  reason?: string;
+}
+
+/** What the state records for one manifest and resolved user id. */
+export interface StateEntry {
+  name: string;
+  user_id: string;
+  /** The session that serves this manifest and user; '' while only a create intent is recorded. */
+  session_id: string;
+  mcp_url: string;
+  tool_router_tools: string[];
+  /** The session's `config_version` as last applied or read; null when the service did not say. */
+  config_version: number | null;
+  /** SHA-256 of the canonical request body applied (`bodyHash`). */
+  body_hash: string;
+  /**
+   * The request body applied, so that plan shows field changes without the network; null for an
+   * entry from state version 1 or one adopted by `import`.
+   */
+  body: { [key: string]: Json } | null;
+  /** ISO 8601. */
+  applied_at: string;
+  /** Write-ahead: a create of this manifest and user may have happened (see PendingCreate). */
+  pending_create?: PendingCreate;
+  /** Sessions this manifest had before a replace, still to be deleted. */
+  superseded?: string[];
+}
+
+/** The whole state as one document: the file backend's format, and `state pull`'s. */
+export interface StateFile {
+  version: typeof STATE_VERSION;
+  sessions: StateEntry[];
+}
+
+/** The key of an entry: one per manifest name and resolved user id. */
+export function entryKey(name: string, userId: string): string {
+  return `${name}\0${userId}`;
+}
+
+/** Entries in their stable order: by name, then user id. */
+export function compareEntries(a: StateEntry, b: StateEntry): number {
+  if (a.name !== b.name) return a.name < b.name ? -1 : 1;
+  return a.user_id < b.user_id ? -1 : a.user_id > b.user_id ? 1 : 0;
+}
+
+/** Whether an entry names a live session (not only a create intent). */
+export function hasSession(entry: StateEntry): boolean {
+  return entry.session_id !== '';
+}
+
+type Corrupt = (why: string) => InputError;
+
+/** Parses and checks a state document; every problem names the place and what to do. */
+export function parseState(text: string, path: string): StateEntry[] {
+  const corrupt: Corrupt = (why) =>
+    new InputError(`the state is not valid (${why}); it was left untouched. Restore it from a backup, or move it aside to start over (sessions it recorded are then unknown to sessionctl).`, path);
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw corrupt(`not JSON${jsonErrorPlace(text, (err as Error).message)}`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw corrupt('not a JSON object');
+  const v = value as Record<string, unknown>;
+  if (typeof v['version'] !== 'number') throw corrupt('no "version"');
+  if (v['version'] !== 1 && v['version'] !== STATE_VERSION) {
+    throw new InputError(`the state has format version ${String(v['version'])}; this sessionctl reads versions 1 and ${STATE_VERSION}. Use a newer sessionctl.`, path);
+  }
+  if (!Array.isArray(v['sessions'])) throw corrupt('"sessions" is not a list');
+  return v['sessions'].map((s, i) => checkEntry(s, `sessions[${i}]`, corrupt));
+}
+
+/**
+ * ` at line L, column C` for a JSON.parse error: Node 20 says only "at position N", Node 22 adds
+ * "(line L column C)". Positions mean nothing to a person opening the file.
+ */
+export function jsonErrorPlace(text: string, message: string): string {
+  const both = /\(line (\d+) column (\d+)\)/.exec(message);
+  if (both !== null) return ` at line ${both[1]}, column ${both[2]}`;
+  const at = /at position (\d+)/.exec(message);
+  if (at === null) return /end of JSON input/.test(message) ? ' (it ends too early: cut off?)' : `: ${message}`;
+  const before = text.slice(0, Number(at[1]));
+  const line = before.split('\n').length;
+  return ` at line ${line}, column ${before.length - before.lastIndexOf('\n')}`;
+}
+
+/** Checks one entry as stored (either version) and returns it in the current shape. */
+export function checkEntry(raw: unknown, at: string, corrupt: Corrupt): StateEntry {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw corrupt(`${at} is not an object`);
+  const e = raw as Record<string, unknown>;
+  for (const key of ['name', 'user_id', 'session_id', 'mcp_url', 'body_hash', 'applied_at'] as const) {
+    if (typeof e[key] !== 'string') throw corrupt(`${at}.${key} is not a string`);
+  }
+  if (!Array.isArray(e['tool_router_tools']) || !e['tool_router_tools'].every((t) => typeof t === 'string')) {
+    throw corrupt(`${at}.tool_router_tools is not a list of strings`);
+  }
+  const version = e['config_version'] ?? null;
+  if (version !== null && !Number.isSafeInteger(version)) throw corrupt(`${at}.config_version is not an integer`);
+  const body = e['body'] ?? null;
+  if (body !== null && (typeof body !== 'object' || Array.isArray(body))) throw corrupt(`${at}.body is not an object`);
+  const entry: StateEntry = {
+    name: e['name'] as string,
+    user_id: e['user_id'] as string,
+    session_id: e['session_id'] as string,
+    mcp_url: e['mcp_url'] as string,
+    tool_router_tools: [...(e['tool_router_tools'] as string[])],
+    config_version: version as number | null,
+    body_hash: e['body_hash'] as string,
+    body: body as StateEntry['body'],
+    applied_at: e['applied_at'] as string,
+  };
+  const pending = e['pending_create'];
+  if (pending !== undefined) entry.pending_create = checkPending(pending, `${at}.pending_create`, corrupt);
+  const superseded = e['superseded'];
+  if (superseded !== undefined) {
+    if (!Array.isArray(superseded) || !superseded.every((s) => typeof s === 'string')) throw corrupt(`${at}.superseded is not a list of session ids`);
+    if (superseded.length > 0) entry.superseded = [...(superseded as string[])];
+  }
+  return entry;
+}
+
+function checkPending(raw: unknown, at: string, corrupt: Corrupt): PendingCreate {
+  const p = raw as Record<string, unknown> | null;
+  if (typeof p !== 'object' || p === null || typeof p['since'] !== 'string' || typeof p['body_hash'] !== 'string') throw corrupt(`${at} needs "since" and "body_hash"`);
+  if (p['status'] !== 'in-flight' && p['status'] !== 'unknown') throw corrupt(`${at}.status is not "in-flight" or "unknown"`);
+  return { since: p['since'], body_hash: p['body_hash'], status: p['status'], ...(typeof p['reason'] === 'string' ? { reason: p['reason'] } : {}) };
+}

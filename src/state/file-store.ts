@@ -1,0 +1,147 @@
+import { createHash } from 'node:crypto';
+import { mkdir, readFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { InputError } from '../diagnostics/errors.js';
+import { writeFileAtomic } from '../util/atomic-write.js';
+import { compareEntries, entryKey, parseState, STATE_VERSION, type StateEntry, type StateFile } from './entry.js';
+import { releaseFileLock, takeFileLock, type StateLockOptions } from './file-lock.js';
+import type { LockedState, StateView } from './store.js';
+
+/** The state file sessionctl writes unless `--state` says otherwise (relative to the cwd). */
+export const DEFAULT_STATE_PATH = '.sessionctl/state.json';
+
+/**
+ * The file backend: the state of applied manifests in one JSON file, read once, then kept in
+ * memory and written back after every recorded session. Reading needs no lock (the file is only
+ * ever replaced whole by a rename); writing needs the lock, which `openLocked` takes.
+ */
+export class FileStateStore implements LockedState {
+  private readonly entries = new Map<string, StateEntry>();
+  private lockHeld = false;
+  private writing: Promise<void> = Promise.resolve();
+  private pendingWrite: Promise<void> | undefined;
+  private loadedHash = '';
+
+  private constructor(readonly path: string) {}
+
+  get location(): string {
+    return this.path;
+  }
+
+  /** SHA-256 of the file as read ('' when there was none), for saved plans. */
+  get hashAtLoad(): string {
+    return this.loadedHash;
+  }
+
+  /**
+   * Reads the state file; a missing file is an empty state. A file that is not a state file
+   * (bad JSON, wrong shape, a newer version) is an InputError and is never overwritten.
+   */
+  static async load(path: string): Promise<StateView> {
+    const store = new FileStateStore(path);
+    await store.read();
+    return store;
+  }
+
+  /** Takes the lock first and then reads, so that nobody can write between the read and the lock. */
+  static async openLocked(path: string, options: StateLockOptions): Promise<LockedState> {
+    const store = new FileStateStore(path);
+    await takeFileLock(path, options);
+    store.lockHeld = true;
+    try {
+      await store.read();
+    } catch (err) {
+      await store.unlock();
+      throw err;
+    }
+    return store;
+  }
+
+  private async read(): Promise<void> {
+    let text: string;
+    try {
+      text = await readFile(this.path, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw new InputError(`cannot read the state file: ${(err as Error).message}`, this.path, { cause: err });
+    }
+    const entries = parseState(text, this.path);
+    this.entries.clear();
+    for (const e of entries) this.entries.set(entryKey(e.name, e.user_id), e);
+    this.loadedHash = hashText(text);
+  }
+
+  get(name: string, userId: string): StateEntry | undefined {
+    return this.entries.get(entryKey(name, userId));
+  }
+
+  list(): StateEntry[] {
+    return [...this.entries.values()].sort(compareEntries);
+  }
+
+  /** The state as it would be written now. */
+  toJSON(): StateFile {
+    return { version: STATE_VERSION, sessions: this.list() };
+  }
+
+  /** Releases the lock, after the last write has finished. */
+  async unlock(): Promise<void> {
+    await this.flush();
+    if (!this.lockHeld) return;
+    this.lockHeld = false;
+    await releaseFileLock(this.path);
+  }
+
+  /**
+   * Records an entry and resolves once the state file on disk holds it. Calls made while a write
+   * is in flight are written together by the next one, so a run of many creates does not write the
+   * file once per session while still never reporting a session as recorded before it is on disk.
+   */
+  record(entry: StateEntry): Promise<void> {
+    if (!this.lockHeld) return Promise.reject(new Error('FileStateStore.record called without the lock'));
+    this.entries.set(entryKey(entry.name, entry.user_id), entry);
+    return this.scheduleWrite();
+  }
+
+  /** Removes an entry and resolves once the file on disk no longer holds it. */
+  forget(name: string, userId: string): Promise<void> {
+    if (!this.lockHeld) return Promise.reject(new Error('FileStateStore.forget called without the lock'));
+    this.entries.delete(entryKey(name, userId));
+    return this.scheduleWrite();
+  }
+
+  private scheduleWrite(): Promise<void> {
+    if (this.pendingWrite === undefined) {
+      this.pendingWrite = this.writing.then(() => {
+        this.pendingWrite = undefined;
+        return this.write();
+      });
+      this.writing = this.pendingWrite.catch(() => undefined);
+    }
+    return this.pendingWrite;
+  }
+
+  /** Waits for writes in flight. */
+  async flush(): Promise<void> {
+    await this.writing;
+  }
+
+  private async write(): Promise<void> {
+    await mkdir(dirname(this.path), { recursive: true });
+    await writeFileAtomic(this.path, JSON.stringify(this.toJSON(), null, 2) + '\n', { mode: 0o600 });
+  }
+}
+
+/** SHA-256 of the state file as it is on disk now ('' when there is none). */
+export async function stateFileHash(path: string): Promise<string> {
+  try {
+    return hashText(await readFile(path, 'utf8'));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return '';
+    throw new InputError(`cannot read the state file: ${(err as Error).message}`, path, { cause: err });
+  }
+}
+
+function hashText(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}

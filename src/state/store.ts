@@ -1,0 +1,25 @@
+import type { StateEntry } from './entry.js';
+
+/**
+ * The state as plan, apply, diff and the operate commands see it, whichever backend holds it: the
+ * entries as read (a snapshot; reading needs no lock).
+ */
+export interface StateView {
+  /** Where the state is, for messages: a file path or a URL without its password. */
+  readonly location: string;
+  /** A digest of the state as read ('' when there was none): a saved plan holds only while it is unchanged. */
+  readonly hashAtLoad: string;
+  get(name: string, userId: string): StateEntry | undefined;
+  /** Every entry, by name then user id. */
+  list(): StateEntry[];
+}
+
+/** The state opened for writing: taken under its lock, which `unlock` releases after the last write. */
+export interface LockedState extends StateView {
+  /** Records (inserts or replaces) an entry; resolves once the backend holds it durably. */
+  record(entry: StateEntry): Promise<void>;
+  /** Removes an entry; resolves once the backend no longer holds it. */
+  forget(name: string, userId: string): Promise<void>;
+  /** Waits for writes in flight, then releases the lock. Writes after it are refused. */
+  unlock(): Promise<void>;
+}
