@@ -1,6 +1,7 @@
-// Emulator benchmark (issue 3): time from spawning `sessionctl emulator` to the first 200 of its health
-// check, and create throughput with p50/p99 latency under 32 concurrent clients. Targets: start
-// <= 300 ms, >= 2,000 creates/s on this 2-core machine. Run after `npm run build`:
+// Emulator benchmark (issue 3, issue 10): time from spawning `sessionctl emulator` to the first 200
+// of its health check; create, PATCH and MCP tools/list throughput with p50/p99 latency under 32
+// concurrent clients. Targets: start <= 300 ms, >= 2,000 creates/s on this 2-core machine. Run
+// after `npm run build`:
 //   node bench/emulator/run.js [--runs 15] [--creates 10000] [--no-write]
 // Appends (or replaces) the "## Emulator" section of bench/RESULTS.md.
 import { spawn } from 'node:child_process';
@@ -107,7 +108,36 @@ async function measureInProcess() {
   return median(times);
 }
 
-async function measureCreates() {
+const KEY = 'bench-key-0123456789';
+const JSON_HEADERS = { 'x-api-key': KEY, 'content-type': 'application/json' };
+
+/**
+ * Sends `total` requests from CONCURRENCY workers over one keep-alive pool;
+ * `next(i)` gives the i-th request. Counts answers other than `status` as failures.
+ */
+async function throughput(pool, total, status, next) {
+  let sent = 0;
+  let failures = 0;
+  const latencies = [];
+  const worker = async () => {
+    while (sent < total) {
+      const i = sent++;
+      const t = performance.now();
+      const res = await pool.request(next(i));
+      await res.body.dump();
+      latencies.push(performance.now() - t);
+      if (res.statusCode !== status) failures += 1;
+    }
+  };
+  const started = performance.now();
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  const elapsed = performance.now() - started;
+  const sorted = latencies.sort((a, b) => a - b);
+  return { total, failures, perSecond: total / (elapsed / 1000), p50: quantile(sorted, 0.5), p99: quantile(sorted, 0.99) };
+}
+
+/** Creates, then PATCHes of those sessions, then MCP tools/list on them, against one spawned emulator. */
+async function measureLoad() {
   const emu = startEmulator();
   const base = await emu.url;
   await firstHealthy(base);
@@ -119,37 +149,33 @@ async function measureCreates() {
     tags: ['readOnlyHint'],
     manage_connections: { enable: true, callback_url: 'https://example.com/done' },
   });
-  const headers = { 'x-api-key': 'bench-key-0123456789', 'content-type': 'application/json' };
-  async function run(total) {
-    let next = 0;
-    let failures = 0;
-    const latencies = [];
-    const worker = async () => {
-      while (next < total) {
-        next += 1;
-        const t = performance.now();
-        const res = await pool.request({ path: '/api/v3/tool_router/session', method: 'POST', headers, body });
-        await res.body.dump();
-        latencies.push(performance.now() - t);
-        if (res.statusCode !== 201) failures += 1;
-      }
-    };
-    const started = performance.now();
-    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-    return { elapsed: performance.now() - started, latencies, failures };
+  const create = () => ({ path: '/api/v3/tool_router/session', method: 'POST', headers: JSON_HEADERS, body });
+  await throughput(pool, WARMUP, 201, create);
+  const creates = await throughput(pool, CREATES, 201, create);
+  // Sessions to PATCH and list over MCP: one per worker, so requests spread over sessions.
+  const ids = [];
+  for (let i = 0; i < CONCURRENCY; i++) {
+    const res = await pool.request({ path: '/api/v3.1/tool_router/session', method: 'POST', headers: JSON_HEADERS, body });
+    ids.push((await res.body.json()).session_id);
   }
-  await run(WARMUP);
-  const { elapsed, latencies, failures } = await run(CREATES);
+  const patches = [{ tags: ['readOnlyHint'] }, { tags: null, search: { enable: false } }, { workbench: { enable: false } }, { workbench: null, search: null }].map((p) => JSON.stringify(p));
+  const patch = (i) => ({ path: `/api/v3.1/tool_router/session/${ids[i % ids.length]}`, method: 'PATCH', headers: JSON_HEADERS, body: patches[i % patches.length] });
+  await throughput(pool, WARMUP, 200, patch);
+  const patched = await throughput(pool, CREATES, 200, patch);
+  const list = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+  const mcpHeaders = { ...JSON_HEADERS, accept: 'application/json, text/event-stream' };
+  const mcp = (i) => ({ path: `/tool_router/v3/${ids[i % ids.length]}/mcp`, method: 'POST', headers: mcpHeaders, body: list });
+  await throughput(pool, WARMUP, 200, mcp);
+  const listed = await throughput(pool, CREATES, 200, mcp);
   await pool.close();
   emu.child.kill('SIGTERM');
   await emu.exited;
-  const sorted = latencies.sort((a, b) => a - b);
-  return { creates: CREATES, failures, perSecond: CREATES / (elapsed / 1000), p50: quantile(sorted, 0.5), p99: quantile(sorted, 0.99), elapsed };
+  return { creates, patched, listed };
 }
 
 const start = await measureStart();
 const inProcess = await measureInProcess();
-const creates = await measureCreates();
+const { creates, patched, listed } = await measureLoad();
 const ms = (x) => `${x.toFixed(1)} ms`;
 const cpu = cpus();
 const machine = `${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, Node ${process.version}, ${process.platform}`;
@@ -164,13 +190,19 @@ Server and load generator share the machine; load average (1/5/15 min) at the en
 | for scale: spawn \`node -e 0\` to exit, just before each start (median) | ${ms(start.floor)} | — |
 | what the emulator adds to Node's own start (paired differences, median) | ${ms(start.added)} | — |
 | \`startEmulator({ port: 0 })\` in-process to the first health 200 (median of ${start.runs}) | ${ms(inProcess)} | — |
-| create throughput: ${creates.creates.toLocaleString('en-US')} \`POST /session\` (after ${WARMUP} warm-up), ${CONCURRENCY} concurrent clients (undici Pool, keep-alive) | **${Math.round(creates.perSecond).toLocaleString('en-US')} creates/s** (${creates.failures} failed) | ≥ 2,000/s ${creates.perSecond >= 2000 && creates.failures === 0 ? '✅' : '❌'} |
+| create throughput: ${creates.total.toLocaleString('en-US')} \`POST /session\` (after ${WARMUP} warm-up), ${CONCURRENCY} concurrent clients (undici Pool, keep-alive) | **${Math.round(creates.perSecond).toLocaleString('en-US')} creates/s** (${creates.failures} failed) | ≥ 2,000/s ${creates.perSecond >= 2000 && creates.failures === 0 ? '✅' : '❌'} |
 | create latency p50 / p99 | ${ms(creates.p50)} / ${ms(creates.p99)} | — |
+| PATCH throughput: ${patched.total.toLocaleString('en-US')} \`PATCH /api/v3.1/.../session/{id}\` over ${CONCURRENCY} sessions (four alternating bodies) | **${Math.round(patched.perSecond).toLocaleString('en-US')} patches/s** (${patched.failures} failed) | — |
+| PATCH latency p50 / p99 | ${ms(patched.p50)} / ${ms(patched.p99)} | — |
+| MCP \`tools/list\` throughput: ${listed.total.toLocaleString('en-US')} JSON-RPC requests to \`mcp.url\` (Streamable HTTP, stateless, JSON answers) | **${Math.round(listed.perSecond).toLocaleString('en-US')} lists/s** (${listed.failures} failed) | — |
+| MCP \`tools/list\` latency p50 / p99 | ${ms(listed.p50)} / ${ms(listed.p99)} | — |
 
 Each create is validated against the contract (ajv standalone validators generated ahead of time,
 loaded on the first request), checked against the catalogue, and answered with the effective config;
 state in memory. The emulator loads its schemas and catalogue on the first API request, so the start
-time is Node plus the CLI bundle plus one listening socket.
+time is Node plus the CLI bundle plus one listening socket. A PATCH validates its body, applies it,
+recomputes the tools and keeps the replaced version for config_history; every MCP request builds a
+fresh MCP server (stateless mode of the official SDK) over the session as it is then.
 `;
 
 console.log(section);

@@ -1,18 +1,10 @@
 import { UsageError } from '../diagnostics/errors.js';
+import { isLoopbackHost } from '../util/loopback.js';
+
+export { isLoopbackHost };
 
 /** The service's public endpoint (facts §1). */
 export const DEFAULT_BASE_URL = 'https://backend.composio.dev';
-
-/**
- * True for hosts that can only be this machine: `localhost`, `127.0.0.0/8` and `[::1]`.
- * WHATWG URL parsing has already normalised `127.1` and `0x7f000001` to `127.0.0.1`
- * (runtime-facts §6); `127.0.0.1.nip.io` is a public name and is not loopback.
- */
-export function isLoopbackHost(hostname: string): boolean {
-  if (hostname === 'localhost' || hostname === '[::1]') return true;
-  const m = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(hostname);
-  return m !== null && m.slice(1).every((part) => Number(part) <= 255);
-}
 
 /**
  * Checks a URL the API key may be sent to, and returns it parsed. The key travels only over

@@ -24,6 +24,7 @@ import type {
 import type { CreateSessionRequest, CreateSessionRequestV31, UpdateSessionRequest } from '../wire/request.js';
 import type { ConfigHistory, ConfigHistoryQuery, DeletedSession, Session } from '../wire/session.js';
 import { ApiError } from './errors.js';
+import { callMcpTool, listMcpTools, type McpCallResult, type McpConnection, type McpTool } from './mcp.js';
 import { createTransport, type Transport, type TransportOptions } from './transport.js';
 
 export { defaultTimeouts, type ClientRetryOptions, type ClientTimeouts } from './transport.js';
@@ -85,6 +86,10 @@ export interface SessionClient {
   mountUploadUrl(sessionId: string, mountRelativePath: string, options?: { mimetype?: string; mountId?: string }): Promise<MountUploadUrl>;
   /** POST /session/{id}/mounts/{mount}/delete, 200. Safe (idempotent by contract). */
   mountDelete(sessionId: string, mountRelativePath: string, mountId?: string): Promise<MountDeleteResult>;
+  /** What an agent connected to the session's `mcp.url` sees: its tools (MCP `tools/list`). */
+  mcpTools(sessionId: string): Promise<McpTool[]>;
+  /** Calls one tool over the session's MCP endpoint (`tools/call`). */
+  mcpCall(sessionId: string, name: string, args: Record<string, unknown>): Promise<McpCallResult>;
   /** Closes the client's own connections (not an injected dispatcher). */
   close(): Promise<void>;
 }
@@ -121,6 +126,7 @@ export function createClient(options: ClientOptions): SessionClient {
     ...sessionOperations(transport, paths),
     ...lifecycleOperations(transport, paths),
     ...mountOperations(transport, paths),
+    ...mcpOperations(transport, paths, options.apiKey),
     close: () => transport.close(),
   };
 }
@@ -222,4 +228,22 @@ function mountOperations(t: Transport, p: Paths): Operations<'listMountItems' | 
     mountDelete: (id, path, mountId) =>
       t.call({ name: 'mount delete', method: 'POST', path: `${p.mount(id, mountId)}/delete`, expect: 200, callClass: 'safe', body: { mount_relative_path: path } }),
   };
+}
+
+/** The session's MCP endpoint, found through GET session (its `mcp.url`). */
+function mcpOperations(t: Transport, p: Paths, apiKey: string): Operations<'mcpTools' | 'mcpCall'> {
+  const connection = async (id: string): Promise<McpConnection> => {
+    const s = await t.call<Session>({ name: 'get session', method: 'GET', path: p.session(id), expect: 200, callClass: 'safe' });
+    t.trace(`* MCP endpoint of ${id}: ${s.mcp.url}`);
+    return { url: s.mcp.url, baseUrl: t.baseUrl, apiKey };
+  };
+  return {
+    mcpTools: async (id) => listMcpTools(await connection(id)),
+    mcpCall: async (id, name, args) => callMcpTool(await connection(id), name, args),
+  };
+}
+
+/** The names of the tools an MCP client sees for a session, in the order it lists them. */
+export async function mcpToolNames(client: SessionClient, sessionId: string): Promise<string[]> {
+  return (await client.mcpTools(sessionId)).map((t) => t.name);
 }

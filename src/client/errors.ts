@@ -1,4 +1,5 @@
 import { SessionctlError } from '../diagnostics/errors.js';
+import { jsonShapeProblem } from '../util/json-shape.js';
 
 /**
  * How a call failed:
@@ -122,10 +123,12 @@ export function parseErrorBody(text: string): ErrorBody {
   try {
     value = JSON.parse(text);
   } catch {
-    const excerpt = text.replace(/\s+/g, ' ').trim().slice(0, MAX_EXCERPT);
+    const excerpt = printable(text.replace(/\s+/g, ' ').trim().slice(0, MAX_EXCERPT));
     return excerpt === '' ? {} : { message: excerpt };
   }
   if (!isObject(value)) return {};
+  // `errors` items are stringified below: refuse a hostile nesting before that recursion.
+  if (jsonShapeProblem(value) !== undefined) return { message: 'the service sent an error body nested too deeply or too wide to read' };
   const inner = isObject(value['error']) ? value['error'] : typeof value['error'] === 'string' ? { message: value['error'] } : value;
   const out: ErrorBody = {};
   const message = str(inner['message']);
@@ -141,10 +144,19 @@ export function parseErrorBody(text: string): ErrorBody {
   const fix = str(inner['suggested_fix']);
   if (fix !== undefined) out.suggested_fix = fix;
   if (Array.isArray(inner['errors'])) {
-    const errors = inner['errors'].map((e) => (typeof e === 'string' ? e : JSON.stringify(e)));
+    const errors = inner['errors'].map((e) => printable(typeof e === 'string' ? e : JSON.stringify(e)));
     if (errors.length > 0) out.errors = errors;
   }
   return out;
+}
+
+/**
+ * Text from the service as it may be printed: control characters (escape sequences, carriage
+ * returns, line breaks that could forge a CI log line) and bidi overrides become visible `\uXXXX`.
+ */
+export function printable(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -152,7 +164,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
 }
 
 function str(v: unknown): string | undefined {
-  return typeof v === 'string' ? v : undefined;
+  return typeof v === 'string' ? printable(v) : undefined;
 }
 
 function num(v: unknown): number | undefined {

@@ -7,7 +7,7 @@ import { request, type Dispatcher } from 'undici';
 import { checkKeyedUrl } from './base-url.js';
 import { InputError } from '../diagnostics/errors.js';
 import { ApiError, parseErrorBody } from './errors.js';
-import { errorCode } from './response.js';
+import { errorCode, readText } from './response.js';
 import { isTimeoutCode } from './retry.js';
 
 /**
@@ -129,8 +129,9 @@ async function send(
     await res.body.dump();
     throw new ApiError(`the storage answered ${res.statusCode} with a redirect; redirects are not followed`, { kind: 'redirect', method, path: where, status: res.statusCode });
   }
-  const text = await res.body.text().catch(() => '');
-  const parsed = parseErrorBody(text.slice(0, 64 * 1024));
+  // An error body is read only up to 64 KiB: a hostile storage cannot make the CLI hold more.
+  const text = await readText(res.body, 64 * 1024).catch(() => '');
+  const parsed = parseErrorBody(text);
   const extra = parsed.slug === undefined ? {} : { slug: parsed.slug };
   throw new ApiError(parsed.message ?? `HTTP ${res.statusCode}`, { kind: 'http', method, path: where, status: res.statusCode, ...extra });
 }

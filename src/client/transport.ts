@@ -9,6 +9,7 @@ import { Agent, request, type Dispatcher } from 'undici';
 import { version } from '../version.js';
 import { normalizeBaseUrl } from './base-url.js';
 import { ApiError, parseErrorBody, type ApiErrorDetails, type ApiErrorKind, type ErrorBody } from './errors.js';
+import { jsonShapeProblem } from '../util/json-shape.js';
 import { errorCode, headerValue, readText, safeOrigin } from './response.js';
 import { decideRetry, defaultRetryOptions, isTimeoutCode, type AttemptOutcome, type CallClass, type RetryDecision, type RetryOptions } from './retry.js';
 import { headerLines } from './trace.js';
@@ -226,7 +227,7 @@ async function attemptOnce(ctx: Context, req: Prepared, attempt: number, attempt
   }
 }
 
-/** The expected status's body: a JSON object, or a `decode` error. */
+/** The expected status's body: a JSON object of bounded depth and size, or a `decode` error. */
 function decodeSuccess(req: Prepared, status: number, text: string): unknown {
   let value: unknown;
   try {
@@ -237,6 +238,9 @@ function decodeSuccess(req: Prepared, status: number, text: string): unknown {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw req.fail('decode', `the service answered ${status} but the body is not a JSON object`, { status });
   }
+  // Recursive code downstream (drift, reports) must not meet a hostile depth or width.
+  const problem = jsonShapeProblem(value);
+  if (problem !== undefined) throw req.fail('decode', `the service answered ${status} with a body sessionctl refuses: ${problem}`, { status });
   return value;
 }
 

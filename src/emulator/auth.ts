@@ -18,6 +18,11 @@ export class KeyChecker {
     this.hashes = keys.filter((k) => k !== '').map(sha256);
   }
 
+  /** True when only configured keys are accepted (`--api-key`), not any key. */
+  get restricted(): boolean {
+    return this.hashes.length > 0;
+  }
+
   /** The tenant id for a presented key, or undefined when the key is missing or unknown. */
   tenantFor(presented: string | undefined): string | undefined {
     if (presented === undefined || presented === '') return undefined;

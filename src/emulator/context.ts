@@ -1,5 +1,6 @@
 /** What route handlers get and give back. */
 import type { Catalog } from '../catalog/catalog.js';
+import type { KeyChecker } from './auth.js';
 import type { ApiVersion } from '../wire/json.js';
 import { httpError } from './errors.js';
 import type { Faults, RouteName } from './faults.js';
@@ -15,6 +16,8 @@ export interface EmulatorSettings {
 
 export interface EmulatorState {
   store: Store;
+  /** The accepted keys (the admin listing shows a key its own sessions only). */
+  keys: KeyChecker;
   catalog: Catalog;
   faults: Faults;
   rateLimiter: FixedWindowLimit;

@@ -10,11 +10,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KeyChecker } from './auth.js';
 import type { ApiRequest, ApiResponse, EmulatorState } from './context.js';
-import type { OperationSchemas } from './contract/types.js';
+import type { EmulatorOperation } from './contract/types.js';
 import { envelope, httpError, ServiceError } from './errors.js';
 import type { FaultRule } from './faults.js';
-import { ClientGone, coerceQuery, readBody, sendJson } from './http.js';
+import { ClientGone, coerceQuery, readJsonBody, sendJson } from './http.js';
+import { isLoopbackHost } from '../util/loopback.js';
 import { randomToken } from './random-id.js';
+import { handleMcp, MCP_PATH } from './mcp.js';
 import { handleAdmin } from './routes/admin.js';
 import { matchRoute, type RouteMatch } from './routes/index.js';
 import { validateRequest } from './validate.js';
@@ -26,11 +28,9 @@ export interface Dispatcher {
   /** Host names accepted besides loopback ones; undefined: any Host (a wildcard bind). */
   allowedHosts: ReadonlySet<string> | undefined;
   /** The contract's operations (loaded on first use, with the catalogue). */
-  operations(): Promise<Readonly<Record<string, OperationSchemas>>>;
+  operations(): Promise<Readonly<Record<string, EmulatorOperation>>>;
   log: ((line: string) => void) | undefined;
 }
-
-const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
 
 function hostnameOf(hostHeader: string): string {
   if (hostHeader.startsWith('[')) return hostHeader.slice(0, hostHeader.indexOf(']') + 1).toLowerCase();
@@ -38,9 +38,6 @@ function hostnameOf(hostHeader: string): string {
   return (i === -1 ? hostHeader : hostHeader.slice(0, i)).toLowerCase();
 }
 
-export function isLoopbackHost(host: string): boolean {
-  return LOOPBACK_NAMES.has(host) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
-}
 
 export function sendError(res: ServerResponse, err: ServiceError, requestId: string, headers: Record<string, string> = {}): void {
   sendJson(res, err.status, envelope(err, requestId), { 'x-request-id': requestId, ...headers });
@@ -70,10 +67,6 @@ export async function dispatch(d: Dispatcher, req: IncomingMessage, res: ServerR
     return sendError(res, httpError(400, 'Malformed request target'), requestId);
   }
   if (url.pathname === '/_emulator' || url.pathname.startsWith('/_emulator/')) return handleAdmin(req, res, url, d.state, requestId);
-  if (/^\/tool_router\/v3\/[^/]+\/mcp$/.test(url.pathname)) {
-    // `mcp.url` points here so it is a real URL of this server; the MCP transport itself is not emulated.
-    return sendError(res, httpError(501, 'The MCP transport is not emulated; use the REST endpoints'), requestId);
-  }
   const method = req.method ?? 'GET';
   let match: ReturnType<typeof matchRoute> | 'malformed';
   try {
@@ -82,6 +75,7 @@ export async function dispatch(d: Dispatcher, req: IncomingMessage, res: ServerR
     match = 'malformed';
   }
   if (typeof match === 'object' && 'route' in match) d.state.stats.received(match.route.name);
+  else if (MCP_PATH.test(url.pathname)) d.state.stats.received('mcp');
   const rawKey = req.headers['x-api-key'];
   const tenant = d.keys.tenantFor(Array.isArray(rawKey) ? rawKey[0] : rawKey);
   if (tenant === undefined) {
@@ -89,9 +83,32 @@ export async function dispatch(d: Dispatcher, req: IncomingMessage, res: ServerR
     return sendError(res, httpError(401, message), requestId);
   }
   if (match === 'malformed') return sendError(res, httpError(400, 'Malformed path'), requestId);
+  const mcp = MCP_PATH.exec(url.pathname);
+  if (mcp !== null) return serveMcp(d, req, res, mcp[1] ?? '', { tenant, requestId });
   if (match === undefined) return sendError(res, httpError(404, `No route for ${method} ${url.pathname}`), requestId);
   if ('methodMismatch' in match) return sendError(res, httpError(405, `Method ${method} not allowed on ${url.pathname}`), requestId);
   await handleApi(d, req, res, url, match, { tenant, requestId });
+}
+
+/** A session's MCP endpoint (`mcp.ts`), with the same error answers as the REST routes. */
+async function serveMcp(d: Dispatcher, req: IncomingMessage, res: ServerResponse, sessionId: string, who: { tenant: string; requestId: string }): Promise<void> {
+  try {
+    let id: string;
+    try {
+      id = decodeURIComponent(sessionId);
+    } catch {
+      throw httpError(400, 'Malformed path');
+    }
+    await handleMcp(req, res, id, who.tenant, d.state);
+    d.state.stats.handled('mcp');
+  } catch (err) {
+    if (err instanceof ClientGone) return;
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    answerError(d, req, res, err, 'mcp', who.requestId, { 'x-request-id': who.requestId });
+  }
 }
 
 /** An API route of a known key: faults, rate limit, then the route itself. */
@@ -170,16 +187,6 @@ async function runRoute(d: Dispatcher, req: IncomingMessage, url: URL, match: Ro
   }
   const apiReq: ApiRequest = { route: route.name, version: route.version, tenant: who.tenant, params, query, body, requestId: who.requestId };
   return route.handler(apiReq, d.state);
-}
-
-/** A JSON request body (empty is `{}`), read with the size limit. */
-async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
-  const text = (await readBody(req, limit)).toString('utf8');
-  try {
-    return text.trim() === '' ? {} : JSON.parse(text);
-  } catch {
-    throw httpError(400, 'Invalid JSON in request body', ['Error in payload: Invalid JSON']);
-  }
 }
 
 /** The handler's answer, unless a fault cuts it (reset after) or mangles it (malformed). */

@@ -1,6 +1,7 @@
 /** Small HTTP helpers shared by the server and its routes: JSON answers, bounded body reads, typed queries. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JsonSchema } from './contract/types.js';
+import { jsonShapeProblem } from '../util/json-shape.js';
 import { httpError } from './errors.js';
 
 /** Writes a JSON answer. No CORS headers, ever. */
@@ -56,6 +57,23 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
       reject(new ClientGone('client went away'));
     });
   });
+}
+
+/**
+ * A JSON request body (empty is `{}`), read with the size limit and refused (400) when it is not
+ * JSON or nests deeper or wider than any request of the API needs, before anything acts on it.
+ */
+export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
+  const text = (await readBody(req, limit)).toString('utf8');
+  let value: unknown;
+  try {
+    value = text.trim() === '' ? {} : JSON.parse(text);
+  } catch {
+    throw httpError(400, 'Invalid JSON in request body', ['Error in payload: Invalid JSON']);
+  }
+  const problem = jsonShapeProblem(value);
+  if (problem !== undefined) throw httpError(400, 'Request body refused', [`Error in payload: ${problem}`]);
+  return value;
 }
 
 /** Query string -> typed values per the contract's parameter schemas (arrays are comma-joined). */

@@ -13,8 +13,9 @@ import type { AddressInfo, Socket } from 'node:net';
 import { KeyChecker } from './auth.js';
 import { builtInCatalog, Catalog as Catalogue, type Catalog } from '../catalog/catalog.js';
 import type { EmulatorSettings, EmulatorState } from './context.js';
-import type { OperationSchemas } from './contract/types.js';
-import { dispatch, isLoopbackHost, sendError, type Dispatcher } from './dispatch.js';
+import type { EmulatorOperation } from './contract/types.js';
+import { isLoopbackHost } from '../util/loopback.js';
+import { dispatch, sendError, type Dispatcher } from './dispatch.js';
 import { httpError } from './errors.js';
 import { Faults } from './faults.js';
 import { FixedWindowLimit } from './fixed-window.js';
@@ -71,6 +72,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const keys = new KeyChecker(options.apiKeys ?? []);
   const state: EmulatorState = {
     store: new Store(options.dataDir),
+    keys,
     // Replaced by the built-in catalogue on the first API request when none was given (see `load`).
     catalog: options.catalog ?? new Catalogue({ toolkits: [], tools: [] }),
     faults: new Faults(options.random),
@@ -87,8 +89,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const hosts = new Set([...(options.allowedHosts ?? []).map((h) => h.toLowerCase()), host.toLowerCase(), `[${host.toLowerCase()}]`]);
   // The contract's schemas and the catalogue load on the first API request, not at start-up, so the
   // health check answers as soon as the socket listens (start-up budget: runtime-facts §4).
-  let loading: Promise<Readonly<Record<string, OperationSchemas>>> | undefined;
-  const load = (): Promise<Readonly<Record<string, OperationSchemas>>> =>
+  let loading: Promise<Readonly<Record<string, EmulatorOperation>>> | undefined;
+  const load = (): Promise<Readonly<Record<string, EmulatorOperation>>> =>
     (loading ??= (async () => {
       const [{ operations }, catalog] = await Promise.all([
         import('./contract/operations.generated.js'),
@@ -101,7 +103,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     state,
     keys,
     // Binding every interface is an explicit choice; then any Host is fine (there is no single name).
-    allowedHosts: isLoopbackHost(host) || host === 'localhost' ? hosts : undefined,
+    allowedHosts: isLoopbackHost(host.includes(':') ? `[${host}]` : host) ? hosts : undefined,
     operations: load,
     log: options.log,
   };

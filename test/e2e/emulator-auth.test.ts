@@ -80,3 +80,62 @@ describe('without --api-key', () => {
     expect(new Set(ids).size).toBe(3);
   });
 });
+
+describe('the admin surface refuses what a web page could send (issue 14 item 6)', () => {
+  const K = 'key-admin-0001';
+  let emu: RunningEmulator;
+  beforeAll(async () => {
+    emu = await startEmulator({ port: 0, apiKeys: [K, 'key-admin-0002'] });
+  });
+  afterAll(() => emu.close());
+
+  it.each([
+    ['a foreign Origin', { origin: 'https://evil.example', 'content-type': 'application/json' }, '{}', 403],
+    ['a foreign Origin without a body', { origin: 'https://evil.example' }, undefined, 403],
+    ['text/plain', { 'content-type': 'text/plain' }, '{}', 415],
+    ['a form', { 'content-type': 'application/x-www-form-urlencoded' }, 'a=1', 415],
+    ['a body without a type', {}, '{}', 415],
+  ] as const)('POST /_emulator/reset with %s is %i and resets nothing', async (_name, headers, raw, status) => {
+    const id = await createSession(emu.url, K);
+    const r = await call(emu.url, 'POST', '/_emulator/reset', { headers: { ...headers }, ...(raw === undefined ? {} : { raw }) });
+    expect(r.status).toBe(status);
+    expect((await call(emu.url, 'GET', `${SESSION}/${id}`, { key: K })).status).toBe(200);
+  });
+
+  it('its own origin with JSON, or no body at all, is served', async () => {
+    const own = await call(emu.url, 'POST', '/_emulator/faults', { headers: { origin: emu.url }, body: { route: 'get', status: 500 } });
+    expect(own.status).toBe(201);
+    expect((await call(emu.url, 'POST', '/_emulator/reset')).status).toBe(200);
+  });
+
+  it('the session listing needs a key and shows only that key\'s sessions', async () => {
+    const mine = await createSession(emu.url, K);
+    const theirs = await createSession(emu.url, 'key-admin-0002');
+    expect((await call(emu.url, 'GET', '/_emulator/sessions')).status).toBe(401);
+    expect((await call(emu.url, 'GET', '/_emulator/sessions', { key: 'not-a-key-000' })).status).toBe(401);
+    const listed = await call(emu.url, 'GET', '/_emulator/sessions', { key: K });
+    const ids = listed.json.sessions.map((s: { session_id: string }) => s.session_id);
+    expect(ids).toContain(mine);
+    expect(ids).not.toContain(theirs);
+  });
+});
+
+describe('request bodies nested or spread past what the API needs (issue 14 item 11)', () => {
+  const K = 'key-deep-0001';
+  let emu: RunningEmulator;
+  beforeAll(async () => {
+    emu = await startEmulator({ port: 0, apiKeys: [K] });
+  });
+  afterAll(() => emu.close());
+
+  it.each([
+    ['custom_tools nested 10,000 deep', `{"user_id":"u","experimental":{"custom_tools":[{"slug":"a","name":"a","description":"a","input_schema":{"type":"object","properties":{"x":${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}}}}]}}`],
+    ['an array of 100,000 toolkits', `{"user_id":"u","toolkits":{"enable":[${Array.from({ length: 100_000 }, () => '"gmail"').join(',')}]}}`],
+  ])('a create with %s is a 400 before anything is stored', async (_name, raw) => {
+    const before = (await call(emu.url, 'GET', '/_emulator/sessions', { key: K })).json.sessions.length;
+    const r = await call(emu.url, 'POST', SESSION, { key: K, raw, headers: { 'content-type': 'application/json' } });
+    expect(r.status).toBe(400);
+    expect(r.json.error.slug).toBe('HTTP_BadRequest');
+    expect((await call(emu.url, 'GET', '/_emulator/sessions', { key: K })).json.sessions.length).toBe(before);
+  });
+});

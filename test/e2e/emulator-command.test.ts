@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -145,6 +145,41 @@ describe('sessionctl emulator', () => {
       expect(r.stderr).toContain(`port ${port} on 127.0.0.1 is in use`);
     } finally {
       await emu.stop();
+    }
+  });
+});
+
+describe('sessionctl emulator keys from a file and the environment (issue 14 item 6)', () => {
+  it('accepts the keys of --api-keys-file and SESSIONCTL_EMULATOR_API_KEYS, and prints none of them', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'emu-keys-'));
+    try {
+      const file = join(dir, 'keys.txt');
+      writeFileSync(file, '# team keys\nfile-key-AAAA-1111\n\nfile-key-BBBB-2222\n', { mode: 0o600 });
+      const emu = await spawnEmulator(['--port', '0', '--api-keys-file', file], { SESSIONCTL_EMULATOR_API_KEYS: 'env-key-CCCC-3333, env-key-DDDD-4444' });
+      for (const key of ['file-key-AAAA-1111', 'file-key-BBBB-2222', 'env-key-CCCC-3333', 'env-key-DDDD-4444']) {
+        expect((await call(emu.url, 'POST', SESSION, { key, body: { user_id: 'u' } })).status).toBe(201);
+      }
+      expect((await call(emu.url, 'POST', SESSION, { key: 'other-key-0000', body: { user_id: 'u' } })).status).toBe(401);
+      expect(await emu.stop()).toBe(0);
+      expect(emu.stderr()).toContain('4 key(s)');
+      for (const key of ['AAAA', 'BBBB', 'CCCC', 'DDDD']) expect(emu.stdout() + emu.stderr()).not.toContain(key);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('an unreadable or empty keys file is exit 2, located', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'emu-keys-'));
+    try {
+      writeFileSync(join(dir, 'empty.txt'), '# nothing\n');
+      const missing = await runToExit(['emulator', '--port', '0', '--api-keys-file', join(dir, 'nope.txt')]);
+      expect(missing.code).toBe(2);
+      expect(missing.stderr).toContain('nope.txt: cannot read the API keys file (ENOENT)');
+      const empty = await runToExit(['emulator', '--port', '0', '--api-keys-file', join(dir, 'empty.txt')]);
+      expect(empty.code).toBe(2);
+      expect(empty.stderr).toContain('empty.txt: the API keys file holds no key');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

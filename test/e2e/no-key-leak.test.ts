@@ -70,6 +70,15 @@ const faults: Array<[string, Behaviour[], (c: SessionClient) => Promise<unknown>
   ['timeout (outcome unknown)', [{ type: 'delay', ms: 2_000, then: { type: 'respond', status: 201, body: {} } }], (c) => c.createSession({ user_id: 'u' })],
   ['redirect', [{ type: 'respond', status: 302, headers: { location: `https://elsewhere.example/steal?k=${SENTINEL}` } }], (c) => c.createSession({ user_id: 'u' })],
   ['malformed body', [{ type: 'malformed', status: 200 }], (c) => c.listToolkits('trs_x', { toolkits: ['gmail', 'slack'] })],
+  // The lifecycle operations (issue 10): PATCH never retried, its 409 rebuilt as a conflict.
+  ['PATCH 500 echoing the key', [{ type: 'respond', status: 500, body: envelope(500, `boom ${SENTINEL}`) }], (c) => c.updateSession('trs_x', { tags: null })],
+  ['PATCH 409 echoing the key, then the re-read fails', [{ type: 'respond', status: 409, body: envelope(409, `stale for ${SENTINEL}`) }], (c) => c.updateSession('trs_x', { expected_config_version: 1 })],
+  ['DELETE 404 echoing the key', [{ type: 'respond', status: 404, body: envelope(404, `no ${SENTINEL}`) }], (c) => c.deleteSession('trs_x')],
+  ['attach 400 with details echoing the key', [{ type: 'respond', status: 400, body: { error: { message: 'bad', errors: [SENTINEL] } } }], (c) => c.attachSession('trs_x')],
+  ['config_history malformed', [{ type: 'malformed', status: 200 }], (c) => c.configHistory('trs_x', { limit: 2 })],
+  ['connected account 401 echoing the key', [{ type: 'respond', status: 401, body: envelope(401, `Invalid API key ${SENTINEL}`) }], (c) => c.getConnectedAccount('ca_x')],
+  ['MCP: the session read fails echoing the key', [{ type: 'respond', status: 403, body: envelope(403, `forbidden ${SENTINEL}`) }], (c) => c.mcpTools('trs_x')],
+  ['MCP: mcp.url on another origin carrying the key', [{ type: 'respond', status: 200, body: { session_id: 'trs_x', mcp: { type: 'http', url: `https://elsewhere.example/mcp?k=${SENTINEL}` }, tool_router_tools: [], config: { user_id: 'u' } } }], (c) => c.mcpTools('trs_x')],
 ];
 
 describe('the sentinel key never leaves through a failure', () => {

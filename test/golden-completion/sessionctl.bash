@@ -4,7 +4,7 @@
 
 _sessionctl_subcommands() {
   case "$1" in
-    '') echo 'validate plan apply diff get toolkits tools search execute execute-meta link proxy files schema init completion emulator help' ;;
+    '') echo 'validate plan apply diff get toolkits tools search execute execute-meta link proxy files mcp schema init completion emulator help' ;;
     'files') echo 'ls upload-url download-url rm put get help' ;;
   esac
 }
@@ -22,7 +22,7 @@ _sessionctl_options() {
     'search') echo '--known-fields --model --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
     'execute') echo '--arg --args-file --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
     'execute-meta') echo '--arg --args-file --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
-    'link') echo '--callback-url --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
+    'link') echo '--callback-url --approve --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
     'proxy') echo '--toolkit --method --endpoint --body --param --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
     'files') echo '-h --help' ;;
     'files ls') echo '--mount --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout --all --limit -h --help' ;;
@@ -32,10 +32,11 @@ _sessionctl_options() {
     'files put') echo '--content-type --mount --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
     'files get') echo '--force --mount --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
     'files help') echo '' ;;
+    'mcp') echo '--call --arg --args-file --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
     'schema') echo '-h --help' ;;
     'init') echo '--dir -h --help' ;;
     'completion') echo '-h --help' ;;
-    'emulator') echo '--host --port --api-key --data-dir --rate-limit --max-file-size --catalog -h --help' ;;
+    'emulator') echo '--host --port --api-key --api-keys-file --data-dir --rate-limit --max-file-size --catalog -h --help' ;;
     'help') echo '' ;;
   esac
 }
@@ -60,8 +61,9 @@ _sessionctl_value_options() {
     'files rm') echo '--mount --state --user-id --format --base-url --api-key-file --api-version --timeout' ;;
     'files put') echo '--content-type --mount --state --user-id --format --base-url --api-key-file --api-version --timeout' ;;
     'files get') echo '--mount --state --user-id --format --base-url --api-key-file --api-version --timeout' ;;
+    'mcp') echo '--call --arg --args-file --state --user-id --format --base-url --api-key-file --api-version --timeout' ;;
     'init') echo '--dir' ;;
-    'emulator') echo '--host --port --api-key --data-dir --rate-limit --max-file-size --catalog' ;;
+    'emulator') echo '--host --port --api-key --api-keys-file --data-dir --rate-limit --max-file-size --catalog' ;;
   esac
 }
 
@@ -91,8 +93,9 @@ _sessionctl_choices() {
     'files put|--format') echo 'human json' ;;
     'files get|--format') echo 'human json' ;;
     'files help|#0') echo 'ls upload-url download-url rm put get' ;;
+    'mcp|--format') echo 'human json' ;;
     'completion|#0') echo 'bash zsh fish' ;;
-    'help|#0') echo 'validate plan apply diff get toolkits tools search execute execute-meta link proxy files schema init completion emulator' ;;
+    'help|#0') echo 'validate plan apply diff get toolkits tools search execute execute-meta link proxy files mcp schema init completion emulator' ;;
   esac
 }
 

@@ -5,7 +5,7 @@
 function __sessionctl_subcommands
     switch "p:$argv[1]"
         case 'p:'
-            printf '%s\n' 'validate' 'plan' 'apply' 'diff' 'get' 'toolkits' 'tools' 'search' 'execute' 'execute-meta' 'link' 'proxy' 'files' 'schema' 'init' 'completion' 'emulator' 'help'
+            printf '%s\n' 'validate' 'plan' 'apply' 'diff' 'get' 'toolkits' 'tools' 'search' 'execute' 'execute-meta' 'link' 'proxy' 'files' 'mcp' 'schema' 'init' 'completion' 'emulator' 'help'
         case 'p:files'
             printf '%s\n' 'ls' 'upload-url' 'download-url' 'rm' 'put' 'get' 'help'
     end
@@ -49,10 +49,12 @@ function __sessionctl_value_options
             printf '%s\n' '--content-type' '--mount' '--state' '--user-id' '--format' '--base-url' '--api-key-file' '--api-version' '--timeout'
         case 'p:files get'
             printf '%s\n' '--mount' '--state' '--user-id' '--format' '--base-url' '--api-key-file' '--api-version' '--timeout'
+        case 'p:mcp'
+            printf '%s\n' '--call' '--arg' '--args-file' '--state' '--user-id' '--format' '--base-url' '--api-key-file' '--api-version' '--timeout'
         case 'p:init'
             printf '%s\n' '--dir'
         case 'p:emulator'
-            printf '%s\n' '--host' '--port' '--api-key' '--data-dir' '--rate-limit' '--max-file-size' '--catalog'
+            printf '%s\n' '--host' '--port' '--api-key' '--api-keys-file' '--data-dir' '--rate-limit' '--max-file-size' '--catalog'
     end
 end
 
@@ -103,6 +105,7 @@ complete -c sessionctl -n '__sessionctl_at \'\'' -a 'execute-meta' -d 'Run one o
 complete -c sessionctl -n '__sessionctl_at \'\'' -a 'link' -d 'Start connecting a toolkit for the session\'s user: prints the URL the user opens to authorise it.'
 complete -c sessionctl -n '__sessionctl_at \'\'' -a 'proxy' -d 'Call a toolkit\'s own API through the session\'s connected account, and print the upstream answer.'
 complete -c sessionctl -n '__sessionctl_at \'\'' -a 'files' -d 'Work with the files in a session\'s mount (/mnt/files in its sandbox): ls, put, get, rm, upload-url, download-url.'
+complete -c sessionctl -n '__sessionctl_at \'\'' -a 'mcp' -d 'List the tools an agent connected to the session\'s MCP URL sees (tools/list), or call one (--call).'
 complete -c sessionctl -n '__sessionctl_at \'\'' -a 'schema' -d 'Print the JSON Schema (draft-07) of session manifests, for editors, SchemaStore and other tools.'
 complete -c sessionctl -n '__sessionctl_at \'\'' -a 'init' -d 'Write a starter manifest, <name>.yaml, with the schema modeline for editor completion. Never overwrites a file.'
 complete -c sessionctl -n '__sessionctl_at \'\'' -a 'completion' -d 'Print a shell completion script for bash, zsh or fish, generated from the commands of this version.'
@@ -266,6 +269,7 @@ complete -c sessionctl -n '__sessionctl_at \'execute-meta\'' -s 'h' -l 'help' -d
 
 # sessionctl link
 complete -c sessionctl -n '__sessionctl_at \'link\'' -l 'callback-url' -r -F -d 'where the user lands after authorising (http or https)'
+complete -c sessionctl -n '__sessionctl_at \'link\'' -l 'approve' -d 'emulator only: complete the link at once, without a browser, so the toolkit is connected'
 complete -c sessionctl -n '__sessionctl_at \'link\'' -l 'state' -r -F -d 'the state file that resolves manifest names (default: .sessionctl/state.json)'
 complete -c sessionctl -n '__sessionctl_at \'link\'' -l 'user-id' -r -F -d 'the user id to pick when a manifest name was applied for several users'
 complete -c sessionctl -n '__sessionctl_at \'link\'' -l 'format' -x -a 'human json' -d 'human: tables and summaries; json: the service\'s response, unchanged'
@@ -392,6 +396,21 @@ complete -c sessionctl -n '__sessionctl_at \'files get\'' -s 'h' -l 'help' -d 'd
 complete -c sessionctl -n '__sessionctl_at \'files help\'' -f
 complete -c sessionctl -n '__sessionctl_at \'files help\'' -a 'ls upload-url download-url rm put get'
 
+# sessionctl mcp
+complete -c sessionctl -n '__sessionctl_at \'mcp\'' -l 'call' -r -F -d 'call this tool over MCP (tools/call) instead of listing'
+complete -c sessionctl -n '__sessionctl_at \'mcp\'' -l 'arg' -r -F -d 'one argument; the value is JSON when it parses, else a string (repeatable)'
+complete -c sessionctl -n '__sessionctl_at \'mcp\'' -l 'args-file' -r -F -d 'a JSON object of arguments, from a file or - for standard input'
+complete -c sessionctl -n '__sessionctl_at \'mcp\'' -l 'state' -r -F -d 'the state file that resolves manifest names (default: .sessionctl/state.json)'
+complete -c sessionctl -n '__sessionctl_at \'mcp\'' -l 'user-id' -r -F -d 'the user id to pick when a manifest name was applied for several users'
+complete -c sessionctl -n '__sessionctl_at \'mcp\'' -l 'format' -x -a 'human json' -d 'human: tables and summaries; json: the service\'s response, unchanged'
+complete -c sessionctl -n '__sessionctl_at \'mcp\'' -l 'emulator' -d 'use the offline emulator of apply --emulator (kept beside the state file); URLs it prints last only as long as the command'
+complete -c sessionctl -n '__sessionctl_at \'mcp\'' -l 'base-url' -r -F -d 'the service\'s base URL (default: https://backend.composio.dev; plain http only to loopback)'
+complete -c sessionctl -n '__sessionctl_at \'mcp\'' -l 'api-key-file' -r -F -d 'read the API key from this file (otherwise from COMPOSIO_API_KEY)'
+complete -c sessionctl -n '__sessionctl_at \'mcp\'' -l 'api-version' -r -F -d 'the API version of paths and shapes: 3 or 3.1 (default: 3; env: COMPOSIO_API_VERSION); delete, attach and history use v3.1 routes either way'
+complete -c sessionctl -n '__sessionctl_at \'mcp\'' -l 'verbose' -d 'trace HTTP requests and responses to stderr (credentials redacted)'
+complete -c sessionctl -n '__sessionctl_at \'mcp\'' -l 'timeout' -r -F -d 'give up on one API call, retries included, after this many milliseconds (default: 120000)'
+complete -c sessionctl -n '__sessionctl_at \'mcp\'' -s 'h' -l 'help' -d 'display help for command'
+
 # sessionctl schema
 complete -c sessionctl -n '__sessionctl_at \'schema\'' -s 'h' -l 'help' -d 'display help for command'
 
@@ -408,6 +427,7 @@ complete -c sessionctl -n '__sessionctl_at \'completion\'' -s 'h' -l 'help' -d '
 complete -c sessionctl -n '__sessionctl_at \'emulator\'' -l 'host' -r -F -d 'interface to bind (loopback unless you say otherwise)'
 complete -c sessionctl -n '__sessionctl_at \'emulator\'' -l 'port' -r -F -d 'port to listen on (0 picks a free one)'
 complete -c sessionctl -n '__sessionctl_at \'emulator\'' -l 'api-key' -r -F -d 'accept only this key (repeatable); without it any non-empty key works, each its own project'
+complete -c sessionctl -n '__sessionctl_at \'emulator\'' -l 'api-keys-file' -r -F -d 'accept the keys in this file, one per line (also: SESSIONCTL_EMULATOR_API_KEYS, separated by commas)'
 complete -c sessionctl -n '__sessionctl_at \'emulator\'' -l 'data-dir' -r -F -d 'keep state in this directory (written atomically) instead of memory'
 complete -c sessionctl -n '__sessionctl_at \'emulator\'' -l 'rate-limit' -r -F -d 'requests per minute per key, answered with 429 and Retry-After past it'
 complete -c sessionctl -n '__sessionctl_at \'emulator\'' -l 'max-file-size' -r -F -d 'largest mount file an upload may carry (bytes, or 100MiB, 1GiB; default: 256MiB)'
@@ -416,4 +436,4 @@ complete -c sessionctl -n '__sessionctl_at \'emulator\'' -s 'h' -l 'help' -d 'di
 
 # sessionctl help
 complete -c sessionctl -n '__sessionctl_at \'help\'' -f
-complete -c sessionctl -n '__sessionctl_at \'help\'' -a 'validate plan apply diff get toolkits tools search execute execute-meta link proxy files schema init completion emulator'
+complete -c sessionctl -n '__sessionctl_at \'help\'' -a 'validate plan apply diff get toolkits tools search execute execute-meta link proxy files mcp schema init completion emulator'

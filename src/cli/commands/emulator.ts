@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Option } from 'commander';
 import { InputError, UsageError } from '../../diagnostics/errors.js';
-import type { RegisterCommand } from '../command.js';
+import type { CommandEnv, RegisterCommand } from '../command.js';
 
 interface EmulatorFlags {
   host: string;
@@ -12,6 +12,34 @@ interface EmulatorFlags {
   rateLimit?: string;
   catalog?: string;
   maxFileSize?: string;
+  apiKeysFile?: string;
+}
+
+export const EMULATOR_KEYS_ENV = 'SESSIONCTL_EMULATOR_API_KEYS';
+
+/**
+ * The keys the emulator accepts: `--api-key` (repeatable), `--api-keys-file` (one per line; blank
+ * lines and `#` comments skipped) and SESSIONCTL_EMULATOR_API_KEYS (separated by commas or
+ * whitespace). A file or the environment keeps keys out of the process list and shell history.
+ */
+async function emulatorKeys(flags: EmulatorFlags, env: CommandEnv): Promise<string[]> {
+  const keys = [...flags.apiKey];
+  if (flags.apiKeysFile !== undefined) {
+    let text: string;
+    try {
+      text = await readFile(resolve(env.io.cwd, flags.apiKeysFile), 'utf8');
+    } catch (err) {
+      throw new InputError(`cannot read the API keys file (${(err as NodeJS.ErrnoException).code ?? 'error'})`, flags.apiKeysFile, { cause: err });
+    }
+    const fromFile = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#'));
+    if (fromFile.length === 0) throw new InputError('the API keys file holds no key', flags.apiKeysFile);
+    keys.push(...fromFile);
+  }
+  keys.push(...(env.io.env[EMULATOR_KEYS_ENV] ?? '').split(/[\s,]+/).filter((k) => k !== ''));
+  for (const key of keys) {
+    if (!/^[\x21-\x7e]+$/.test(key)) throw new UsageError('an emulator API key holds spaces, line breaks or non-ASCII characters; a key is one line of visible ASCII');
+  }
+  return keys;
 }
 
 function parsePort(raw: string): number {
@@ -52,6 +80,7 @@ export const registerEmulator: RegisterCommand = (program, env) => {
         .argParser((value: string, previous: string[] = []) => [...previous, value])
         .default([], 'any key'),
     )
+    .option('--api-keys-file <path>', `accept the keys in this file, one per line (also: ${EMULATOR_KEYS_ENV}, separated by commas)`)
     .option('--data-dir <dir>', 'keep state in this directory (written atomically) instead of memory')
     .option('--rate-limit <n/min>', 'requests per minute per key, answered with 429 and Retry-After past it')
     .option('--max-file-size <size>', 'largest mount file an upload may carry (bytes, or 100MiB, 1GiB; default: 256MiB)')
@@ -63,16 +92,18 @@ export const registerEmulator: RegisterCommand = (program, env) => {
         'Examples:',
         '  sessionctl emulator --port 4010                        # then: COMPOSIO_BASE_URL=http://127.0.0.1:4010',
         '  sessionctl emulator --port 0 --data-dir .emulator      # a free port; state kept across restarts',
-        '  sessionctl emulator --api-key ak_test_1 --rate-limit 600/min',
+        '  sessionctl emulator --api-keys-file keys.txt --rate-limit 600/min   # or SESSIONCTL_EMULATOR_API_KEYS',
         '  sessionctl emulator --catalog my-catalog.json          # your own toolkits and tools',
         '  curl -s -X POST http://127.0.0.1:4010/_emulator/reset -H "content-type: application/json" -d "{}"',
         '',
         'The first line on stdout is the URL; one line per request goes to stderr. Ctrl-C stops it.',
-        'Admin surface (health, reset, faults, rate limits): docs/emulator.md.',
+        'Serves /api/v3 and /api/v3.1 on one store, and each session\'s MCP endpoint at its mcp.url.',
+        'Admin surface (health, reset, faults, rate limits, PATCH out of band, link approval): docs/emulator.md.',
       ].join('\n'),
     )
     .action(async (flags: EmulatorFlags) => {
-      for (const key of flags.apiKey) env.redactor.add(key);
+      const apiKeys = await emulatorKeys(flags, env);
+      for (const key of apiKeys) env.redactor.add(key);
       const port = parsePort(flags.port);
       const rate = flags.rateLimit === undefined ? undefined : parseRate(flags.rateLimit);
       const maxFileBytes = flags.maxFileSize === undefined ? undefined : parseSize(flags.maxFileSize);
@@ -84,7 +115,7 @@ export const registerEmulator: RegisterCommand = (program, env) => {
         emulator = await startEmulator({
           host: flags.host,
           port,
-          apiKeys: flags.apiKey,
+          apiKeys,
           ...(flags.dataDir === undefined ? {} : { dataDir: resolve(env.io.cwd, flags.dataDir) }),
           ...(rate === undefined ? {} : { rateLimitPerMinute: rate }),
           ...(maxFileBytes === undefined ? {} : { maxFileBytes }),
@@ -98,11 +129,11 @@ export const registerEmulator: RegisterCommand = (program, env) => {
       const loopback = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/.test(flags.host);
       if (!loopback) {
         env.io.stderr.write(
-          `warning: listening on ${flags.host}, not loopback: other machines can reach this emulator${flags.apiKey.length === 0 ? ', and any key is accepted (restrict it with --api-key)' : ''}\n`,
+          `warning: listening on ${flags.host}, not loopback: other machines can reach this emulator${apiKeys.length === 0 ? ', and any key is accepted (restrict it with --api-key or --api-keys-file)' : ''}\n`,
         );
       }
       env.io.stderr.write(
-        `emulator listening on ${emulator.url} (${flags.apiKey.length > 0 ? `${flags.apiKey.length} key(s)` : 'any key'}${flags.dataDir === undefined ? ', state in memory' : `, state in ${flags.dataDir}`}); Ctrl-C stops it\n`,
+        `emulator listening on ${emulator.url} (${apiKeys.length > 0 ? `${apiKeys.length} key(s)` : 'any key'}${flags.dataDir === undefined ? ', state in memory' : `, state in ${flags.dataDir}`}); Ctrl-C stops it\n`,
       );
       const signal = await untilStopped();
       try {

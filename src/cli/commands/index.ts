@@ -9,6 +9,7 @@ import { registerFiles } from './files.js';
 import { registerGet } from './get.js';
 import { registerInit } from './init.js';
 import { registerLink } from './link.js';
+import { registerMcp } from './mcp.js';
 import { registerPlan } from './plan.js';
 import { registerProxy } from './proxy.js';
 import { registerSchema } from './schema.js';
@@ -32,6 +33,7 @@ export const allCommands: readonly RegisterCommand[] = [
   registerLink,
   registerProxy,
   registerFiles,
+  registerMcp,
   registerSchema,
   registerInit,
   registerCompletion,

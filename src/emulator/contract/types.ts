@@ -23,3 +23,6 @@ export interface OperationSchemas {
   /** Error response body schema (the shared envelope). */
   error: JsonSchema;
 }
+
+/** What the emulator keeps of an operation at run time (`operations.generated.ts`). */
+export type EmulatorOperation = Omit<OperationSchemas, 'response' | 'error'>;

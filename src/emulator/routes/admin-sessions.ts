@@ -4,9 +4,10 @@ import type { EmulatorState } from '../context.js';
 import { accountLists } from '../effective.js';
 import { httpError } from '../errors.js';
 import { validateRequest } from '../validate.js';
+import { approveConnection } from './link.js';
 import { applyUpdate } from './update.js';
 import type { UpdateSessionRequest } from '../../wire/request.js';
-import { readBody } from '../http.js';
+import { readJsonBody } from '../http.js';
 import { configOf } from '../session-view.js';
 import { newId, type ConnectionRecord, type SessionRecord } from '../store.js';
 
@@ -26,14 +27,8 @@ export interface AdminAnswer {
   body: unknown;
 }
 
-export async function jsonBody(a: AdminRequest): Promise<unknown> {
-  const raw = (await readBody(a.req, a.state.settings.maxBodyBytes)).toString('utf8');
-  if (raw.trim() === '') return {};
-  try {
-    return JSON.parse(raw);
-  } catch {
-    throw httpError(400, 'Invalid JSON in request body');
-  }
+export function jsonBody(a: AdminRequest): Promise<unknown> {
+  return readJsonBody(a.req, a.state.settings.maxBodyBytes);
 }
 
 /** A session in any tenant; its config as v3 answers it, or v3.1 with `?version=3.1`. */
@@ -60,13 +55,39 @@ export function mergePatch(target: unknown, patch: unknown): unknown {
   return out;
 }
 
+/**
+ * `POST /_emulator/connections/{id}/approve`: completes a link flow without a browser, as visiting
+ * its redirect URL does (any tenant; the admin surface has no key).
+ */
+export function approveLinkFlow(a: AdminRequest): AdminAnswer | undefined {
+  const [head, id, tail] = a.parts;
+  if (head !== 'connections' || id === undefined || tail !== 'approve' || a.method !== 'POST') return undefined;
+  const connection = a.state.store.connections.get(id);
+  if (connection === undefined) throw httpError(404, `Connected account '${id}' not found`);
+  approveConnection(connection, a.state);
+  return { status: 200, body: { connected_account_id: connection.id, toolkit: connection.toolkit, user_id: connection.user_id, status: connection.status } };
+}
+
+/**
+ * Whose sessions the listing shows: with `--api-key` keys, only those of the key presented (401
+ * without a valid one); otherwise those of the key presented, or everyone's when none is.
+ */
+function listingTenant(a: AdminRequest): string | undefined {
+  const raw = a.req.headers['x-api-key'];
+  const presented = Array.isArray(raw) ? raw[0] : raw;
+  const tenant = a.state.keys.tenantFor(presented);
+  if (a.state.keys.restricted && tenant === undefined) throw httpError(401, 'The session listing needs one of the emulator\'s API keys in x-api-key');
+  return tenant;
+}
+
 export async function adminSessions(a: AdminRequest): Promise<AdminAnswer | undefined> {
   const { method, state } = a;
   const [head, id, tail] = a.parts;
   if (head !== 'sessions') return undefined;
   if (id === undefined) {
     if (method !== 'GET') return undefined;
-    const sessions = [...state.store.sessions.values()].map((x) => ({ session_id: x.id, user_id: x.config.user_id, created_at: x.created_at, config_version: x.config_version }));
+    const tenant = listingTenant(a);
+    const sessions = [...state.store.sessions.values()].filter((x) => tenant === undefined || x.tenant === tenant).map((x) => ({ session_id: x.id, user_id: x.config.user_id, created_at: x.created_at, config_version: x.config_version }));
     return { status: 200, body: { sessions } };
   }
   const s = state.store.sessions.get(id);

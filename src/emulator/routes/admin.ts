@@ -34,6 +34,8 @@
  *                                             patch (RFC 7386) applied to the stored effective config>,
  *                                             tool_router_tools?: string[], config_version?: int};
  *                                             config_version is bumped unless given
+ *   POST   /_emulator/connections/{id}/approve  200 {connected_account_id, toolkit, user_id, status: "ACTIVE"}:
+ *                                             completes a link flow without a browser (as the link page does)
  *   GET    /_emulator/link/{token}            completes a link flow: the connection becomes ACTIVE;
  *                                             302 to the link's callback_url (with status and
  *                                             connected_account_id) or 200 {status, connected_account_id}
@@ -46,10 +48,11 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EmulatorState } from '../context.js';
+import { isLoopbackHost } from '../../util/loopback.js';
 import { envelope, httpError, ServiceError } from '../errors.js';
 import { checkFault, type FaultInput } from '../faults.js';
 import { ClientGone, sendJson } from '../http.js';
-import { adminSessions, jsonBody, type AdminAnswer, type AdminRequest } from './admin-sessions.js';
+import { adminSessions, approveLinkFlow, jsonBody, type AdminAnswer, type AdminRequest } from './admin-sessions.js';
 import { serveFile } from './files.js';
 import { completeLink } from './link.js';
 
@@ -65,10 +68,12 @@ export async function handleAdmin(req: IncomingMessage, res: ServerResponse, url
       throw httpError(400, 'Malformed path');
     }
     const [head, id] = parts;
+    // The link page and presigned file URLs carry their own token and are visited like any URL.
+    if (head !== 'link' && head !== 'files') refuseForeign(req, state);
     if (head === 'link' && id !== undefined && method === 'GET') return completeLink(id, state, res, requestId);
     if (head === 'files' && id !== undefined && (method === 'GET' || method === 'PUT')) return await serveFile(method, id, req, res, state, requestId);
     const admin: AdminRequest = { req, method, parts, query: url.searchParams, state };
-    const answer = (await adminRoute(admin)) ?? (await adminSessions(admin));
+    const answer = (await adminRoute(admin)) ?? approveLinkFlow(admin) ?? (await adminSessions(admin));
     if (answer === undefined) throw httpError(404, `No admin route ${method} ${url.pathname}`);
     sendJson(res, answer.status, answer.body, { 'x-request-id': requestId });
   } catch (err) {
@@ -78,6 +83,31 @@ export async function handleAdmin(req: IncomingMessage, res: ServerResponse, url
     sendJson(res, e.status, envelope(e, requestId), { 'x-request-id': requestId });
     if (e.status === 413) res.once('finish', () => req.socket?.destroy());
   }
+}
+
+/**
+ * The admin surface changes state without a key, so no web page may drive it (issue 14): a request
+ * with an `Origin` other than the emulator's own is 403, and a body that is not declared JSON is
+ * 415 (an HTML form or a `text/plain` fetch reaches a server without a CORS preflight).
+ */
+function refuseForeign(req: IncomingMessage, state: EmulatorState): void {
+  const origin = req.headers.origin;
+  if (origin !== undefined && !sameOrigin(origin, state.baseUrl)) throw httpError(403, 'Cross-origin requests to the emulator admin surface are refused');
+  const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+  const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+  if (hasBody && type !== 'application/json') throw httpError(415, 'Admin requests with a body must send it as application/json');
+}
+
+/** The emulator's own origin, by any loopback name for its address. */
+function sameOrigin(origin: string, baseUrl: string): boolean {
+  let o: URL;
+  try {
+    o = new URL(origin);
+  } catch {
+    return false;
+  }
+  const own = new URL(baseUrl);
+  return o.protocol === own.protocol && o.port === own.port && (o.hostname === own.hostname || (isLoopbackHost(o.hostname) && isLoopbackHost(own.hostname)));
 }
 
 /** health, reset, stats, faults, rate-limit. */

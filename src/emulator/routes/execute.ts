@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { CatalogTool } from '../../catalog/types.js';
-import type { ApiHandler, ApiResponse, EmulatorState } from '../context.js';
+import type { ApiHandler, EmulatorState } from '../context.js';
 import { requireSession } from '../context.js';
 import { connectionOf, isConnected } from '../connections.js';
 import { toolRouterErrors } from '../errors.js';
@@ -18,7 +18,7 @@ import type { SessionRecord } from '../store.js';
 import { createLinkFor } from './link.js';
 import { searchBody } from './search.js';
 
-interface Outcome {
+export interface Outcome {
   data: Record<string, unknown>;
   error: string | null;
 }
@@ -173,25 +173,31 @@ function manageConnections(slug: string, args: Record<string, unknown>, session:
   return { data: { results }, error: null };
 }
 
-function answer(session: SessionRecord, outcome: Outcome): ApiResponse {
+/** One execution's answer: the outcome and a `log_id` counted per session. */
+export function logged(session: SessionRecord, outcome: Outcome): { data: Record<string, unknown>; error: string | null; log_id: string } {
   session.executions += 1;
-  return { status: 200, body: { data: outcome.data, error: outcome.error, log_id: `log_${session.id.slice(4)}_${session.executions}` } };
+  return { data: outcome.data, error: outcome.error, log_id: `log_${session.id.slice(4)}_${session.executions}` };
+}
+
+/** A meta tool or an app tool by slug, as /execute runs it; undefined for a slug that is neither. */
+export function runTool(slug: string, args: Record<string, unknown>, session: SessionRecord, state: EmulatorState): Outcome | undefined {
+  if (metaTool(slug) !== undefined) return runMetaTool(slug, args, session, state);
+  const tool = state.catalog.tool(slug);
+  return tool === undefined ? undefined : runAppTool(tool, args, session, state);
 }
 
 export const execute: ApiHandler = (req, state) => {
   const session = requireSession(req, state);
   const body = req.body as { tool_slug: string; arguments?: Record<string, unknown> };
-  const args = body.arguments ?? {};
-  if (metaTool(body.tool_slug) !== undefined) return answer(session, runMetaTool(body.tool_slug, args, session, state));
-  const tool = state.catalog.tool(body.tool_slug);
-  if (tool === undefined) {
+  const outcome = runTool(body.tool_slug, body.arguments ?? {}, session, state);
+  if (outcome === undefined) {
     throw toolRouterErrors.badRequest(`Tool '${body.tool_slug}' not found`, [`Error in payload.tool_slug: Unknown tool '${body.tool_slug}'`]);
   }
-  return answer(session, runAppTool(tool, args, session, state));
+  return { status: 200, body: logged(session, outcome) };
 };
 
 export const executeMeta: ApiHandler = (req, state) => {
   const session = requireSession(req, state);
   const body = req.body as { slug: string; arguments?: Record<string, unknown> };
-  return answer(session, runMetaTool(body.slug, body.arguments ?? {}, session, state));
+  return { status: 200, body: logged(session, runMetaTool(body.slug, body.arguments ?? {}, session, state)) };
 };
