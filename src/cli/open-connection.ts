@@ -57,6 +57,7 @@ export function connector(flags: ConnectionOptions & { emulator?: boolean }, env
       updateSession: (id, body) => client.updateSession(id, body),
       deleteSession: (id) => client.deleteSession(id),
       configHistory: (id, query) => client.configHistory(id, query),
+      mcpToolNames: async (id) => (await client.mcpTools(id)).map((t) => t.name),
       close,
     };
   };

@@ -33,6 +33,8 @@ export interface ApplyRunOptions extends RunBase {
   strict?: boolean;
   lock: StateLockOptions;
   onProgress?: (progress: ApplyProgress) => void;
+  /** Called with the plan before any session is deleted (`--prune` lists what it deletes first). */
+  beforeDeletes?: (plan: Plan) => void;
   /** Stops the run (SIGINT, SIGTERM); see applyPlan. */
   signal?: AbortSignal;
   graceMs?: number;
@@ -75,6 +77,7 @@ export async function runApply(paths: readonly string[], options: ApplyRunOption
     try {
       const limiter = options.rateLimitPerMinute === undefined ? undefined : new RateLimiter(options.rateLimitPerMinute);
       if (refresh) plan = await refreshPlan(plan, { getSession: (id) => api.getSession(id), concurrency: options.concurrency ?? 4, strict: options.strict === true, ...(limiter ? { limiter } : {}) });
+      if (plan.deletions.length > 0) options.beforeDeletes?.(plan);
       return finish(inputs, await applyPlan(plan, { ...applyOptions(options, limiter), api, state }));
     } finally {
       await api.close();

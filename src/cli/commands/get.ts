@@ -1,4 +1,5 @@
 import type { RegisterCommand } from '../command.js';
+import { exportSession } from '../export-session.js';
 import { addOperateOptions, printJson, renderContext, SESSION_ARG_HELP, sessionHelp, withSession, type OperateFlags } from '../operate-options.js';
 
 /** `sessionctl get SESSION`: the session as the service holds it (GET /session/{id}). */
@@ -7,10 +8,11 @@ export const registerGet: RegisterCommand = (program, env) => {
     .command('get')
     .description('Show a session: its user, MCP URL, meta tools and effective config (GET).')
     .argument('<session>', SESSION_ARG_HELP);
-  addOperateOptions(cmd)
-    .addHelpText('after', sessionHelp(['sessionctl get support-agent', 'sessionctl get trs_1a2b3c4d5e6f --format json | jq .config']))
+  addOperateOptions(cmd, { yaml: 'the manifest that declares the session (as `sessionctl export`)' })
+    .addHelpText('after', sessionHelp(['sessionctl get support-agent', 'sessionctl get trs_1a2b3c4d5e6f --format json | jq .config', 'sessionctl get support-agent --format yaml > support-agent.yaml']))
     .action(async (ref: string, flags: OperateFlags) => {
-      await withSession(ref, flags, env, async (client, id) => {
+      await withSession(ref, flags, env, async (client, id, resolved) => {
+        if (flags.format === 'yaml') return exportSession(client, id, resolved, {}, env);
         const session = await client.getSession(id);
         if (flags.format === 'json') return printJson(env, session);
         const { renderSession } = await import('../../report/operate/session.js');
