@@ -1,11 +1,11 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import YAML from 'yaml';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 /**
  * Runs the composite action of action.yml the way the runner does: each `run:` step as a bash
@@ -75,7 +75,7 @@ function bash(file: string, cwd: string, env: Record<string, string>): Promise<{
 }
 
 async function runAction(workspace: string, inputs: Record<string, string>, extraEnv: Record<string, string> = {}): Promise<ActionRun> {
-  const runnerTemp = mkdtempSync(path.join(tmpdir(), 'sessionctl-runner-'));
+  const runnerTemp = tempDir('runner');
   const summaryFile = path.join(runnerTemp, 'step_summary.md');
   writeFileSync(summaryFile, '');
   const allInputs: Record<string, string> = {};
@@ -147,7 +147,7 @@ beforeAll(async () => {
   emulator = await startEmulator({ port: 0, apiKeys: [apiKey] });
   const bin = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { bin: { sessionctl: string } }).bin.sessionctl;
   expect(existsSync(path.join(root, bin)), 'build first (npm run build); npm test does').toBe(true);
-  workspace = mkdtempSync(path.join(tmpdir(), 'sessionctl-workspace-'));
+  workspace = tempDir('workspace');
   mkdirSync(path.join(workspace, 'sessions'));
   writeFileSync(path.join(workspace, 'sessions/support.yaml'), valid);
   writeFileSync(path.join(workspace, 'sessions/analyst.yaml'), invalid);
@@ -286,7 +286,7 @@ describe('the GitHub Action, run locally', () => {
   });
 
   test('changed-since: a pull-request run checks only the manifests the branch changed', async () => {
-    const repo = mkdtempSync(path.join(tmpdir(), 'sessionctl-action-git-'));
+    const repo = tempDir('action-git');
     const gitEnv = { PATH: process.env['PATH'] ?? '', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' };
     const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, env: gitEnv });
     try {

@@ -10,13 +10,13 @@
  * to a temporary folder in `beforeAll`.
  */
 import { readFileSync } from 'node:fs';
-import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { open, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseAllDocuments, parseDocument, type Document } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Code } from '../../src/diagnostics/codes.js';
 import { runCli, type CliResult } from '../helpers/run-cli.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 interface Case {
   name: string;
@@ -285,7 +285,7 @@ const generated: Array<[string, Case[]]> = [
 let dir: string;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'sessionctl-bad-input-'));
+  dir = tempDir('bad-input');
   for (const [, cases] of generated) {
     for (const c of cases) {
       const path = join(dir, c.file);

@@ -1,5 +1,4 @@
-import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { chmod, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { request } from 'undici';
@@ -10,9 +9,10 @@ import { clientFromOptions } from '../../src/cli/connection.js';
 import { memoryIo } from '../../src/cli/io.js';
 import { Redactor } from '../../src/cli/redact.js';
 import { startEmulator } from '../../src/emulator/server.js';
-import { runCli as run } from '../../src/cli/run.js';
 import { runCli } from '../helpers/run-cli.js';
 import { refusedPort, startFaultServer, type Behaviour, type FaultServer } from './client-fault-server.js';
+import { tempDir } from '../helpers/temp-dir.js';
+import { spawnEmulator } from '../conformance/cli-bundle.js';
 
 /**
  * A sentinel key goes through every failing path of the client; it must appear in no error
@@ -135,14 +135,10 @@ describe('sessionctl emulator, driven with sentinel keys', () => {
   const REFUSED = 'ak_SENTINEL_refused_8e7d6c5b4a';
 
   test('no request, failing or not, puts a key into its output', async () => {
-    const io = memoryIo({ env: {} });
-    const done = run(['emulator', '--port', '0', '--api-key', ACCEPTED], io);
-    let url = '';
-    for (let i = 0; i < 200 && url === ''; i++) {
-      await new Promise((r) => setTimeout(r, 25));
-      url = /http:\/\/127\.0\.0\.1:\d+/.exec(io.out())?.[0] ?? '';
-    }
-    expect(url).not.toBe('');
+    // A child process of its own: the command waits for SIGINT, which must not reach this worker.
+    const emu = await spawnEmulator(['--port', '0', '--api-key', ACCEPTED]);
+    const url = emu.url;
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const traces: string[] = [];
     const errors: unknown[] = [];
     const mk = (apiKey: string): SessionClient => {
@@ -182,13 +178,13 @@ describe('sessionctl emulator, driven with sentinel keys', () => {
       ];
       for (const attempt of attempts) errors.push(await attempt().then(() => undefined, (e: unknown) => e));
     } finally {
-      process.emit('SIGINT');
+      expect(await emu.stop('SIGINT')).toBe(0);
     }
-    expect(await done).toBe(0);
+    expect(emu.stderr()).toContain('emulator stopped (SIGINT)');
     expect(errors.map((e) => (e instanceof ApiError ? 'ApiError' : String(e)))).toEqual(Array(8).fill('ApiError'));
     expect((errors as ApiError[]).map((e) => e.status ?? e.kind)).toEqual([401, 404, 400, 400, 500, 'outcome-unknown', 200, 429]);
-    const everything = [io.out(), io.err(), ...errors.map((e) => everyForm(e, [])), ...traces].join('\n');
-    expect(io.err()).toContain('GET'); // the emulator did log the requests
+    const everything = [emu.stdout(), emu.stderr(), ...errors.map((e) => everyForm(e, [])), ...traces].join('\n');
+    expect(emu.stderr()).toContain('GET /api/v3/tool_router/session/'); // the emulator did log the requests
     expect(everything).not.toContain(REFUSED);
     expect(everything).not.toContain(ACCEPTED);
   });
@@ -208,7 +204,7 @@ describe('networked commands (apply, diff) with a sentinel key', () => {
   const MANIFEST = 'name: leak-check\nuser_id: u1\ntoolkits: [gmail]\n';
 
   async function world(): Promise<{ dir: string; run: (argv: string[], env?: Record<string, string | undefined>) => ReturnType<typeof runCli> }> {
-    const dir = await mkdtemp(join(tmpdir(), 'sessionctl-leak-'));
+    const dir = tempDir('leak');
     open.push({ close: () => rm(dir, { recursive: true, force: true }) });
     await writeFile(join(dir, 'm.yaml'), MANIFEST);
     return { dir, run: (argv, env = { COMPOSIO_API_KEY: KEY }) => runCli(argv, { cwd: dir, env }) };
@@ -337,7 +333,7 @@ describe('every operate command, failing, with a sentinel key', () => {
       body: JSON.stringify({ route: '*', status: 409, times: 100 }),
     });
     await res.body.dump();
-    const dir = await mkdtemp(join(tmpdir(), 'sessionctl-leak-op-'));
+    const dir = tempDir('leak-op');
     open.push({ close: () => rm(dir, { recursive: true, force: true }) });
 
     const unauthorized = await runCli([...argv, '--base-url', refusing.url, '--verbose'], { cwd: dir, env: { COMPOSIO_API_KEY: KEY } });

@@ -1,14 +1,14 @@
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createClient, type SessionClient } from '../../src/client/client.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
 import { cliBundle } from '../conformance/cli-bundle.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 /**
  * `files put` then `files get` of a 20 MiB file through the built CLI in a child process, against
@@ -35,7 +35,7 @@ let session: string;
 beforeAll(async () => {
   emu = await startEmulator({ port: 0, apiKeys: [KEY], maxFileBytes: 64 * 1024 * 1024 });
   client = createClient({ baseUrl: emu.url, apiKey: KEY });
-  dir = await mkdtemp(join(tmpdir(), 'sessionctl-transfer-'));
+  dir = tempDir('transfer');
   session = (await client.createSession({ user_id: 'transfer' })).session_id;
   main = await cliBundle();
   await writeFile(join(dir, 'meter.mjs'), METER);

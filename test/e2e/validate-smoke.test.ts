@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error -- a plain JS module shared with the benchmark
 import { generate } from '../../bench/validate/generate.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 /**
  * Smoke tests of the built single-file bin (npm test builds first): packaging mistakes, and the
@@ -44,7 +44,7 @@ describe('the built bin', () => {
   });
 
   it('gives the same report with worker threads as without', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sessionctl-smoke-'));
+    const dir = tempDir('smoke');
     generate(dir, 1200);
     writeFileSync(join(dir, 'x-dup.yaml'), 'name: bench-7\nuser_id: u\n');
     writeFileSync(join(dir, 'x-secret.yaml'), 'user_id: ghp_abcdefghijklmnopqrstuvwxyz0123456789\n');

@@ -1,14 +1,14 @@
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
 function scratch(): string {
-  return mkdtempSync(join(tmpdir(), 'sessionctl-validate-'));
+  return tempDir('validate');
 }
 
 function jsonCodes(stdout: string): string[] {

@@ -1,13 +1,13 @@
-import { mkdtemp, readFile, readdir, rm, stat, writeFile, utimes } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, readdir, rm, stat, writeFile, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { StateStore, lockOwner, parseState, stateFileHash, type StateEntry } from '../../../src/apply/state.js';
 import { InputError } from '../../../src/errors.js';
+import { tempDir } from '../../helpers/temp-dir.js';
 
 let dir: string;
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'sessionctl-state-'));
+  dir = tempDir('state');
 });
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true });

@@ -1,11 +1,11 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { validatePaths, type ValidatePathsOptions, type ValidateRun } from '../../../src/validate/run.js';
 // @ts-expect-error -- a plain JS module shared with the benchmark
 import { generate } from '../../../bench/validate/generate.js';
+import { tempDir } from '../../helpers/temp-dir.js';
 
 /*
  * Bulk validation checks one file at a time (on worker threads for big runs) and keeps only
@@ -52,7 +52,7 @@ describe('per-file validation', () => {
   });
 
   it('gives exactly the in-memory results on generated bench manifests', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sessionctl-perfile-'));
+    const dir = tempDir('perfile');
     generate(dir, 600);
     const r = await threeWays([dir], dir);
     expect(r.perFile).toEqual(r.inMemory);
@@ -63,7 +63,7 @@ describe('per-file validation', () => {
   });
 
   it('gives the same results for tricky files: duplicates, secrets, YAML 1.1, env, multi-document, large, links', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sessionctl-perfile-'));
+    const dir = tempDir('perfile');
     mkdirSync(join(dir, 'sub'));
     mkdirSync(join(dir, 'node_modules'));
     mkdirSync(join(dir, '.hidden'));
@@ -115,7 +115,7 @@ describe('per-file validation', () => {
     expect(r.run.report.files.filter((f) => f.endsWith('/c.yaml'))).toHaveLength(2);
 
     // Several paths (a folder, a file in it again, a glob, a missing path) and standard input.
-    const copy = mkdtempSync(join(tmpdir(), 'sessionctl-perfile-'));
+    const copy = tempDir('perfile');
     cpSync(join(root, 'examples'), copy, { recursive: true });
     const stdin = async (): Promise<Buffer> => Buffer.from('name: same\nuser_id: u\n');
     const mixed = await threeWays([copy, join(copy, 'team.yaml'), `${dir}/sub/*.yaml`, join(dir, 'missing'), dir, '-'], root, {
