@@ -4,7 +4,6 @@
 //        npm run mutate -- --since REF           ... since REF's merge base with HEAD
 //        npm run mutate -- src/config/drift.ts   named modules
 //        npm run mutate -- --force ...           ignore the module's incremental results
-//        npm run mutate -- --tests 'test/e2e/diff-drift.test.ts' ...   other test files
 //
 // Each module gets its own incremental file and report under reports/mutation/ (git-ignored),
 // and ends with one line in the table format of docs/testing.md. Exit 0 when every module
@@ -16,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const target = 90;
-const usage = 'usage: npm run mutate -- [--since REF] [--force] [--tests GLOB]... [src/module.ts ...]';
+const usage = 'usage: npm run mutate -- [--since REF] [--force] [src/module.ts ...]';
 
 function fail(message) {
   console.error(`mutate: ${message}\n${usage}`);
@@ -24,14 +23,13 @@ function fail(message) {
 }
 
 function parseArgs(argv) {
-  const options = { since: undefined, force: false, tests: [], modules: [] };
+  const options = { since: undefined, force: false, modules: [] };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
-    if (arg === '--since' || arg === '--tests') {
+    if (arg === '--since') {
       const value = argv[++i];
       if (value === undefined || value.startsWith('--')) fail(`${arg} needs a value`);
-      if (arg === '--since') options.since = value;
-      else options.tests.push(value);
+      options.since = value;
     } else if (arg === '--force') options.force = true;
     else if (arg === '--help' || arg === '-h') {
       console.log(usage);
@@ -86,7 +84,6 @@ function run(module, options) {
   mkdirSync(path.join(dir, 'incremental'), { recursive: true });
   const args = ['stryker', 'run', '--mutate', module, '--incrementalFile', `reports/mutation/incremental/${slug}.json`];
   if (options.force) args.push('--force');
-  if (options.tests.length > 0) args.push('--testFiles', options.tests.join(','));
   console.error(`mutate: ${module}`);
   const r = spawnSync('npx', args, { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) {
