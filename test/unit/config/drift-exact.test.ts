@@ -167,6 +167,20 @@ describe('computeDrift: the items, exactly', () => {
   });
 });
 
+describe('computeDrift: what is no item at all', () => {
+  it('a declared list held as declared: not even a defaulted item', () => {
+    const c = drift('user_id: u\ntoolkits: [gmail, slack]\n', (s) => (obj(s, 'toolkits')['enabled'] = ['slack', 'gmail']));
+    expect(c.items.filter((i) => i.path.startsWith('/config/toolkits'))).toStrictEqual([]);
+  });
+
+  it('a key neither declared nor answered (a manifest that failed the schema)', () => {
+    const manifest = {} as ManifestData;
+    const s = served({ user_id: 'u' });
+    delete s.config['user_id'];
+    expect(computeDrift(expectedConfig(manifest), s).filter((i) => i.kind !== 'defaulted')).toStrictEqual([]);
+  });
+});
+
 describe('computeDrift: meta tools', () => {
   it('no tool_router_tools in the answer: dropped, with the expected set', () => {
     const c = drift('user_id: u\n', (s) => delete s.tool_router_tools);
@@ -260,6 +274,17 @@ describe('driftDiagnostics: codes, exact messages, ranges in the manifest', () =
     const items: DriftItem[] = [{ kind: 'changed', path: '/config/x', pointer: '/x/0/slug', expected: 'a', actual: 'b' }];
     const d = doc('user_id: u\nx:\n  - slug: a\n');
     expect(driftDiagnostics(items, d, 'm').map((i) => i.range)).toStrictEqual([range(3, 5, 3, 9)]);
+  });
+
+  it('a numeric map key of two digits is located like a list index, at its value', () => {
+    const c = drift('user_id: u\nauth_configs:\n  "12": ac_1\n', (s) => delete obj(s, 'auth_configs')['12']);
+    expect(where(c)).toStrictEqual([['drift/dropped', 'error', 'm: config.auth_configs.12 is declared "ac_1" but the service does not echo it', '/auth_configs/12', range(3, 9, 3, 13)]]);
+  });
+
+  it('an item built without a value shows it as nothing', () => {
+    const d = doc('user_id: u\n');
+    const items: DriftItem[] = [{ kind: 'changed', path: '/config/user_id', pointer: '/user_id', expected: 'u' }];
+    expect(driftDiagnostics(items, d, 'm').map((i) => i.message)).toStrictEqual(['m: config.user_id is nothing at the service, declared "u"']);
   });
 
   it('defaulted items make no diagnostic', () => {
