@@ -16,7 +16,7 @@ import { tempDir } from '../helpers/temp-dir.js';
  * memory stays flat while they move.
  *
  * The meter (a preload in the child): from the child's first HTTP request (after start-up) to its
- * exit, every 5 ms it forces a garbage collection and samples `heapUsed + external` (external
+ * exit, every 20 ms it forces a garbage collection and samples `heapUsed + external` (external
  * counts every Buffer); growth = peak - the value at the first request. Peak RSS is not used: it is
  * dominated by start-up, and glibc keeps freed 64 KiB chunks in the process, so RSS grows by about
  * the same for a streamed and a buffered transfer. A control run through the same meter, a script
@@ -63,7 +63,7 @@ diagnostics.subscribe('undici:request:create', () => {
   if (base !== undefined) return;
   base = live();
   peak = base;
-  setInterval(() => { peak = Math.max(peak, live()); }, 5).unref();
+  setInterval(() => { peak = Math.max(peak, live()); }, 20).unref();
 });
 process.on('exit', () => {
   if (base !== undefined) peak = Math.max(peak, live());
