@@ -22,6 +22,7 @@ const formats = [
   ['json', 'expected.json'],
   ['github', 'expected.github.txt'],
   ['sarif', 'expected.sarif.json'],
+  ['junit', 'expected.junit.xml'],
   ['markdown', 'expected.markdown.md'],
 ] as const;
 
