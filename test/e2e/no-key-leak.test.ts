@@ -47,7 +47,8 @@ function sentinelClient(baseUrl: string, extra: Partial<ClientOptions> = {}): { 
     apiKey: SENTINEL,
     onTrace: (l) => traces.push(l),
     retries: { sleep: async () => undefined, random: () => 0.5 },
-    timeouts: { attemptMs: 200 },
+    // Long enough that a loaded machine's server records the request before the client gives up.
+    timeouts: { attemptMs: 5_000 },
     ...extra,
   });
   open.push(c);
@@ -66,17 +67,18 @@ const faults: Array<[string, Behaviour[], (c: SessionClient) => Promise<unknown>
   ['429 bare message', [{ type: 'respond', status: 429, headers: { 'retry-after': '999' }, body: { message: 'Rate limit exceeded' } }], (c) => c.execute('trs_x', { tool_slug: 'X' })],
   ['reset after body (outcome unknown)', [{ type: 'reset-after-body' }], (c) => c.createSession({ user_id: 'u' })],
   ['reset before body', [{ type: 'reset-before-body' }, { type: 'reset-before-body' }, { type: 'reset-before-body' }, { type: 'reset-before-body' }], (c) => c.getSession('trs_x')],
-  ['timeout (outcome unknown)', [{ type: 'delay', ms: 2_000, then: { type: 'respond', status: 201, body: {} } }], (c) => c.createSession({ user_id: 'u' })],
+  ['timeout (outcome unknown)', [{ type: 'delay', ms: 10_000, then: { type: 'respond', status: 201, body: {} } }], (c) => c.createSession({ user_id: 'u' })],
   ['redirect', [{ type: 'respond', status: 302, headers: { location: `https://elsewhere.example/steal?k=${SENTINEL}` } }], (c) => c.createSession({ user_id: 'u' })],
   ['malformed body', [{ type: 'malformed', status: 200 }], (c) => c.listToolkits('trs_x', { toolkits: ['gmail', 'slack'] })],
 ];
 
 describe('the sentinel key never leaves through a failure', () => {
-  test.each(faults)('%s', async (_name, script, run) => {
+  test.each(faults)('%s', async (name, script, run) => {
     const s: FaultServer = await startFaultServer({ fallback: { type: 'respond', status: 500, body: envelope(500, 'internal') } });
     open.push(s);
     s.script(...script);
-    const { c, traces } = sentinelClient(s.url);
+    // The timeout case needs the client to give up first: 1.5 s against the server's 10 s.
+    const { c, traces } = sentinelClient(s.url, name.startsWith('timeout') ? { timeouts: { attemptMs: 1_500 } } : {});
     const err = await run(c).then(
       () => undefined,
       (e: unknown) => e,

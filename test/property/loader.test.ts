@@ -50,11 +50,19 @@ function check(text: string): void {
     const why = misplaced(d, first.text ?? text);
     if (why !== undefined) throw new Error(`${d.code} at ${JSON.stringify(d.range)}: ${why}`);
   }
-  expect(result(text)).toEqual(result(text));
+  expect(result(text)).toEqual(JSON.parse(JSON.stringify(first)));
 }
 
 /** Counterexamples found so far: they run first, every time. */
-const regressions: Array<[string]> = [['a: "\uD83D\uDE00\n'], ['\t- x'], ['? [\n'], ['"'], ['key: ${\n']];
+const regressions: Array<[string]> = [
+  // Found by this property (seed -2115787712): yaml's error span ended inside the emoji's surrogate pair.
+  [': \uD83D\uDE00: '],
+  ['a: "\uD83D\uDE00\n'],
+  ['\t- x'],
+  ['? [\n'],
+  ['"'],
+  ['key: ${\n'],
+];
 
 describe('the loader on any text', () => {
   it('YAML-dense text: no throw, findings located in the file, the same twice', () => {
@@ -62,7 +70,7 @@ describe('the loader on any text', () => {
   });
 
   it('any string at all', () => {
-    fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 80 }), check), runs(regressions));
+    fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 40 }), check), runs(regressions));
   });
 
   it('any bytes, decoded or refused with a located finding', () => {
