@@ -20,7 +20,11 @@ const hogs = arg('--hogs', availableParallelism());
 const DEFAULT_TIMEOUT = 20_000;
 
 /** Tests that set a timeout of their own (the rest have vitest.config.ts's 20 s). */
-const OWN_TIMEOUTS = new Map([['files put / files get of 20 MiB round-trips byte for byte with flat memory', 60_000]]);
+const OWN_TIMEOUTS = new Map([
+  ['files put / files get of 20 MiB round-trips byte for byte with flat memory', 60_000],
+  ['the GitHub Action, run locally apply: sessions created on the service, their ids and MCP URLs as outputs, the key never in the log', 40_000],
+  ['the GitHub Action, run locally diff: drift after an edit is annotated on the declared line, and the step fails', 40_000],
+]);
 const timeoutOf = (title) => OWN_TIMEOUTS.get(title) ?? DEFAULT_TIMEOUT;
 
 const children = [];

@@ -120,6 +120,12 @@ async function runAction(workspace: string, inputs: Record<string, string>, extr
 
 const apiKey = 'sk-action-test-5f0c1e7d9a';
 
+/**
+ * The tests that run the whole action twice start a dozen node processes through bash; beside a
+ * CPU hog on two cores they take up to 12 s, so they get 40 s (half of it stays out of reach).
+ */
+const ACTION_TWICE_TIMEOUT = 40_000;
+
 const oncall = `name: oncall
 user_id: oncall-bot
 toolkits: [slack]
@@ -260,7 +266,7 @@ describe('the GitHub Action, run locally', () => {
     const again = await runAction(workspace, inputs);
     expect(again.status).toBe(0);
     expect(JSON.parse(again.outputs['session-ids']!)).toEqual(ids);
-  });
+  }, ACTION_TWICE_TIMEOUT);
 
   test('diff: drift after an edit is annotated on the declared line, and the step fails', async () => {
     mkdirSync(path.join(workspace, 'drift'));
@@ -283,7 +289,7 @@ describe('the GitHub Action, run locally', () => {
     const sarif = JSON.parse(readFileSync(path.join(workspace, 'drift.sarif'), 'utf8')) as { runs: Array<{ results: Array<{ ruleId: string }> }> };
     expect(sarif.runs[0]!.results.map((r) => r.ruleId).every((id) => id.startsWith('drift/'))).toBe(true);
     expect(run.summary).toMatch(/^### sessionctl diff: /m);
-  });
+  }, ACTION_TWICE_TIMEOUT);
 
   test('changed-since: a pull-request run checks only the manifests the branch changed', async () => {
     const repo = tempDir('action-git');
