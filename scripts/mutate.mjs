@@ -67,7 +67,8 @@ function checkModule(file) {
 function summarise(report, module) {
   const file = report.files[module] ?? { mutants: [] };
   const count = (status) => file.mutants.filter((m) => m.status === status).length;
-  const killed = count('Killed') + count('Timeout');
+  const timedOut = count('Timeout');
+  const killed = count('Killed') + timedOut;
   const survived = count('Survived');
   const noCoverage = count('NoCoverage');
   const valid = killed + survived + noCoverage;
@@ -75,7 +76,7 @@ function summarise(report, module) {
   const survivors = file.mutants
     .filter((m) => m.status === 'Survived' || m.status === 'NoCoverage')
     .map((m) => `  ${module}:${m.location.start.line}:${m.location.start.column} ${m.status} ${m.mutatorName}: ${JSON.stringify(m.replacement ?? '')}`);
-  return { killed, survived, noCoverage, errors: count('CompileError') + count('RuntimeError'), score, survivors };
+  return { killed, timedOut, survived, noCoverage, errors: count('CompileError') + count('RuntimeError'), score, survivors };
 }
 
 function run(module, options) {
@@ -108,13 +109,13 @@ for (const module of modules) {
   const s = run(module, options);
   if (s === undefined) {
     below++;
-    rows.push(`| ${module} | stryker failed | | | | |`);
+    rows.push(`| ${module} | stryker failed | | | | | |`);
     continue;
   }
   if (s.score < target) below++;
-  rows.push(`| ${module} | ${s.killed} | ${s.survived} | ${s.noCoverage} | ${s.errors} | ${s.score.toFixed(1)} % |`);
+  rows.push(`| ${module} | ${s.killed} | ${s.timedOut} | ${s.survived} | ${s.noCoverage} | ${s.errors} | ${s.score.toFixed(1)} % |`);
   if (s.survivors.length > 0) console.error(`survivors in ${module}:\n${s.survivors.join('\n')}`);
 }
-console.log('\n| module | killed | survived | no coverage | compile errors | score |\n|---|---|---|---|---|---|');
+console.log('\n| module | killed | of which timed out | survived | no coverage | compile errors | score |\n|---|---|---|---|---|---|---|');
 console.log(rows.join('\n'));
 process.exitCode = below > 0 ? 1 : 0;

@@ -21,7 +21,10 @@ const DEFAULT_TIMEOUT = 20_000;
 
 /** Tests that set a timeout of their own (the rest have vitest.config.ts's 20 s). */
 const OWN_TIMEOUTS = new Map([
-  ['files put / files get of 20 MiB round-trips byte for byte with flat memory', 60_000],
+  ['files put / files get of 20 MiB round-trips byte for byte with flat memory', 120_000],
+  ['the built bin gives the same report with worker threads as without', 40_000],
+  ['per-file validation gives exactly the in-memory results on generated bench manifests', 40_000],
+  ['per-file validation gives the same results for tricky files: duplicates, secrets, YAML 1.1, env, multi-document, large, links', 40_000],
   ['the GitHub Action, run locally apply: sessions created on the service, their ids and MCP URLs as outputs, the key never in the log', 40_000],
   ['the GitHub Action, run locally diff: drift after an edit is annotated on the declared line, and the step fails', 40_000],
 ]);

@@ -51,18 +51,21 @@ describe('per-file validation', () => {
     }
   });
 
-  it('gives exactly the in-memory results on generated bench manifests', async () => {
+  // Worker threads over hundreds of files, three ways: up to 20 s on a machine loaded far beyond
+  // a CPU hog (docs/testing.md).
+  it('gives exactly the in-memory results on generated bench manifests', { timeout: 40_000 }, async () => {
     const dir = tempDir('perfile');
-    generate(dir, 600);
+    // Two batches of 250 (src/validate/parallel.ts): each of the two workers takes one.
+    generate(dir, 300);
     const r = await threeWays([dir], dir);
     expect(r.perFile).toEqual(r.inMemory);
     expect(r.threaded).toEqual(r.inMemory);
-    expect(r.run.report.summary).toMatchObject({ files: 600, manifests: 600, errors: 12 });
+    expect(r.run.report.summary).toMatchObject({ files: 300, manifests: 300, errors: 6 });
     // Only the files with findings keep their text.
-    expect([...r.run.sources.keys()]).toHaveLength(12);
+    expect([...r.run.sources.keys()]).toHaveLength(6);
   });
 
-  it('gives the same results for tricky files: duplicates, secrets, YAML 1.1, env, multi-document, large, links', async () => {
+  it('gives the same results for tricky files: duplicates, secrets, YAML 1.1, env, multi-document, large, links', { timeout: 40_000 }, async () => {
     const dir = tempDir('perfile');
     mkdirSync(join(dir, 'sub'));
     mkdirSync(join(dir, 'node_modules'));
