@@ -41,8 +41,8 @@ const anyKnownMarker = /ak_|AKIA|ASIA|gh[pousr]_|github_pat_|xox|_live_|_test_|s
 
 /** What a string looks like, if it looks like a secret: the label and the matched text. */
 export function classifySecret(value: string, keyName: string | undefined): { label: string; secret: string } | undefined {
-  // Every format below is at least 16 characters long.
-  if (value.length < 16) return undefined;
+  // Every format below is at least 15 characters long (a Slack token: `xoxb-` and ten).
+  if (value.length < 15) return undefined;
   if (anyKnownMarker.test(value)) for (const { label, pattern } of knownFormats) {
     const m = pattern.exec(value);
     if (m !== null) return { label, secret: label === 'a private key' ? value.trim() : m[0] };
