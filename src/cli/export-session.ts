@@ -43,7 +43,9 @@ export async function exportSession(client: SessionClient, sessionId: string, re
     return;
   }
   const { writeNewFile } = await import('../util/atomic-write.js');
-  const written = await writeNewFile(out, text, flags.force === true);
+  const written = await writeNewFile(out, text, flags.force === true).catch((err: unknown) => {
+    throw new InputError(`cannot write the manifest: ${(err as Error).message}`, flags.out, { cause: err });
+  });
   if (written === 'exists') throw new InputError('the file exists; pass --force to replace it', flags.out);
   env.io.stderr.write(`wrote ${flags.out}\n`);
 }

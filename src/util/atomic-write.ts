@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { link, lstat, open, readlink, realpath, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { link, lstat, mkdir, open, readlink, realpath, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 
@@ -198,6 +198,7 @@ export async function createNewFile(path: string, text: string): Promise<'create
 
 /** Writes `path` atomically; without `replace`, only when it does not exist yet. */
 export async function writeNewFile(path: string, text: string, replace: boolean): Promise<'created' | 'exists'> {
+  await mkdir(dirname(path), { recursive: true });
   if (!replace) return createNewFile(path, text);
   await writeFileAtomic(path, text);
   return 'created';
