@@ -72,6 +72,7 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
     keepReplaced: options.keepReplaced === true,
     writes: [],
     inFlight: new Map(),
+    abandoned: new Set(),
   };
   const tasks: Task[] = [...plan.items.map((item): Task => ({ kind: 'item', item })), ...plan.deletions.map((deletion): Task => ({ kind: 'delete', deletion }))];
   const results: Array<AppliedItem | undefined> = new Array(tasks.length);
@@ -117,6 +118,7 @@ async function settleOrInterrupt(all: Promise<void[]>, ctx: StepContext, options
 async function abandon(ctx: StepContext, options: ApplyOptions, results: Array<AppliedItem | undefined>, tasks: Task[]): Promise<ApplyResult['interrupted']> {
   const reason = String(options.signal?.reason ?? 'interrupted');
   const abandoned = [...ctx.inFlight];
+  for (const [item] of abandoned) ctx.abandoned.add(item);
   for (const [item, { since }] of abandoned) {
     const entry = ctx.state.get(item.name, item.user_id);
     if (entry?.pending_create !== undefined) {

@@ -32,6 +32,8 @@ export interface StepContext {
   writes: Array<Promise<void>>;
   /** Creates sent and not answered yet, by item: an interrupted run marks them outcome unknown. */
   inFlight: Map<PlanItem, { since: string }>;
+  /** Creates an interrupted run gave up on: whatever their answer, the run has recorded them already. */
+  abandoned: Set<PlanItem>;
 }
 
 function base(item: PlanItem): Omit<AppliedItem, 'outcome'> {
@@ -102,6 +104,7 @@ export async function createStep(item: PlanItem, ctx: StepContext): Promise<{ ou
     session = await ctx.api.createSession(item.body);
     if (!wellFormed(session)) throw new ApiError('the service answered the create without a session id, MCP URL or tool list', { kind: 'decode', method: 'POST', path: 'session' });
   } catch (err) {
+    if (ctx.abandoned.has(item)) return { out: { ...base(item), outcome: 'outcome-unknown' } };
     if (!(err instanceof ApiError)) throw err;
     const unknown = err.kind === 'outcome-unknown' || err.kind === 'decode';
     if (unknown) {
@@ -116,6 +119,8 @@ export async function createStep(item: PlanItem, ctx: StepContext): Promise<{ ou
   } finally {
     ctx.inFlight.delete(item);
   }
+  // Answered after the run gave up on it: the state says outcome unknown, and the lock may be gone.
+  if (ctx.abandoned.has(item)) return { out: { ...base(item), outcome: 'outcome-unknown' } };
   const out: AppliedItem = { ...base(item), outcome: item.action === 'replace' ? 'replaced' : 'created', session_id: session.session_id, mcp_url: session.mcp.url, tool_router_tools: [...session.tool_router_tools] };
   const entry = entryOf(item, session, ctx);
   // A replace in the same entry keeps the old session to delete until its delete is done.

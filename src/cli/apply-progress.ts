@@ -5,8 +5,14 @@ import { ExitCode } from './exit-codes.js';
 
 /** How often a long run says it is still working. */
 const TICK_MS = 10_000;
-/** How long an interrupted run waits for the requests in flight. */
-export const GRACE_MS = 10_000;
+/** How long an interrupted run waits for the requests in flight, unless SESSIONCTL_INTERRUPT_GRACE_MS says otherwise. */
+const GRACE_MS = 10_000;
+
+/** The wait of an interrupted run: SESSIONCTL_INTERRUPT_GRACE_MS (0 to 600000 ms), else 10 s. */
+export function graceMs(env: CommandEnv): number {
+  const raw = env.io.env['SESSIONCTL_INTERRUPT_GRACE_MS'];
+  return raw !== undefined && /^\d+$/.test(raw) && Number(raw) <= 600_000 ? Number(raw) : GRACE_MS;
+}
 
 export interface RunWatch {
   onProgress: (p: ApplyProgress) => void;

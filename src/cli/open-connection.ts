@@ -17,7 +17,7 @@ export function emulatorDataDir(state: StateBackend, cwd: string): string {
 /** A client and what ends it (for `--emulator`, the emulator too). */
 export interface OpenConnection {
   client: SessionClient;
-  close(): Promise<void>;
+  close(options?: { abort?: boolean }): Promise<void>;
 }
 
 /**
@@ -36,14 +36,14 @@ export async function openConnection(flags: ConnectionOptions & { emulator?: boo
     const client = createClient({ baseUrl: emulator.url, apiKey: 'sessionctl-emulator', apiVersion: apiVersionOf(flags, env.io.env) });
     return {
       client,
-      close: async () => {
-        await client.close();
+      close: async (options) => {
+        await client.close(options);
         await emulator.close();
       },
     };
   }
   const client = await clientFromOptions(flags, env);
-  return { client, close: () => client.close() };
+  return { client, close: (options) => client.close(options) };
 }
 
 /** How plan, apply and diff connect: lazily, only when a run needs the network. */

@@ -90,8 +90,11 @@ export interface SessionClient {
   mcpTools(sessionId: string): Promise<McpTool[]>;
   /** Calls one tool over the session's MCP endpoint (`tools/call`). */
   mcpCall(sessionId: string, name: string, args: Record<string, unknown>): Promise<McpCallResult>;
-  /** Closes the client's own connections (not an injected dispatcher). */
-  close(): Promise<void>;
+  /**
+   * Closes the client's own connections (not an injected dispatcher) once the requests in flight
+   * end; with `abort`, at once (an interrupted run that waited long enough), failing them.
+   */
+  close(options?: { abort?: boolean }): Promise<void>;
 }
 
 /** Paths of one version. */
@@ -127,7 +130,7 @@ export function createClient(options: ClientOptions): SessionClient {
     ...lifecycleOperations(transport, paths),
     ...mountOperations(transport, paths),
     ...mcpOperations(transport, paths, options.apiKey),
-    close: () => transport.close(),
+    close: (options) => transport.close(options),
   };
 }
 

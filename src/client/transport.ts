@@ -73,7 +73,8 @@ export interface Transport {
   call<T>(route: Route, query?: URLSearchParams): Promise<T>;
   /** Writes a `--verbose` line (scrubbed), when tracing. */
   trace(line: string): void;
-  close(): Promise<void>;
+  /** Closes the own connections once requests in flight end, or at once with `abort` (they then fail). */
+  close(options?: { abort?: boolean }): Promise<void>;
 }
 
 /** What the transport holds for every call. */
@@ -136,8 +137,9 @@ export function createTransport(options: TransportOptions): Transport {
     baseUrl: ctx.baseUrl,
     call: <T>(route: Route, query?: URLSearchParams) => call(ctx, prepare(ctx, route, query)) as Promise<T>,
     trace: (line) => ctx.emit?.(line),
-    close: async () => {
-      if (ownAgent !== undefined) await ownAgent.close();
+    close: async (options = {}) => {
+      if (ownAgent === undefined || ownAgent.destroyed || ownAgent.closed) return;
+      await (options.abort === true ? ownAgent.destroy() : ownAgent.close());
     },
   };
 }

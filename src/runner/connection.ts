@@ -11,7 +11,8 @@ export interface SessionApi {
   configHistory(sessionId: string, query?: ConfigHistoryQuery): Promise<ConfigHistory>;
   /** The names of the tools an MCP client sees at the session's `mcp.url`. */
   mcpToolNames(sessionId: string): Promise<string[]>;
-  close(): Promise<void>;
+  /** Ends the connection; `abort` fails the requests still in flight instead of waiting for them. */
+  close(options?: { abort?: boolean }): Promise<void>;
 }
 
 /** Opens a connection only when a run needs the network. */

@@ -78,7 +78,10 @@ export async function runApply(paths: readonly string[], options: ApplyRunOption
       const limiter = options.rateLimitPerMinute === undefined ? undefined : new RateLimiter(options.rateLimitPerMinute);
       if (refresh) plan = await refreshPlan(plan, { getSession: (id) => api.getSession(id), concurrency: options.concurrency ?? 4, strict: options.strict === true, ...(limiter ? { limiter } : {}) });
       if (plan.deletions.length > 0) options.beforeDeletes?.(plan);
-      return finish(inputs, await applyPlan(plan, { ...applyOptions(options, limiter), api, state }));
+      const result = await applyPlan(plan, { ...applyOptions(options, limiter), api, state });
+      // Interrupted, and the wait is over: the requests still in flight are given up, not waited for.
+      if (result.interrupted !== undefined) await api.close({ abort: true });
+      return finish(inputs, result);
     } finally {
       await api.close();
     }

@@ -79,6 +79,7 @@ export async function runDestroy(paths: readonly string[], options: DestroyRunOp
         ...(options.graceMs !== undefined ? { graceMs: options.graceMs } : {}),
         ...(options.onInterrupt ? { onInterrupt: options.onInterrupt } : {}),
       });
+      if (result.interrupted !== undefined) await api.close({ abort: true });
       const out: DestroyRun = outcomeOf('destroy', inputs, result.diagnostics);
       out.report.applied = { items: result.items, tally: result.tally };
       out.result = result;

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { InvalidArgumentError, Option } from 'commander';
 import { InputError, UsageError } from '../../diagnostics/errors.js';
 import { narrowToChanged } from '../changed-since.js';
-import { announceDeletions, GRACE_MS, watchRun } from '../apply-progress.js';
+import { announceDeletions, graceMs, watchRun } from '../apply-progress.js';
 import type { RegisterCommand } from '../command.js';
 import { connector } from '../open-connection.js';
 import { processLock } from '../process-lock.js';
@@ -110,7 +110,7 @@ export const registerApply: RegisterCommand = (program, env) => {
           lock: processLock(),
           onProgress: watch.onProgress,
           signal: watch.signal,
-          graceMs: GRACE_MS,
+          graceMs: graceMs(env),
           onInterrupt: watch.onInterrupt,
           beforeDeletes: (plan) => announceDeletions(plan, env, 'apply --prune'),
         });

@@ -1,6 +1,6 @@
 import type { Plan } from '../../plan/plan.js';
 import { UsageError } from '../../diagnostics/errors.js';
-import { announceDeletions, GRACE_MS, watchRun } from '../apply-progress.js';
+import { announceDeletions, graceMs, watchRun } from '../apply-progress.js';
 import type { CommandEnv, RegisterCommand } from '../command.js';
 import { connector } from '../open-connection.js';
 import { processLock } from '../process-lock.js';
@@ -73,7 +73,7 @@ export const registerDestroy: RegisterCommand = (program, env) => {
           confirm: (plan) => confirmed(plan, flags, env),
           onProgress: watch.onProgress,
           signal: watch.signal,
-          graceMs: GRACE_MS,
+          graceMs: graceMs(env),
           onInterrupt: watch.onInterrupt,
         });
         const interrupted = watch.signalExit();
