@@ -1,5 +1,7 @@
 import { ApiError } from '../client/errors.js';
 import type { DriftItem } from '../config/drift.js';
+import { expectedConfig } from '../config/expected.js';
+import type { ManifestData } from '../config/types.js';
 import { verifySession } from '../config/verify.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { atDocument } from '../manifest/at-document.js';
@@ -52,11 +54,15 @@ export async function refreshPlan(plan: Plan, options: RefreshOptions): Promise<
 /** The item with the drift of its live session planned for repair (a replace makes a new session anyway). */
 function withDrift(item: PlanItem, live: Session, strict: boolean): PlanItem {
   if (item.action === 'replace') return item;
-  const check = verifySession(item.doc, item.expected, live, { strict });
+  // An update is measured against what was applied before it: the pending change is not drift.
+  const before = item.action === 'update' && item.recorded?.body != null ? expectedConfig(item.recorded.body as ManifestData) : item.expected;
+  const check = verifySession(item.doc, before, live, { strict });
   if (check.status !== 'drifted') return item;
-  const counted = check.differences.filter((d) => d.kind === 'changed' || d.kind === 'dropped' || (strict && d.kind === 'added'));
-  const keys = new Set(counted.map(topLevelKey).filter((k): k is string => k !== undefined));
-  const repair = repairBody(item.body as unknown as { [key: string]: Json }, keys);
+  const drifted = check.differences.filter((d) => d.kind === 'changed' || d.kind === 'dropped' || (strict && d.kind === 'added'));
+  // A meta tool that follows a drifted key (the workbench tools of `workbench.enable`) is its consequence, not a change of its own.
+  const keys = new Set(drifted.filter((d) => d.path !== '/tool_router_tools').map((d) => d.pointer));
+  const counted = drifted.filter((d) => d.path !== '/tool_router_tools' || !keys.has(d.pointer));
+  const repair = repairBody(item.body as unknown as { [key: string]: Json }, new Set(counted.map(topLevelKey).filter((k): k is string => k !== undefined)));
   return {
     ...item,
     action: 'update',
@@ -75,7 +81,9 @@ function topLevelKey(d: DriftItem): string | undefined {
 
 /** A drifted field as a change from the live value to the declared one. */
 export function driftChange(d: DriftItem): FieldChange {
-  const field = d.path === '/tool_router_tools' ? 'tool_router_tools' : d.pointer !== '' ? d.pointer.slice(1).split('/').join('.') : d.path.replace(/^\/config\//, '').split('/').join('.');
+  // A list member's pointer names the member; the field is the list.
+  const pointer = d.member !== undefined ? d.pointer.replace(/\/\d+$/, '') : d.pointer;
+  const field = d.path === '/tool_router_tools' ? 'tool_router_tools' : pointer !== '' ? pointer.slice(1).split('/').join('.') : d.path.replace(/^\/config\//, '').split('/').join('.');
   const base = { field, pointer: d.pointer, source: 'drift' as const };
   if (d.member !== undefined) {
     const live = Array.isArray(d.actual) && d.actual.some((m) => JSON.stringify(m) === JSON.stringify(d.member));
