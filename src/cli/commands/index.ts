@@ -13,6 +13,7 @@ import { registerPlan } from './plan.js';
 import { registerProxy } from './proxy.js';
 import { registerSchema } from './schema.js';
 import { registerSearch } from './search.js';
+import { registerState } from './state.js';
 import { registerToolkits } from './toolkits.js';
 import { registerTools } from './tools.js';
 import { registerValidate } from './validate.js';
@@ -23,6 +24,7 @@ export const allCommands: readonly RegisterCommand[] = [
   registerPlan,
   registerApply,
   registerDiff,
+  registerState,
   registerGet,
   registerToolkits,
   registerTools,
