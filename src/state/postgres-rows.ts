@@ -24,7 +24,7 @@ const COLUMNS = 'name, user_id, session_id, mcp_url, tool_router_tools, config_v
 
 /** A row as a StateEntry, checked as a state file's entry is: a hand-edited row is reported, not trusted. */
 function rowToEntry(row: EntryRow, target: PostgresTarget): StateEntry {
-  const at = `entry "${row.name}" for user "${row.user_id}"`;
+  const at = `entries[${JSON.stringify(row.name)}, ${JSON.stringify(row.user_id)}]`;
   const corrupt = (why: string) =>
     new InputError(`a row of the state (workspace "${target.workspace}") is not valid (${why}); it was left untouched. Fix it, or remove it with \`sessionctl state rm\`.`, target.location);
   return checkEntry(

@@ -33,11 +33,6 @@ export function isPostgresUrl(spec: string): boolean {
   return /^postgres(?:ql)?:\/\//i.test(spec);
 }
 
-/** The URL with anything that could be a password masked, for an error about the URL itself. */
-export function maskUrl(spec: string): string {
-  return spec.replace(/^([a-z]+:\/\/[^/@:]*):[^/@]*@/i, '$1:****@');
-}
-
 /**
  * Reads a `postgres://[user@]host[:port]/database?schema=...&workspace=...` state URL. What the URL
  * leaves out comes from the libpq variables in `env` (PGHOST, PGPORT, PGUSER, PGDATABASE,
@@ -50,11 +45,14 @@ export function parsePostgresUrl(spec: string, env: Readonly<Record<string, stri
   try {
     url = new URL(spec);
   } catch {
-    throw new UsageError(`the state URL ${maskUrl(spec)} is not a valid URL`, 'write it as postgres://USER@HOST:5432/DATABASE?schema=sessionctl&workspace=production');
+    // Not echoed: a URL that does not parse cannot be told apart from a password safely.
+    throw new UsageError('the state URL is not a valid URL', 'write it as postgres://USER@HOST:5432/DATABASE?schema=sessionctl&workspace=production (special characters percent-encoded)');
   }
   if (url.password !== '') {
+    const masked = new URL(url.href);
+    masked.password = '****';
     throw new UsageError(
-      `the state URL carries a password (${maskUrl(spec)}); a URL shows in process lists, CI logs and saved plans, so sessionctl refuses it`,
+      `the state URL carries a password (${masked.href}); a URL shows in process lists, CI logs and saved plans, so sessionctl refuses it`,
       'remove the password from the URL and set PGPASSWORD (from a CI secret), or put it in a password file (PGPASSFILE, default ~/.pgpass)',
     );
   }
