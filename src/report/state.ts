@@ -1,8 +1,8 @@
 import type { StateEntry } from '../state/entry.js';
 import { describeHolder, type ForcedUnlock } from '../state/lock.js';
-import type { PushResult } from '../state/operations.js';
+import type { PushChange, PushResult } from '../state/operations.js';
 import { count, type RenderContext } from './operate/context.js';
-import { renderFields, renderTable } from './operate/table.js';
+import { cell, renderFields, renderTable } from './operate/table.js';
 
 /*
  * What the `state` commands print: human text and the JSON documents, all pure. (`state pull`
@@ -67,8 +67,8 @@ const keyOf = (e: StateEntry) => ({ name: e.name, user_id: e.user_id, session_id
 
 /** `state rm`. */
 export function renderRemoved(removed: readonly StateEntry[], location: string): string {
-  const lines = removed.map((e) => `  - ${e.name}  user ${e.user_id}  ${e.session_id === '' ? '(no session)' : e.session_id}`);
-  return `Removed from ${location}:\n${lines.join('\n')}\n\nThe sessions themselves were not deleted; the next apply of these manifests creates new ones.\n`;
+  const rows = removed.map((e) => ['-', e.name, `user ${e.user_id}`, e.session_id === '' ? '(no session)' : e.session_id]);
+  return `Removed from ${location}:\n${aligned(rows)}\nThe sessions themselves were not deleted; the next apply of these manifests creates new ones.\n`;
 }
 
 export function removedJson(removed: readonly StateEntry[], location: string): unknown {
@@ -77,34 +77,45 @@ export function removedJson(removed: readonly StateEntry[], location: string): u
 
 /** `state mv`. */
 export function renderMoved(from: string, moved: readonly StateEntry[], location: string): string {
-  const lines = moved.map((e) => `  ${from} -> ${e.name}  user ${e.user_id}  ${e.session_id === '' ? '(no session)' : e.session_id}`);
-  return `Moved in ${location}:\n${lines.join('\n')}\n`;
+  const rows = moved.map((e) => [`${from} -> ${e.name}`, `user ${e.user_id}`, e.session_id === '' ? '(no session)' : e.session_id]);
+  return `Moved in ${location}:\n${aligned(rows)}`;
 }
 
 export function movedJson(from: string, moved: readonly StateEntry[], location: string): unknown {
   return { location, moved: moved.map((e) => ({ from, to: e.name, user_id: e.user_id, session_id: e.session_id === '' ? null : e.session_id })) };
 }
 
-const SIGN = { add: '+ add     ', update: '~ update  ', conflict: '! conflict', unchanged: '= unchanged' } as const;
-
-/** `state push`: each change, then what was written (or why nothing was). */
+/** `state push`: each change, aligned, then what was written (or why nothing was). */
 export function renderPush(result: PushResult, location: string, options: { dryRun: boolean; force: boolean }): string {
-  const n = (a: string) => result.changes.filter((c) => c.action === a).length;
-  const lines = result.changes
+  const n = (a: PushChange['action']) => result.changes.filter((c) => c.action === a).length;
+  const conflicts = n('conflict');
+  const refused = conflicts > 0 && !options.force;
+  const sign = (c: PushChange) => (c.action === 'add' ? '+ add' : c.action === 'update' ? '~ update' : options.force ? '! overwrite' : '! newer');
+  const rows = result.changes
     .filter((c) => c.action !== 'unchanged')
     .map((c) => {
-      const s = c.entry.session_id === '' ? '(no session)' : c.entry.session_id;
-      const was = c.action === 'update' && c.current !== undefined && c.current.session_id !== c.entry.session_id ? ` (was ${c.current.session_id || 'no session'})` : '';
-      return `  ${SIGN[c.action]}  ${c.entry.name}  user ${c.entry.user_id}  ${s}${was}${c.why !== undefined ? `: the state's is newer (${c.why})` : ''}`;
+      const was = c.action === 'update' && c.current !== undefined && c.current.session_id !== c.entry.session_id ? `was ${c.current.session_id || 'no session'}` : '';
+      return [sign(c), c.entry.name, `user ${c.entry.user_id}`, c.entry.session_id === '' ? '(no session)' : c.entry.session_id, c.why ?? was];
     });
-  const head = `Push to ${location}:\n${lines.length > 0 ? `${lines.join('\n')}\n` : '  (no changes)\n'}`;
-  const tally = `${n('add')} to add, ${n('update')} to update, ${n('unchanged')} unchanged, ${n('conflict')} newer in the state; ${result.kept.length} kept (only in the state)`;
-  const conflicts = n('conflict');
-  if (conflicts > 0 && !options.force) {
-    return `${head}\n${tally}\nRefused: ${count(conflicts, 'entry', 'entries')} of the state ${conflicts === 1 ? 'is' : 'are'} newer than the file's; nothing was written. Pull the state again (state pull), or pass --force to overwrite ${conflicts === 1 ? 'it' : 'them'}.\n`;
+  const table = rows.length === 0 ? '  (no changes)\n' : aligned(rows);
+  const counts = [`${n('add')} added`, `${n('update')} updated`, ...(options.force && conflicts > 0 ? [`${conflicts} overwritten (--force)`] : []), `${n('unchanged')} unchanged`].join(', ');
+  const kept = `${result.kept.length} kept (only in the state)`;
+  let end: string;
+  if (refused) {
+    end = `Refused: ${count(conflicts, 'entry', 'entries')} of the state ${conflicts === 1 ? 'is' : 'are'} newer than the file's; nothing was written. Pull the state again (state pull), or pass --force to overwrite ${conflicts === 1 ? 'it' : 'them'}.`;
+  } else if (options.dryRun) {
+    end = `Dry run, nothing was written; it would be: ${counts}; ${kept}.`;
+  } else {
+    end = `${counts}; ${kept}.`;
   }
-  if (options.dryRun) return `${head}\n${tally}\nDry run: nothing was written.\n`;
-  return `${head}\n${tally.replace('to add', 'added').replace('to update', 'updated')}${conflicts > 0 ? ` (${conflicts} overwritten with --force)` : ''}\n`;
+  return `Push to ${location}:\n${table}\n${end}\n`;
+}
+
+/** Rows as columns separated by two spaces, indented, without a header; cells cleaned as in tables. */
+function aligned(rows: ReadonlyArray<readonly string[]>): string {
+  const clean = rows.map((r) => r.map(cell));
+  const widths = clean[0]!.map((_, i) => Math.max(...clean.map((r) => [...(r[i] ?? '')].length)));
+  return clean.map((r) => `  ${r.map((v, i) => v + ' '.repeat((widths[i] ?? 0) - [...v].length)).join('  ').trimEnd()}\n`).join('');
 }
 
 export function pushJson(result: PushResult, location: string, options: { dryRun: boolean; force: boolean }): unknown {

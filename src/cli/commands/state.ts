@@ -41,7 +41,8 @@ async function readDocument(file: string, env: CommandEnv): Promise<{ text: stri
   try {
     return { text: await readFile(path, 'utf8'), source: path };
   } catch (err) {
-    throw new InputError(`cannot read the state document: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`, file, { cause: err });
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new InputError(`cannot read the state document: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : (code ?? (err as Error).message)}`, file, { cause: err });
   }
 }
 
@@ -142,7 +143,7 @@ export const registerState: RegisterCommand = (program, env) => {
       const backend = stateOf(flags, env);
       const { text, source } = await readDocument(file, env);
       const { parseState } = await import('../../state/entry.js');
-      const incoming = parseState(text, source);
+      const incoming = parseState(text, source, { pushed: true });
       const options = { dryRun: flags.dryRun === true, force: flags.force === true };
       const result = await (await ops()).pushState(backend, processLock(), incoming, { source, ...options });
       const r = await render();
