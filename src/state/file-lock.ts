@@ -76,7 +76,7 @@ export async function takeFileLock(statePath: string, options: StateLockOptions)
       continue;
     }
     const waited = Date.now() - started;
-    if (waited >= timeoutMs) throw lockedError(statePath, seen.holder, timeoutMs > 0 ? waited : 0);
+    if (waited >= timeoutMs) throw lockedError(statePath, seen.holder, timeoutMs);
     await sleep(Math.min(POLL_MS, timeoutMs - waited));
   }
 }

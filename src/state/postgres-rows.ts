@@ -20,7 +20,6 @@ interface EntryRow {
   superseded: unknown;
 }
 
-const COLUMNS = 'name, user_id, session_id, mcp_url, tool_router_tools, config_version, body_hash, body, applied_at, pending_create, superseded';
 
 /** A row as a StateEntry, checked as a state file's entry is: a hand-edited row is reported, not trusted. */
 function rowToEntry(row: EntryRow, target: PostgresTarget): StateEntry {
@@ -44,7 +43,7 @@ function rowToEntry(row: EntryRow, target: PostgresTarget): StateEntry {
 export async function readEntries(client: pg.ClientBase | pg.Pool, target: PostgresTarget): Promise<StateEntry[]> {
   let rows: EntryRow[];
   try {
-    rows = (await client.query<EntryRow>(`SELECT ${COLUMNS} FROM ${table(target, 'entries')} WHERE workspace = $1`, [target.workspace])).rows;
+    rows = (await client.query<EntryRow>(`SELECT ${ENTRY_COLUMNS.join(', ')} FROM ${table(target, 'entries')} WHERE workspace = $1`, [target.workspace])).rows;
   } catch (err) {
     throw databaseError(err, target, 'read the state');
   }
@@ -55,7 +54,7 @@ export async function readEntries(client: pg.ClientBase | pg.Pool, target: Postg
 export async function readEntry(client: pg.ClientBase | pg.Pool, target: PostgresTarget, name: string, userId: string): Promise<StateEntry | undefined> {
   let rows: EntryRow[];
   try {
-    rows = (await client.query<EntryRow>(`SELECT ${COLUMNS} FROM ${table(target, 'entries')} WHERE workspace = $1 AND name = $2 AND user_id = $3`, [target.workspace, name, userId])).rows;
+    rows = (await client.query<EntryRow>(`SELECT ${ENTRY_COLUMNS.join(', ')} FROM ${table(target, 'entries')} WHERE workspace = $1 AND name = $2 AND user_id = $3`, [target.workspace, name, userId])).rows;
   } catch (err) {
     throw databaseError(err, target, 'read the state');
   }
@@ -67,25 +66,15 @@ export function entriesDigest(entries: readonly StateEntry[]): string {
   return entries.length === 0 ? '' : createHash('sha256').update(JSON.stringify(entries)).digest('hex');
 }
 
-/**
- * The upsert of one entry, fenced on the lock row: it writes only while `lock_id` is still the
- * workspace's lock, and holds that row `FOR SHARE` until it commits, so a takeover waits for it.
- * One statement, so one transaction; its commit is durable (`synchronous_commit` on).
- */
-export function upsertStatement(target: PostgresTarget): string {
-  const set = ['session_id', 'mcp_url', 'tool_router_tools', 'config_version', 'body_hash', 'body', 'applied_at', 'pending_create', 'superseded'].map((c) => `${c} = EXCLUDED.${c}`);
-  return `INSERT INTO ${table(target, 'entries')} (workspace, ${COLUMNS}, updated_at)
-    SELECT $1, $2, $3, $4, $5, $6::jsonb, $7::bigint, $8, $9::json, $10::timestamptz, $11::jsonb, $12::jsonb, now()
-      FROM ${table(target, 'locks')} WHERE workspace = $1 AND lock_id = $13 FOR SHARE
-    ON CONFLICT (workspace, name, user_id) DO UPDATE SET ${set.join(', ')}, updated_at = now()`;
-}
+/** The columns of an entry, in the order of `entryValues`, and the type each value is cast to. */
+export const ENTRY_COLUMNS = ['name', 'user_id', 'session_id', 'mcp_url', 'tool_router_tools', 'config_version', 'body_hash', 'body', 'applied_at', 'pending_create', 'superseded'] as const;
+export const ENTRY_TYPES = ['text', 'text', 'text', 'text', 'jsonb', 'bigint', 'text', 'json', 'timestamptz', 'jsonb', 'jsonb'] as const;
 
-/** The parameters of `upsertStatement` for an entry. */
-export function upsertParams(target: PostgresTarget, entry: StateEntry, lockId: string): unknown[] {
-  if (Number.isNaN(Date.parse(entry.applied_at))) throw new InputError(`entry "${entry.name}" has applied_at "${entry.applied_at}", which is not an ISO 8601 time`, target.location);
+/** An entry's values for ENTRY_COLUMNS (JSON as text); a time PostgreSQL would refuse is an InputError. */
+export function entryValues(entry: StateEntry): unknown[] {
+  if (Number.isNaN(Date.parse(entry.applied_at))) throw new InputError(`entry "${entry.name}" has applied_at "${entry.applied_at}", which is not an ISO 8601 time`);
   const json = (v: unknown) => (v === undefined || v === null ? null : JSON.stringify(v));
   return [
-    target.workspace,
     entry.name,
     entry.user_id,
     entry.session_id,
@@ -97,13 +86,5 @@ export function upsertParams(target: PostgresTarget, entry: StateEntry, lockId: 
     entry.applied_at,
     json(entry.pending_create),
     entry.superseded !== undefined && entry.superseded.length > 0 ? JSON.stringify(entry.superseded) : null,
-    lockId,
   ];
-}
-
-/** The delete of one entry, fenced like the upsert; answers whether the lock was still held. */
-export function deleteStatement(target: PostgresTarget): string {
-  return `WITH held AS (SELECT 1 FROM ${table(target, 'locks')} WHERE workspace = $1 AND lock_id = $4 FOR SHARE),
-      gone AS (DELETE FROM ${table(target, 'entries')} WHERE workspace = $1 AND name = $2 AND user_id = $3 AND EXISTS (SELECT 1 FROM held) RETURNING 1)
-    SELECT (SELECT count(*) FROM held)::int AS held, (SELECT count(*) FROM gone)::int AS gone`;
 }

@@ -4,26 +4,34 @@ import { compareEntries, entryKey, type StateEntry } from './entry.js';
 import type { StateLockOptions } from './lock.js';
 import { connectClient, databaseError, openPool, type Env } from './postgres-connect.js';
 import { releaseWorkspaceLock, takeWorkspaceLock } from './postgres-lock.js';
-import { deleteStatement, entriesDigest, readEntries, upsertParams, upsertStatement } from './postgres-rows.js';
+import { entriesDigest, readEntries } from './postgres-rows.js';
 import { migrate, schemaVersion } from './postgres-schema.js';
+import { LockGone, PostgresWriter } from './postgres-writer.js';
 import type { PostgresTarget } from './postgres-url.js';
 import type { LockedState, StateView } from './store.js';
 
-/** Connections that write entries at once while a run holds the lock (apply records concurrently). */
-const WRITE_CONNECTIONS = 8;
+/**
+ * Connections that write entries, besides the one that holds the lock. Two: a write starts at once
+ * while one is free, and while both are busy the writes that arrive meanwhile share the next
+ * commit. More connections mean more commits, each a WAL flush and server CPU taken from the run
+ * itself (bench/RESULTS.md, Apply: one transaction per record reached 0.4-0.6x of the file
+ * backend's sessions/s, two connections that share commits 0.87x).
+ */
+const WRITE_CONNECTIONS = 2;
 
 interface Held {
   id: string;
   /** The connection that holds the advisory lock. */
   client: pg.Client;
-  /** Where the entries are written, each in its own transaction. */
+  /** Where the entries are written. */
   pool: pg.Pool;
+  writer: PostgresWriter;
 }
 
 /**
  * The PostgreSQL backend: one row per workspace, manifest name and user id. Reads are a snapshot
- * kept in memory (plan sees its own run's writes); each `record` and `forget` is one statement,
- * committed (durably) before it resolves, fenced on the workspace's lock.
+ * kept in memory (plan sees its own run's writes); each `record` and `forget` is committed
+ * (durably) before it resolves, fenced on the workspace's lock (see PostgresWriter).
  */
 export class PostgresStateStore implements LockedState {
   private readonly entries = new Map<string, StateEntry>();
@@ -65,7 +73,8 @@ export class PostgresStateStore implements LockedState {
     try {
       await migrate(client, target);
       const id = await takeWorkspaceLock(client, target, options);
-      store.held = { id, client, pool: openPool(target, env, WRITE_CONNECTIONS) };
+      const pool = openPool(target, env, WRITE_CONNECTIONS);
+      store.held = { id, client, pool, writer: new PostgresWriter(pool, target, id, WRITE_CONNECTIONS) };
       await store.read(client);
     } catch (err) {
       await store.unlock().catch(() => undefined);
@@ -97,16 +106,14 @@ export class PostgresStateStore implements LockedState {
 
   record(entry: StateEntry): Promise<void> {
     return this.track('record', entry.name, entry.user_id, async (held) => {
-      const r = await held.pool.query(upsertStatement(this.target), upsertParams(this.target, entry, held.id));
-      if (r.rowCount !== 1) throw this.lockGone(held.id, entry.name, entry.user_id);
+      await held.writer.upsert(entry);
       this.entries.set(entryKey(entry.name, entry.user_id), entry);
     });
   }
 
   forget(name: string, userId: string): Promise<void> {
     return this.track('forget', name, userId, async (held) => {
-      const r = await held.pool.query<{ held: number }>(deleteStatement(this.target), [this.target.workspace, name, userId, held.id]);
-      if (r.rows[0]?.held !== 1) throw this.lockGone(held.id, name, userId);
+      await held.writer.delete(name, userId);
       this.entries.delete(entryKey(name, userId));
     });
   }
@@ -116,6 +123,7 @@ export class PostgresStateStore implements LockedState {
     if (held === undefined) return Promise.reject(new Error(`PostgresStateStore.${what} called without the lock`));
     if (this.lost !== undefined) return Promise.reject(new InputError(`the connection that held the state lock failed (${this.lost.message}); "${name}" for user "${userId}" was not written`, this.location));
     const done = write(held).catch((err: unknown) => {
+      if (err instanceof LockGone) throw this.lockGone(held.id, name, userId);
       throw databaseError(err, this.target, `${what === 'record' ? 'record' : 'remove'} "${name}" for user "${userId}" in the state`);
     });
     const settled = done.catch(() => undefined);

@@ -92,6 +92,24 @@ describe.skipIf(db === null)('the PostgreSQL state schema', () => {
     expect((await backend(schema).load()).list().map((e) => e.name)).toEqual(['kept']);
   });
 
+  test('writes fired without waiting: each is committed when it resolves, the writes of one entry keep their order, a bad one fails alone', async () => {
+    const schema = fresh();
+    const state = await backend(schema).openLocked(lock());
+    const version = (n: number) => ({ ...entry('same'), config_version: n });
+    // Version 1 takes a connection alone; the rest of `same` must wait for it, though the other connection is free.
+    const first = state.record(version(1));
+    const many = Array.from({ length: 300 }, (_, i) => state.record(entry(`m${String(i).padStart(3, '0')}`)));
+    const ordered = [first, state.record(version(2)), state.forget('same', 'u1'), state.record(version(3)), state.forget('m000', 'u1')];
+    const bad = state.record({ ...entry('bad'), applied_at: 'not a time' });
+    await Promise.all([...many, ...ordered]);
+    await expect(bad).rejects.toThrow('entry "bad" has applied_at "not a time", which is not an ISO 8601 time');
+    const rows = await sql<{ name: string; config_version: string }>(db!, `SELECT name, config_version FROM "${schema}".entries ORDER BY name`);
+    expect(rows).toHaveLength(300);
+    expect(rows.find((r) => r.name === 'same')?.config_version).toBe('3');
+    expect(rows.some((r) => r.name === 'm000' || r.name === 'bad')).toBe(false);
+    await state.unlock();
+  });
+
   test('a row that is not an entry is reported with its place, not trusted', async () => {
     const schema = fresh();
     const state = await backend(schema, 'hand').openLocked(lock());
