@@ -5,7 +5,9 @@
 function __sessionctl_subcommands
     switch "p:$argv[1]"
         case 'p:'
-            printf '%s\n' 'validate' 'plan' 'apply' 'diff' 'get' 'toolkits' 'tools' 'search' 'execute' 'execute-meta' 'link' 'proxy' 'files' 'schema' 'init' 'completion' 'emulator' 'help'
+            printf '%s\n' 'validate' 'plan' 'apply' 'diff' 'state' 'get' 'toolkits' 'tools' 'search' 'execute' 'execute-meta' 'link' 'proxy' 'files' 'schema' 'init' 'completion' 'emulator' 'help'
+        case 'p:state'
+            printf '%s\n' 'list' 'show' 'rm' 'mv' 'pull' 'push' 'unlock' 'help'
         case 'p:files'
             printf '%s\n' 'ls' 'upload-url' 'download-url' 'rm' 'put' 'get' 'help'
     end
@@ -16,11 +18,25 @@ function __sessionctl_value_options
         case 'p:validate'
             printf '%s\n' '--format' '--changed-since' '--env-file' '--max-file-size' '--jobs'
         case 'p:plan'
-            printf '%s\n' '--out' '--state' '--format' '--changed-since' '--env-file' '--concurrency' '--rate-limit' '--base-url' '--api-key-file' '--timeout'
+            printf '%s\n' '--out' '--state' '--format' '--changed-since' '--env-file' '--concurrency' '--rate-limit' '--lock-timeout' '--base-url' '--api-key-file' '--timeout'
         case 'p:apply'
-            printf '%s\n' '--state' '--format' '--changed-since' '--env-file' '--concurrency' '--rate-limit' '--base-url' '--api-key-file' '--timeout'
+            printf '%s\n' '--state' '--format' '--changed-since' '--env-file' '--concurrency' '--rate-limit' '--lock-timeout' '--base-url' '--api-key-file' '--timeout'
         case 'p:diff'
-            printf '%s\n' '--session' '--state' '--format' '--changed-since' '--env-file' '--concurrency' '--rate-limit' '--base-url' '--api-key-file' '--timeout'
+            printf '%s\n' '--session' '--state' '--format' '--changed-since' '--env-file' '--concurrency' '--rate-limit' '--lock-timeout' '--base-url' '--api-key-file' '--timeout'
+        case 'p:state list'
+            printf '%s\n' '--state' '--format'
+        case 'p:state show'
+            printf '%s\n' '--user-id' '--state' '--format'
+        case 'p:state rm'
+            printf '%s\n' '--user-id' '--state' '--format' '--lock-timeout'
+        case 'p:state mv'
+            printf '%s\n' '--user-id' '--state' '--format' '--lock-timeout'
+        case 'p:state pull'
+            printf '%s\n' '--state' '--format'
+        case 'p:state push'
+            printf '%s\n' '--state' '--format' '--lock-timeout'
+        case 'p:state unlock'
+            printf '%s\n' '--state' '--format'
         case 'p:get'
             printf '%s\n' '--state' '--user-id' '--format' '--base-url' '--api-key-file' '--timeout'
         case 'p:toolkits'
@@ -94,6 +110,7 @@ complete -c sessionctl -n '__sessionctl_at \'\'' -a 'validate' -d 'Check session
 complete -c sessionctl -n '__sessionctl_at \'\'' -a 'plan' -d 'Show what apply would do per manifest (create, replace, unchanged), with the request body and the expected config. No network unless --refresh.'
 complete -c sessionctl -n '__sessionctl_at \'\'' -a 'apply' -d 'Create sessions for new or changed manifests, verify each returned config against the declared one, and record them in the state file.'
 complete -c sessionctl -n '__sessionctl_at \'\'' -a 'diff' -d 'Compare declared manifests with their deployed sessions (GET): drift, classified, at the declared line, with a unified diff.'
+complete -c sessionctl -n '__sessionctl_at \'\'' -a 'state' -d 'Inspect and manage the state (file or PostgreSQL): list, show, rm, mv, pull, push, unlock.'
 complete -c sessionctl -n '__sessionctl_at \'\'' -a 'get' -d 'Show a session: its user, MCP URL, meta tools and effective config (GET).'
 complete -c sessionctl -n '__sessionctl_at \'\'' -a 'toolkits' -d 'List the toolkits of a session, with their auth and connection status (paginated).'
 complete -c sessionctl -n '__sessionctl_at \'\'' -a 'tools' -d 'List the tools a session exposes directly: its meta tools and any preloaded app tools.'
@@ -125,13 +142,14 @@ complete -c sessionctl -n '__sessionctl_at \'plan\'' -l 'refresh' -d 'confirm wi
 complete -c sessionctl -n '__sessionctl_at \'plan\'' -l 'detailed-exitcode' -d 'exit 4 when changes are pending (0 when none)'
 complete -c sessionctl -n '__sessionctl_at \'plan\'' -l 'out' -r -F -d 'save the plan; `sessionctl apply FILE` executes it only while manifests and state are unchanged'
 complete -c sessionctl -n '__sessionctl_at \'plan\'' -l 'strict' -d 'warnings fail the run too (exit code 1)'
-complete -c sessionctl -n '__sessionctl_at \'plan\'' -l 'state' -r -F -d 'the state file (default: .sessionctl/state.json)'
+complete -c sessionctl -n '__sessionctl_at \'plan\'' -l 'state' -r -F -d 'where the state is: a file (default: .sessionctl/state.json), or postgres://USER@HOST:PORT/DATABASE?schema=sessionctl&workspace=default (the password from PGPASSWORD or ~/.pgpass, never in the URL); also SESSIONCTL_STATE'
 complete -c sessionctl -n '__sessionctl_at \'plan\'' -l 'format' -x -a 'human json github sarif junit markdown' -d 'report format, repeatable: NAME prints to stdout, NAME=FILE writes FILE (choices: human, json, github, sarif, junit, markdown; default: human, and inside GitHub Actions also github annotations and a markdown step summary)'
 complete -c sessionctl -n '__sessionctl_at \'plan\'' -l 'changed-since' -x -a '(\'git\' \'for-each-ref\' \'--format=%(refname:short)\' \'refs/heads\' \'refs/remotes\' \'refs/tags\' 2>/dev/null)' -d 'only manifests changed since the merge base with REF (git; committed, staged, modified or untracked), plus manifests that share a name with them'
 complete -c sessionctl -n '__sessionctl_at \'plan\'' -l 'env-file' -r -F -d 'read ${VAR} values from a dotenv file; variables already set in the environment win'
 complete -c sessionctl -n '__sessionctl_at \'plan\'' -l 'concurrency' -r -F -d 'requests in flight at once (default: 4)'
 complete -c sessionctl -n '__sessionctl_at \'plan\'' -l 'rate-limit' -r -F -d 'space requests out to at most this many per minute (creates and reads together)'
 complete -c sessionctl -n '__sessionctl_at \'plan\'' -l 'emulator' -d 'use an in-process emulator instead of the service (with --refresh); its sessions are kept beside the state file, so plan, apply and diff runs see the same ones'
+complete -c sessionctl -n '__sessionctl_at \'plan\'' -l 'lock-timeout' -r -F -d 'how long to wait for the state lock while another apply (or state command) holds it: 30s, 5m (default: 0, fail at once naming the holder)'
 complete -c sessionctl -n '__sessionctl_at \'plan\'' -l 'base-url' -r -F -d 'the service\'s base URL (default: https://backend.composio.dev; plain http only to loopback)'
 complete -c sessionctl -n '__sessionctl_at \'plan\'' -l 'api-key-file' -r -F -d 'read the API key from this file (otherwise from COMPOSIO_API_KEY)'
 complete -c sessionctl -n '__sessionctl_at \'plan\'' -l 'verbose' -d 'trace HTTP requests and responses to stderr (credentials redacted)'
@@ -143,13 +161,14 @@ complete -c sessionctl -n '__sessionctl_at \'apply\'' -l 'dry-run' -d 'show the 
 complete -c sessionctl -n '__sessionctl_at \'apply\'' -l 'no-refresh' -d 'do not GET recorded sessions to confirm they exist and check their drift'
 complete -c sessionctl -n '__sessionctl_at \'apply\'' -l 'strict' -d 'drift the manifest does not declare (added) and warnings fail the run too'
 complete -c sessionctl -n '__sessionctl_at \'apply\'' -l 'github-output' -d 'append <name>_session_id and <name>_mcp_url to the file named by $GITHUB_OUTPUT'
-complete -c sessionctl -n '__sessionctl_at \'apply\'' -l 'state' -r -F -d 'the state file (default: .sessionctl/state.json)'
+complete -c sessionctl -n '__sessionctl_at \'apply\'' -l 'state' -r -F -d 'where the state is: a file (default: .sessionctl/state.json), or postgres://USER@HOST:PORT/DATABASE?schema=sessionctl&workspace=default (the password from PGPASSWORD or ~/.pgpass, never in the URL); also SESSIONCTL_STATE'
 complete -c sessionctl -n '__sessionctl_at \'apply\'' -l 'format' -x -a 'human json github sarif junit markdown' -d 'report format, repeatable: NAME prints to stdout, NAME=FILE writes FILE (choices: human, json, github, sarif, junit, markdown; default: human, and inside GitHub Actions also github annotations and a markdown step summary)'
 complete -c sessionctl -n '__sessionctl_at \'apply\'' -l 'changed-since' -x -a '(\'git\' \'for-each-ref\' \'--format=%(refname:short)\' \'refs/heads\' \'refs/remotes\' \'refs/tags\' 2>/dev/null)' -d 'only manifests changed since the merge base with REF (git; committed, staged, modified or untracked), plus manifests that share a name with them'
 complete -c sessionctl -n '__sessionctl_at \'apply\'' -l 'env-file' -r -F -d 'read ${VAR} values from a dotenv file; variables already set in the environment win'
 complete -c sessionctl -n '__sessionctl_at \'apply\'' -l 'concurrency' -r -F -d 'requests in flight at once (default: 4)'
 complete -c sessionctl -n '__sessionctl_at \'apply\'' -l 'rate-limit' -r -F -d 'space requests out to at most this many per minute (creates and reads together)'
 complete -c sessionctl -n '__sessionctl_at \'apply\'' -l 'emulator' -d 'use an in-process emulator instead of the service; its sessions are kept beside the state file, so plan, apply and diff runs see the same ones'
+complete -c sessionctl -n '__sessionctl_at \'apply\'' -l 'lock-timeout' -r -F -d 'how long to wait for the state lock while another apply (or state command) holds it: 30s, 5m (default: 0, fail at once naming the holder)'
 complete -c sessionctl -n '__sessionctl_at \'apply\'' -l 'base-url' -r -F -d 'the service\'s base URL (default: https://backend.composio.dev; plain http only to loopback)'
 complete -c sessionctl -n '__sessionctl_at \'apply\'' -l 'api-key-file' -r -F -d 'read the API key from this file (otherwise from COMPOSIO_API_KEY)'
 complete -c sessionctl -n '__sessionctl_at \'apply\'' -l 'verbose' -d 'trace HTTP requests and responses to stderr (credentials redacted)'
@@ -159,18 +178,78 @@ complete -c sessionctl -n '__sessionctl_at \'apply\'' -s 'h' -l 'help' -d 'displ
 # sessionctl diff
 complete -c sessionctl -n '__sessionctl_at \'diff\'' -l 'session' -r -F -d 'audit this session (trs_...) against the one manifest given, whatever the state says'
 complete -c sessionctl -n '__sessionctl_at \'diff\'' -l 'strict' -d 'differences the manifest does not declare (added) count as drift too'
-complete -c sessionctl -n '__sessionctl_at \'diff\'' -l 'state' -r -F -d 'the state file (default: .sessionctl/state.json)'
+complete -c sessionctl -n '__sessionctl_at \'diff\'' -l 'state' -r -F -d 'where the state is: a file (default: .sessionctl/state.json), or postgres://USER@HOST:PORT/DATABASE?schema=sessionctl&workspace=default (the password from PGPASSWORD or ~/.pgpass, never in the URL); also SESSIONCTL_STATE'
 complete -c sessionctl -n '__sessionctl_at \'diff\'' -l 'format' -x -a 'human json github sarif junit markdown' -d 'report format, repeatable: NAME prints to stdout, NAME=FILE writes FILE (choices: human, json, github, sarif, junit, markdown; default: human, and inside GitHub Actions also github annotations and a markdown step summary)'
 complete -c sessionctl -n '__sessionctl_at \'diff\'' -l 'changed-since' -x -a '(\'git\' \'for-each-ref\' \'--format=%(refname:short)\' \'refs/heads\' \'refs/remotes\' \'refs/tags\' 2>/dev/null)' -d 'only manifests changed since the merge base with REF (git; committed, staged, modified or untracked), plus manifests that share a name with them'
 complete -c sessionctl -n '__sessionctl_at \'diff\'' -l 'env-file' -r -F -d 'read ${VAR} values from a dotenv file; variables already set in the environment win'
 complete -c sessionctl -n '__sessionctl_at \'diff\'' -l 'concurrency' -r -F -d 'requests in flight at once (default: 4)'
 complete -c sessionctl -n '__sessionctl_at \'diff\'' -l 'rate-limit' -r -F -d 'space requests out to at most this many per minute (creates and reads together)'
 complete -c sessionctl -n '__sessionctl_at \'diff\'' -l 'emulator' -d 'use an in-process emulator instead of the service; its sessions are kept beside the state file, so plan, apply and diff runs see the same ones'
+complete -c sessionctl -n '__sessionctl_at \'diff\'' -l 'lock-timeout' -r -F -d 'how long to wait for the state lock while another apply (or state command) holds it: 30s, 5m (default: 0, fail at once naming the holder)'
 complete -c sessionctl -n '__sessionctl_at \'diff\'' -l 'base-url' -r -F -d 'the service\'s base URL (default: https://backend.composio.dev; plain http only to loopback)'
 complete -c sessionctl -n '__sessionctl_at \'diff\'' -l 'api-key-file' -r -F -d 'read the API key from this file (otherwise from COMPOSIO_API_KEY)'
 complete -c sessionctl -n '__sessionctl_at \'diff\'' -l 'verbose' -d 'trace HTTP requests and responses to stderr (credentials redacted)'
 complete -c sessionctl -n '__sessionctl_at \'diff\'' -l 'timeout' -r -F -d 'give up on one API call, retries included, after this many milliseconds (default: 120000)'
 complete -c sessionctl -n '__sessionctl_at \'diff\'' -s 'h' -l 'help' -d 'display help for command'
+
+# sessionctl state
+complete -c sessionctl -n '__sessionctl_at \'state\'' -f
+complete -c sessionctl -n '__sessionctl_at \'state\'' -a 'list' -d 'List the recorded sessions: manifest name, user, session id, config version, when applied.'
+complete -c sessionctl -n '__sessionctl_at \'state\'' -a 'show' -d 'Show every field of one entry, the applied request body included.'
+complete -c sessionctl -n '__sessionctl_at \'state\'' -a 'rm' -d 'Forget entries without deleting their sessions (the next apply creates new ones). Every user of NAME unless --user-id.'
+complete -c sessionctl -n '__sessionctl_at \'state\'' -a 'mv' -d 'Rename a manifest in the state (after renaming `name:` in the manifest), so apply keeps its sessions.'
+complete -c sessionctl -n '__sessionctl_at \'state\'' -a 'pull' -d 'Print the whole state as a JSON document (the state file format) on stdout.'
+complete -c sessionctl -n '__sessionctl_at \'state\'' -a 'push' -d 'Merge a state document (from state pull, or a state file) into the state. An entry the state holds in a newer version refuses the push unless --force; entries only the state holds are kept.'
+complete -c sessionctl -n '__sessionctl_at \'state\'' -a 'unlock' -d 'Release the state lock of a run that died (as terraform force-unlock). LOCK_ID is in the lock error.'
+complete -c sessionctl -n '__sessionctl_at \'state\'' -a 'help' -d 'display help for command'
+complete -c sessionctl -n '__sessionctl_at \'state\'' -s 'h' -l 'help' -d 'display help for command'
+
+# sessionctl state list
+complete -c sessionctl -n '__sessionctl_at \'state list\'' -l 'state' -r -F -d 'where the state is: a file (default: .sessionctl/state.json), or postgres://USER@HOST:PORT/DATABASE?schema=sessionctl&workspace=default (the password from PGPASSWORD or ~/.pgpass, never in the URL); also SESSIONCTL_STATE'
+complete -c sessionctl -n '__sessionctl_at \'state list\'' -l 'format' -x -a 'human json' -d 'human: text and tables; json: a document'
+complete -c sessionctl -n '__sessionctl_at \'state list\'' -s 'h' -l 'help' -d 'display help for command'
+
+# sessionctl state show
+complete -c sessionctl -n '__sessionctl_at \'state show\'' -l 'user-id' -r -F -d 'only the entry of this user (a manifest applied for several users has one entry each)'
+complete -c sessionctl -n '__sessionctl_at \'state show\'' -l 'state' -r -F -d 'where the state is: a file (default: .sessionctl/state.json), or postgres://USER@HOST:PORT/DATABASE?schema=sessionctl&workspace=default (the password from PGPASSWORD or ~/.pgpass, never in the URL); also SESSIONCTL_STATE'
+complete -c sessionctl -n '__sessionctl_at \'state show\'' -l 'format' -x -a 'human json' -d 'human: text and tables; json: a document'
+complete -c sessionctl -n '__sessionctl_at \'state show\'' -s 'h' -l 'help' -d 'display help for command'
+
+# sessionctl state rm
+complete -c sessionctl -n '__sessionctl_at \'state rm\'' -l 'user-id' -r -F -d 'only the entry of this user (a manifest applied for several users has one entry each)'
+complete -c sessionctl -n '__sessionctl_at \'state rm\'' -l 'state' -r -F -d 'where the state is: a file (default: .sessionctl/state.json), or postgres://USER@HOST:PORT/DATABASE?schema=sessionctl&workspace=default (the password from PGPASSWORD or ~/.pgpass, never in the URL); also SESSIONCTL_STATE'
+complete -c sessionctl -n '__sessionctl_at \'state rm\'' -l 'format' -x -a 'human json' -d 'human: text and tables; json: a document'
+complete -c sessionctl -n '__sessionctl_at \'state rm\'' -l 'lock-timeout' -r -F -d 'how long to wait for the state lock while another apply (or state command) holds it: 30s, 5m (default: 0, fail at once naming the holder)'
+complete -c sessionctl -n '__sessionctl_at \'state rm\'' -s 'h' -l 'help' -d 'display help for command'
+
+# sessionctl state mv
+complete -c sessionctl -n '__sessionctl_at \'state mv\'' -l 'user-id' -r -F -d 'only the entry of this user (default: every user of OLD)'
+complete -c sessionctl -n '__sessionctl_at \'state mv\'' -l 'state' -r -F -d 'where the state is: a file (default: .sessionctl/state.json), or postgres://USER@HOST:PORT/DATABASE?schema=sessionctl&workspace=default (the password from PGPASSWORD or ~/.pgpass, never in the URL); also SESSIONCTL_STATE'
+complete -c sessionctl -n '__sessionctl_at \'state mv\'' -l 'format' -x -a 'human json' -d 'human: text and tables; json: a document'
+complete -c sessionctl -n '__sessionctl_at \'state mv\'' -l 'lock-timeout' -r -F -d 'how long to wait for the state lock while another apply (or state command) holds it: 30s, 5m (default: 0, fail at once naming the holder)'
+complete -c sessionctl -n '__sessionctl_at \'state mv\'' -s 'h' -l 'help' -d 'display help for command'
+
+# sessionctl state pull
+complete -c sessionctl -n '__sessionctl_at \'state pull\'' -l 'state' -r -F -d 'where the state is: a file (default: .sessionctl/state.json), or postgres://USER@HOST:PORT/DATABASE?schema=sessionctl&workspace=default (the password from PGPASSWORD or ~/.pgpass, never in the URL); also SESSIONCTL_STATE'
+complete -c sessionctl -n '__sessionctl_at \'state pull\'' -l 'format' -x -a 'human json' -d 'human: text and tables; json: a document'
+complete -c sessionctl -n '__sessionctl_at \'state pull\'' -s 'h' -l 'help' -d 'display help for command'
+
+# sessionctl state push
+complete -c sessionctl -n '__sessionctl_at \'state push\'' -l 'force' -d 'overwrite entries the state holds in a newer version'
+complete -c sessionctl -n '__sessionctl_at \'state push\'' -l 'dry-run' -d 'show what would change; write nothing'
+complete -c sessionctl -n '__sessionctl_at \'state push\'' -l 'state' -r -F -d 'where the state is: a file (default: .sessionctl/state.json), or postgres://USER@HOST:PORT/DATABASE?schema=sessionctl&workspace=default (the password from PGPASSWORD or ~/.pgpass, never in the URL); also SESSIONCTL_STATE'
+complete -c sessionctl -n '__sessionctl_at \'state push\'' -l 'format' -x -a 'human json' -d 'human: text and tables; json: a document'
+complete -c sessionctl -n '__sessionctl_at \'state push\'' -l 'lock-timeout' -r -F -d 'how long to wait for the state lock while another apply (or state command) holds it: 30s, 5m (default: 0, fail at once naming the holder)'
+complete -c sessionctl -n '__sessionctl_at \'state push\'' -s 'h' -l 'help' -d 'display help for command'
+
+# sessionctl state unlock
+complete -c sessionctl -n '__sessionctl_at \'state unlock\'' -l 'state' -r -F -d 'where the state is: a file (default: .sessionctl/state.json), or postgres://USER@HOST:PORT/DATABASE?schema=sessionctl&workspace=default (the password from PGPASSWORD or ~/.pgpass, never in the URL); also SESSIONCTL_STATE'
+complete -c sessionctl -n '__sessionctl_at \'state unlock\'' -l 'format' -x -a 'human json' -d 'human: text and tables; json: a document'
+complete -c sessionctl -n '__sessionctl_at \'state unlock\'' -s 'h' -l 'help' -d 'display help for command'
+
+# sessionctl state help
+complete -c sessionctl -n '__sessionctl_at \'state help\'' -f
+complete -c sessionctl -n '__sessionctl_at \'state help\'' -a 'list show rm mv pull push unlock'
 
 # sessionctl get
 complete -c sessionctl -n '__sessionctl_at \'get\'' -l 'state' -r -F -d 'the state file that resolves manifest names (default: .sessionctl/state.json)'
@@ -391,4 +470,4 @@ complete -c sessionctl -n '__sessionctl_at \'emulator\'' -s 'h' -l 'help' -d 'di
 
 # sessionctl help
 complete -c sessionctl -n '__sessionctl_at \'help\'' -f
-complete -c sessionctl -n '__sessionctl_at \'help\'' -a 'validate plan apply diff get toolkits tools search execute execute-meta link proxy files schema init completion emulator'
+complete -c sessionctl -n '__sessionctl_at \'help\'' -a 'validate plan apply diff state get toolkits tools search execute execute-meta link proxy files schema init completion emulator'
