@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { InputError } from '../diagnostics/errors.js';
-import { lockedError, type ForcedUnlock, type LockHolder, type StateLockOptions } from './lock.js';
+import { lockedError, sleep, type ForcedUnlock, type LockHolder, type StateLockOptions } from './lock.js';
 import { connectClient, databaseError, sqlState, table, type Env } from './postgres-connect.js';
 import { schemaVersion, workspaceLockKeys } from './postgres-schema.js';
 import type { PostgresTarget } from './postgres-url.js';
@@ -18,6 +18,9 @@ import type { PostgresTarget } from './postgres-url.js';
  * still be there, held `FOR SHARE` until the write commits), so a holder that lost its lock (ended
  * by `state unlock`, or its connection dropped and another run took over) can no longer write.
  */
+
+/** How long a run that finds the lock taken waits for its holder's row to appear. */
+const HOLDER_ROW_WAIT_MS = 3000;
 
 interface LockRow {
   lock_id: string;
@@ -59,12 +62,13 @@ export async function takeWorkspaceLock(client: pg.Client, target: PostgresTarge
   const [k1, k2] = workspaceLockKeys(target);
   const timeoutMs = Math.max(0, Math.ceil(options.timeoutMs ?? 0));
   try {
-    for (let attempt = 0; ; attempt++) {
-      if (await advisoryLock(client, k1, k2, timeoutMs)) break;
+    // The holder writes its row just after it takes the advisory lock: a run that finds the lock
+    // taken and no row yet looks again for a moment, so that it can say who holds it.
+    const lookUntil = Date.now() + HOLDER_ROW_WAIT_MS;
+    for (let wait = timeoutMs; !(await advisoryLock(client, k1, k2, wait)); wait = 0) {
       const row = await readLockRow(client, target);
-      // The holder took the advisory lock but has not written its row yet: look once more.
-      if (row?.live !== true && attempt === 0) continue;
-      throw lockedError(target.location, row?.live === true ? holderOf(row) : undefined, timeoutMs);
+      if (row?.live === true || Date.now() > lookUntil) throw lockedError(target.location, row?.live === true ? holderOf(row) : undefined, timeoutMs);
+      await sleep(20);
     }
     const id = randomUUID();
     await client.query(

@@ -1,11 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { stateBackend } from '../../src/state/backend.js';
 import { emulatorAdmin } from '../helpers/emulator-admin.js';
-import { db, dropSchema, stateUrl, uniqueSchema } from '../helpers/postgres.js';
-import { emulatorProcess, sessionctl, writeManifests, type Finished } from './state-processes.js';
+import { db, stateUrl } from '../helpers/postgres.js';
+import { processWorld, sessionctl, type Finished } from './state-processes.js';
 
 /**
  * Two `sessionctl apply` processes, on two working copies of the same manifests that share a
@@ -17,23 +15,7 @@ import { emulatorProcess, sessionctl, writeManifests, type Finished } from './st
 const MANIFESTS = 12;
 const ROUNDS = 3;
 const KEY = 'ak_concurrent_apply_0001';
-const schema = uniqueSchema('concurrent');
-let dir: string;
-let emulator: Awaited<ReturnType<typeof emulatorProcess>>;
-
-beforeAll(async () => {
-  if (db === null) return;
-  dir = await mkdtemp(join(tmpdir(), 'sessionctl-concurrent-'));
-  await writeManifests(join(dir, 'a'), MANIFESTS);
-  await writeManifests(join(dir, 'b'), MANIFESTS);
-  emulator = await emulatorProcess();
-});
-afterAll(async () => {
-  if (db === null) return;
-  await emulator.stop();
-  await rm(dir, { recursive: true, force: true });
-  await dropSchema(db, schema);
-});
+const world = processWorld('concurrent', ['a', 'b'], MANIFESTS);
 
 function summary(r: Finished): string {
   return /(\d+) created, (\d+) unchanged/.exec(r.stdout)?.[0] ?? `exit ${r.code}: ${r.stderr.split('\n')[0]}`;
@@ -44,6 +26,7 @@ describe.skipIf(db === null)('two applies at once on one PostgreSQL state', () =
     ['--lock-timeout 0 (the default): the second reports the lock, or comes after and finds nothing to do', []],
     ['--lock-timeout 2m: the second waits, then finds nothing to do', ['--lock-timeout', '2m']],
   ])('%s', { timeout: 120_000 }, async (_name, extra) => {
+    const { dir, emulator, schema } = world;
     for (let round = 0; round < ROUNDS; round++) {
       await emulatorAdmin(emulator.url, 'POST', '/reset');
       await emulatorAdmin(emulator.url, 'POST', '/faults', { route: 'create', latency_ms: 40, times: 1000 });

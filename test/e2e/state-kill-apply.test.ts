@@ -1,11 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { stateBackend } from '../../src/state/backend.js';
 import { emulatorAdmin } from '../helpers/emulator-admin.js';
-import { db, dropSchema, sql, stateUrl, uniqueSchema } from '../helpers/postgres.js';
-import { emulatorProcess, sessionctl, writeManifests } from './state-processes.js';
+import { db, sql, stateUrl } from '../helpers/postgres.js';
+import { processWorld, sessionctl } from './state-processes.js';
 
 /**
  * kill -9 of `sessionctl apply` with a PostgreSQL state, mid-run (creates slowed by the emulator's
@@ -20,30 +17,16 @@ import { emulatorProcess, sessionctl, writeManifests } from './state-processes.j
 const MANIFESTS = 10;
 const CONCURRENCY = 2;
 const KEY = 'ak_kill_apply_000001';
-const schema = uniqueSchema('kill');
-let dir: string;
-let emulator: Awaited<ReturnType<typeof emulatorProcess>>;
-
-beforeAll(async () => {
-  if (db === null) return;
-  dir = await mkdtemp(join(tmpdir(), 'sessionctl-kill-'));
-  await writeManifests(dir, MANIFESTS);
-  emulator = await emulatorProcess();
-});
-afterAll(async () => {
-  if (db === null) return;
-  await emulator.stop();
-  await rm(dir, { recursive: true, force: true });
-  await dropSchema(db, schema);
-});
+const world = processWorld('kill', ['.'], MANIFESTS);
 
 async function recordedRows(): Promise<number> {
-  const rows = await sql<{ n: number }>(db!, `SELECT count(*)::int AS n FROM "${schema}".entries`).catch(() => [{ n: 0 }]);
+  const rows = await sql<{ n: number }>(db!, `SELECT count(*)::int AS n FROM "${world.schema}".entries`).catch(() => [{ n: 0 }]);
   return rows[0]!.n;
 }
 
 describe.skipIf(db === null)('kill -9 of apply with a PostgreSQL state', () => {
   test('the re-run is not blocked, loses nothing recorded, and creates again only what was never recorded', { timeout: 120_000 }, async () => {
+    const { dir, emulator, schema } = world;
     const url = stateUrl(db!, schema);
     const env = { ...db!.env, COMPOSIO_API_KEY: KEY, COMPOSIO_BASE_URL: emulator.url };
     await emulatorAdmin(emulator.url, 'POST', '/faults', { route: 'create', latency_ms: 300, times: 1000 });

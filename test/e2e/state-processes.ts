@@ -1,8 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll } from 'vitest';
+import { db, dropSchema, uniqueSchema } from '../helpers/postgres.js';
 
 /** The built CLI, run as a user runs it (npm test builds it before the suite). */
 export const bin = fileURLToPath(new URL('../../dist/sessionctl.js', import.meta.url));
@@ -60,4 +63,34 @@ export async function writeManifests(dir: string, count: number): Promise<void> 
     const n = String(i).padStart(2, '0');
     await writeFile(join(dir, 'm', `svc-${n}.yaml`), `name: svc-${n}\nuser_id: user-${n}\ntoolkits: [gmail, slack]\nworkbench:\n  enable: false\n`);
   }
+}
+
+/** What a test of sessionctl processes on a PostgreSQL state works in. */
+export interface ProcessWorld {
+  /** A temporary folder with one working copy of the manifests per name given. */
+  dir: string;
+  emulator: Awaited<ReturnType<typeof emulatorProcess>>;
+  /** The test's own schema, dropped at the end. */
+  schema: string;
+}
+
+/**
+ * Sets up (before the file's tests, when there is a PostgreSQL server) and tears down a world:
+ * `copies` working copies of `manifests` manifests and `sessionctl emulator` in a child process.
+ */
+export function processWorld(name: string, copies: readonly string[], manifests: number): ProcessWorld {
+  const world = { dir: '', schema: uniqueSchema(name) } as ProcessWorld;
+  beforeAll(async () => {
+    if (db === null) return;
+    world.dir = await mkdtemp(join(tmpdir(), `sessionctl-${name}-`));
+    for (const copy of copies) await writeManifests(join(world.dir, copy), manifests);
+    world.emulator = await emulatorProcess();
+  });
+  afterAll(async () => {
+    if (db === null) return;
+    await world.emulator?.stop();
+    await rm(world.dir, { recursive: true, force: true });
+    await dropSchema(db, world.schema);
+  });
+  return world;
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
-import type { TestDatabase } from '../setup/postgres.js';
+import { testClient, type TestDatabase } from '../setup/postgres.js';
 
 /**
  * The PostgreSQL server of this run (test/setup/postgres.ts found it), or null when there is none:
@@ -21,14 +21,7 @@ export function stateUrl(database: TestDatabase, schema: string, workspace = 'de
 
 /** Runs SQL on the test server as the test role. */
 export async function sql<R extends pg.QueryResultRow = pg.QueryResultRow>(database: TestDatabase, text: string, params: unknown[] = []): Promise<R[]> {
-  const client = new pg.Client({
-    host: database.env['PGHOST'],
-    port: Number(database.env['PGPORT'] ?? 5432),
-    user: database.env['PGUSER'],
-    database: database.env['PGDATABASE'],
-    password: database.env['PGPASSWORD'] ?? '',
-  });
-  client.on('error', () => undefined);
+  const client = testClient(database);
   await client.connect();
   try {
     return (await client.query<R>(text, params)).rows;

@@ -46,17 +46,23 @@ function settings(env: NodeJS.ProcessEnv): TestDatabase {
   };
 }
 
-export default async function setup(project: TestProject): Promise<void> {
-  const db = settings(process.env);
+/** A pg client (not yet connected) for the test server, as the test role. */
+export function testClient(db: TestDatabase, connectionTimeoutMillis = 10_000): pg.Client {
   const client = new pg.Client({
     host: db.env['PGHOST'],
     port: Number(db.env['PGPORT'] ?? 5432),
     user: db.env['PGUSER'],
     database: db.env['PGDATABASE'],
     password: db.env['PGPASSWORD'] ?? '',
-    connectionTimeoutMillis: 3000,
+    connectionTimeoutMillis,
   });
   client.on('error', () => undefined);
+  return client;
+}
+
+export default async function setup(project: TestProject): Promise<void> {
+  const db = settings(process.env);
+  const client = testClient(db, 3000);
   try {
     await client.connect();
     await client.query('SELECT 1');
