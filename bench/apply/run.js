@@ -27,7 +27,7 @@ const opt = (name, fallback) => {
   return i === -1 ? fallback : Number(args[i + 1]);
 };
 const N = opt('--manifests', 1000);
-const RUNS = opt('--runs', 3);
+const RUNS = opt('--runs', 5);
 const LEVELS = [1, 4, 16];
 const KEY = 'bench-apply-key-000001';
 
@@ -54,6 +54,7 @@ let pgRuns = 0;
 const stateSpec = (dir, backend, c) => (backend === 'postgres' ? `${pgBase}${pgBase.includes('?') ? '&' : '?'}schema=${pgSchema}&workspace=run-${++pgRuns}` : join(dir, `state-${c}-${Date.now()}-${Math.random().toString(36).slice(2)}.json`));
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+const perSecond = (ms) => ((N / ms) * 1000).toFixed(0);
 
 /** 1,000 small but realistic manifests, one file each, a third with per-toolkit filters. */
 function writeManifests(dir) {
@@ -208,7 +209,7 @@ try {
       }
     }
     for (const backend of ['file', 'postgres']) {
-      const row = { backend, phaseMs: median(runs[backend].phase), cliMs: median(runs[backend].cli) };
+      const row = { backend, phaseMs: median(runs[backend].phase), cliMs: median(runs[backend].cli), phaseAll: runs[backend].phase, cliAll: runs[backend].cli };
       backends.push(row);
       console.log(`${backend.padEnd(8)} at concurrency 16: apply phase ${row.phaseMs.toFixed(0)} ms (${((N / row.phaseMs) * 1000).toFixed(0)} sessions/s), whole CLI run ${row.cliMs.toFixed(0)} ms (${((N / row.cliMs) * 1000).toFixed(0)} sessions/s)`);
     }
@@ -245,8 +246,11 @@ const at16 = rows.find((r) => r.c === 16);
 const target = at16 !== undefined && (N / at16.phaseMs) * 1000 >= 500;
 console.log(`target >= 500 sessions/s at concurrency 16 (apply phase): ${target ? 'met' : 'NOT met'}`);
 const [fileRow, pgRow] = backends;
-const ratio = pgRow === undefined ? undefined : fileRow.phaseMs / pgRow.phaseMs;
-const cliRatio = pgRow === undefined ? undefined : fileRow.cliMs / pgRow.cliMs;
+// Each PostgreSQL run against the file run just before it (the load of the shared cores drifts
+// less within a pair than across the whole benchmark); the median of those ratios.
+const paired = (key) => median(fileRow[key].map((f, i) => f / pgRow[key][i]));
+const ratio = pgRow === undefined ? undefined : paired('phaseAll');
+const cliRatio = pgRow === undefined ? undefined : paired('cliAll');
 if (ratio !== undefined) console.log(`postgres / file at concurrency 16 (apply phase): ${ratio.toFixed(2)}x (target >= 0.8x): ${ratio >= 0.8 ? 'met' : 'NOT met'}; whole CLI run ${cliRatio.toFixed(2)}x`);
 
 if (!args.includes('--no-write')) {
@@ -282,18 +286,26 @@ if (!args.includes('--no-write')) {
     lines.push(
       `The same ${N} manifests at concurrency 16, file and PostgreSQL runs interleaved, median of ${RUNS} each. PostgreSQL: the local server ` +
         '(15, on the same 2 cores), a fresh workspace per run; each session is recorded as soon as its create returns and is ' +
-        'committed (`synchronous_commit` on, fenced on the lock row) before `record` resolves, over two write connections: a ' +
-        'write starts at once while one is free, and the writes that arrive while both are busy share the next commit (one ' +
+        'committed (`synchronous_commit` on, fenced on the lock row) before `record` resolves, over one write connection: a ' +
+        'write starts at once when none is in flight, and the writes that arrive meanwhile share the next commit (one ' +
         '`INSERT ... SELECT FROM unnest(...) ON CONFLICT` of a fixed, prepared text). The file backend likewise rewrites the ' +
-        'whole file (with fsync) once per batch of sessions recorded meanwhile. Measured on the way there: one transaction per ' +
-        'session over 8 connections gave 0.41x-0.59x of the file backend, because every commit costs server CPU on the same cores ' +
-        'that run the creates.',
+        'whole file (with fsync) once per batch of sessions recorded meanwhile. Measured on the way there (ratios as below): one ' +
+        'transaction per session over 8 connections 0.41x-0.61x, shared commits over two write connections 0.77x, over one ' +
+        '0.86x-0.88x.',
       '',
-      '| backend | apply phase | sessions/s | whole CLI run | sessions/s |',
+      '| backend | apply phase | sessions/s (slowest-fastest run) | whole CLI run | sessions/s (slowest-fastest run) |',
       '|---|---:|---:|---:|---:|',
-      ...backends.map((r) => `| ${r.backend} | ${r.phaseMs.toFixed(0)} ms | ${((N / r.phaseMs) * 1000).toFixed(0)} | ${r.cliMs.toFixed(0)} ms | ${((N / r.cliMs) * 1000).toFixed(0)} |`),
+      ...backends.map(
+        (r) =>
+          `| ${r.backend} | ${r.phaseMs.toFixed(0)} ms | ${perSecond(r.phaseMs)} (${perSecond(Math.max(...r.phaseAll))}-${perSecond(Math.min(...r.phaseAll))}) | ` +
+          `${r.cliMs.toFixed(0)} ms | ${perSecond(r.cliMs)} (${perSecond(Math.max(...r.cliAll))}-${perSecond(Math.min(...r.cliAll))}) |`,
+      ),
       '',
-      `Target: PostgreSQL at least 0.8x the file backend's sessions/s (apply phase): **${ratio.toFixed(2)}x, ${ratio >= 0.8 ? 'met' : 'not met'}** (whole CLI run: ${cliRatio.toFixed(2)}x).`,
+      `Target: PostgreSQL at least 0.8x the file backend's sessions/s (apply phase, the median over the ${RUNS} pairs of a file run and ` +
+        `the PostgreSQL run after it): **${ratio.toFixed(2)}x, ${ratio >= 0.8 ? 'met' : 'not met'}** (whole CLI run: ${cliRatio.toFixed(2)}x). ` +
+        'Other work shares the two cores, so the runs of one backend spread widely (the ranges above), and one ratio of medians ' +
+        'alone moved between 0.48x and 1.4x from one benchmark to the next; the paired median moves less. What PostgreSQL adds is ' +
+        'server CPU (a commit per batch, its WAL flush) on the cores that also run the creates and the emulator.',
       '',
     );
   }

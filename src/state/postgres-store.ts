@@ -11,13 +11,14 @@ import type { PostgresTarget } from './postgres-url.js';
 import type { LockedState, StateView } from './store.js';
 
 /**
- * Connections that write entries, besides the one that holds the lock. Two: a write starts at once
- * while one is free, and while both are busy the writes that arrive meanwhile share the next
- * commit. More connections mean more commits, each a WAL flush and server CPU taken from the run
- * itself (bench/RESULTS.md, Apply: one transaction per record reached 0.4-0.6x of the file
- * backend's sessions/s, two connections that share commits 0.87x).
+ * Connections that write entries, besides the one that holds the lock. One, as the file backend
+ * has one write in flight: a write starts at once when none is in flight, and the writes that
+ * arrive meanwhile share the next commit. More connections mean more commits, each a WAL flush and
+ * server CPU taken from the run itself (bench/RESULTS.md, Apply: one transaction per record over
+ * 8 connections reached 0.41-0.61x of the file backend's sessions/s, shared commits over two
+ * connections 0.77x, over one 0.86-0.88x).
  */
-const WRITE_CONNECTIONS = 2;
+const WRITE_CONNECTIONS = 1;
 
 interface Held {
   id: string;
