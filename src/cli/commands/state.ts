@@ -66,9 +66,17 @@ export const registerState: RegisterCommand = (program, env) => {
         ['The state is --state, else $SESSIONCTL_STATE, else .sessionctl/state.json. No state command talks to the service.'],
       ),
     );
-  const ops = () => import('../../state/operations.js');
-  const render = () => import('../../report/state.js');
+  // In the order help lists them.
+  addInspect(state, env);
+  addRepair(state, env);
+  addTransfer(state, env);
+};
 
+const ops = () => import('../../state/operations.js');
+const render = () => import('../../report/state.js');
+
+/** list, show: read, no lock. */
+function addInspect(state: Command, env: CommandEnv): void {
   stateOptions(state.command('list').description('List the recorded sessions: manifest name, user, session id, config version, when applied.'), false)
     .addHelpText('after', examples(['sessionctl state list', 'sessionctl state list --format json | jq -r \'.sessions[].session_id\'']))
     .action(async (flags: StateFlags) => {
@@ -88,6 +96,10 @@ export const registerState: RegisterCommand = (program, env) => {
       env.io.stdout.write((await render()).renderStateEntry(entry, renderContext(env)));
     });
 
+}
+
+/** rm, mv: under the lock. */
+function addRepair(state: Command, env: CommandEnv): void {
   stateOptions(
     state.command('rm').description('Forget entries without deleting their sessions (the next apply creates new ones). Every user of NAME unless --user-id.').argument('<name>', 'the manifest name').option('--user-id <id>', USER_ID_HELP),
     true,
@@ -114,6 +126,10 @@ export const registerState: RegisterCommand = (program, env) => {
       env.io.stdout.write(r.renderMoved(from, moved, backend.location));
     });
 
+}
+
+/** pull, push (under the lock), unlock. */
+function addTransfer(state: Command, env: CommandEnv): void {
   stateOptions(state.command('pull').description('Print the whole state as a JSON document (the state file format) on stdout.'), false)
     .addHelpText('after', examples(['sessionctl state pull > backup.json', 'sessionctl state pull --state "postgres://deploy@db.internal/ops?workspace=staging" | jq .sessions']))
     .action(async (flags: StateFlags) => {
@@ -167,4 +183,4 @@ export const registerState: RegisterCommand = (program, env) => {
       if (flags.format === 'json') return printJson(env, r.unlockedJson(released, backend.location));
       env.io.stdout.write(r.renderUnlocked(released, backend.location));
     });
-};
+}
