@@ -75,22 +75,21 @@ export interface ProcessWorld {
 }
 
 /**
- * Sets up (before the file's tests, when there is a PostgreSQL server) and tears down a world:
- * `copies` working copies of `manifests` manifests and `sessionctl emulator` in a child process.
+ * Sets up (before the file's tests) and tears down a world: `copies` working copies of `manifests`
+ * manifests and `sessionctl emulator` in a child process; the schema is dropped when there is a
+ * PostgreSQL server.
  */
 export function processWorld(name: string, copies: readonly string[], manifests: number): ProcessWorld {
   const world = { dir: '', schema: uniqueSchema(name) } as ProcessWorld;
   beforeAll(async () => {
-    if (db === null) return;
     world.dir = await mkdtemp(join(tmpdir(), `sessionctl-${name}-`));
     for (const copy of copies) await writeManifests(join(world.dir, copy), manifests);
     world.emulator = await emulatorProcess();
   });
   afterAll(async () => {
-    if (db === null) return;
     await world.emulator?.stop();
     await rm(world.dir, { recursive: true, force: true });
-    await dropSchema(db, world.schema);
+    if (db !== null) await dropSchema(db, world.schema);
   });
   return world;
 }
