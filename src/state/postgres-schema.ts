@@ -107,8 +107,8 @@ export async function migrate(client: pg.ClientBase, target: PostgresTarget): Pr
     await client.query('COMMIT');
   } catch (err) {
     await client.query('ROLLBACK').catch(() => undefined);
-    const hint = (err as { code?: unknown }).code === '42501' ? ' (grant this role CREATE on the database, or have an administrator run a first apply)' : '';
-    const e = databaseError(err, target, `prepare the state schema "${target.schema}"${hint}`);
-    throw e;
+    const e = databaseError(err, target, `prepare the state schema "${target.schema}"`);
+    if ((err as { code?: unknown }).code !== '42501') throw e;
+    throw new InputError(`${e.message}; grant this role CREATE on the database, or have an administrator run the first apply`, target.location, { cause: err });
   }
 }
