@@ -49,5 +49,8 @@ export { ApiError, type ApiErrorKind } from './client/errors.js';
 export type { Session, SessionConfig } from './wire/session.js';
 export type { CreateSessionRequest } from './wire/request.js';
 
+// The state a pipeline applied (file or PostgreSQL), for the application's lookups.
+export { openState, type StateLookup, type AppliedSession, type OpenStateOptions } from './library/open-state.js';
+
 // The emulator, for an application's own tests.
 export { startEmulator, type EmulatorOptions, type RunningEmulator } from './emulator/server.js';
