@@ -1,0 +1,53 @@
+import type { ManifestDocument } from '../../../manifest/types.js';
+import { displayPath, joinPointer, valueAt } from '../../pointer.js';
+import { mapping } from '../../rule.js';
+import { compilePattern } from '../safe-pattern.js';
+import type { PolicyKind, Violation } from '../types.js';
+
+/**
+ * Longer values are not matched: the schema already bounds `user_id` (256) and auth config ids
+ * (128), and a bounded input keeps even a slow pattern's cost bounded.
+ */
+const MAX_MATCHED = 1024;
+
+/** The violations of the string values at `pointers` against one pattern. */
+function unmatched(doc: ManifestDocument, pointers: readonly string[], pattern: string, what: string): Violation[] {
+  const re = compilePattern(pattern);
+  const out: Violation[] = [];
+  for (const pointer of pointers) {
+    const value = valueAt(doc.data, pointer);
+    if (typeof value !== 'string' || value.length > MAX_MATCHED || re.test(value)) continue;
+    // A value that came from the environment is not repeated: it may be a secret.
+    const fromEnv = doc.scalar(pointer)?.source.includes('${') === true;
+    const shown = fromEnv ? 'the value from the environment' : `\`${value.length > 60 ? `${value.slice(0, 57)}...` : value}\``;
+    out.push({ pointer, key: false, detail: `${what} \`${displayPath(pointer, doc.data)}\`: ${shown} does not match ${pattern}`, hint: `Use ${what === 'user id' ? 'a user id' : 'an id'} that matches ${pattern}.` });
+  }
+  return out;
+}
+
+/** `user_id` must match a regular expression (after `${VAR}` expansion). */
+export const userIdPattern: PolicyKind = {
+  name: 'user_id_pattern',
+  summary: '`user_id` must match this regular expression (JavaScript syntax, checked after `${VAR}` expansion; see "Patterns" below).',
+  example: {
+    policy: 'id: user-ids\nmessage: Sessions act for users of our own directory\nuser_id_pattern: "^usr_[0-9a-f]{8}$"',
+    manifest: 'name: demo\nuser_id: alice@example.com',
+  },
+  check(doc, value) {
+    return unmatched(doc, ['/user_id'], value as string, 'user id');
+  },
+};
+
+/** Every auth config id (`auth_configs.<toolkit>`) must match a regular expression. */
+export const authConfigPattern: PolicyKind = {
+  name: 'auth_config_pattern',
+  summary: 'Every auth config id in `auth_configs` must match this regular expression (for example, only the production project\'s configs).',
+  example: {
+    policy: 'id: prod-auth-configs\nmessage: Production sessions use the production auth configs\nauth_config_pattern: "^ac_prod"',
+    manifest: 'name: mailer\nuser_id: u-1\nauth_configs:\n  gmail: ac_staging42',
+  },
+  check(doc, value) {
+    const pointers = Object.keys(mapping(mapping(doc.data)?.['auth_configs']) ?? {}).map((t) => joinPointer('/auth_configs', t));
+    return unmatched(doc, pointers, value as string, 'auth config');
+  },
+};

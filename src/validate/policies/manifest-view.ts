@@ -1,0 +1,110 @@
+import { joinPointer, valueAt } from '../pointer.js';
+import { has, mapping, stringList } from '../rule.js';
+
+/**
+ * Readings of a manifest that several policy kinds share. Policies read data that may have
+ * failed the schema, so every reading is defensive: what is not of the expected shape is skipped.
+ */
+
+/** Which toolkits a session may use, as `toolkits` declares it. */
+export interface ToolkitAccess {
+  /** `allow`: only `items`; `deny`: every toolkit but `items`; `all`: `toolkits` is not declared. */
+  mode: 'allow' | 'deny' | 'all';
+  /** The list's pointer (`/toolkits/enable`, `/toolkits` for the bare list, `/toolkits/disable`). */
+  listPointer?: string;
+  items: Array<{ slug: string; pointer: string }>;
+}
+
+export function toolkitAccess(data: unknown): ToolkitAccess {
+  const root = mapping(data);
+  const raw = root !== undefined && has(root, 'toolkits') ? root['toolkits'] : undefined;
+  const listed = (pointer: string, value: unknown): Array<{ slug: string; pointer: string }> =>
+    Array.isArray(value) ? value.flatMap((slug, i) => (typeof slug === 'string' ? [{ slug, pointer: joinPointer(pointer, i) }] : [])) : [];
+  if (Array.isArray(raw)) return { mode: 'allow', listPointer: '/toolkits', items: listed('/toolkits', raw) };
+  const obj = mapping(raw);
+  // With both lists set (an error of its own), the allowlist is what the session would get.
+  if (obj !== undefined && has(obj, 'enable')) return { mode: 'allow', listPointer: '/toolkits/enable', items: listed('/toolkits/enable', obj['enable']) };
+  if (obj !== undefined && has(obj, 'disable')) return { mode: 'deny', listPointer: '/toolkits/disable', items: listed('/toolkits/disable', obj['disable']) };
+  return { mode: 'all', items: [] };
+}
+
+/** Whether the session may use a toolkit at all. */
+export function usable(access: ToolkitAccess, toolkit: string): boolean {
+  const listed = access.items.some((i) => i.slug === toolkit);
+  return access.mode === 'all' || (access.mode === 'allow' ? listed : !listed);
+}
+
+/** A tag filter (global `tags` or `tools.<toolkit>.tags`): the bare list is `enable`. */
+export interface TagFilter {
+  pointer: string;
+  enable: Array<{ tag: string; pointer: string }>;
+  disable: Array<{ tag: string; pointer: string }>;
+}
+
+export function tagFilter(data: unknown, pointer: string): TagFilter | undefined {
+  const value = valueAt(data, pointer);
+  const entries = (p: string, list: unknown): Array<{ tag: string; pointer: string }> =>
+    (stringList(list) !== undefined ? (list as unknown[]) : []).flatMap((tag, i) => (typeof tag === 'string' ? [{ tag, pointer: joinPointer(p, i) }] : []));
+  if (Array.isArray(value)) return { pointer, enable: entries(pointer, value), disable: [] };
+  const obj = mapping(value);
+  if (obj === undefined) return undefined;
+  return { pointer, enable: entries(joinPointer(pointer, 'enable'), obj['enable']), disable: entries(joinPointer(pointer, 'disable'), obj['disable']) };
+}
+
+/** The toolkits that have a `tools.<toolkit>` entry, in order. */
+export function toolEntries(data: unknown): string[] {
+  return Object.keys(mapping(mapping(data)?.['tools']) ?? {});
+}
+
+/** `workbench.enable` -> `/workbench/enable`; `*` stays a segment (see `expandPointer`). */
+export function dottedPointer(path: string): string {
+  return joinPointer('', ...path.split('.'));
+}
+
+/**
+ * Where a finding about a key that may be missing sits: the key itself when it exists, else the
+ * deepest ancestor that does (its key: "where the key would go"), else the document itself.
+ */
+export function placeOf(data: unknown, pointer: string): { pointer: string; key: boolean; point: boolean } {
+  const segments = pointer.split('/').slice(1);
+  for (let n = segments.length; n > 0; n--) {
+    const p = `/${segments.slice(0, n).join('/')}`;
+    if (valueAt(data, p) !== undefined || hasKey(data, p)) return { pointer: p, key: true, point: false };
+  }
+  return { pointer: '', key: false, point: true };
+}
+
+/** True when the key exists (its value may be null). */
+function hasKey(data: unknown, pointer: string): boolean {
+  const cut = pointer.lastIndexOf('/');
+  const parent = mapping(valueAt(data, pointer.slice(0, cut)));
+  const key = pointer.slice(cut + 1).replace(/~1/g, '/').replace(/~0/g, '~');
+  return parent !== undefined && has(parent, key);
+}
+
+/** Whether the key at a pointer is present in the document (with any value, null included). */
+export function isDeclared(data: unknown, pointer: string): boolean {
+  return pointer === '' || hasKey(data, pointer);
+}
+
+/** Every existing pointer a dotted path with `*` segments names (`tools.*.tags` -> each toolkit's). */
+export function expandPointer(data: unknown, path: string): string[] {
+  let found: Array<{ pointer: string; value: unknown }> = [{ pointer: '', value: data }];
+  for (const segment of path.split('.')) {
+    const next: Array<{ pointer: string; value: unknown }> = [];
+    for (const { pointer, value } of found) {
+      if (segment === '*') {
+        if (Array.isArray(value)) value.forEach((v, i) => next.push({ pointer: joinPointer(pointer, i), value: v }));
+        else for (const [k, v] of Object.entries(mapping(value) ?? {})) next.push({ pointer: joinPointer(pointer, k), value: v });
+        continue;
+      }
+      const obj = mapping(value);
+      if (obj !== undefined && has(obj, segment)) next.push({ pointer: joinPointer(pointer, segment), value: obj[segment] });
+      else if (Array.isArray(value) && /^(0|[1-9][0-9]*)$/.test(segment) && Number(segment) < value.length) {
+        next.push({ pointer: joinPointer(pointer, segment), value: value[Number(segment)] });
+      }
+    }
+    found = next;
+  }
+  return found.map((f) => f.pointer);
+}
