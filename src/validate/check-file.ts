@@ -1,8 +1,10 @@
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { readDirectives, type SuppressionDirective } from '../manifest/directives.js';
 import { loadManifestFile, STDIN_FILE } from '../manifest/load.js';
 import type { LoadOptions, ManifestDocument } from '../manifest/types.js';
 import { validateDocument } from './index.js';
 import type { FoundSecret } from './mask.js';
+import { projectDiagnostics, type ProjectChecks } from './project-checks.js';
 import { valueAt } from './pointer.js';
 import { classifySecret } from './rules/literal-api-key.js';
 
@@ -23,6 +25,8 @@ export interface FileResult {
   secrets?: FoundSecret[];
   /** Places of `env/` findings, which mask other findings at the same place (see `placeKey`). */
   envPlaces?: string[];
+  /** The file's suppression comments (`# sessionctl-ignore`); the run applies them at its end. */
+  directives?: SuppressionDirective[];
 }
 
 /**
@@ -43,6 +47,12 @@ export const NamePlaces = {
 
 /** The options a file is loaded with: the run's `LoadOptions` without what only the main thread has. */
 export type FileLoadOptions = Pick<LoadOptions, 'env' | 'maxFileBytes' | 'maxDepth' | 'readStdin'>;
+
+/** How a file is checked: loaded as the run loads it, then the catalogue and the project's policies. */
+export interface FileCheckOptions extends FileLoadOptions {
+  /** Absent: no catalogue or policy checks (the reference the identity tests compare with). */
+  checks?: ProjectChecks;
+}
 
 /** Where a finding is, as a key: `env/` places mask other findings at the same place. */
 export function placeKey(d: Diagnostic): string {
@@ -67,7 +77,7 @@ export function secretsOf(diagnostics: readonly Diagnostic[], doc: ManifestDocum
  * runs every per-document check on it: exactly what a whole run does for that file, except the
  * rules across files, which the run applies to the name records.
  */
-export async function checkFile(file: string, options: FileLoadOptions): Promise<FileResult> {
+export async function checkFile(file: string, options: FileCheckOptions): Promise<FileResult> {
   const parsed = await loadManifestFile(file, options);
   // A value whose `${VAR}` could not be expanded still holds the reference text; its env/ error
   // says what is wrong, and a schema complaint about the placeholder would only be noise.
@@ -78,7 +88,9 @@ export async function checkFile(file: string, options: FileLoadOptions): Promise
   const names: string[] = [];
   const places: number[] = [];
   for (const doc of parsed.documents) {
-    const found = validateDocument(doc).filter((d) => !masked.has(placeKey(d)));
+    const own = validateDocument(doc);
+    if (options.checks !== undefined) own.push(...(await projectDiagnostics(doc, options.checks)));
+    const found = own.filter((d) => !masked.has(placeKey(d)));
     diagnostics.push(...found);
     secrets.push(...secretsOf(found, doc));
     const start = doc.locate('').start;
@@ -89,8 +101,12 @@ export async function checkFile(file: string, options: FileLoadOptions): Promise
   }
   const result: FileResult = { names, places };
   if (diagnostics.length > 0) result.diagnostics = diagnostics;
-  // Standard input cannot be read again should a finding across files need its text later.
-  if (parsed.text !== undefined && (diagnostics.length > 0 || file === STDIN_FILE)) result.source = parsed.text;
+  // A file the loader refused (too large, too many tokens, too deep) is not parsed again for comments.
+  const directives = parsed.text === undefined || parsed.diagnostics.some((d) => d.code.startsWith('input/')) ? [] : readDirectives(parsed.text);
+  if (directives.length > 0) result.directives = directives;
+  // Standard input cannot be read again should a finding across files need its text later; a
+  // file with suppression comments may get findings about them.
+  if (parsed.text !== undefined && (diagnostics.length > 0 || directives.length > 0 || file === STDIN_FILE)) result.source = parsed.text;
   if (secrets.length > 0) result.secrets = secrets;
   if (envPlaces.length > 0) result.envPlaces = envPlaces;
   return result;

@@ -1,11 +1,16 @@
-import { sortDiagnostics, tally, type Diagnostic, type Range } from '../diagnostics/diagnostic.js';
+import { basename, resolve } from 'node:path';
+import { tally, type Diagnostic, type Range, type SuppressedDiagnostic } from '../diagnostics/diagnostic.js';
+import type { SuppressionDirective } from '../manifest/directives.js';
 import { expandManifestPaths, loadManifestFile, loadManifests, STDIN_FILE } from '../manifest/load.js';
 import type { LoadOptions, ManifestDocument } from '../manifest/types.js';
-import type { Report } from '../report/types.js';
-import { NamePlaces, placeKey, secretsOf, type FileLoadOptions } from './check-file.js';
+import type { PolicyRule, Report } from '../report/types.js';
+import { NamePlaces, placeKey, secretsOf, type FileCheckOptions } from './check-file.js';
+import { applyDiagnosticControls, directivesOf } from './controls.js';
 import { checkAllFiles, threadsFor } from './parallel.js';
 import { validateDocument } from './index.js';
 import { maskSecretsInSources, type FoundSecret } from './mask.js';
+import { pathMatcher, relativePath } from './path-globs.js';
+import { projectDiagnostics, type ProjectChecks, type ProjectRunOptions } from './project-checks.js';
 import { duplicateName } from './rules/duplicate-name.js';
 
 export interface ValidateRun {
@@ -30,6 +35,32 @@ export interface ValidatePathsOptions extends LoadOptions {
    * so the default checks one file at a time and keeps only findings and name records.
    */
   perFile?: boolean;
+  /**
+   * What the project's `sessionctl.yaml` adds (see `loadProjectConfig` and `projectRunOptions`):
+   * policies, severities, ignored files, the catalogue. Without it the run checks against the
+   * bundled catalogue and applies only the files' own suppression comments.
+   */
+  project?: ProjectRunOptions;
+}
+
+/** The project file's names: found while listing a folder, such a file is configuration, not a manifest. */
+const PROJECT_FILE_NAMES = new Set(['sessionctl.yaml', 'sessionctl.yml']);
+
+/** The files of a run once the project had its say: `ignore` globs, and project files met while listing folders. */
+function selectFiles(listed: readonly string[], paths: readonly string[], cwd: string, project: ProjectRunOptions | undefined): string[] {
+  const named = new Set(paths.map((p) => resolve(cwd, p)));
+  const ignored = project?.ignore === undefined || project.ignore.globs.length === 0 ? undefined : pathMatcher(project.ignore.globs);
+  return listed.filter((file) => {
+    if (file === project?.configFile) return false;
+    if (PROJECT_FILE_NAMES.has(basename(file)) && !named.has(file)) return false;
+    const rel = ignored === undefined ? undefined : relativePath(project!.ignore!.dir, file);
+    return rel === undefined || !ignored!(rel);
+  });
+}
+
+/** The checks of a run: the project's, else the bundled catalogue and no policies. */
+function checksOf(options: ValidatePathsOptions): ProjectChecks {
+  return options.project?.checks ?? { dir: options.cwd, policies: [] };
 }
 
 /**
@@ -40,9 +71,10 @@ export interface ValidatePathsOptions extends LoadOptions {
 export async function validatePaths(paths: readonly string[], options: ValidatePathsOptions): Promise<ValidateRun> {
   if (options.perFile === false) return validateInMemory(paths, options);
   const listed = await expandManifestPaths(paths, options.cwd);
-  const files = listed.files;
-  const load: FileLoadOptions = {
+  const files = selectFiles(listed.files, paths, options.cwd, options.project);
+  const load: FileCheckOptions = {
     env: options.env,
+    checks: checksOf(options),
     ...(options.maxFileBytes !== undefined ? { maxFileBytes: options.maxFileBytes } : {}),
     ...(options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {}),
     ...(options.readStdin !== undefined ? { readStdin: options.readStdin } : {}),
@@ -57,11 +89,13 @@ export async function validatePaths(paths: readonly string[], options: ValidateP
   const sources = new Map<string, string>();
   const secrets: FoundSecret[] = [];
   const envPlaces = new Set<string>();
+  const directives = new Map<string, SuppressionDirective[]>();
   // Every document of the run in load order, for the rule across documents.
   const ordered: ManifestDocument[] = [];
   results.forEach((r, i) => {
     const file = files[i]!;
     if (r.diagnostics !== undefined) diagnostics.push(...r.diagnostics);
+    if (r.directives !== undefined) directives.set(file, r.directives);
     if (r.source !== undefined) sources.set(file, r.source);
     if (r.secrets !== undefined) secrets.push(...r.secrets);
     if (r.envPlaces !== undefined) for (const p of r.envPlaces) envPlaces.add(p);
@@ -75,30 +109,64 @@ export async function validatePaths(paths: readonly string[], options: ValidateP
     const text = (await loadManifestFile(file, load)).text;
     if (text !== undefined) sources.set(file, text);
   }
-  return finish(files, diagnostics, ordered.length, sources, secrets);
+  return finish(files, applyProject(diagnostics, directives, options.project), ordered.length, sources, secrets, options.project);
+}
+
+/** The project's severities and the files' suppression comments, applied to the run's findings. */
+function applyProject(diagnostics: Diagnostic[], directives: ReadonlyMap<string, SuppressionDirective[]>, project: ProjectRunOptions | undefined) {
+  return applyDiagnosticControls(diagnostics, {
+    directives,
+    ...(project?.severities !== undefined ? { severities: project.severities } : {}),
+    policyCodes: (project?.checks.policies ?? []).map((p) => `policy/${p.id}`),
+  });
 }
 
 /** The reference path: every document in memory, checked by the same functions. */
-async function validateInMemory(paths: readonly string[], options: LoadOptions): Promise<ValidateRun> {
+async function validateInMemory(paths: readonly string[], options: ValidatePathsOptions): Promise<ValidateRun> {
+  const listed = await expandManifestPaths(paths, options.cwd);
+  const files = selectFiles(listed.files, paths, options.cwd, options.project);
+  const kept = new Set(files);
+  const dropped = new Set(listed.files.filter((f) => !kept.has(f)));
   const loaded = await loadManifests(paths, options);
+  const documents = loaded.documents.filter((d) => kept.has(d.file));
   const unexpanded = new Set(loaded.diagnostics.filter((d) => d.code.startsWith('env/')).map(placeKey));
-  const diagnostics: Diagnostic[] = [...loaded.diagnostics];
+  const diagnostics: Diagnostic[] = loaded.diagnostics.filter((d) => d.file === undefined || !dropped.has(d.file));
   const secrets: FoundSecret[] = [];
-  for (const doc of loaded.documents) {
-    const found = validateDocument(doc).filter((d) => !unexpanded.has(placeKey(d)));
+  const checks = checksOf(options);
+  for (const doc of documents) {
+    const found = [...validateDocument(doc), ...(await projectDiagnostics(doc, checks))].filter((d) => !unexpanded.has(placeKey(d)));
     diagnostics.push(...found);
     secrets.push(...secretsOf(found, doc));
   }
-  diagnostics.push(...duplicateName.checkAll(loaded.documents).filter((d) => !unexpanded.has(placeKey(d))));
-  return finish(loaded.files, diagnostics, loaded.documents.length, loaded.sources, secrets);
+  diagnostics.push(...duplicateName.checkAll(documents).filter((d) => !unexpanded.has(placeKey(d))));
+  const sources = new Map([...loaded.sources].filter(([file]) => !dropped.has(file)));
+  const refused = new Set(diagnostics.filter((d) => d.code.startsWith('input/')).map((d) => d.file));
+  const directives = directivesOf(new Map([...sources].filter(([file]) => !refused.has(file))));
+  return finish(files, applyProject(diagnostics, directives, options.project), documents.length, sources, secrets, options.project);
 }
 
 /** The report, and the sources of the files with findings (the only ones a report shows). */
-function finish(files: string[], found: Diagnostic[], manifests: number, sources: Map<string, string>, secrets: FoundSecret[]): ValidateRun {
-  const diagnostics = sortDiagnostics(found);
+function finish(
+  files: string[],
+  controlled: { diagnostics: Diagnostic[]; suppressed: SuppressedDiagnostic[] },
+  manifests: number,
+  sources: Map<string, string>,
+  secrets: FoundSecret[],
+  project: ProjectRunOptions | undefined,
+): ValidateRun {
+  const { diagnostics, suppressed } = controlled;
   const withFindings = new Set(diagnostics.map((d) => d.file));
+  const policies: PolicyRule[] = (project?.checks.policies ?? []).map((p) => ({ code: `policy/${p.id}`, severity: p.severity, description: p.message }));
+  const report: Report = {
+    command: 'validate',
+    files,
+    diagnostics,
+    suppressed,
+    summary: { ...tally(diagnostics), files: files.length, manifests, suppressed: suppressed.length },
+  };
+  if (policies.length > 0) report.policies = policies;
   return {
-    report: { command: 'validate', files, diagnostics, summary: { ...tally(diagnostics), files: files.length, manifests } },
+    report,
     sources: maskSecretsInSources(new Map([...sources].filter(([file]) => withFindings.has(file))), secrets),
     secrets: [...new Set(secrets.map((f) => f.secret))],
   };

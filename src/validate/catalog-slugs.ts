@@ -1,0 +1,82 @@
+import type { Catalog } from '../catalog/catalog.js';
+import { didYouMean } from './did-you-mean.js';
+import { joinPointer } from './pointer.js';
+import { has, mapping } from './rule.js';
+
+/** Keys of the toolkit-keyed sections that are keywords, not toolkits (`rule/misplaced-key` reports them). */
+export const KEYWORDS = new Set(['enable', 'disable', 'tags']);
+
+/** The sections whose keys are toolkit slugs. */
+export const TOOLKIT_SECTIONS = ['tools', 'auth_configs', 'connected_accounts'] as const;
+
+/** Every toolkit slug a document names, with where: list items (values) and section keys. */
+export function toolkitSlugs(data: unknown): Array<{ slug: string; pointer: string; key: boolean }> {
+  const root = mapping(data);
+  if (root === undefined) return [];
+  const out: Array<{ slug: string; pointer: string; key: boolean }> = [];
+  const list = (pointer: string, value: unknown): void => {
+    if (Array.isArray(value)) value.forEach((slug, i) => typeof slug === 'string' && out.push({ slug, pointer: joinPointer(pointer, i), key: false }));
+  };
+  const toolkits = root['toolkits'];
+  if (Array.isArray(toolkits)) list('/toolkits', toolkits);
+  else for (const k of ['enable', 'disable']) list(`/toolkits/${k}`, mapping(toolkits)?.[k]);
+  const custom = customToolkits(root);
+  for (const section of TOOLKIT_SECTIONS) {
+    for (const slug of Object.keys(mapping(root[section]) ?? {})) {
+      if (!KEYWORDS.has(slug)) out.push({ slug, pointer: joinPointer(`/${section}`, slug), key: true });
+    }
+  }
+  return out.filter((s) => !custom.has(s.slug));
+}
+
+/** The slugs of `experimental.custom_toolkits`: the project's own, never in the catalogue. */
+function customToolkits(root: Record<string, unknown>): Set<string> {
+  const list = mapping(root['experimental'])?.['custom_toolkits'];
+  return new Set(Array.isArray(list) ? list.map((t) => mapping(t)?.['slug']).filter((s): s is string => typeof s === 'string') : []);
+}
+
+/** The tool slugs listed under each toolkit of `tools` (bare list, `enable` or `disable`). */
+export function toolSlugs(data: unknown): Array<{ toolkit: string; slug: string; pointer: string; label: string }> {
+  const out: Array<{ toolkit: string; slug: string; pointer: string; label: string }> = [];
+  for (const [toolkit, filter] of Object.entries(mapping(mapping(data)?.['tools']) ?? {})) {
+    if (KEYWORDS.has(toolkit)) continue;
+    const lists: Array<[string, unknown, string]> = Array.isArray(filter)
+      ? [[joinPointer('/tools', toolkit), filter, `tools.${toolkit}`]]
+      : ['enable', 'disable'].filter((k) => has(mapping(filter) ?? {}, k)).map((k) => [joinPointer('/tools', toolkit, k), mapping(filter)![k], `tools.${toolkit}.${k}`]);
+    for (const [pointer, list, label] of lists) {
+      if (Array.isArray(list)) list.forEach((slug, i) => typeof slug === 'string' && out.push({ toolkit, slug, pointer: joinPointer(pointer, i), label }));
+    }
+  }
+  return out;
+}
+
+/** Whether a document names any toolkit or tool: only then is the catalogue loaded. */
+export function namesCatalogSlugs(data: unknown): boolean {
+  const root = mapping(data);
+  if (root === undefined) return false;
+  return ['toolkits', 'preload', ...TOOLKIT_SECTIONS].some((k) => has(root, k));
+}
+
+/**
+ * Suggestions are remembered: bulk runs meet the same few misspellings in thousands of files,
+ * and a tool suggestion compares against every tool of the toolkit (hundreds for github).
+ */
+const suggestions = new Map<string, string | undefined>();
+
+export function suggest(kind: string, input: string, candidates: () => readonly string[]): string | undefined {
+  const key = `${kind}\0${input}`;
+  if (suggestions.has(key)) return suggestions.get(key);
+  const found = didYouMean(input, candidates());
+  if (suggestions.size < 10_000) suggestions.set(key, found);
+  return found;
+}
+
+/** The toolkit whose slug prefixes a tool slug (`GMAIL_SEND_EMAIL` -> `gmail`), longest first. */
+export function toolkitByPrefix(catalog: Catalog, tool: string): string | undefined {
+  const lower = tool.toLowerCase();
+  for (let cut = lower.lastIndexOf('_'); cut > 0; cut = lower.lastIndexOf('_', cut - 1)) {
+    const slug = lower.slice(0, cut);
+    if (catalog.toolkit(slug) !== undefined) return slug;
+  }
+  return undefined;
+}

@@ -1,0 +1,85 @@
+import { readFile } from 'node:fs/promises';
+import { builtInCatalog, catalogFromJson, type Catalog } from '../catalog/catalog.js';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import type { ManifestDocument } from '../manifest/types.js';
+import { namesCatalogSlugs } from './catalog-slugs.js';
+import { PolicySet } from './policies/index.js';
+import type { PolicySpec } from './policies/types.js';
+import type { CatalogRule } from './rule.js';
+import { toolWrongToolkit } from './rules/tool-wrong-toolkit.js';
+import { unknownTool } from './rules/unknown-tool.js';
+import { unknownToolkit } from './rules/unknown-toolkit.js';
+import type { SeverityControls } from './severity.js';
+
+/**
+ * The checks a run makes beyond the schema and the built-in rules: the catalogue checks and the
+ * project's policies. Plain data, so that it crosses to worker threads.
+ */
+export interface ProjectChecks {
+  /** The folder that policy `files` globs are relative to (the folder of `sessionctl.yaml`). */
+  dir: string;
+  policies: readonly PolicySpec[];
+  /** The catalogue: the bundled one when absent, a JSON file (`--catalog`) by path, or `false` for none. */
+  catalog?: string | false;
+}
+
+/** What a project (`sessionctl.yaml`) contributes to a validate run; see `projectRunOptions` in `src/project/`. */
+export interface ProjectRunOptions {
+  checks: ProjectChecks;
+  severities?: SeverityControls;
+  /** Files below `dir` matching these globs are left out of the run (`ignore`). */
+  ignore?: { dir: string; globs: readonly string[] };
+  /** The project file itself, never validated as a manifest. */
+  configFile?: string;
+}
+
+export const catalogRules: readonly CatalogRule[] = [unknownToolkit, toolWrongToolkit, unknownTool];
+
+const catalogs = new Map<string, Promise<Catalog>>();
+
+/**
+ * The catalogue for `source`, loaded once per process (per thread) and only when a document
+ * needs it: the bundled data is half a megabyte of JSON. A `--catalog` file is checked by the
+ * CLI before the run starts (`readCatalogFile`), so here it only fails if it changed since.
+ */
+export function catalogFor(source: string | undefined): Promise<Catalog> {
+  const key = source ?? '';
+  let loading = catalogs.get(key);
+  if (loading === undefined) {
+    loading = source === undefined ? builtInCatalog() : readCatalogFile(source);
+    catalogs.set(key, loading);
+  }
+  return loading;
+}
+
+/** Reads and checks a catalogue file (`{toolkits: [...], tools: [...]}`, the emulator's `--catalog`). Throws an Error naming the problem. */
+export async function readCatalogFile(path: string): Promise<Catalog> {
+  const text = await readFile(path, 'utf8');
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    throw new Error(`not JSON: ${(err as Error).message}`, { cause: err });
+  }
+  return catalogFromJson(data);
+}
+
+const policySets = new WeakMap<ProjectChecks, PolicySet>();
+
+/** Catalogue and policy findings of one document. */
+export async function projectDiagnostics(doc: ManifestDocument, checks: ProjectChecks): Promise<Diagnostic[]> {
+  const out: Diagnostic[] = [];
+  if (checks.catalog !== false && namesCatalogSlugs(doc.data)) {
+    const catalog = await catalogFor(checks.catalog);
+    for (const rule of catalogRules) out.push(...rule.check(doc, catalog));
+  }
+  if (checks.policies.length > 0) {
+    let set = policySets.get(checks);
+    if (set === undefined) {
+      set = new PolicySet(checks.policies, checks.dir);
+      policySets.set(checks, set);
+    }
+    out.push(...set.check(doc));
+  }
+  return out;
+}
