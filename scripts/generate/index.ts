@@ -3,6 +3,7 @@
  * `npm run generate` writes and `npm run generate -- --check` (and the test suite) compares.
  * Generators live here, outside `src/`, so that none of them ships in the package.
  */
+import { generateConfigValidatorModule } from './config-validator.js';
 import { renderOperationsModule, renderValidatorsModule } from './emulator-contract.js';
 import { manifestMarkdown, type SchemaNode } from './manifest-md.js';
 import { generateValidatorModule } from './manifest-validator.js';
@@ -13,6 +14,7 @@ export type ReadSource = (path: string) => string;
 
 const CONTRACT = 'contract/tool-router-v3.openapi.json';
 const MANIFEST_SCHEMA = 'schemas/session-manifest.schema.json';
+const CONFIG_SCHEMA = 'schemas/sessionctl-config.schema.json';
 
 /** Each generated file's path (from the repository's root) and its expected text. */
 export function generatedFiles(read: ReadSource): Record<string, string> {
@@ -20,6 +22,7 @@ export function generatedFiles(read: ReadSource): Record<string, string> {
   const contract = JSON.parse(read(CONTRACT)) as unknown;
   return {
     'src/validate/generated/manifest-validator.ts': generateValidatorModule(schemaText),
+    'src/project/generated/config-validator.ts': generateConfigValidatorModule(read(CONFIG_SCHEMA)),
     'src/emulator/contract/operations.generated.ts': renderOperationsModule(contract, CONTRACT),
     'src/emulator/contract/validators.generated.ts': renderValidatorsModule(contract, CONTRACT),
     'docs/manifest.md': manifestMarkdown(JSON.parse(schemaText) as SchemaNode),
