@@ -59,14 +59,16 @@ function renderDiagnostic(d: Diagnostic, ctx: ReportContext, style: Style, lines
 export function summaryLine(report: Report, style: Style): string {
   const t = tally(report.diagnostics);
   const total = t.errors + t.warnings + t.infos;
+  const suppressed = report.summary.suppressed ?? 0;
+  const silenced = suppressed > 0 ? `; ${suppressed} suppressed` : '';
   if (total === 0) {
     const { manifests, files } = report.summary;
     const scope =
       manifests > 0 ? ` in ${plural(manifests, 'manifest')} (${plural(files, 'file')})` : files > 0 ? ` in ${plural(files, 'file')}` : '';
-    return style.green(`✔ No problems${scope}`);
+    return style.green(`✔ No problems${scope}${silenced}`);
   }
   const files = filesWithFindings(report.diagnostics);
-  const text = `${plural(total, 'problem')} (${describeTally(t)})${files > 0 ? ` in ${plural(files, 'file')}` : ''}`;
+  const text = `${plural(total, 'problem')} (${describeTally(t)})${files > 0 ? ` in ${plural(files, 'file')}` : ''}${silenced}`;
   return t.errors > 0 ? style.bold(style.red(`✖ ${text}`)) : style.bold(style.yellow(`⚠ ${text}`));
 }
 

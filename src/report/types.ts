@@ -1,5 +1,5 @@
-import type { CodeInfo } from '../diagnostics/codes.js';
-import type { Diagnostic, Tally } from '../diagnostics/diagnostic.js';
+import type { CodeInfo, PolicyCode } from '../diagnostics/codes.js';
+import type { Diagnostic, SuppressedDiagnostic, Tally } from '../diagnostics/diagnostic.js';
 import type { AppliedBlock, DriftBlock, PlanBlock } from '../plan/blocks.js';
 
 /**
@@ -13,6 +13,14 @@ export interface Report {
   files: string[];
   /** Sorted and de-duplicated (see `sortDiagnostics`). */
   diagnostics: Diagnostic[];
+  /**
+   * Findings that inline `# sessionctl-ignore` comments silenced, each with its reason: not
+   * problems (they change no exit code) but listed in JSON and SARIF. Absent for commands that do
+   * not apply suppressions.
+   */
+  suppressed?: SuppressedDiagnostic[];
+  /** The project's policies (`sessionctl.yaml`): SARIF's rules for their `policy/<id>` codes. */
+  policies?: PolicyRule[];
   summary: ReportSummary;
   /** `plan` (and `apply --dry-run`): the action per manifest, its body and expected config. */
   plan?: PlanBlock;
@@ -25,6 +33,13 @@ export interface Report {
 export interface ReportSummary extends Tally {
   files: number;
   manifests: number;
+  /** Findings silenced by suppression comments; set whenever `Report.suppressed` is. */
+  suppressed?: number;
+}
+
+/** A project policy as a rule of the report: its code, severity and message. */
+export interface PolicyRule extends CodeInfo {
+  code: PolicyCode;
 }
 
 export interface ReportContext {

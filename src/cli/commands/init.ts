@@ -8,8 +8,9 @@ import { InputError, UsageError } from '../../errors.js';
 import type { RegisterCommand } from '../program.js';
 
 const NAME = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
-const SCHEMA_FILE = join('schemas', 'session-manifest.schema.json');
-const SCHEMA_URL = 'https://sessionctl.dev/schemas/session-manifest.schema.json';
+const SCHEMA_FILE = 'session-manifest.schema.json';
+const CONFIG_SCHEMA_FILE = 'sessionctl-config.schema.json';
+const SCHEMA_BASE_URL = 'https://sessionctl.dev/schemas/';
 
 function parseName(value: string): string {
   if (!NAME.test(value)) {
@@ -18,11 +19,11 @@ function parseName(value: string): string {
   return value;
 }
 
-/** The shipped schema file: found by walking up from this module to the sessionctl package root. */
-function findSchema(): string | undefined {
+/** A shipped schema file: found by walking up from this module to the sessionctl package root. */
+function findSchema(name: string): string | undefined {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (let i = 0; i < 6; i++) {
-    const candidate = join(dir, SCHEMA_FILE);
+    const candidate = join(dir, 'schemas', name);
     const pkg = join(dir, 'package.json');
     if (existsSync(candidate) && existsSync(pkg)) {
       try {
@@ -38,10 +39,10 @@ function findSchema(): string | undefined {
   return undefined;
 }
 
-/** The modeline target as seen from the new manifest's folder: a relative path when one exists. */
-function schemaReference(targetDir: string): string {
-  const schema = findSchema();
-  if (schema === undefined) return SCHEMA_URL;
+/** The modeline target as seen from the new file's folder: a relative path when one exists. */
+function schemaReference(targetDir: string, name: string = SCHEMA_FILE): string {
+  const schema = findSchema(name);
+  if (schema === undefined) return `${SCHEMA_BASE_URL}${name}`;
   const rel = relative(targetDir, schema).split(sep).join('/');
   return rel.startsWith('.') ? rel : `./${rel}`;
 }
@@ -101,13 +102,30 @@ async function createExclusive(path: string, text: string): Promise<'created' | 
   }
 }
 
-/** `sessionctl init [name]`: writes `<name>.yaml`, a starter manifest that validates clean. */
+/** Writes a new file (never over an existing one), or says why it cannot. */
+async function writeNew(path: string, text: string, shown: string, what: string, otherwise: string): Promise<void> {
+  let outcome: 'created' | 'exists';
+  try {
+    outcome = await createExclusive(path, text);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'the folder does not exist' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : String((err as Error).message);
+    throw new InputError(`cannot write the ${what}: ${why}`, shown, { cause: err });
+  }
+  if (outcome === 'exists') throw new UsageError(`${shown} already exists; init never overwrites a file`, otherwise);
+}
+
+/**
+ * `sessionctl init [name]`: writes `<name>.yaml`, a starter manifest that validates clean;
+ * `sessionctl init --config` writes `sessionctl.yaml`, a commented project configuration.
+ */
 export const registerInit: RegisterCommand = (program, env) => {
   program
     .command('init')
-    .description('Write a starter manifest, <name>.yaml, with the schema modeline for editor completion. Never overwrites a file.')
+    .description('Write a starter manifest, <name>.yaml (or with --config, a project configuration, sessionctl.yaml), with the schema modeline for editor completion. Never overwrites a file.')
     .argument('[name]', 'the manifest name, also the file name (lowercase letters, digits, hyphens)', parseName, 'session')
     .option('--dir <folder>', 'write into this folder instead of the current one')
+    .option('--config', 'write sessionctl.yaml, the project configuration: default paths and formats, rule severities, overrides, policies')
     .addHelpText(
       'after',
       [
@@ -116,24 +134,22 @@ export const registerInit: RegisterCommand = (program, env) => {
         '  sessionctl init support-agent                 # writes ./support-agent.yaml',
         '  sessionctl init ci-bot --dir manifests        # writes manifests/ci-bot.yaml',
         '  sessionctl validate support-agent.yaml        # then check it',
+        '  sessionctl init --config                      # writes ./sessionctl.yaml, the project configuration',
       ].join('\n'),
     )
-    .action(async (name: string, options: { dir?: string }) => {
+    .action(async (name: string, options: { dir?: string; config?: boolean }) => {
       const { io } = env;
       const dir = resolve(io.cwd, options.dir ?? '.');
+      const show = (path: string): string => relative(io.cwd, path).split(sep).join('/') || path;
+      if (options.config === true) {
+        const path = join(dir, 'sessionctl.yaml');
+        const { starterProjectConfig } = await import('../../project/starter.js');
+        await writeNew(path, starterProjectConfig(schemaReference(dir, CONFIG_SCHEMA_FILE)), show(path), 'project configuration', 'edit the existing file, or pass --dir for another folder');
+        io.stdout.write(`wrote ${show(path)}\nnext: sessionctl validate   # checks the paths it names\n`);
+        return;
+      }
       const path = join(dir, `${name}.yaml`);
-      const shown = relative(io.cwd, path).split(sep).join('/') || path;
-      let outcome: 'created' | 'exists';
-      try {
-        outcome = await createExclusive(path, starterManifest(name, schemaReference(dir)));
-      } catch (err) {
-        const code = (err as NodeJS.ErrnoException).code;
-        const why = code === 'ENOENT' ? 'the folder does not exist' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : String((err as Error).message);
-        throw new InputError(`cannot write the manifest: ${why}`, shown, { cause: err });
-      }
-      if (outcome === 'exists') {
-        throw new UsageError(`${shown} already exists; init never overwrites a file`, `choose another name: sessionctl init ${name}-2`);
-      }
-      io.stdout.write(`wrote ${shown}\nnext: sessionctl validate ${shown}\n`);
+      await writeNew(path, starterManifest(name, schemaReference(dir)), show(path), 'manifest', `choose another name: sessionctl init ${name}-2`);
+      io.stdout.write(`wrote ${show(path)}\nnext: sessionctl validate ${show(path)}\n`);
     });
 };

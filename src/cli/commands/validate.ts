@@ -1,18 +1,21 @@
+import { resolve } from 'node:path';
 import { InvalidArgumentError, Option } from 'commander';
-import { sortDiagnostics, type Diagnostic } from '../../diagnostics/diagnostic.js';
+import { sortDiagnostics, tally, type Diagnostic } from '../../diagnostics/diagnostic.js';
 import { UsageError } from '../../errors.js';
+import type { ProjectConfig } from '../../project/types.js';
 import { changedSinceOption, narrowToChanged } from '../changed-since.js';
 import { emitReport, formatOption } from '../output.js';
-import type { RegisterCommand } from '../program.js';
+import type { CommandEnv, RegisterCommand } from '../program.js';
+import { addProjectOptions, checkCatalog, loadProjectForRun, runPaths, type ProjectFlags } from '../project-config.js';
 import { exitCodeForDiagnostics } from '../run.js';
 
-interface ValidateOptions {
-  format?: string[];
+interface ValidateOptions extends ProjectFlags {
   strict?: boolean;
   envFile?: string;
   maxFileSize?: number;
   jobs?: number;
   changedSince?: string;
+  catalog?: string;
 }
 
 function parseJobs(value: string): number {
@@ -28,15 +31,33 @@ function parseBytes(value: string): number {
 }
 
 /**
+ * The variables for `${VAR}`: the environment over `--env-file`, else over the project's
+ * `env_files` (a later file over an earlier one). Env-file problems are findings of the run.
+ */
+async function runVariables(flag: string | undefined, config: ProjectConfig, env: CommandEnv): Promise<{ vars: Readonly<Record<string, string | undefined>>; diagnostics: Diagnostic[] }> {
+  const { loadEnvFile } = await import('../../manifest/env-file.js');
+  const files = flag !== undefined ? [resolve(env.io.cwd, flag)] : (config.envFiles ?? []);
+  let vars: Readonly<Record<string, string | undefined>> = env.io.env;
+  const diagnostics: Diagnostic[] = [];
+  // Each file is merged under what is already there, so the last file is read first.
+  for (const file of [...files].reverse()) {
+    const loaded = await loadEnvFile(file, { cwd: env.io.cwd, base: vars });
+    vars = loaded.env;
+    diagnostics.push(...loaded.diagnostics);
+  }
+  return { vars, diagnostics };
+}
+
+/**
  * `sessionctl validate [paths..]`: parse, schema and rules, every finding at file:line:col.
- * No network. Paths are required (explicit beats a `.` that would lint every YAML file of a repo,
- * CI workflows included); `-` reads standard input.
+ * No network. Paths are required unless the project configuration names them (explicit beats a
+ * `.` that would lint every YAML file of a repo, CI workflows included); `-` reads standard input.
  */
 export const registerValidate: RegisterCommand = (program, env) => {
-  program
+  const cmd = program
     .command('validate')
-    .description('Check session manifests: YAML, schema and semantic rules, each finding at file:line:col. No network.')
-    .argument('<paths...>', 'manifest files, folders (searched for *.yaml and *.yml), globs in quotes, or - for standard input')
+    .description('Check session manifests: YAML, schema, semantic rules, the catalogue and the project\'s policies, each finding at file:line:col. No network.')
+    .argument('[paths...]', 'manifest files, folders (searched for *.yaml and *.yml), globs in quotes, or - for standard input (default: `paths` of sessionctl.yaml)')
     .addOption(formatOption())
     .addOption(changedSinceOption())
     .option('--strict', 'warnings fail the run too (exit code 1)')
@@ -45,6 +66,8 @@ export const registerValidate: RegisterCommand = (program, env) => {
     .addOption(
       new Option('--jobs <n>', 'threads for big runs (default: every core, at most 4, from 2,000 files on); results never depend on it').argParser(parseJobs),
     )
+    .addOption(new Option('--catalog <file>', 'check toolkit and tool slugs against this catalogue (JSON, as `emulator --catalog` takes) instead of the bundled one'));
+  addProjectOptions(cmd)
     .addHelpText(
       'after',
       [
@@ -55,28 +78,35 @@ export const registerValidate: RegisterCommand = (program, env) => {
         '  cat support.yaml | sessionctl validate -            # standard input',
         '  sessionctl validate manifests/ --env-file .env.ci   # ${VAR} values from a file',
         '  sessionctl validate manifests/ --format sarif=results.sarif --format human',
+        '  sessionctl validate                                 # the paths of sessionctl.yaml',
+        '',
+        'sessionctl.yaml (found here or above, or --config FILE) sets default paths, formats and env files,',
+        'rule severities per path, ignored files and policies; `sessionctl init --config` writes one.',
+        'A finding is silenced by `# sessionctl-ignore CODE: reason` on its line or the line before.',
         '',
         'Exit codes: 0 valid (warnings allowed unless --strict), 1 findings, 2 usage or input error',
-        '(a file that cannot be read, a path that matches nothing, a bad --env-file).',
+        '(a file that cannot be read, a path that matches nothing, a bad --env-file or sessionctl.yaml).',
         'Inside GitHub Actions, with no --format: the human report, annotations and a step summary.',
       ].join('\n'),
     )
-    .action(async (paths: string[], options: ValidateOptions) => {
+    .action(async (args: string[], options: ValidateOptions) => {
       const { io } = env;
-      if (paths.filter((p) => p === '-').length > 1) throw new UsageError('standard input (-) can be named only once');
+      if (args.filter((p) => p === '-').length > 1) throw new UsageError('standard input (-) can be named only once');
+      const project = await loadProjectForRun(options, env);
+      if (project === undefined) return;
+      const { config } = project;
+      const paths = runPaths(args, config);
+      const formats = options.format ?? config.formats;
+      const catalog = options.catalog !== undefined ? resolve(io.cwd, options.catalog) : config.catalog;
+      await checkCatalog(catalog, options.catalog ?? catalog ?? '');
       // Loaded on use, so that other commands do not pay for yaml and the validator at start-up.
-      const [{ validatePaths }, { loadEnvFile }, { readStreamBounded }] = await Promise.all([
+      const [{ validatePaths }, { readStreamBounded }, { projectRunOptions }] = await Promise.all([
         import('../../validate/run.js'),
-        import('../../manifest/env-file.js'),
         import('../../manifest/load.js'),
+        import('../../project/run-options.js'),
       ]);
-      let vars: Readonly<Record<string, string | undefined>> = io.env;
-      const envFileDiagnostics: Diagnostic[] = [];
-      if (options.envFile !== undefined) {
-        const loaded = await loadEnvFile(options.envFile, { cwd: io.cwd, base: io.env });
-        vars = loaded.env;
-        envFileDiagnostics.push(...loaded.diagnostics);
-      }
+      const { vars, diagnostics: envFileDiagnostics } = await runVariables(options.envFile, config, env);
+      for (const name of config.sensitive) env.redactor.add(vars[name]);
       const selected = await narrowToChanged(paths, options.changedSince, { io, env: vars });
       const run = await validatePaths(selected, {
         cwd: io.cwd,
@@ -84,14 +114,16 @@ export const registerValidate: RegisterCommand = (program, env) => {
         readStdin: () => readStreamBounded(io.stdin, options.maxFileSize),
         ...(options.maxFileSize !== undefined ? { maxFileBytes: options.maxFileSize } : {}),
         ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
+        project: projectRunOptions(config, catalog !== undefined ? { catalog } : {}),
       });
       for (const secret of run.secrets) env.redactor.add(secret);
       const report = run.report;
-      if (envFileDiagnostics.length > 0) {
-        report.diagnostics = sortDiagnostics([...envFileDiagnostics, ...report.diagnostics]);
-        report.summary.errors += envFileDiagnostics.length;
+      const extra = [...envFileDiagnostics, ...project.warnings];
+      if (extra.length > 0) {
+        report.diagnostics = sortDiagnostics([...extra, ...report.diagnostics]);
+        report.summary = { ...report.summary, ...tally(report.diagnostics) };
       }
-      await emitReport(report, run.sources, options.format, env);
+      await emitReport(report, new Map([...project.sources, ...run.sources]), formats, env);
       env.setExitCode(exitCodeForDiagnostics(report.diagnostics, { strict: options.strict === true }));
     });
 };
