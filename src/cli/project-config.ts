@@ -26,7 +26,7 @@ export function addProjectOptions(cmd: Command): Command {
  * reported in the command's formats and the run ends with exit code 2 (`undefined` comes back;
  * the caller returns). Loaded on use, so that commands without manifests do not pay for it.
  */
-export async function loadProjectForRun(flags: ProjectFlags, env: CommandEnv): Promise<LoadedProject | undefined> {
+export async function loadProjectForRun(command: string, flags: ProjectFlags, env: CommandEnv): Promise<LoadedProject | undefined> {
   const { io } = env;
   const { loadProjectConfig } = await import('../project/load.js');
   const loaded = await loadProjectConfig({ cwd: io.cwd, env: io.env, ...(flags.config !== undefined ? { file: flags.config } : {}) });
@@ -35,7 +35,7 @@ export async function loadProjectForRun(flags: ProjectFlags, env: CommandEnv): P
   if (loaded.config !== undefined) return { config: loaded.config, warnings: loaded.diagnostics, sources: loaded.sources };
   const diagnostics: Diagnostic[] = loaded.diagnostics;
   const files = loaded.file === undefined ? [] : [loaded.file];
-  await emitReport({ command: 'config', files, diagnostics, summary: { ...tally(diagnostics), files: files.length, manifests: 0 } }, loaded.sources, flags.format, env);
+  await emitReport({ command, files, diagnostics, summary: { ...tally(diagnostics), files: files.length, manifests: 0 } }, loaded.sources, flags.format, env);
   env.setExitCode(ExitCode.usage);
   return undefined;
 }

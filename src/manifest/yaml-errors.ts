@@ -50,6 +50,9 @@ function plainWords(error: YAMLError, text: string): Plain | undefined {
   const at = error.pos[0];
   const line = lineAt(text, at);
   const m = error.message;
+  if (line.missingSpace !== undefined && error.code !== 'BAD_INDENT') {
+    return { message: `\`${line.missingSpace}\` on line ${line.n} has no space after its \`:\`, so it is read as one plain value, not a key and its value`, hint: `put a space after the colon: \`${line.missingSpace.replace(':', ': ')}\`` };
+  }
   if (/^\s*%/.test(line.text) && line.n > 1) {
     return { message: `\`${line.text.trim()}\` on line ${line.n} is a directive after content`, hint: 'directives (`%YAML`, `%TAG`) go at the top of the file, before the `---` of the first document' };
   }
@@ -66,9 +69,6 @@ function plainWords(error: YAMLError, text: string): Plain | undefined {
       }
       if (line.key === undefined && line.item === false && /implicit|compact/i.test(m) && !line.text.includes(':')) {
         return { message: `\`${line.text.trim()}\` on line ${line.n} has no \`:\` after it, so it runs into the next line`, hint: `write \`${line.text.trim()}:\` if it is a key` };
-      }
-      if (line.missingSpace !== undefined) {
-        return { message: `\`${line.missingSpace}\` on line ${line.n} has no space after its \`:\`, so it is read as one plain value, not a key and its value`, hint: `put a space after the colon: \`${line.missingSpace.replace(':', ': ')}\`` };
       }
       if (error.code === 'BLOCK_AS_IMPLICIT_KEY' && /compact/.test(m) && line.afterColon?.includes(': ') === true) {
         return { message: `the value of \`${line.key!}\` on line ${line.n} contains \`: \`, which starts another key`, hint: quoteHint(line) };

@@ -5,10 +5,13 @@ import { didYouMean } from '../validate/did-you-mean.js';
 import { policyKinds } from '../validate/policies/index.js';
 import { patternProblem } from '../validate/policies/safe-pattern.js';
 import { displayPath, joinPointer } from '../validate/pointer.js';
-import type { ProjectFileData } from './types.js';
+import { mapping } from '../validate/rule.js';
 
 /** Pattern-valued conditions, whose patterns must be safe to run. */
 const PATTERN_KINDS = new Set(['user_id_pattern', 'auth_config_pattern']);
+
+/** The keys of a policy besides its condition. */
+const POLICY_KEYS = new Set(['id', 'message', 'severity', 'hint', 'files']);
 
 const groups = new Set(codes.map((c) => c.slice(0, c.indexOf('/'))));
 
@@ -18,23 +21,38 @@ function at(doc: ManifestDocument, code: Code, pointer: string, message: string,
   return d;
 }
 
+/** The policies of the file that have the shape checked here (the schema reports the others). */
+function policiesOf(data: Record<string, unknown> | undefined): Array<{ index: number; policy: Record<string, unknown>; id: string }> {
+  const list = data?.['policies'];
+  if (!Array.isArray(list)) return [];
+  return list.flatMap((p, index) => {
+    const policy = mapping(p);
+    return policy !== undefined && typeof policy['id'] === 'string' ? [{ index, policy, id: policy['id'] }] : [];
+  });
+}
+
 /**
- * What the schema cannot say about a schema-valid `sessionctl.yaml`: every code that `rules` and
- * `overrides` name exists and may be changed, and each policy has exactly one condition, an id of
- * its own and patterns that are safe to run.
+ * What the schema cannot say about `sessionctl.yaml`: every code that `rules` and `overrides`
+ * name exists and may be changed, and each policy has exactly one condition, an id of its own and
+ * patterns that are safe to run. Runs beside the schema (on whatever has the right shape), so
+ * that one pass shows every problem of the file.
  */
-export function configChecks(doc: ManifestDocument, data: ProjectFileData): Diagnostic[] {
-  const policyIds = new Set((data.policies ?? []).map((p) => p.id));
+export function configChecks(doc: ManifestDocument): Diagnostic[] {
+  const data = mapping(doc.data);
+  const policies = policiesOf(data);
+  const policyIds = new Set(policies.map((p) => p.id));
   const out: Diagnostic[] = [];
+  const overrides = Array.isArray(data?.['overrides']) ? (data['overrides'] as unknown[]) : [];
   const ruleMaps: Array<[string, Record<string, unknown> | undefined]> = [
-    ['/rules', data.rules],
-    ...(data.overrides ?? []).map((o, i): [string, Record<string, unknown>] => [joinPointer('/overrides', i, 'rules'), o.rules]),
+    ['/rules', mapping(data?.['rules'])],
+    ...overrides.map((o, i): [string, Record<string, unknown> | undefined] => [joinPointer('/overrides', i, 'rules'), mapping(mapping(o)?.['rules'])]),
   ];
   for (const [pointer, rules] of ruleMaps) {
     for (const code of Object.keys(rules ?? {})) out.push(...codeProblems(doc, joinPointer(pointer, code), code, policyIds));
   }
-  out.push(...policyProblems(doc, data));
-  if (data.state !== undefined && /^[a-z][a-z0-9+.-]*:/i.test(data.state) && !/^postgres(?:ql)?:\/\//i.test(data.state) && !/^[a-z]:[\\/]/i.test(data.state)) {
+  out.push(...policyProblems(doc, policies));
+  const state = data?.['state'];
+  if (typeof state === 'string' && /^[a-z][a-z0-9+.-]*:/i.test(state) && !/^postgres(?:ql)?:\/\//i.test(state) && !/^[a-z]:[\\/]/i.test(state)) {
     out.push(at(doc, 'config/invalid-value', '/state', '`state` is neither a file path nor a `postgres://` URL', 'Write a path such as `.sessionctl/state.json`, or `postgres://user@host:5432/db` (the password comes from PGPASSWORD).'));
   }
   return out;
@@ -66,28 +84,30 @@ function codeProblems(doc: ManifestDocument, pointer: string, code: string, poli
   ];
 }
 
-function policyProblems(doc: ManifestDocument, data: ProjectFileData): Diagnostic[] {
+function policyProblems(doc: ManifestDocument, policies: ReturnType<typeof policiesOf>): Diagnostic[] {
   const out: Diagnostic[] = [];
   const firstId = new Map<string, number>();
   const kindNames = policyKinds.map((k) => k.name);
-  (data.policies ?? []).forEach((policy, i) => {
+  for (const { index: i, policy, id } of policies) {
     const base = joinPointer('/policies', i);
-    const earlier = firstId.get(policy.id);
-    if (earlier === undefined) firstId.set(policy.id, i);
+    const earlier = firstId.get(id);
+    if (earlier === undefined) firstId.set(id, i);
     else {
       out.push(
-        at(doc, 'config/duplicate-policy', joinPointer(base, 'id'), `two policies have the id \`${policy.id}\``, 'Give each policy its own id: it is the code of its findings.', false, {
+        at(doc, 'config/duplicate-policy', joinPointer(base, 'id'), `two policies have the id \`${id}\``, 'Give each policy its own id: it is the code of its findings.', false, {
           pointer: joinPointer('/policies', earlier, 'id'),
           message: 'the first policy with this id',
         }),
       );
     }
     const set = Object.keys(policy).filter((k) => kindNames.includes(k));
-    if (set.length === 0) {
-      out.push(at(doc, 'config/policy-condition', joinPointer(base, 'id'), `policy \`${policy.id}\` sets no condition`, `Add exactly one of: ${kindNames.join(', ')}.`));
+    // A policy with an unknown key most likely misspells its condition: the schema says which.
+    const misspelt = Object.keys(policy).some((k) => !kindNames.includes(k) && !POLICY_KEYS.has(k));
+    if (set.length === 0 && !misspelt) {
+      out.push(at(doc, 'config/policy-condition', joinPointer(base, 'id'), `policy \`${id}\` sets no condition`, `Add exactly one of: ${kindNames.join(', ')}.`));
     } else if (set.length > 1) {
       out.push(
-        at(doc, 'config/policy-condition', joinPointer(base, set[1]!), `policy \`${policy.id}\` sets ${set.map((k) => `\`${k}\``).join(' and ')}; a policy has exactly one condition`, 'Split it into one policy per condition, each with its own id.', true),
+        at(doc, 'config/policy-condition', joinPointer(base, set[1]!), `policy \`${id}\` sets ${set.map((k) => `\`${k}\``).join(' and ')}; a policy has exactly one condition`, 'Split it into one policy per condition, each with its own id.', true),
       );
     }
     for (const kind of set.filter((k) => PATTERN_KINDS.has(k))) {
@@ -99,11 +119,11 @@ function policyProblems(doc: ManifestDocument, data: ProjectFileData): Diagnosti
           doc,
           'config/unsafe-pattern',
           joinPointer(base, kind),
-          `\`${displayPath(joinPointer(base, kind), data)}\` is refused: ${problem}`,
+          `\`${displayPath(joinPointer(base, kind), doc.data)}\` is refused: ${problem}`,
           'Write the pattern without nested or back-to-back repetition of the same characters, such as `^[a-z]+-[0-9]+$`; see "Patterns" in docs/policies.md.',
         ),
       );
     }
-  });
+  }
   return out;
 }

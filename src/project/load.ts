@@ -81,9 +81,8 @@ export async function loadProjectConfig(options: LoadProjectOptions): Promise<Pr
   if (doc !== undefined) {
     // A secret is the finding at its place; the schema's complaint about the same value is noise.
     const secretAt = new Set(found.diagnostics.map((d) => d.pointer));
-    const schema = configSchemaDiagnostics(doc).filter((d) => !secretAt.has(d.pointer));
-    diagnostics.push(...schema);
-    if (schema.length === 0) diagnostics.push(...configChecks(doc, doc.data as ProjectFileData));
+    diagnostics.push(...configSchemaDiagnostics(doc).filter((d) => !secretAt.has(d.pointer)));
+    diagnostics.push(...configChecks(doc));
   }
   if (!diagnostics.some((d) => d.severity === 'error')) config = resolveConfig(file, (doc?.data ?? {}) as ProjectFileData);
   const sources = parsed.text === undefined ? new Map<string, string>() : maskSecretsInSources(new Map([[file, parsed.text]]), found.secrets);

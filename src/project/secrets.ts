@@ -5,6 +5,11 @@ import type { FoundSecret } from '../validate/mask.js';
 import { mapping } from '../validate/rule.js';
 import { literalApiKey, maskSecret } from '../validate/rules/literal-api-key.js';
 
+const hints = {
+  state: 'Leave the password out of the URL: the PostgreSQL client reads it from PGPASSWORD (or ~/.pgpass). Rotate it if it was real.',
+  base_url: 'The API key comes only from COMPOSIO_API_KEY or --api-key-file, never from a file in the repository. Rotate it if it was real.',
+} as const;
+
 /** Query parameters that carry credentials. */
 const CREDENTIAL_PARAM = /^(?:api[_-]?key|key|token|access[_-]?token|secret|password|auth|x-api-key)$/i;
 
@@ -17,7 +22,8 @@ const CREDENTIAL_PARAM = /^(?:api[_-]?key|key|token|access[_-]?token|secret|pass
 export function configSecrets(doc: ManifestDocument): { diagnostics: Diagnostic[]; secrets: FoundSecret[] } {
   const found = literalApiKey.check(doc);
   const secrets = secretsOf(found, doc);
-  const diagnostics: Diagnostic[] = found.map((d) => ({ ...d, code: 'config/secret' }));
+  // In the two URLs, the hint says where that credential belongs instead.
+  const diagnostics: Diagnostic[] = found.map((d) => ({ ...d, code: 'config/secret', ...(d.pointer === '/base_url' || d.pointer === '/state' ? { hint: hints[d.pointer.slice(1) as 'base_url' | 'state'] } : {}) }));
   const root = mapping(doc.data);
   for (const key of ['base_url', 'state'] as const) {
     const value = root?.[key];
@@ -30,10 +36,7 @@ export function configSecrets(doc: ManifestDocument): { diagnostics: Diagnostic[
       code: 'config/secret',
       severity: 'error',
       message: `\`${key}\` holds ${credential.what} (${maskSecret(credential.secret)})`,
-      hint:
-        key === 'state'
-          ? 'Leave the password out of the URL: the PostgreSQL client reads it from PGPASSWORD (or ~/.pgpass). Rotate it if it was real.'
-          : 'The API key comes only from COMPOSIO_API_KEY or --api-key-file, never from a file in the repository. Rotate it if it was real.',
+      hint: hints[key],
       file: doc.file,
       pointer: `/${key}`,
       range,

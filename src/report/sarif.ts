@@ -62,7 +62,7 @@ function policyRule(p: PolicyRule): Record<string, unknown> {
   return {
     id: p.code,
     shortDescription: { text: p.description },
-    help: { text: `${p.description} A policy of the project's sessionctl.yaml (${p.code.slice('policy/'.length)}); the policy language: ${policiesDocPath} in the sessionctl package.` },
+    help: { text: `${/[.!?]$/.test(p.description) ? p.description : `${p.description}.`} A policy of the project's sessionctl.yaml (${p.code.slice('policy/'.length)}); the policy language: ${policiesDocPath} in the sessionctl package.` },
     defaultConfiguration: { level: level[p.severity] },
   };
 }

@@ -6,6 +6,11 @@ import { has, mapping } from './rule.js';
 /** Keys of the toolkit-keyed sections that are keywords, not toolkits (`rule/misplaced-key` reports them). */
 export const KEYWORDS = new Set(['enable', 'disable', 'tags']);
 
+/** Slugs the schema refuses (bad characters, `__proto__`): the schema's finding is enough. */
+function plausible(slug: string): boolean {
+  return /^[A-Za-z0-9_-]+$/.test(slug) && slug !== '__proto__' && slug !== 'constructor' && slug !== 'prototype';
+}
+
 /** The sections whose keys are toolkit slugs. */
 export const TOOLKIT_SECTIONS = ['tools', 'auth_configs', 'connected_accounts'] as const;
 
@@ -26,7 +31,7 @@ export function toolkitSlugs(data: unknown): Array<{ slug: string; pointer: stri
       if (!KEYWORDS.has(slug)) out.push({ slug, pointer: joinPointer(`/${section}`, slug), key: true });
     }
   }
-  return out.filter((s) => !custom.has(s.slug));
+  return out.filter((s) => !custom.has(s.slug) && plausible(s.slug));
 }
 
 /** The slugs of `experimental.custom_toolkits`: the project's own, never in the catalogue. */
@@ -47,7 +52,7 @@ export function toolSlugs(data: unknown): Array<{ toolkit: string; slug: string;
       if (Array.isArray(list)) list.forEach((slug, i) => typeof slug === 'string' && out.push({ toolkit, slug, pointer: joinPointer(pointer, i), label }));
     }
   }
-  return out;
+  return out.filter((t) => plausible(t.toolkit) && plausible(t.slug));
 }
 
 /** Whether a document names any toolkit or tool: only then is the catalogue loaded. */

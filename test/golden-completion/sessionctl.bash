@@ -12,7 +12,7 @@ _sessionctl_subcommands() {
 _sessionctl_options() {
   case "$1" in
     '') echo '-V --version -h --help' ;;
-    'validate') echo '--format --changed-since --strict --env-file --max-file-size --jobs -h --help' ;;
+    'validate') echo '--format --changed-since --strict --env-file --max-file-size --jobs --catalog --config --no-config -h --help' ;;
     'plan') echo '--refresh --detailed-exitcode --out --strict --state --format --changed-since --env-file --concurrency --rate-limit --emulator --base-url --api-key-file --verbose --timeout -h --help' ;;
     'apply') echo '--dry-run --no-refresh --strict --github-output --state --format --changed-since --env-file --concurrency --rate-limit --emulator --base-url --api-key-file --verbose --timeout -h --help' ;;
     'diff') echo '--session --strict --state --format --changed-since --env-file --concurrency --rate-limit --emulator --base-url --api-key-file --verbose --timeout -h --help' ;;
@@ -33,7 +33,7 @@ _sessionctl_options() {
     'files get') echo '--mount --state --user-id --format --emulator --base-url --api-key-file --verbose --timeout -h --help' ;;
     'files help') echo '' ;;
     'schema') echo '-h --help' ;;
-    'init') echo '--dir -h --help' ;;
+    'init') echo '--dir --config -h --help' ;;
     'completion') echo '-h --help' ;;
     'emulator') echo '--host --port --api-key --data-dir --rate-limit --catalog -h --help' ;;
     'help') echo '' ;;
@@ -42,7 +42,7 @@ _sessionctl_options() {
 
 _sessionctl_value_options() {
   case "$1" in
-    'validate') echo '--format --changed-since --env-file --max-file-size --jobs' ;;
+    'validate') echo '--format --changed-since --env-file --max-file-size --jobs --catalog --config' ;;
     'plan') echo '--out --state --format --changed-since --env-file --concurrency --rate-limit --base-url --api-key-file --timeout' ;;
     'apply') echo '--state --format --changed-since --env-file --concurrency --rate-limit --base-url --api-key-file --timeout' ;;
     'diff') echo '--session --state --format --changed-since --env-file --concurrency --rate-limit --base-url --api-key-file --timeout' ;;

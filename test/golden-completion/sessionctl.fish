@@ -14,7 +14,7 @@ end
 function __sessionctl_value_options
     switch "p:$argv[1]"
         case 'p:validate'
-            printf '%s\n' '--format' '--changed-since' '--env-file' '--max-file-size' '--jobs'
+            printf '%s\n' '--format' '--changed-since' '--env-file' '--max-file-size' '--jobs' '--catalog' '--config'
         case 'p:plan'
             printf '%s\n' '--out' '--state' '--format' '--changed-since' '--env-file' '--concurrency' '--rate-limit' '--base-url' '--api-key-file' '--timeout'
         case 'p:apply'
@@ -90,7 +90,7 @@ complete -c sessionctl -e
 
 # sessionctl
 complete -c sessionctl -n '__sessionctl_at \'\'' -f
-complete -c sessionctl -n '__sessionctl_at \'\'' -a 'validate' -d 'Check session manifests: YAML, schema and semantic rules, each finding at file:line:col. No network.'
+complete -c sessionctl -n '__sessionctl_at \'\'' -a 'validate' -d 'Check session manifests: YAML, schema, semantic rules, the catalogue and the project\'s policies, each finding at file:line:col. No network.'
 complete -c sessionctl -n '__sessionctl_at \'\'' -a 'plan' -d 'Show what apply would do per manifest (create, replace, unchanged), with the request body and the expected config. No network unless --refresh.'
 complete -c sessionctl -n '__sessionctl_at \'\'' -a 'apply' -d 'Create sessions for new or changed manifests, verify each returned config against the declared one, and record them in the state file.'
 complete -c sessionctl -n '__sessionctl_at \'\'' -a 'diff' -d 'Compare declared manifests with their deployed sessions (GET): drift, classified, at the declared line, with a unified diff.'
@@ -104,7 +104,7 @@ complete -c sessionctl -n '__sessionctl_at \'\'' -a 'link' -d 'Start connecting 
 complete -c sessionctl -n '__sessionctl_at \'\'' -a 'proxy' -d 'Call a toolkit\'s own API through the session\'s connected account, and print the upstream answer.'
 complete -c sessionctl -n '__sessionctl_at \'\'' -a 'files' -d 'Work with the files in a session\'s mount (/mnt/files in its sandbox): ls, put, get, rm, upload-url, download-url.'
 complete -c sessionctl -n '__sessionctl_at \'\'' -a 'schema' -d 'Print the JSON Schema (draft-07) of session manifests, for editors, SchemaStore and other tools.'
-complete -c sessionctl -n '__sessionctl_at \'\'' -a 'init' -d 'Write a starter manifest, <name>.yaml, with the schema modeline for editor completion. Never overwrites a file.'
+complete -c sessionctl -n '__sessionctl_at \'\'' -a 'init' -d 'Write a starter manifest, <name>.yaml (or with --config, a project configuration, sessionctl.yaml), with the schema modeline for editor completion. Never overwrites a file.'
 complete -c sessionctl -n '__sessionctl_at \'\'' -a 'completion' -d 'Print a shell completion script for bash, zsh or fish, generated from the commands of this version.'
 complete -c sessionctl -n '__sessionctl_at \'\'' -a 'emulator' -d 'Serve a local, stateful emulator of the Tool Router API (all 13 endpoints, admin surface under /_emulator/).'
 complete -c sessionctl -n '__sessionctl_at \'\'' -a 'help' -d 'display help for command'
@@ -118,6 +118,9 @@ complete -c sessionctl -n '__sessionctl_at \'validate\'' -l 'strict' -d 'warning
 complete -c sessionctl -n '__sessionctl_at \'validate\'' -l 'env-file' -r -F -d 'read ${VAR} values from a dotenv file; variables already set in the environment win'
 complete -c sessionctl -n '__sessionctl_at \'validate\'' -l 'max-file-size' -r -F -d 'refuse larger files before parsing them (default: 1048576, 1 MiB)'
 complete -c sessionctl -n '__sessionctl_at \'validate\'' -l 'jobs' -r -F -d 'threads for big runs (default: every core, at most 4, from 2,000 files on); results never depend on it'
+complete -c sessionctl -n '__sessionctl_at \'validate\'' -l 'catalog' -r -F -d 'check toolkit and tool slugs against this catalogue (JSON, as `emulator --catalog` takes) instead of the bundled one'
+complete -c sessionctl -n '__sessionctl_at \'validate\'' -l 'config' -r -F -d 'the project configuration (default: sessionctl.yaml in this folder or the nearest above it, up to the repository root)'
+complete -c sessionctl -n '__sessionctl_at \'validate\'' -l 'no-config' -d 'read no project configuration'
 complete -c sessionctl -n '__sessionctl_at \'validate\'' -s 'h' -l 'help' -d 'display help for command'
 
 # sessionctl plan
@@ -373,6 +376,7 @@ complete -c sessionctl -n '__sessionctl_at \'schema\'' -s 'h' -l 'help' -d 'disp
 
 # sessionctl init
 complete -c sessionctl -n '__sessionctl_at \'init\'' -l 'dir' -r -F -d 'write into this folder instead of the current one'
+complete -c sessionctl -n '__sessionctl_at \'init\'' -l 'config' -d 'write sessionctl.yaml, the project configuration: default paths and formats, rule severities, overrides, policies'
 complete -c sessionctl -n '__sessionctl_at \'init\'' -s 'h' -l 'help' -d 'display help for command'
 
 # sessionctl completion

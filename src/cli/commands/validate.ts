@@ -92,7 +92,7 @@ export const registerValidate: RegisterCommand = (program, env) => {
     .action(async (args: string[], options: ValidateOptions) => {
       const { io } = env;
       if (args.filter((p) => p === '-').length > 1) throw new UsageError('standard input (-) can be named only once');
-      const project = await loadProjectForRun(options, env);
+      const project = await loadProjectForRun('validate', options, env);
       if (project === undefined) return;
       const { config } = project;
       const paths = runPaths(args, config);

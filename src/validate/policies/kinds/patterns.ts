@@ -19,8 +19,8 @@ function unmatched(doc: ManifestDocument, pointers: readonly string[], pattern: 
     if (typeof value !== 'string' || value.length > MAX_MATCHED || re.test(value)) continue;
     // A value that came from the environment is not repeated: it may be a secret.
     const fromEnv = doc.scalar(pointer)?.source.includes('${') === true;
-    const shown = fromEnv ? 'the value from the environment' : `\`${value.length > 60 ? `${value.slice(0, 57)}...` : value}\``;
-    out.push({ pointer, key: false, detail: `${what} \`${displayPath(pointer, doc.data)}\`: ${shown} does not match ${pattern}`, hint: `Use ${what === 'user id' ? 'a user id' : 'an id'} that matches ${pattern}.` });
+    const shown = fromEnv ? 'set from the environment to a value that' : `\`${value.length > 60 ? `${value.slice(0, 57)}...` : value}\`, which`;
+    out.push({ pointer, key: false, detail: `\`${displayPath(pointer, doc.data)}\` is ${shown} does not match ${pattern}`, hint: `Use ${what} that matches ${pattern}.` });
   }
   return out;
 }
@@ -34,7 +34,7 @@ export const userIdPattern: PolicyKind = {
     manifest: 'name: demo\nuser_id: alice@example.com',
   },
   check(doc, value) {
-    return unmatched(doc, ['/user_id'], value as string, 'user id');
+    return unmatched(doc, ['/user_id'], value as string, 'a user id');
   },
 };
 
@@ -48,6 +48,6 @@ export const authConfigPattern: PolicyKind = {
   },
   check(doc, value) {
     const pointers = Object.keys(mapping(mapping(doc.data)?.['auth_configs']) ?? {}).map((t) => joinPointer('/auth_configs', t));
-    return unmatched(doc, pointers, value as string, 'auth config');
+    return unmatched(doc, pointers, value as string, 'an auth config id');
   },
 };
