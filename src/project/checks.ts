@@ -10,6 +10,28 @@ import { mapping } from '../validate/rule.js';
 /** Pattern-valued conditions, whose patterns must be safe to run. */
 const PATTERN_KINDS = new Set(['user_id_pattern', 'auth_config_pattern']);
 
+/** Every glob of the file, with its place: `ignore`, `overrides[].files`, `policies[].files`. */
+function globsOf(data: Record<string, unknown> | undefined, overrides: unknown[], policies: ReturnType<typeof policiesOf>): Array<{ pointer: string; glob: string }> {
+  const lists: Array<[string, unknown]> = [
+    ['/ignore', data?.['ignore']],
+    ...overrides.map((o, i): [string, unknown] => [joinPointer('/overrides', i, 'files'), mapping(o)?.['files']]),
+    ...policies.map((p): [string, unknown] => [joinPointer('/policies', p.index, 'files'), p.policy['files']]),
+  ];
+  return lists.flatMap(([pointer, list]) => (Array.isArray(list) ? list.flatMap((g, i) => (typeof g === 'string' ? [{ pointer: joinPointer(pointer, i), glob: g }] : [])) : []));
+}
+
+/**
+ * Globs are matched as regular expressions (manifest/glob.ts), where `*a*a*a*b` against a long
+ * file name backtracks for seconds: a hostile or careless glob is refused here, with room to
+ * spare for real ones (at most three `*` in one path segment, four `**` in all).
+ */
+export function globProblem(glob: string): string | undefined {
+  const segments = glob.split('/');
+  if (segments.filter((s) => s === '**').length > 4) return 'more than four `**`';
+  if (segments.some((s) => s !== '**' && (s.match(/\*/g) ?? []).length > 3)) return 'more than three `*` in one path segment';
+  return undefined;
+}
+
 /** The keys of a policy besides its condition. */
 const POLICY_KEYS = new Set(['id', 'message', 'severity', 'hint', 'files']);
 
@@ -51,6 +73,10 @@ export function configChecks(doc: ManifestDocument): Diagnostic[] {
     for (const code of Object.keys(rules ?? {})) out.push(...codeProblems(doc, joinPointer(pointer, code), code, policyIds));
   }
   out.push(...policyProblems(doc, policies));
+  for (const { pointer, glob } of globsOf(data, overrides, policies)) {
+    const problem = globProblem(glob);
+    if (problem !== undefined) out.push(at(doc, 'config/invalid-value', pointer, `the glob \`${glob}\` is too complex: ${problem}`, 'Split it into simpler globs; `teams/**/*.yaml` and `**/drafts/**` are the usual shapes.'));
+  }
   const state = data?.['state'];
   if (typeof state === 'string' && /^[a-z][a-z0-9+.-]*:/i.test(state) && !/^postgres(?:ql)?:\/\//i.test(state) && !/^[a-z]:[\\/]/i.test(state)) {
     out.push(at(doc, 'config/invalid-value', '/state', '`state` is neither a file path nor a `postgres://` URL', 'Write a path such as `.sessionctl/state.json`, or `postgres://user@host:5432/db` (the password comes from PGPASSWORD).'));

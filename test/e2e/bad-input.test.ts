@@ -17,6 +17,7 @@ import { parseAllDocuments, parseDocument, type Document } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Code } from '../../src/diagnostics/codes.js';
 import { runCli, type CliResult } from '../helpers/run-cli.js';
+import { bytes, laughs, noise, STACK_LINE, utf16 } from './bad-input-cases.js';
 
 interface Case {
   name: string;
@@ -127,12 +128,6 @@ function wrongTypes(base: string, label: string): Case[] {
 // ---------------------------------------------------------------------------------------------
 // Hand-picked.
 
-const laughs = (levels: number, width: number): string => {
-  const out = [`l0: &l0 [${Array.from({ length: width }, () => 'lol').join(', ')}]`];
-  for (let i = 1; i < levels; i++) out.push(`l${i}: &l${i} [${Array.from({ length: width }, () => `*l${i - 1}`).join(', ')}]`);
-  return `name: bomb\n${out.join('\n')}\n`;
-};
-
 const FIFTY_MB = 50 * 1024 * 1024;
 const writeHuge = async (path: string): Promise<void> => {
   const handle = await open(path, 'w');
@@ -142,23 +137,6 @@ const writeHuge = async (path: string): Promise<void> => {
   } finally {
     await handle.close();
   }
-};
-
-// Deterministic pseudo-random bytes: the suite must not depend on the run.
-const noise = (length: number, seed: number): Buffer => {
-  const b = Buffer.alloc(length);
-  let x = seed;
-  for (let i = 0; i < length; i++) {
-    x = (x * 1103515245 + 12345) & 0x7fffffff;
-    b[i] = x >>> 16;
-  }
-  return b;
-};
-const bytes = (...parts: Array<string | number[]>): Buffer => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p))));
-const utf16 = (s: string, le: boolean, bom: boolean): Buffer => {
-  const body = Buffer.from(s, 'utf16le');
-  if (!le) body.swap16();
-  return Buffer.concat([bom ? Buffer.from(le ? [0xff, 0xfe] : [0xfe, 0xff]) : Buffer.alloc(0), body]);
 };
 
 const handPicked: Case[] = [
@@ -307,8 +285,6 @@ interface JsonDiagnostic {
   pointer: string | null;
   range: { start: { line: number; col: number }; end: { line: number; col: number } } | null;
 }
-
-const STACK_LINE = /^\s+at .+(:\d+:\d+\)?|\(native\)|<anonymous>)$/m;
 
 function expectCleanFailure(r: CliResult, c: Case): JsonDiagnostic[] {
   expect([1, 2], `exit code; stderr: ${r.stderr.slice(0, 500)}`).toContain(r.exitCode);
