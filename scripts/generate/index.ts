@@ -7,6 +7,7 @@ import { generateConfigValidatorModule } from './config-validator.js';
 import { renderOperationsModule, renderValidatorsModule } from './emulator-contract.js';
 import { manifestMarkdown, type SchemaNode } from './manifest-md.js';
 import { generateValidatorModule } from './manifest-validator.js';
+import { policiesMarkdown } from './policies-md.js';
 import { rulesMarkdown } from './rules-md.js';
 
 /** Reads a committed file by its path from the repository's root. */
@@ -27,6 +28,8 @@ export function generatedFiles(read: ReadSource): Record<string, string> {
     'src/emulator/contract/validators.generated.ts': renderValidatorsModule(contract, CONTRACT),
     'docs/manifest.md': manifestMarkdown(JSON.parse(schemaText) as SchemaNode),
     'docs/rules.md': rulesMarkdown(),
+    // Its hand-written prose is its own source: only the marked sections are generated.
+    'docs/policies.md': policiesMarkdown(read('docs/policies.md'), JSON.parse(read(CONFIG_SCHEMA)) as SchemaNode),
   };
 }
 

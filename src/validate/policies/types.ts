@@ -33,13 +33,11 @@ export interface Violation {
 }
 
 /**
- * A kind of condition: its key in a policy, what it checks (for the docs and the schema), an
- * example for docs/policies.md (checked when the docs are generated), and the check itself.
+ * A kind of condition: its key in a policy (described in schemas/sessionctl-config.schema.json),
+ * an example for docs/policies.md (run when the docs are generated), and the check itself.
  */
 export interface PolicyKind {
   readonly name: string;
-  /** One sentence for the docs table. */
-  readonly summary: string;
   /** A policy using it and a manifest that breaks it, both YAML, for docs/policies.md. */
   readonly example: { policy: string; manifest: string };
   check(doc: ManifestDocument, value: unknown): Violation[];

@@ -6,7 +6,6 @@ import { names, openAccess } from '../words.js';
 /** Only these toolkits: every toolkit the manifest enables must be listed, so the manifest needs an allowlist. */
 export const allowedToolkits: PolicyKind = {
   name: 'allowed_toolkits',
-  summary: 'The session may enable only these toolkits; it must declare an allowlist (`toolkits: {enable: [...]}`).',
   example: {
     policy: 'id: finance-toolkits\nmessage: Finance sessions use only the finance toolkits\nfiles: ["teams/finance/**"]\nallowed_toolkits: [quickbooks, stripe, gmail]',
     manifest: 'name: invoices\nuser_id: u-1\ntoolkits:\n  enable: [quickbooks, slack]',

@@ -6,7 +6,6 @@ import { names, openAccess } from '../words.js';
 /** Never these toolkits: an allowlist must not name them, a denylist must name them all. */
 export const deniedToolkits: PolicyKind = {
   name: 'denied_toolkits',
-  summary: 'The session must not be able to use these toolkits: an allowlist must leave them out, a denylist must name them all.',
   example: {
     policy: 'id: no-code-hosting\nmessage: Support agents never touch source code\ndenied_toolkits: [github, gitlab]',
     manifest: 'name: support\nuser_id: u-1\ntoolkits:\n  disable: [gitlab]',

@@ -17,7 +17,6 @@ function enablingLists(data: unknown): Array<{ pointer: string; label: string }>
 /** Tools a manifest must never turn on by name: in a toolkit's `enable` list or in `preload.tools`. */
 export const deniedTools: PolicyKind = {
   name: 'denied_tools',
-  summary: 'Tool slugs that must not be turned on by name: in a toolkit\'s `enable` list (or bare list) or in `preload.tools`.',
   example: {
     policy: 'id: no-repo-deletion\nmessage: No agent deletes repositories\ndenied_tools: [GITHUB_DELETE_A_REPOSITORY]',
     manifest: 'name: maintainer\nuser_id: u-1\ntools:\n  github:\n    enable: [GITHUB_GET_A_REPOSITORY, GITHUB_DELETE_A_REPOSITORY]',

@@ -6,7 +6,6 @@ import type { PolicyKind, Violation } from '../types.js';
 /** Keys a manifest must not declare at all; `*` stands for any key (`tools.*.tags`). */
 export const forbiddenKeys: PolicyKind = {
   name: 'forbidden_keys',
-  summary: 'Keys (dotted paths, `*` for any one key) that must not be declared at all, such as `experimental.custom_tools` or `connected_accounts`.',
   example: {
     policy: 'id: no-custom-tools\nmessage: Custom tools go through a security review first\nforbidden_keys: [experimental.custom_tools, experimental.custom_toolkits]',
     manifest: 'name: helper\nuser_id: u-1\nexperimental:\n  custom_tools: []',

@@ -12,7 +12,6 @@ interface ForbiddenTags {
 /** Tags a manifest must not list: in the global `tags` and every `tools.<toolkit>.tags` (or only the listed toolkits'). */
 export const forbiddenTags: PolicyKind = {
   name: 'forbidden_tags',
-  summary: 'Tags that must not appear in a tag filter\'s `enable` (or `disable`) list, globally and in every toolkit\'s filter, or only in the listed `toolkits`.',
   example: {
     policy: 'id: no-destructive-opt-in\nmessage: Nobody opts in to destructive tools\nforbidden_tags:\n  enable: [destructiveHint]',
     manifest: 'name: cleanup\nuser_id: u-1\ntools:\n  github:\n    tags:\n      enable: [destructiveHint]',

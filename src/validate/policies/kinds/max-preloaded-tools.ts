@@ -5,7 +5,6 @@ import type { PolicyKind, Violation } from '../types.js';
 /** At most N preloaded tools: each is in the agent's context from the first turn. */
 export const maxPreloadedTools: PolicyKind = {
   name: 'max_preloaded_tools',
-  summary: 'At most this many tools in `preload.tools` (each one costs context on every turn).',
   example: {
     policy: 'id: lean-preload\nmessage: Preload only the few tools every conversation needs\nmax_preloaded_tools: 1',
     manifest: 'name: inbox\nuser_id: u-1\npreload:\n  tools: [GMAIL_FETCH_EMAILS, GMAIL_SEND_EMAIL]',

@@ -6,7 +6,6 @@ import { openAccess } from '../words.js';
 /** At most N toolkits: each costs the agent context and widens what it can do. */
 export const maxToolkits: PolicyKind = {
   name: 'max_toolkits',
-  summary: 'The session may enable at most this many toolkits; it must declare an allowlist.',
   example: {
     policy: 'id: small-sessions\nmessage: Keep sessions focused\nmax_toolkits: 2',
     manifest: 'name: everything\nuser_id: u-1\ntoolkits: [gmail, slack, github]',

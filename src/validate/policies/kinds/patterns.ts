@@ -28,7 +28,6 @@ function unmatched(doc: ManifestDocument, pointers: readonly string[], pattern: 
 /** `user_id` must match a regular expression (after `${VAR}` expansion). */
 export const userIdPattern: PolicyKind = {
   name: 'user_id_pattern',
-  summary: '`user_id` must match this regular expression (JavaScript syntax, checked after `${VAR}` expansion; see "Patterns" below).',
   example: {
     policy: 'id: user-ids\nmessage: Sessions act for users of our own directory\nuser_id_pattern: "^usr_[0-9a-f]{8}$"',
     manifest: 'name: demo\nuser_id: alice@example.com',
@@ -41,7 +40,6 @@ export const userIdPattern: PolicyKind = {
 /** Every auth config id (`auth_configs.<toolkit>`) must match a regular expression. */
 export const authConfigPattern: PolicyKind = {
   name: 'auth_config_pattern',
-  summary: 'Every auth config id in `auth_configs` must match this regular expression (for example, only the production project\'s configs).',
   example: {
     policy: 'id: prod-auth-configs\nmessage: Production sessions use the production auth configs\nauth_config_pattern: "^ac_prod"',
     manifest: 'name: mailer\nuser_id: u-1\nauth_configs:\n  gmail: ac_staging42',

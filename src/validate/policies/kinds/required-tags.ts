@@ -42,7 +42,6 @@ function isBare(doc: ManifestDocument, pointer: string): boolean {
  */
 export const requiredTags: PolicyKind = {
   name: 'required_tags',
-  summary: 'Tag filters that must be in place (`enable`: tools must carry one of these hints; `disable`: tools with these hints are removed), globally or for the listed `toolkits`.',
   example: {
     policy: 'id: no-destructive-tools\nmessage: Production sessions never enable destructive tools\nfiles: ["prod/**"]\nrequired_tags:\n  disable: [destructiveHint]',
     manifest: 'name: ops\nuser_id: u-1\ntags:\n  disable: [openWorldHint]',

@@ -11,7 +11,6 @@ import { scalar } from '../words.js';
  */
 export const requiredValues: PolicyKind = {
   name: 'required_values',
-  summary: 'Keys (dotted paths) that must be declared with exactly these values; a key left out breaks the policy too (the service default would apply).',
   example: {
     policy: 'id: no-proxy-execution\nmessage: Workbench code never calls APIs with user credentials\nrequired_values:\n  workbench.enable_proxy_execution: false',
     manifest: 'name: analyst\nuser_id: u-1\nworkbench:\n  enable: true\n  enable_proxy_execution: true',

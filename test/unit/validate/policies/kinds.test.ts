@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PolicySet, policyKinds } from '../../../../src/validate/policies/index.js';
 import type { PolicySpec } from '../../../../src/validate/policies/types.js';
+import { configSchema } from '../../../../src/project/schema.js';
 import { doc, where } from '../helpers.js';
 
 function check(kind: string, value: unknown, yaml: string, extra: Partial<PolicySpec> = {}): string[] {
@@ -11,9 +12,13 @@ function check(kind: string, value: unknown, yaml: string, extra: Partial<Policy
 }
 
 describe('policy kinds', () => {
-  it('has at least eight kinds, each with an example', () => {
+  it('has at least eight kinds, each with an example, and exactly the conditions the config schema describes', () => {
     expect(policyKinds.length).toBeGreaterThanOrEqual(8);
     for (const k of policyKinds) expect(k.example.policy).toContain(`${k.name}:`);
+    const policy = (configSchema()['definitions'] as Record<string, { properties: Record<string, { description?: string }> }>)['policy']!;
+    const conditions = Object.keys(policy.properties).filter((k) => !['id', 'message', 'severity', 'hint', 'files'].includes(k));
+    expect(conditions.sort()).toEqual(policyKinds.map((k) => k.name).sort());
+    for (const name of conditions) expect(policy.properties[name]?.description, name).toBeTruthy();
   });
 
   it.each([
