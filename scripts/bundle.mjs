@@ -12,6 +12,7 @@
 //                           time (the whole CLI is 2.8 MB, mostly the HTTP client and emulator)
 //   worker.js               the bulk-validation worker (`new URL('./worker.js', import.meta.url)`)
 import { readFile, writeFile, chmod, cp } from 'node:fs/promises';
+import path from 'node:path';
 import { build } from 'esbuild';
 
 // An ESM bundle of CommonJS dependencies needs a real `require` (esbuild's shim throws on it).
@@ -41,12 +42,26 @@ const onlyValidate = {
   },
 };
 
+/**
+ * The catalogue's data (half a megabyte of JSON) stays out of the bundles: it is imported on first
+ * use from dist/catalog/data/ (copied below), so that a `validate` of manifests that name no
+ * toolkit, and every other command, do not parse it at start-up.
+ */
+const externalCatalogData = {
+  name: 'external-catalog-data',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/data\/[\w-]+\.json$/ }, (args) =>
+      /[\\/]src[\\/]catalog$/.test(path.dirname(args.importer)) ? { path: `./catalog/data/${path.basename(args.path)}`, external: true } : undefined,
+    );
+  },
+};
+
 // tsc does not emit the JSON data that modules import (their types come from `*.d.json.ts`, so that
 // tsc never infers a literal type of a 450 KB list); the library tree in dist/ needs it beside them.
 await cp('src/catalog/data', 'dist/catalog/data', { recursive: true, filter: (src) => !src.endsWith('.ts') });
 
-await build({ ...common, entryPoints: { 'sessionctl-main': 'src/cli/main.ts', worker: 'src/validate/worker.ts' }, outdir: 'dist' });
-await build({ ...common, entryPoints: { 'sessionctl-validate': 'src/cli/main.ts' }, outdir: 'dist', plugins: [onlyValidate] });
+await build({ ...common, entryPoints: { 'sessionctl-main': 'src/cli/main.ts', worker: 'src/validate/worker.ts' }, outdir: 'dist', plugins: [externalCatalogData] });
+await build({ ...common, entryPoints: { 'sessionctl-validate': 'src/cli/main.ts' }, outdir: 'dist', plugins: [onlyValidate, externalCatalogData] });
 
 const bin = `#!/usr/bin/env node
 // The sessionctl bin, written by scripts/bundle.mjs. \`validate\` loads a bundle with only that

@@ -58,6 +58,51 @@ export function generate(dir, count, seed = 42) {
   for (let i = 0; i < count; i++) writeFileSync(join(dir, `m${String(i).padStart(6, '0')}.yaml`), manifest(i, random));
 }
 
+/** Toolkits whose tools the bundled catalogue lists: the generated tool slugs of these are unknown to it. */
+const catalogued = new Set(['gmail', 'slack', 'github', 'notion', 'googledrive', 'google_analytics', 'linear', 'jira']);
+
+/**
+ * The project variant of the same files, as a healthy repository has it: a sessionctl.yaml with
+ * severities, an override and eleven policies (one of each kind) that the manifests pass, and in
+ * each manifest whose generated tool slugs the catalogue does not know, a comment suppressing
+ * those findings, with a reason. Compared with the plain files (no project file, no comments),
+ * it measures what the project configuration, suppressions and policies cost.
+ */
+export function generateProject(dir, count, seed = 42) {
+  mkdirSync(dir, { recursive: true });
+  const random = rng(seed);
+  for (let i = 0; i < count; i++) {
+    let text = manifest(i, random);
+    const owner = /^tools:\n {2}(\w+):\n {4}disable:/m.exec(text)?.[1];
+    if (owner !== undefined && catalogued.has(owner)) {
+      text = text.replace(/^( {4})disable:/m, '$1# sessionctl-ignore catalog/unknown-tool: our fork adds these tools (BENCH-1)\n$1disable:');
+    }
+    writeFileSync(join(dir, `m${String(i).padStart(6, '0')}.yaml`), text);
+  }
+  writeFileSync(join(dir, 'sessionctl.yaml'), projectConfig);
+}
+
+const projectConfig = `rules:
+  rule/empty-allowlist: error
+  catalog/unknown-toolkit: error
+overrides:
+  - files: ["m0000*.yaml"]
+    rules:
+      rule/proxy-without-workbench: info
+policies:
+  - { id: allowed, message: Known toolkits only, allowed_toolkits: [${toolkits.join(', ')}] }
+  - { id: denied, message: No code hosting, denied_toolkits: [gitlab] }
+  - { id: focused, message: Keep sessions focused, max_toolkits: 5 }
+  - { id: no-delete, message: No repository deletion, denied_tools: [GITHUB_DELETE_A_REPOSITORY] }
+  - { id: lean-preload, message: Lean preload, max_preloaded_tools: 5 }
+  - { id: no-destructive, message: No destructive tools, required_tags: { disable: [destructiveHint], toolkits: [hubspot] } }
+  - { id: no-opt-in, message: No destructive opt-in, forbidden_tags: { enable: [destructiveHint], toolkits: [gitlab] } }
+  - { id: no-wait, message: No waiting, required_values: { manage_connections.enable_wait_for_connections: false } }
+  - { id: no-custom, message: No custom tools, forbidden_keys: [experimental.custom_tools] }
+  - { id: directory-users, message: Directory users, files: ["*.yaml"], user_id_pattern: "^user-[0-9]+$" }
+  - { id: auth-configs, message: Known auth configs, auth_config_pattern: "^ac_[a-z0-9]+$" }
+`;
+
 if (process.argv[1] === new URL(import.meta.url).pathname) {
   generate(process.argv[2], Number(process.argv[3] ?? 1000));
 }

@@ -1,4 +1,4 @@
-import { Parser } from 'yaml';
+import { Lexer } from 'yaml';
 
 /** A YAML comment as yaml's own parser found it: `text` is everything after the `#`. */
 export interface Comment {
@@ -9,31 +9,38 @@ export interface Comment {
   text: string;
 }
 
+/** Lexemes of yaml's lexer that mark a state and stand for no source text (see yaml's `Parser.next`). */
+const DOCUMENT = '\x02';
+const FLOW_END = '\x18';
+const SCALAR = '\x1f';
+
 /**
- * Every comment of a YAML text, in source order, read from yaml's concrete syntax tree: a `#`
- * inside a quoted string, a block scalar or a plain value (`a#b`) is part of that value, never a
- * comment, exactly as every YAML parser reads it. Only texts that the loader accepted reach here
- * (its size, token and depth limits have run), so the tree is bounded.
+ * Every comment of a YAML text, in source order, as yaml's own lexer reads them: a `#` inside a
+ * quoted string, a block scalar or a plain value (`a#b`) is part of that value, never a comment,
+ * exactly as every YAML parser reads it. Offsets are counted as yaml's parser counts them (the
+ * lexer's control lexemes stand for no source text; the lexeme after SCALAR is a scalar's text).
+ * Only texts that the loader accepted reach here (its size and token limits have run). With
+ * `until`, reading stops at the first comment that starts after that offset.
  */
-export function readComments(text: string): Comment[] {
+export function readComments(text: string, until: number = text.length): Comment[] {
   const out: Comment[] = [];
-  // The tree is walked with an explicit stack: its shape is yaml's (documents, collections, items
-  // and their `start`/`sep`/`end` token lists), and comments can sit in any of those lists.
-  const stack: unknown[] = [];
-  for (const token of new Parser().parse(text)) stack.push(token);
-  while (stack.length > 0) {
-    const node = stack.pop();
-    if (Array.isArray(node)) {
-      for (const item of node) stack.push(item);
+  let offset = 0;
+  let atScalar = false;
+  for (const lexeme of new Lexer().lex(text)) {
+    // Comments past `until` are not wanted: the rest of the text need not be read.
+    if (offset > until) break;
+    if (atScalar) {
+      atScalar = false;
+      offset += lexeme.length;
       continue;
     }
-    if (node === null || typeof node !== 'object') continue;
-    const token = node as { type?: unknown; offset?: unknown; source?: unknown };
-    if (token.type === 'comment' && typeof token.offset === 'number' && typeof token.source === 'string') {
-      out.push({ offset: token.offset, end: token.offset + token.source.length, text: token.source.slice(1) });
+    if (lexeme === SCALAR) {
+      atScalar = true;
       continue;
     }
-    for (const value of Object.values(node)) if (value !== null && typeof value === 'object') stack.push(value);
+    if (lexeme === DOCUMENT || lexeme === FLOW_END) continue;
+    if (lexeme.charCodeAt(0) === 35 /* # */) out.push({ offset, end: offset + lexeme.length, text: lexeme.slice(1) });
+    offset += lexeme.length;
   }
-  return out.sort((a, b) => a.offset - b.offset);
+  return out;
 }

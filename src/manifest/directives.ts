@@ -28,10 +28,12 @@ const HEAD = /^(\s*)sessionctl-ignore(-file)?(?=[\s:,]|$)/;
  * never a directive. Texts that do not contain the marker cost one `indexOf`.
  */
 export function readDirectives(text: string): SuppressionDirective[] {
-  if (!text.includes(DIRECTIVE_MARKER)) return [];
+  const last = text.lastIndexOf(DIRECTIVE_MARKER);
+  if (last === -1) return [];
   const source = new SourceText(text);
   const out: SuppressionDirective[] = [];
-  for (const comment of readComments(text)) {
+  // Comments after the last occurrence of the marker cannot be directives: the lexer stops there.
+  for (const comment of readComments(text, last)) {
     const head = HEAD.exec(comment.text);
     if (head === null) continue;
     // Offsets below are into the source: the comment's text starts one past its `#`.

@@ -66,7 +66,9 @@ function diagnostic(d: Diagnostic, ctx: ReportContext): JsonDiagnostic {
 
 function suppressedDiagnostic(d: SuppressedDiagnostic, ctx: ReportContext): JsonSuppressed {
   const s = d.suppression;
-  return { ...diagnostic(d, ctx), suppressions: [{ kind: s.kind, justification: s.justification, file: displayPath(s.file, ctx.cwd), range: range(s.range) }] };
+  const base = diagnostic(d, ctx);
+  // The comment is in the finding's own file: its path is already made.
+  return { ...base, suppressions: [{ kind: s.kind, justification: s.justification, file: s.file === d.file ? base.file : displayPath(s.file, ctx.cwd), range: range(s.range) }] };
 }
 
 /** The report as a plain object (what the `json` format serialises). */

@@ -14,13 +14,28 @@ function plausible(slug: string): boolean {
 /** The sections whose keys are toolkit slugs. */
 export const TOOLKIT_SECTIONS = ['tools', 'auth_configs', 'connected_accounts'] as const;
 
+/**
+ * A slug a document names: an item of a list (`parent` is the list's pointer, `index` its place),
+ * or a key of a section (`parent` is the section's pointer). Pointers are built only for the few
+ * slugs that get a finding (`slugPointer`): a bulk run reads thousands of slugs.
+ */
+export interface NamedSlug {
+  slug: string;
+  parent: string;
+  index?: number;
+}
+
+export function slugPointer(s: NamedSlug): string {
+  return joinPointer(s.parent, s.index ?? s.slug);
+}
+
 /** Every toolkit slug a document names, with where: list items (values) and section keys. */
-export function toolkitSlugs(data: unknown): Array<{ slug: string; pointer: string; key: boolean }> {
+export function toolkitSlugs(data: unknown): NamedSlug[] {
   const root = mapping(data);
   if (root === undefined) return [];
-  const out: Array<{ slug: string; pointer: string; key: boolean }> = [];
-  const list = (pointer: string, value: unknown): void => {
-    if (Array.isArray(value)) value.forEach((slug, i) => typeof slug === 'string' && out.push({ slug, pointer: joinPointer(pointer, i), key: false }));
+  const out: NamedSlug[] = [];
+  const list = (parent: string, value: unknown): void => {
+    if (Array.isArray(value)) value.forEach((slug, index) => typeof slug === 'string' && out.push({ slug, parent, index }));
   };
   const toolkits = root['toolkits'];
   if (Array.isArray(toolkits)) list('/toolkits', toolkits);
@@ -28,7 +43,7 @@ export function toolkitSlugs(data: unknown): Array<{ slug: string; pointer: stri
   const custom = customToolkits(root);
   for (const section of TOOLKIT_SECTIONS) {
     for (const slug of Object.keys(mapping(root[section]) ?? {})) {
-      if (!KEYWORDS.has(slug)) out.push({ slug, pointer: joinPointer(`/${section}`, slug), key: true });
+      if (!KEYWORDS.has(slug)) out.push({ slug, parent: `/${section}` });
     }
   }
   return out.filter((s) => !custom.has(s.slug) && plausible(s.slug));
@@ -41,18 +56,23 @@ function customToolkits(root: Record<string, unknown>): Set<string> {
 }
 
 /** The tool slugs listed under each toolkit of `tools` (bare list, `enable` or `disable`). */
-export function toolSlugs(data: unknown): Array<{ toolkit: string; slug: string; pointer: string; label: string }> {
-  const out: Array<{ toolkit: string; slug: string; pointer: string; label: string }> = [];
+export function toolSlugs(data: unknown): Array<NamedSlug & { toolkit: string }> {
+  const out: Array<NamedSlug & { toolkit: string }> = [];
   for (const [toolkit, filter] of Object.entries(mapping(mapping(data)?.['tools']) ?? {})) {
-    if (KEYWORDS.has(toolkit)) continue;
-    const lists: Array<[string, unknown, string]> = Array.isArray(filter)
-      ? [[joinPointer('/tools', toolkit), filter, `tools.${toolkit}`]]
-      : ['enable', 'disable'].filter((k) => has(mapping(filter) ?? {}, k)).map((k) => [joinPointer('/tools', toolkit, k), mapping(filter)![k], `tools.${toolkit}.${k}`]);
-    for (const [pointer, list, label] of lists) {
-      if (Array.isArray(list)) list.forEach((slug, i) => typeof slug === 'string' && out.push({ toolkit, slug, pointer: joinPointer(pointer, i), label }));
+    if (KEYWORDS.has(toolkit) || !plausible(toolkit)) continue;
+    const obj = mapping(filter);
+    const lists: Array<[string, unknown]> = Array.isArray(filter)
+      ? [['', filter]]
+      : obj === undefined
+        ? []
+        : (['enable', 'disable'] as const).filter((k) => has(obj, k)).map((k): [string, unknown] => [k, obj[k]]);
+    for (const [key, list] of lists) {
+      if (!Array.isArray(list)) continue;
+      const parent = key === '' ? joinPointer('/tools', toolkit) : joinPointer('/tools', toolkit, key);
+      list.forEach((slug, index) => typeof slug === 'string' && plausible(slug) && out.push({ toolkit, slug, parent, index }));
     }
   }
-  return out.filter((t) => plausible(t.toolkit) && plausible(t.slug));
+  return out;
 }
 
 /** Whether a document names any toolkit or tool: only then is the catalogue loaded. */

@@ -58,9 +58,13 @@ export class PolicySet {
   /** The findings of every policy that applies to the document's file, each at its place, code `policy/<id>`. */
   check(doc: ManifestDocument): Diagnostic[] {
     const out: Diagnostic[] = [];
-    const rel = relativePath(this.dir, doc.file);
+    // Made once per document, and only when a policy names files.
+    let rel: string | undefined | null = null;
     for (const { spec, kind, files } of this.entries) {
-      if (files !== undefined && (rel === undefined || !files(rel))) continue;
+      if (files !== undefined) {
+        if (rel === null) rel = relativePath(this.dir, doc.file);
+        if (rel === undefined || !files(rel)) continue;
+      }
       for (const v of kind.check(doc, spec.value)) {
         let range = doc.locate(v.pointer, { key: v.key });
         if (v.point === true) range = { start: range.start, end: range.start };

@@ -15,9 +15,22 @@ export interface ToolkitAccess {
   items: Array<{ slug: string; pointer: string }>;
 }
 
+/** Three kinds of policy read the same document's toolkits: read them once per document. */
+const accessOf = new WeakMap<object, ToolkitAccess>();
+
 export function toolkitAccess(data: unknown): ToolkitAccess {
   const root = mapping(data);
-  const raw = root !== undefined && has(root, 'toolkits') ? root['toolkits'] : undefined;
+  if (root === undefined) return { mode: 'all', items: [] };
+  let access = accessOf.get(root);
+  if (access === undefined) {
+    access = readAccess(root);
+    accessOf.set(root, access);
+  }
+  return access;
+}
+
+function readAccess(root: Record<string, unknown>): ToolkitAccess {
+  const raw = has(root, 'toolkits') ? root['toolkits'] : undefined;
   const listed = (pointer: string, value: unknown): Array<{ slug: string; pointer: string }> =>
     Array.isArray(value) ? value.flatMap((slug, i) => (typeof slug === 'string' ? [{ slug, pointer: joinPointer(pointer, i) }] : [])) : [];
   if (Array.isArray(raw)) return { mode: 'allow', listPointer: '/toolkits', items: listed('/toolkits', raw) };
@@ -56,9 +69,16 @@ export function toolEntries(data: unknown): string[] {
   return Object.keys(mapping(mapping(data)?.['tools']) ?? {});
 }
 
-/** `workbench.enable` -> `/workbench/enable`; `*` stays a segment (see `expandPointer`). */
+const dotted = new Map<string, string>();
+
+/** `workbench.enable` -> `/workbench/enable` (once per path: policies repeat theirs on every document). */
 export function dottedPointer(path: string): string {
-  return joinPointer('', ...path.split('.'));
+  let pointer = dotted.get(path);
+  if (pointer === undefined) {
+    pointer = joinPointer('', ...path.split('.'));
+    if (dotted.size < 10_000) dotted.set(path, pointer);
+  }
+  return pointer;
 }
 
 /**
@@ -69,22 +89,21 @@ export function placeOf(data: unknown, pointer: string): { pointer: string; key:
   const segments = pointer.split('/').slice(1);
   for (let n = segments.length; n > 0; n--) {
     const p = `/${segments.slice(0, n).join('/')}`;
-    if (valueAt(data, p) !== undefined || hasKey(data, p)) return { pointer: p, key: true, point: false };
+    // A declared key holds a value, `null` for an empty one; only a missing key is undefined.
+    if (valueAt(data, p) !== undefined) return { pointer: p, key: true, point: false };
   }
   return { pointer: '', key: false, point: true };
 }
 
-/** True when the key exists (its value may be null). */
-function hasKey(data: unknown, pointer: string): boolean {
-  const cut = pointer.lastIndexOf('/');
-  const parent = mapping(valueAt(data, pointer.slice(0, cut)));
-  const key = pointer.slice(cut + 1).replace(/~1/g, '/').replace(/~0/g, '~');
-  return parent !== undefined && has(parent, key);
-}
-
-/** Whether the key at a pointer is present in the document (with any value, null included). */
-export function isDeclared(data: unknown, pointer: string): boolean {
-  return pointer === '' || hasKey(data, pointer);
+/** A dotted path's key in the document: whether it is declared (its value may be null), and its value. */
+export function lookupPath(data: unknown, path: string): { declared: boolean; value?: unknown } {
+  let node: unknown = data;
+  for (const segment of path.split('.')) {
+    const obj = mapping(node);
+    if (obj === undefined || !has(obj, segment)) return { declared: false };
+    node = obj[segment];
+  }
+  return { declared: true, value: node };
 }
 
 /** Every existing pointer a dotted path with `*` segments names (`tools.*.tags` -> each toolkit's). */

@@ -1,6 +1,6 @@
 import type { Catalog } from '../../catalog/catalog.js';
 import type { ManifestDocument } from '../../manifest/types.js';
-import { toolSlugs } from '../catalog-slugs.js';
+import { slugPointer, toolSlugs } from '../catalog-slugs.js';
 import { joinPointer } from '../pointer.js';
 import { finding, type CatalogRule } from '../rule.js';
 
@@ -18,7 +18,7 @@ export const toolWrongToolkit: CatalogRule = {
         finding(
           doc,
           this.code,
-          t.pointer,
+          slugPointer(t),
           `\`${t.slug}\` is a tool of \`${owner}\`, not of \`${t.toolkit}\``,
           `Move it to \`tools.${owner}\` (and make sure \`${owner}\` is enabled in \`toolkits\`).`,
           { related: [{ pointer: joinPointer('/tools', t.toolkit), key: true, message: `the tools of \`${t.toolkit}\`` }] },

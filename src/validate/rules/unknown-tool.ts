@@ -1,7 +1,7 @@
 import type { Catalog } from '../../catalog/catalog.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { ManifestDocument } from '../../manifest/types.js';
-import { suggest, toolkitByPrefix, toolSlugs } from '../catalog-slugs.js';
+import { slugPointer, suggest, toolkitByPrefix, toolSlugs } from '../catalog-slugs.js';
 import { joinPointer, valueAt } from '../pointer.js';
 import { finding, type CatalogRule } from '../rule.js';
 
@@ -23,7 +23,7 @@ export const unknownTool: CatalogRule = {
     const out: Diagnostic[] = [];
     for (const t of toolSlugs(doc.data)) {
       if (catalog.tool(t.slug) !== undefined || catalog.toolsOf(t.toolkit).length === 0) continue;
-      out.push(finding(doc, this.code, t.pointer, `\`${t.slug}\` is not a tool of \`${t.toolkit}\` in the catalogue`, hintFor(catalog, t.toolkit, t.slug)));
+      out.push(finding(doc, this.code, slugPointer(t), `\`${t.slug}\` is not a tool of \`${t.toolkit}\` in the catalogue`, hintFor(catalog, t.toolkit, t.slug)));
     }
     const preload = valueAt(doc.data, '/preload/tools');
     if (Array.isArray(preload)) {

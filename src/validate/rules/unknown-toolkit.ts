@@ -1,6 +1,6 @@
 import type { Catalog } from '../../catalog/catalog.js';
 import type { ManifestDocument } from '../../manifest/types.js';
-import { suggest, toolkitSlugs } from '../catalog-slugs.js';
+import { slugPointer, suggest, toolkitSlugs } from '../catalog-slugs.js';
 import { finding, type CatalogRule } from '../rule.js';
 
 /**
@@ -18,10 +18,10 @@ export const unknownToolkit: CatalogRule = {
         return finding(
           doc,
           this.code,
-          s.pointer,
+          slugPointer(s),
           `toolkit \`${s.slug}\` is not in the catalogue`,
           guess !== undefined ? `Did you mean \`${guess}\`?` : 'Check the slug; if the toolkit is newer than the bundled catalogue, pass a current one with `--catalog FILE`.',
-          { key: s.key },
+          { key: s.index === undefined },
         );
       });
   },

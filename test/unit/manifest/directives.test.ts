@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { Parser } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { readComments } from '../../../src/manifest/comments.js';
 import { readDirectives } from '../../../src/manifest/directives.js';
@@ -69,5 +71,37 @@ describe('suppression comments', () => {
 
   it('reads every comment of a text through the YAML parser', () => {
     expect(readComments('a: 1 # one\n# two\nb: "#x" #three\n').map((c) => c.text)).toEqual([' one', ' two', 'three']);
+  });
+
+  it('finds exactly the comments of yaml\'s syntax tree, at the same offsets, in tricky texts', () => {
+    /** The reference: every comment token of the CST that yaml's parser builds. */
+    const fromTree = (text: string): Array<[number, string]> => {
+      const out: Array<[number, string]> = [];
+      const stack: unknown[] = [...new Parser().parse(text)];
+      while (stack.length > 0) {
+        const node = stack.pop();
+        if (node === null || typeof node !== 'object') continue;
+        const t = node as { type?: string; offset?: number; source?: string };
+        if (t.type === 'comment') out.push([t.offset!, t.source!]);
+        else stack.push(...Object.values(node));
+      }
+      return out.sort((a, b) => a[0] - b[0]);
+    };
+    const examples = new URL('../../../examples/', import.meta.url);
+    const texts = [
+      ...readdirSync(examples).filter((f) => f.endsWith('.yaml')).map((f) => readFileSync(new URL(f, examples), 'utf8')),
+      '\ufeff# bom\r\na: 1 # crlf\r\n',
+      '%YAML 1.2\n# before\n--- # start\na: |  # header\n  # text\n  more\nb: >-\n  # text\n# after\n... # end\n',
+      'a: [1, # one\n  2, {b: c, # two\n  d: e}] # three\nf: "x # y" # four\ng: \'# z\' #five\n',
+      '? # key\n  k\n: # value\n  v\n- # oops\n',
+      'a: &x # anchor\n  b: *x # alias\nc: !!str # tag\n  d\n',
+      'unterminated: "abc\n# not after an open quote\n',
+      '- a\nb: 1 # broken\n[}\n# still read\n',
+    ];
+    for (const text of texts) {
+      const found = readComments(text);
+      expect(found.map((c) => [c.offset, `#${c.text}`]), text).toEqual(fromTree(text));
+      for (const c of found) expect(text.slice(c.offset, c.end)).toBe(`#${c.text}`);
+    }
   });
 });

@@ -13,13 +13,13 @@ export const allowedToolkits: PolicyKind = {
   check(doc: ManifestDocument, value: unknown): Violation[] {
     const allowed = value as string[];
     const access = toolkitAccess(doc.data);
-    const hint = `Allowed toolkits: ${names(allowed)}.`;
+    const hint = (): string => `Allowed toolkits: ${names(allowed)}.`;
     if (access.mode !== 'allow') {
       const place = placeOf(doc.data, '/toolkits');
-      return [{ ...place, detail: openAccess(access.mode), hint: `Declare \`toolkits: {enable: [...]}\` instead. ${hint}` }];
+      return [{ ...place, detail: openAccess(access.mode), hint: `Declare \`toolkits: {enable: [...]}\` instead. ${hint()}` }];
     }
     return access.items
       .filter((i) => !allowed.includes(i.slug))
-      .map((i) => ({ pointer: i.pointer, key: false, detail: `\`${i.slug}\` is not an allowed toolkit`, hint: `Remove \`${i.slug}\`. ${hint}` }));
+      .map((i) => ({ pointer: i.pointer, key: false, detail: `\`${i.slug}\` is not an allowed toolkit`, hint: `Remove \`${i.slug}\`. ${hint()}` }));
   },
 };

@@ -1,16 +1,18 @@
 import type { ManifestDocument } from '../../../manifest/types.js';
-import { joinPointer, valueAt } from '../../pointer.js';
+import { joinPointer } from '../../pointer.js';
 import { mapping } from '../../rule.js';
 import type { PolicyKind, Violation } from '../types.js';
 
-/** The lists that name tools a session turns on: each toolkit's allowlist (or bare list) and `preload.tools`. */
-function enablingLists(data: unknown): Array<{ pointer: string; label: string }> {
-  const lists: Array<{ pointer: string; label: string }> = [];
+/** The lists that name tools a session turns on: each toolkit's allowlist (or bare list) and `preload.tools`, with their pointers built lazily. */
+function enablingLists(data: unknown): Array<{ list: unknown[]; pointer: () => string; label: string }> {
+  const lists: Array<{ list: unknown[]; pointer: () => string; label: string }> = [];
   for (const [toolkit, filter] of Object.entries(mapping(mapping(data)?.['tools']) ?? {})) {
-    if (Array.isArray(filter)) lists.push({ pointer: joinPointer('/tools', toolkit), label: `tools.${toolkit}` });
-    else if (mapping(filter)?.['enable'] !== undefined) lists.push({ pointer: joinPointer('/tools', toolkit, 'enable'), label: `tools.${toolkit}.enable` });
+    const enable = mapping(filter)?.['enable'];
+    if (Array.isArray(filter)) lists.push({ list: filter, pointer: () => joinPointer('/tools', toolkit), label: `tools.${toolkit}` });
+    else if (Array.isArray(enable)) lists.push({ list: enable, pointer: () => joinPointer('/tools', toolkit, 'enable'), label: `tools.${toolkit}.enable` });
   }
-  lists.push({ pointer: '/preload/tools', label: 'preload.tools' });
+  const preload = mapping(mapping(data)?.['preload'])?.['tools'];
+  if (Array.isArray(preload)) lists.push({ list: preload, pointer: () => '/preload/tools', label: 'preload.tools' });
   return lists;
 }
 
@@ -24,12 +26,10 @@ export const deniedTools: PolicyKind = {
   check(doc: ManifestDocument, value: unknown): Violation[] {
     const denied = value as string[];
     const out: Violation[] = [];
-    for (const { pointer, label } of enablingLists(doc.data)) {
-      const list = valueAt(doc.data, pointer);
-      if (!Array.isArray(list)) continue;
+    for (const { list, pointer, label } of enablingLists(doc.data)) {
       list.forEach((tool, i) => {
         if (typeof tool === 'string' && denied.includes(tool)) {
-          out.push({ pointer: joinPointer(pointer, i), key: false, detail: `\`${label}\` turns on \`${tool}\``, hint: `Remove \`${tool}\` from \`${label}\`.` });
+          out.push({ pointer: joinPointer(pointer(), i), key: false, detail: `\`${label}\` turns on \`${tool}\``, hint: `Remove \`${tool}\` from \`${label}\`.` });
         }
       });
     }

@@ -1,5 +1,5 @@
 import type { ManifestDocument } from '../../../manifest/types.js';
-import { displayPath, joinPointer, valueAt } from '../../pointer.js';
+import { displayPath, joinPointer } from '../../pointer.js';
 import { mapping } from '../../rule.js';
 import { compilePattern } from '../safe-pattern.js';
 import type { PolicyKind, Violation } from '../types.js';
@@ -10,13 +10,13 @@ import type { PolicyKind, Violation } from '../types.js';
  */
 const MAX_MATCHED = 1024;
 
-/** The violations of the string values at `pointers` against one pattern. */
-function unmatched(doc: ManifestDocument, pointers: readonly string[], pattern: string, what: string): Violation[] {
+/** The violations of string values (with their pointers, built lazily) against one pattern. */
+function unmatched(doc: ManifestDocument, values: ReadonlyArray<[unknown, () => string]>, pattern: string, what: string): Violation[] {
   const re = compilePattern(pattern);
   const out: Violation[] = [];
-  for (const pointer of pointers) {
-    const value = valueAt(doc.data, pointer);
+  for (const [value, at] of values) {
     if (typeof value !== 'string' || value.length > MAX_MATCHED || re.test(value)) continue;
+    const pointer = at();
     // A value that came from the environment is not repeated: it may be a secret.
     const fromEnv = doc.scalar(pointer)?.source.includes('${') === true;
     const shown = fromEnv ? 'set from the environment to a value that' : `\`${value.length > 60 ? `${value.slice(0, 57)}...` : value}\`, which`;
@@ -33,7 +33,7 @@ export const userIdPattern: PolicyKind = {
     manifest: 'name: demo\nuser_id: alice@example.com',
   },
   check(doc, value) {
-    return unmatched(doc, ['/user_id'], value as string, 'a user id');
+    return unmatched(doc, [[mapping(doc.data)?.['user_id'], () => '/user_id']], value as string, 'a user id');
   },
 };
 
@@ -45,7 +45,7 @@ export const authConfigPattern: PolicyKind = {
     manifest: 'name: mailer\nuser_id: u-1\nauth_configs:\n  gmail: ac_staging42',
   },
   check(doc, value) {
-    const pointers = Object.keys(mapping(mapping(doc.data)?.['auth_configs']) ?? {}).map((t) => joinPointer('/auth_configs', t));
-    return unmatched(doc, pointers, value as string, 'an auth config id');
+    const entries = Object.entries(mapping(mapping(doc.data)?.['auth_configs']) ?? {});
+    return unmatched(doc, entries.map(([t, id]): [unknown, () => string] => [id, () => joinPointer('/auth_configs', t)]), value as string, 'an auth config id');
   },
 };

@@ -1,6 +1,6 @@
 import type { ManifestDocument } from '../../../manifest/types.js';
-import { displayPath, valueAt } from '../../pointer.js';
-import { dottedPointer, isDeclared, placeOf } from '../manifest-view.js';
+import { displayPath } from '../../pointer.js';
+import { dottedPointer, lookupPath, placeOf } from '../manifest-view.js';
 import type { PolicyKind, Violation } from '../types.js';
 import { scalar } from '../words.js';
 
@@ -18,14 +18,15 @@ export const requiredValues: PolicyKind = {
   check(doc: ManifestDocument, value: unknown): Violation[] {
     const out: Violation[] = [];
     for (const [path, wanted] of Object.entries(value as Record<string, unknown>)) {
+      const found = lookupPath(doc.data, path);
+      if (found.declared && found.value === wanted) continue;
       const pointer = dottedPointer(path);
       const where = `\`${displayPath(pointer)}\``;
-      if (!isDeclared(doc.data, pointer)) {
+      if (!found.declared) {
         out.push({ ...placeOf(doc.data, pointer), detail: `${where} is not set (the service default applies); it must be ${scalar(wanted)}`, hint: `Declare ${where}: ${JSON.stringify(wanted)}.` });
         continue;
       }
-      const actual = valueAt(doc.data, pointer);
-      if (actual === wanted) continue;
+      const actual = found.value;
       // A value that came from the environment is not repeated: it may be a secret.
       const fromEnv = doc.scalar(pointer)?.source.includes('${') === true;
       out.push({
