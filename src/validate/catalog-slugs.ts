@@ -6,9 +6,21 @@ import { has, mapping } from './rule.js';
 /** Keys of the toolkit-keyed sections that are keywords, not toolkits (`rule/misplaced-key` reports them). */
 export const KEYWORDS = new Set(['enable', 'disable', 'tags']);
 
+const SLUG = /^[A-Za-z0-9_-]+$/;
+
 /** Slugs the schema refuses (bad characters, `__proto__`): the schema's finding is enough. */
 function plausible(slug: string): boolean {
-  return /^[A-Za-z0-9_-]+$/.test(slug) && slug !== '__proto__' && slug !== 'constructor' && slug !== 'prototype';
+  return SLUG.test(slug) && slug !== '__proto__' && slug !== 'constructor' && slug !== 'prototype';
+}
+
+/** The slugs of one document that the catalogue rules read, read once. */
+export interface CatalogSlugs {
+  toolkits: NamedSlug[];
+  tools: Array<NamedSlug & { toolkit: string }>;
+}
+
+export function catalogSlugs(data: unknown): CatalogSlugs {
+  return { toolkits: toolkitSlugs(data), tools: toolSlugs(data) };
 }
 
 /** The sections whose keys are toolkit slugs. */
@@ -49,10 +61,13 @@ export function toolkitSlugs(data: unknown): NamedSlug[] {
   return out.filter((s) => !custom.has(s.slug) && plausible(s.slug));
 }
 
+const none: ReadonlySet<string> = new Set();
+
 /** The slugs of `experimental.custom_toolkits`: the project's own, never in the catalogue. */
-function customToolkits(root: Record<string, unknown>): Set<string> {
+function customToolkits(root: Record<string, unknown>): ReadonlySet<string> {
   const list = mapping(root['experimental'])?.['custom_toolkits'];
-  return new Set(Array.isArray(list) ? list.map((t) => mapping(t)?.['slug']).filter((s): s is string => typeof s === 'string') : []);
+  if (!Array.isArray(list)) return none;
+  return new Set(list.map((t) => mapping(t)?.['slug']).filter((s): s is string => typeof s === 'string'));
 }
 
 /** The tool slugs listed under each toolkit of `tools` (bare list, `enable` or `disable`). */

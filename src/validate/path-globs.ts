@@ -26,6 +26,12 @@ export function pathMatcher(globs: readonly string[]): PathMatcher {
  */
 export function relativePath(dir: string, file: string): string | undefined {
   if (!isAbsolute(file)) return undefined;
+  // The common case without path.relative (which normalises both sides, per file): a file below dir.
+  const prefix = dir.endsWith(sep) ? dir : dir + sep;
+  if (file.startsWith(prefix) && !file.includes(`${sep}..${sep}`) && !file.includes(`${sep}.${sep}`)) {
+    const rel = file.slice(prefix.length);
+    return sep === '/' ? rel : rel.split(sep).join('/');
+  }
   const rel = relative(dir, file);
   if (rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return undefined;
   return sep === '/' ? rel : rel.split(sep).join('/');

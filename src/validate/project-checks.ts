@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { builtInCatalog, catalogFromJson, type Catalog } from '../catalog/catalog.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { ManifestDocument } from '../manifest/types.js';
-import { namesCatalogSlugs } from './catalog-slugs.js';
+import { catalogSlugs, namesCatalogSlugs } from './catalog-slugs.js';
 import { PolicySet } from './policies/index.js';
 import type { PolicySpec } from './policies/types.js';
 import type { CatalogRule } from './rule.js';
@@ -29,13 +29,17 @@ export interface ProjectRunOptions {
   severities?: SeverityControls;
   /** Files below `dir` matching these globs are left out of the run (`ignore`). */
   ignore?: { dir: string; globs: readonly string[] };
-  /** The project file itself, never validated as a manifest. */
+  /** The project file itself, not validated as a manifest unless named. */
   configFile?: string;
+  /** Every policy's code (`policy/<id>`), those turned off included: suppression comments may name them. */
+  policyCodes?: string[];
 }
 
 export const catalogRules: readonly CatalogRule[] = [unknownToolkit, toolWrongToolkit, unknownTool];
 
 const catalogs = new Map<string, Promise<Catalog>>();
+/** The catalogues loaded so far, by source: documents after the first use them without waiting. */
+const ready = new Map<string, Catalog>();
 
 /**
  * The catalogue for `source`, loaded once per process (per thread) and only when a document
@@ -46,7 +50,10 @@ export function catalogFor(source: string | undefined): Promise<Catalog> {
   const key = source ?? '';
   let loading = catalogs.get(key);
   if (loading === undefined) {
-    loading = source === undefined ? builtInCatalog() : readCatalogFile(source);
+    loading = (source === undefined ? builtInCatalog() : readCatalogFile(source)).then((catalog) => {
+      ready.set(key, catalog);
+      return catalog;
+    });
     catalogs.set(key, loading);
   }
   return loading;
@@ -70,8 +77,9 @@ const policySets = new WeakMap<ProjectChecks, PolicySet>();
 export async function projectDiagnostics(doc: ManifestDocument, checks: ProjectChecks): Promise<Diagnostic[]> {
   const out: Diagnostic[] = [];
   if (checks.catalog !== false && namesCatalogSlugs(doc.data)) {
-    const catalog = await catalogFor(checks.catalog);
-    for (const rule of catalogRules) out.push(...rule.check(doc, catalog));
+    const catalog = ready.get(checks.catalog ?? '') ?? (await catalogFor(checks.catalog));
+    const slugs = catalogSlugs(doc.data);
+    for (const rule of catalogRules) out.push(...rule.check(doc, catalog, slugs));
   }
   if (checks.policies.length > 0) {
     let set = policySets.get(checks);

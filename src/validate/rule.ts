@@ -2,6 +2,7 @@ import type { Code } from '../diagnostics/codes.js';
 import { codeInfo } from '../diagnostics/codes.js';
 import type { Diagnostic, RelatedLocation } from '../diagnostics/diagnostic.js';
 import type { Catalog } from '../catalog/catalog.js';
+import type { CatalogSlugs } from './catalog-slugs.js';
 import type { ManifestDocument } from '../manifest/types.js';
 
 /** A semantic rule that looks at one document at a time. */
@@ -16,7 +17,8 @@ export interface DocumentRule {
  */
 export interface CatalogRule {
   readonly code: Code;
-  check(doc: ManifestDocument, catalog: Catalog): Diagnostic[];
+  /** `slugs` are the document's, read once for all catalogue rules (`catalogSlugs`). */
+  check(doc: ManifestDocument, catalog: Catalog, slugs: CatalogSlugs): Diagnostic[];
 }
 
 /** A rule that looks at every document of a run together (duplicate names). */

@@ -51,8 +51,8 @@ function selectFiles(listed: readonly string[], paths: readonly string[], cwd: s
   const named = new Set(paths.map((p) => resolve(cwd, p)));
   const ignored = project?.ignore === undefined || project.ignore.globs.length === 0 ? undefined : pathMatcher(project.ignore.globs);
   return listed.filter((file) => {
-    if (file === project?.configFile) return false;
-    if (PROJECT_FILE_NAMES.has(basename(file)) && !named.has(file)) return false;
+    // Named on the command line, it is checked as asked (and its findings say it is no manifest).
+    if ((file === project?.configFile || PROJECT_FILE_NAMES.has(basename(file))) && !named.has(file)) return false;
     const rel = ignored === undefined ? undefined : relativePath(project!.ignore!.dir, file);
     return rel === undefined || !ignored!(rel);
   });
@@ -117,7 +117,7 @@ function applyProject(diagnostics: Diagnostic[], directives: ReadonlyMap<string,
   return applyDiagnosticControls(diagnostics, {
     directives,
     ...(project?.severities !== undefined ? { severities: project.severities } : {}),
-    policyCodes: (project?.checks.policies ?? []).map((p) => `policy/${p.id}`),
+    policyCodes: project?.policyCodes ?? (project?.checks.policies ?? []).map((p) => `policy/${p.id}`),
   });
 }
 

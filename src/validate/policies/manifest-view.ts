@@ -12,7 +12,12 @@ export interface ToolkitAccess {
   mode: 'allow' | 'deny' | 'all';
   /** The list's pointer (`/toolkits/enable`, `/toolkits` for the bare list, `/toolkits/disable`). */
   listPointer?: string;
-  items: Array<{ slug: string; pointer: string }>;
+  /** The list's slugs; `pointer` is built on use (`itemPointer`), for the few that get a finding. */
+  items: Array<{ slug: string; index: number }>;
+}
+
+export function itemPointer(access: ToolkitAccess, item: { index: number }): string {
+  return `${access.listPointer!}/${item.index}`;
 }
 
 /** Three kinds of policy read the same document's toolkits: read them once per document. */
@@ -31,13 +36,16 @@ export function toolkitAccess(data: unknown): ToolkitAccess {
 
 function readAccess(root: Record<string, unknown>): ToolkitAccess {
   const raw = has(root, 'toolkits') ? root['toolkits'] : undefined;
-  const listed = (pointer: string, value: unknown): Array<{ slug: string; pointer: string }> =>
-    Array.isArray(value) ? value.flatMap((slug, i) => (typeof slug === 'string' ? [{ slug, pointer: joinPointer(pointer, i) }] : [])) : [];
-  if (Array.isArray(raw)) return { mode: 'allow', listPointer: '/toolkits', items: listed('/toolkits', raw) };
+  const listed = (value: unknown): Array<{ slug: string; index: number }> => {
+    const out: Array<{ slug: string; index: number }> = [];
+    if (Array.isArray(value)) for (let index = 0; index < value.length; index++) if (typeof value[index] === 'string') out.push({ slug: value[index] as string, index });
+    return out;
+  };
+  if (Array.isArray(raw)) return { mode: 'allow', listPointer: '/toolkits', items: listed(raw) };
   const obj = mapping(raw);
   // With both lists set (an error of its own), the allowlist is what the session would get.
-  if (obj !== undefined && has(obj, 'enable')) return { mode: 'allow', listPointer: '/toolkits/enable', items: listed('/toolkits/enable', obj['enable']) };
-  if (obj !== undefined && has(obj, 'disable')) return { mode: 'deny', listPointer: '/toolkits/disable', items: listed('/toolkits/disable', obj['disable']) };
+  if (obj !== undefined && has(obj, 'enable')) return { mode: 'allow', listPointer: '/toolkits/enable', items: listed(obj['enable']) };
+  if (obj !== undefined && has(obj, 'disable')) return { mode: 'deny', listPointer: '/toolkits/disable', items: listed(obj['disable']) };
   return { mode: 'all', items: [] };
 }
 
@@ -50,18 +58,24 @@ export function usable(access: ToolkitAccess, toolkit: string): boolean {
 /** A tag filter (global `tags` or `tools.<toolkit>.tags`): the bare list is `enable`. */
 export interface TagFilter {
   pointer: string;
+  /** Written as a bare list (`tags: [readOnlyHint]`), which is its `enable` list. */
+  bare: boolean;
   enable: Array<{ tag: string; pointer: string }>;
   disable: Array<{ tag: string; pointer: string }>;
 }
 
-export function tagFilter(data: unknown, pointer: string): TagFilter | undefined {
-  const value = valueAt(data, pointer);
+/** The global tag filter (`tags`), or a toolkit's own (`tools.<toolkit>.tags`); undefined when not declared. */
+export function tagFilter(data: unknown, toolkit?: string): TagFilter | undefined {
+  const root = mapping(data);
+  const value = toolkit === undefined ? root?.['tags'] : mapping(mapping(root?.['tools'])?.[toolkit])?.['tags'];
+  if (value === undefined) return undefined;
+  const pointer = toolkit === undefined ? '/tags' : joinPointer('/tools', toolkit, 'tags');
   const entries = (p: string, list: unknown): Array<{ tag: string; pointer: string }> =>
     (stringList(list) !== undefined ? (list as unknown[]) : []).flatMap((tag, i) => (typeof tag === 'string' ? [{ tag, pointer: joinPointer(p, i) }] : []));
-  if (Array.isArray(value)) return { pointer, enable: entries(pointer, value), disable: [] };
+  if (Array.isArray(value)) return { pointer, bare: true, enable: entries(pointer, value), disable: [] };
   const obj = mapping(value);
   if (obj === undefined) return undefined;
-  return { pointer, enable: entries(joinPointer(pointer, 'enable'), obj['enable']), disable: entries(joinPointer(pointer, 'disable'), obj['disable']) };
+  return { pointer, bare: false, enable: entries(joinPointer(pointer, 'enable'), obj['enable']), disable: entries(joinPointer(pointer, 'disable'), obj['disable']) };
 }
 
 /** The toolkits that have a `tools.<toolkit>` entry, in order. */

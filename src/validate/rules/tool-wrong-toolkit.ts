@@ -1,6 +1,6 @@
 import type { Catalog } from '../../catalog/catalog.js';
 import type { ManifestDocument } from '../../manifest/types.js';
-import { slugPointer, toolSlugs } from '../catalog-slugs.js';
+import { slugPointer, type CatalogSlugs } from '../catalog-slugs.js';
 import { joinPointer } from '../pointer.js';
 import { finding, type CatalogRule } from '../rule.js';
 
@@ -10,8 +10,8 @@ import { finding, type CatalogRule } from '../rule.js';
  */
 export const toolWrongToolkit: CatalogRule = {
   code: 'catalog/tool-wrong-toolkit',
-  check(doc: ManifestDocument, catalog: Catalog) {
-    return toolSlugs(doc.data).flatMap((t) => {
+  check(doc: ManifestDocument, catalog: Catalog, slugs: CatalogSlugs) {
+    return slugs.tools.flatMap((t) => {
       const owner = catalog.tool(t.slug)?.toolkit;
       if (owner === undefined || owner === t.toolkit || catalog.toolkit(t.toolkit) === undefined) return [];
       return [

@@ -1,7 +1,7 @@
 import type { Catalog } from '../../catalog/catalog.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { ManifestDocument } from '../../manifest/types.js';
-import { slugPointer, suggest, toolkitByPrefix, toolSlugs } from '../catalog-slugs.js';
+import { slugPointer, suggest, toolkitByPrefix, type CatalogSlugs } from '../catalog-slugs.js';
 import { joinPointer, valueAt } from '../pointer.js';
 import { finding, type CatalogRule } from '../rule.js';
 
@@ -19,9 +19,9 @@ function hintFor(catalog: Catalog, toolkit: string, slug: string): string {
  */
 export const unknownTool: CatalogRule = {
   code: 'catalog/unknown-tool',
-  check(doc: ManifestDocument, catalog: Catalog) {
+  check(doc: ManifestDocument, catalog: Catalog, slugs: CatalogSlugs) {
     const out: Diagnostic[] = [];
-    for (const t of toolSlugs(doc.data)) {
+    for (const t of slugs.tools) {
       if (catalog.tool(t.slug) !== undefined || catalog.toolsOf(t.toolkit).length === 0) continue;
       out.push(finding(doc, this.code, slugPointer(t), `\`${t.slug}\` is not a tool of \`${t.toolkit}\` in the catalogue`, hintFor(catalog, t.toolkit, t.slug)));
     }

@@ -1,6 +1,6 @@
 import type { Catalog } from '../../catalog/catalog.js';
 import type { ManifestDocument } from '../../manifest/types.js';
-import { slugPointer, suggest, toolkitSlugs } from '../catalog-slugs.js';
+import { slugPointer, suggest, type CatalogSlugs } from '../catalog-slugs.js';
 import { finding, type CatalogRule } from '../rule.js';
 
 /**
@@ -10,8 +10,8 @@ import { finding, type CatalogRule } from '../rule.js';
  */
 export const unknownToolkit: CatalogRule = {
   code: 'catalog/unknown-toolkit',
-  check(doc: ManifestDocument, catalog: Catalog) {
-    return toolkitSlugs(doc.data)
+  check(doc: ManifestDocument, catalog: Catalog, slugs: CatalogSlugs) {
+    return slugs.toolkits
       .filter((s) => catalog.toolkit(s.slug) === undefined)
       .map((s) => {
         const guess = suggest('toolkit', s.slug, () => catalog.toolkits.map((t) => t.slug));

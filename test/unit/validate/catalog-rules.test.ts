@@ -5,7 +5,13 @@ import { validateDocument } from '../../../src/validate/index.js';
 import { toolWrongToolkit } from '../../../src/validate/rules/tool-wrong-toolkit.js';
 import { unknownTool } from '../../../src/validate/rules/unknown-tool.js';
 import { unknownToolkit } from '../../../src/validate/rules/unknown-toolkit.js';
+import { catalogSlugs } from '../../../src/validate/catalog-slugs.js';
+import type { CatalogRule } from '../../../src/validate/rule.js';
+import type { Catalog } from '../../../src/catalog/catalog.js';
+import type { ManifestDocument } from '../../../src/manifest/types.js';
 import { doc, where } from './helpers.js';
+
+const check = (rule: CatalogRule, d: ManifestDocument, catalog: Catalog) => rule.check(d, catalog, catalogSlugs(d.data));
 
 describe('catalogue checks (bundled catalogue)', () => {
   it('unknown toolkit slugs, wherever a manifest names one, with did-you-mean', async () => {
@@ -19,7 +25,7 @@ describe('catalogue checks (bundled catalogue)', () => {
       experimental:
         custom_toolkits: [{ slug: mine, name: Mine, tools: [] }]
     `);
-    const found = unknownToolkit.check(d, catalog);
+    const found = check(unknownToolkit, d, catalog);
     expect(where(found)).toEqual(['catalog/unknown-toolkit@1:20', 'catalog/unknown-toolkit@1:27', 'catalog/unknown-toolkit@3:3', 'catalog/unknown-toolkit@4:17', 'catalog/unknown-toolkit@5:23']);
     expect(found.map((f) => f.hint)).toEqual([
       'Did you mean `github`?',
@@ -32,14 +38,15 @@ describe('catalogue checks (bundled catalogue)', () => {
   });
 
   it('a tool under a toolkit it does not belong to names the right toolkit', async () => {
-    const found = toolWrongToolkit.check(doc('tools:\n  github:\n    enable: [GITHUB_GET_A_REPOSITORY, GMAIL_SEND_EMAIL]\n'), await builtInCatalog());
+    const found = check(toolWrongToolkit, doc('tools:\n  github:\n    enable: [GITHUB_GET_A_REPOSITORY, GMAIL_SEND_EMAIL]\n'), await builtInCatalog());
     expect(where(found)).toEqual(['catalog/tool-wrong-toolkit@3:39']);
     expect(found[0]?.message).toBe('`GMAIL_SEND_EMAIL` is a tool of `gmail`, not of `github`');
     expect(found[0]?.hint).toContain('`tools.gmail`');
   });
 
   it('unknown tool slugs of toolkits the catalogue lists tools for, under tools and in preload', async () => {
-    const found = unknownTool.check(
+    const found = check(
+      unknownTool,
       doc(`
         tools:
           github: { disable: [GITHUB_DELETE_A_REPOSITRY] }
@@ -57,7 +64,7 @@ describe('catalogue checks (bundled catalogue)', () => {
   it('a --catalog file replaces the bundled one', () => {
     const catalog = catalogFromJson({ toolkits: [{ slug: 'acme' }], tools: [{ slug: 'ACME_PING', toolkit: 'acme' }] });
     const d = doc('toolkits: [acme, github]\ntools:\n  acme: [ACME_PING, ACME_PONG]\n');
-    expect(where([...unknownToolkit.check(d, catalog), ...unknownTool.check(d, catalog)])).toEqual(['catalog/unknown-toolkit@1:18', 'catalog/unknown-tool@3:21']);
+    expect(where([...check(unknownToolkit, d, catalog), ...check(unknownTool, d, catalog)])).toEqual(['catalog/unknown-toolkit@1:18', 'catalog/unknown-tool@3:21']);
   });
 });
 

@@ -1,5 +1,5 @@
 import type { ManifestDocument } from '../../../manifest/types.js';
-import { placeOf, toolkitAccess } from '../manifest-view.js';
+import { itemPointer, placeOf, toolkitAccess } from '../manifest-view.js';
 import type { PolicyKind, Violation } from '../types.js';
 import { names, openAccess } from '../words.js';
 
@@ -20,6 +20,6 @@ export const allowedToolkits: PolicyKind = {
     }
     return access.items
       .filter((i) => !allowed.includes(i.slug))
-      .map((i) => ({ pointer: i.pointer, key: false, detail: `\`${i.slug}\` is not an allowed toolkit`, hint: `Remove \`${i.slug}\`. ${hint()}` }));
+      .map((i) => ({ pointer: itemPointer(access, i), key: false, detail: `\`${i.slug}\` is not an allowed toolkit`, hint: `Remove \`${i.slug}\`. ${hint()}` }));
   },
 };

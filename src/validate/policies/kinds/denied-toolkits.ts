@@ -1,5 +1,5 @@
 import type { ManifestDocument } from '../../../manifest/types.js';
-import { placeOf, toolkitAccess } from '../manifest-view.js';
+import { itemPointer, placeOf, toolkitAccess } from '../manifest-view.js';
 import type { PolicyKind, Violation } from '../types.js';
 import { names, openAccess } from '../words.js';
 
@@ -16,7 +16,7 @@ export const deniedToolkits: PolicyKind = {
     if (access.mode === 'allow') {
       return access.items
         .filter((i) => denied.includes(i.slug))
-        .map((i) => ({ pointer: i.pointer, key: false, detail: `\`${i.slug}\` is a denied toolkit`, hint: `Remove \`${i.slug}\` from the allowlist.` }));
+        .map((i) => ({ pointer: itemPointer(access, i), key: false, detail: `\`${i.slug}\` is a denied toolkit`, hint: `Remove \`${i.slug}\` from the allowlist.` }));
     }
     const missing = denied.filter((slug) => !access.items.some((i) => i.slug === slug));
     if (missing.length === 0) return [];

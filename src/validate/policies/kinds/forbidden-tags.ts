@@ -1,5 +1,4 @@
 import type { ManifestDocument } from '../../../manifest/types.js';
-import { joinPointer } from '../../pointer.js';
 import { tagFilter, toolEntries } from '../manifest-view.js';
 import type { PolicyKind, Violation } from '../types.js';
 
@@ -18,15 +17,15 @@ export const forbiddenTags: PolicyKind = {
   },
   check(doc: ManifestDocument, value: unknown): Violation[] {
     const forbidden = value as ForbiddenTags;
-    const filters = [
-      ...(forbidden.toolkits === undefined ? [{ pointer: '/tags', label: 'tags' }] : []),
+    const filters: Array<{ toolkit?: string; label: string }> = [
+      ...(forbidden.toolkits === undefined ? [{ label: 'tags' }] : []),
       ...toolEntries(doc.data)
         .filter((t) => forbidden.toolkits === undefined || forbidden.toolkits.includes(t))
-        .map((t) => ({ pointer: joinPointer('/tools', t, 'tags'), label: `tools.${t}.tags` })),
+        .map((t) => ({ toolkit: t, label: `tools.${t}.tags` })),
     ];
     const out: Violation[] = [];
-    for (const { pointer, label } of filters) {
-      const filter = tagFilter(doc.data, pointer);
+    for (const { toolkit, label } of filters) {
+      const filter = tagFilter(doc.data, toolkit);
       if (filter === undefined) continue;
       for (const list of ['enable', 'disable'] as const) {
         for (const entry of filter[list]) {

@@ -1,5 +1,5 @@
 import type { ManifestDocument } from '../../../manifest/types.js';
-import { joinPointer, valueAt } from '../../pointer.js';
+import { joinPointer } from '../../pointer.js';
 import { placeOf, tagFilter, toolEntries, toolkitAccess, usable, type TagFilter } from '../manifest-view.js';
 import type { PolicyKind, Violation } from '../types.js';
 import { names } from '../words.js';
@@ -19,7 +19,7 @@ function missingIn(doc: ManifestDocument, filter: TagFilter | undefined, at: str
     const missing = required.filter((t) => !have.includes(t));
     if (missing.length === 0) continue;
     const listPointer = joinPointer(at, list);
-    const place = filter !== undefined && filter[list].length > 0 ? { pointer: list === 'enable' && isBare(doc, at) ? at : listPointer, key: true, point: false } : placeOf(doc.data, listPointer);
+    const place = filter !== undefined && filter[list].length > 0 ? { pointer: list === 'enable' && filter.bare ? at : listPointer, key: true, point: false } : placeOf(doc.data, listPointer);
     out.push({
       ...place,
       detail: filter === undefined ? `\`${label}\` is not set, so ${names(missing)} ${list === 'enable' ? 'is not required of tools' : 'tools are not removed'}` : `\`${label}.${list}\` does not include ${names(missing)}`,
@@ -29,10 +29,6 @@ function missingIn(doc: ManifestDocument, filter: TagFilter | undefined, at: str
   return out;
 }
 
-/** A bare tag list (`tags: [readOnlyHint]`) is its own `enable` list. */
-function isBare(doc: ManifestDocument, pointer: string): boolean {
-  return Array.isArray(valueAt(doc.data, pointer));
-}
 
 /**
  * Tag filters that must be in place: `enable` tags a tool must have one of, `disable` tags that
@@ -48,21 +44,19 @@ export const requiredTags: PolicyKind = {
   },
   check(doc: ManifestDocument, value: unknown): Violation[] {
     const wanted = value as RequiredTags;
-    const global = tagFilter(doc.data, '/tags');
+    const global = tagFilter(doc.data);
     if (wanted.toolkits === undefined) {
       const out = missingIn(doc, global, '/tags', 'tags', wanted);
       for (const toolkit of toolEntries(doc.data)) {
-        const at = joinPointer('/tools', toolkit, 'tags');
-        const own = tagFilter(doc.data, at);
-        if (own !== undefined) out.push(...missingIn(doc, own, at, `tools.${toolkit}.tags`, wanted));
+        const own = tagFilter(doc.data, toolkit);
+        if (own !== undefined) out.push(...missingIn(doc, own, own.pointer, `tools.${toolkit}.tags`, wanted));
       }
       return out;
     }
     const access = toolkitAccess(doc.data);
     return wanted.toolkits.filter((t) => usable(access, t)).flatMap((toolkit) => {
-      const at = joinPointer('/tools', toolkit, 'tags');
-      const own = tagFilter(doc.data, at);
-      return own !== undefined ? missingIn(doc, own, at, `tools.${toolkit}.tags`, wanted) : missingIn(doc, global, '/tags', 'tags', wanted).map((v) => ({ ...v, detail: `for \`${toolkit}\`: ${v.detail}` }));
+      const own = tagFilter(doc.data, toolkit);
+      return own !== undefined ? missingIn(doc, own, own.pointer, `tools.${toolkit}.tags`, wanted) : missingIn(doc, global, '/tags', 'tags', wanted).map((v) => ({ ...v, detail: `for \`${toolkit}\`: ${v.detail}` }));
     });
   },
 };
