@@ -50,7 +50,7 @@ export { loadProjectConfig, type LoadProjectOptions, type ProjectLoad } from './
 export { projectRunOptions } from './project/run-options.js';
 export type { ProjectConfig } from './project/types.js';
 export { applyDiagnosticControls, type ControlOptions, type ControlledDiagnostics } from './validate/controls.js';
-export { projectDiagnostics, type ProjectChecks, type ProjectRunOptions } from './validate/project-checks.js';
+export { projectDiagnostics, selectProjectFiles, type ProjectChecks, type ProjectRunOptions } from './validate/project-checks.js';
 
 // Diagnostics and their catalogue.
 export type { Diagnostic, Severity, Range, Position, Suppression, SuppressedDiagnostic } from './diagnostics/diagnostic.js';

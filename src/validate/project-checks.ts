@@ -1,8 +1,10 @@
 import { readFile } from 'node:fs/promises';
+import { basename, resolve } from 'node:path';
 import { builtInCatalog, catalogFromJson, type Catalog } from '../catalog/catalog.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { ManifestDocument } from '../manifest/types.js';
 import { catalogSlugs, namesCatalogSlugs } from './catalog-slugs.js';
+import { pathMatcher, relativePath } from './path-globs.js';
 import { PolicySet } from './policies/index.js';
 import type { PolicySpec } from './policies/types.js';
 import type { CatalogRule } from './rule.js';
@@ -36,6 +38,24 @@ export interface ProjectRunOptions {
 }
 
 export const catalogRules: readonly CatalogRule[] = [unknownToolkit, toolWrongToolkit, unknownTool];
+
+/** The project file's names: found while listing a folder, such a file is configuration, not a manifest. */
+const PROJECT_FILE_NAMES = new Set(['sessionctl.yaml', 'sessionctl.yml']);
+
+/**
+ * The files of a run once the project had its say: the listed files (`expandManifestPaths`) less
+ * those its `ignore` globs match, and less project files met while listing folders.
+ */
+export function selectProjectFiles(listed: readonly string[], paths: readonly string[], cwd: string, project: ProjectRunOptions | undefined): string[] {
+  const named = new Set(paths.map((p) => resolve(cwd, p)));
+  const ignored = project?.ignore === undefined || project.ignore.globs.length === 0 ? undefined : pathMatcher(project.ignore.globs);
+  return listed.filter((file) => {
+    // Named on the command line, it is checked as asked (and its findings say it is no manifest).
+    if ((file === project?.configFile || PROJECT_FILE_NAMES.has(basename(file))) && !named.has(file)) return false;
+    const rel = ignored === undefined ? undefined : relativePath(project!.ignore!.dir, file);
+    return rel === undefined || !ignored!(rel);
+  });
+}
 
 const catalogs = new Map<string, Promise<Catalog>>();
 /** The catalogues loaded so far, by source: documents after the first use them without waiting. */

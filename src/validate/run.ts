@@ -1,4 +1,3 @@
-import { basename, resolve } from 'node:path';
 import { tally, type Diagnostic, type Range, type SuppressedDiagnostic } from '../diagnostics/diagnostic.js';
 import type { SuppressionDirective } from '../manifest/directives.js';
 import { expandManifestPaths, loadManifestFile, loadManifests, STDIN_FILE } from '../manifest/load.js';
@@ -9,8 +8,7 @@ import { applyDiagnosticControls, directivesOf } from './controls.js';
 import { checkAllFiles, threadsFor } from './parallel.js';
 import { validateDocument } from './index.js';
 import { maskSecretsInSources, type FoundSecret } from './mask.js';
-import { pathMatcher, relativePath } from './path-globs.js';
-import { projectDiagnostics, type ProjectChecks, type ProjectRunOptions } from './project-checks.js';
+import { projectDiagnostics, selectProjectFiles, type ProjectChecks, type ProjectRunOptions } from './project-checks.js';
 import { duplicateName } from './rules/duplicate-name.js';
 
 export interface ValidateRun {
@@ -43,21 +41,6 @@ export interface ValidatePathsOptions extends LoadOptions {
   project?: ProjectRunOptions;
 }
 
-/** The project file's names: found while listing a folder, such a file is configuration, not a manifest. */
-const PROJECT_FILE_NAMES = new Set(['sessionctl.yaml', 'sessionctl.yml']);
-
-/** The files of a run once the project had its say: `ignore` globs, and project files met while listing folders. */
-function selectFiles(listed: readonly string[], paths: readonly string[], cwd: string, project: ProjectRunOptions | undefined): string[] {
-  const named = new Set(paths.map((p) => resolve(cwd, p)));
-  const ignored = project?.ignore === undefined || project.ignore.globs.length === 0 ? undefined : pathMatcher(project.ignore.globs);
-  return listed.filter((file) => {
-    // Named on the command line, it is checked as asked (and its findings say it is no manifest).
-    if ((file === project?.configFile || PROJECT_FILE_NAMES.has(basename(file))) && !named.has(file)) return false;
-    const rel = ignored === undefined ? undefined : relativePath(project!.ignore!.dir, file);
-    return rel === undefined || !ignored!(rel);
-  });
-}
-
 /** The checks of a run: the project's, else the bundled catalogue and no policies. */
 function checksOf(options: ValidatePathsOptions): ProjectChecks {
   return options.project?.checks ?? { dir: options.cwd, policies: [] };
@@ -71,7 +54,7 @@ function checksOf(options: ValidatePathsOptions): ProjectChecks {
 export async function validatePaths(paths: readonly string[], options: ValidatePathsOptions): Promise<ValidateRun> {
   if (options.perFile === false) return validateInMemory(paths, options);
   const listed = await expandManifestPaths(paths, options.cwd);
-  const files = selectFiles(listed.files, paths, options.cwd, options.project);
+  const files = selectProjectFiles(listed.files, paths, options.cwd, options.project);
   const load: FileCheckOptions = {
     env: options.env,
     checks: checksOf(options),
@@ -124,7 +107,7 @@ function applyProject(diagnostics: Diagnostic[], directives: ReadonlyMap<string,
 /** The reference path: every document in memory, checked by the same functions. */
 async function validateInMemory(paths: readonly string[], options: ValidatePathsOptions): Promise<ValidateRun> {
   const listed = await expandManifestPaths(paths, options.cwd);
-  const files = selectFiles(listed.files, paths, options.cwd, options.project);
+  const files = selectProjectFiles(listed.files, paths, options.cwd, options.project);
   const kept = new Set(files);
   const dropped = new Set(listed.files.filter((f) => !kept.has(f)));
   const loaded = await loadManifests(paths, options);

@@ -13,6 +13,23 @@ export interface SuppressionResult {
 
 const groups = new Set(codes.map((c) => c.slice(0, c.indexOf('/'))));
 
+/**
+ * At most this many findings about the comments of one file: a file of thousands of comments
+ * (generated, or hostile) is one problem, not thousands. The rest are counted in one more finding.
+ */
+export const MAX_DIRECTIVE_FINDINGS = 100;
+
+/** Keeps the first findings about one file's comments and says how many more there were. */
+function capped(found: Diagnostic[], file: string): Diagnostic[] {
+  if (found.length <= MAX_DIRECTIVE_FINDINGS) return found;
+  const rest = found.slice(MAX_DIRECTIVE_FINDINGS);
+  const next = rest[0]!;
+  return [
+    ...found.slice(0, MAX_DIRECTIVE_FINDINGS),
+    { code: next.code, severity: next.severity, message: `${rest.length} more problems with suppression comments in this file are not shown`, file, ...(next.range !== undefined ? { range: next.range } : {}) },
+  ];
+}
+
 /** Whether a comment may name `code`: a code of the catalogue or a declared policy, or a group (`catalog/*`). */
 function nameable(code: string, policies: ReadonlySet<string>): 'ok' | 'unknown' | 'locked' {
   if (code.endsWith('/*')) {
@@ -44,13 +61,16 @@ export function applySuppressions(
   const result: SuppressionResult = { kept: [], suppressed: [], directiveFindings: [] };
   // Per file, the usable (directive, code) pairs, and whether each silenced anything.
   const usable = new Map<string, Array<{ directive: SuppressionDirective; code: string; used: boolean }>>();
+  const problems = new Map<string, Diagnostic[]>();
   for (const [file, list] of directives) {
     const entries: Array<{ directive: SuppressionDirective; code: string; used: boolean }> = [];
+    const found: Diagnostic[] = [];
     for (const directive of list) {
-      result.directiveFindings.push(...problemsOf(directive, file, policies));
+      found.push(...problemsOf(directive, file, policies));
       for (const { code } of directive.codes) if (nameable(code, policies) === 'ok') entries.push({ directive, code, used: false });
     }
     usable.set(file, entries);
+    problems.set(file, found);
   }
   for (const d of diagnostics) {
     const entries = d.file === undefined || d.range === undefined ? undefined : usable.get(d.file);
@@ -68,11 +88,12 @@ export function applySuppressions(
     result.suppressed.push({ ...d, suppression: { kind: 'inSource', justification: by.directive.reason ?? '', file: d.file!, range: by.directive.range } });
   }
   for (const [file, entries] of usable) {
+    const found = problems.get(file)!;
     for (const e of entries) {
       if (e.used) continue;
       const written = e.directive.codes.find((c) => c.code === e.code)!;
       const where = e.directive.scope === 'file' ? 'in this file' : `on line ${e.directive.range.start.line} or ${e.directive.range.start.line + 1}`;
-      result.directiveFindings.push({
+      found.push({
         code: 'suppression/unused',
         severity: codeInfo('suppression/unused').severity,
         message: `\`${e.code}\` is suppressed here, but no \`${e.code}\` finding is ${where}`,
@@ -81,8 +102,20 @@ export function applySuppressions(
         range: written.range,
       });
     }
+    // In source order, so that the first ones shown are the first in the file.
+    found.sort((a, b) => a.range!.start.line - b.range!.start.line || a.range!.start.col - b.range!.start.col);
+    result.directiveFindings.push(...capped(found, file));
   }
   return result;
+}
+
+const suggestions = new Map<string, string | undefined>();
+
+/** The closest code to a misspelt one, remembered: a file repeats its comments. */
+function suggestCode(code: string, policies: ReadonlySet<string>): string | undefined {
+  const key = `${code}\0${[...policies].join(',')}`;
+  if (!suggestions.has(key) && suggestions.size < 1000) suggestions.set(key, didYouMean(code, [...codes, ...policies]));
+  return suggestions.has(key) ? suggestions.get(key) : didYouMean(code, [...codes, ...policies]);
 }
 
 /** What is wrong with a comment itself: no code, a code that does not exist or cannot be silenced, no reason. */
@@ -100,7 +133,7 @@ function problemsOf(directive: SuppressionDirective, file: string, policies: Rea
       out.push(at('suppression/unknown-code', `\`${code}\` cannot be suppressed`, 'Unreadable files, YAML that does not parse and the configuration\'s own errors are always reported; fix them instead.', range));
       continue;
     }
-    const suggestion = didYouMean(code, [...codes, ...policies]);
+    const suggestion = suggestCode(code, policies);
     out.push(
       at(
         'suppression/unknown-code',

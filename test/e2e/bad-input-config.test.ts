@@ -134,4 +134,20 @@ describe('bad input in sessionctl.yaml: exit 2, a located error, no stack trace'
     expect(r.exitCode).toBe(1);
     expect((JSON.parse(r.stdout) as { diagnostics: JsonDiagnostic[] }).diagnostics.map((d) => d.code)).toContain('policy/p');
   });
+
+  it.each([
+    // Each just under the 1 MiB limit.
+    ['15,000 comments that suppress nothing', `name: x\nuser_id: u\n${'# sessionctl-ignore rule/empty-allowlist, rule/tag-conflict: r\n'.repeat(15_000)}`],
+    ['30,000 comments inside a flow list, without reasons or real codes', `name: x\nuser_id: u\nk: [\n${'  a, # sessionctl-ignore rule/x\n'.repeat(30_000)}]\n`],
+  ])('a manifest of %s: at most 101 findings about them, no hang', { timeout: 10_000 }, async (name, text) => {
+    const dir = join(root, `many-comments-${name.length}`);
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, 'm.yaml'), text);
+    const r = await runCli(['validate', 'm.yaml', '--no-config', '--format', 'json'], { cwd: dir, env: {} });
+    expect(r.stdout + r.stderr).not.toMatch(STACK_LINE);
+    const report = JSON.parse(r.stdout) as { diagnostics: JsonDiagnostic[] };
+    const about = report.diagnostics.filter((d) => d.code.startsWith('suppression/'));
+    expect(about.length).toBe(101);
+    expect(about.every((d) => d.file === 'm.yaml' && d.range !== null)).toBe(true);
+  });
 });

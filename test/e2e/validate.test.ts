@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -139,6 +139,43 @@ describe('sessionctl init', () => {
     expect(again.stderr).toContain('already exists');
     expect(readFileSync(join(dir, 'support-agent.yaml'), 'utf8')).toBe('mine\n');
     expect(readdirSync(dir).sort()).toEqual(['support-agent.yaml']);
+  });
+
+  it('init --config writes a commented project file that validates clean and drives validate without paths', async () => {
+    const dir = scratch();
+    try {
+      mkdirSync(join(dir, '.git'));
+      const r = await runCli(['init', '--config'], { cwd: dir });
+      expect(r.exitCode).toBe(0);
+      expect(r.stdout).toContain('wrote sessionctl.yaml');
+      const text = readFileSync(join(dir, 'sessionctl.yaml'), 'utf8');
+      const modeline = /^# yaml-language-server: \$schema=(.+)$/m.exec(text);
+      expect(readFileSync(join(dir, modeline![1]!), 'utf8')).toContain('"$id": "https://sessionctl.dev/schemas/sessionctl-config.schema.json"');
+      mkdirSync(join(dir, 'manifests'));
+      expect((await runCli(['init', 'support-agent', '--dir', 'manifests'], { cwd: dir })).exitCode).toBe(0);
+      // From a subfolder: the project file is found above, and its `paths` are relative to it.
+      const check = await runCli(['validate', '--strict', '--format', 'json'], { cwd: join(dir, 'manifests') });
+      expect(check.stderr).toBe('');
+      expect(JSON.parse(check.stdout)).toMatchObject({ files: ['support-agent.yaml'], diagnostics: [], summary: { suppressed: 0 } });
+      expect(check.exitCode).toBe(0);
+      const again = await runCli(['init', '--config'], { cwd: dir });
+      expect(again.exitCode).toBe(2);
+      expect(readFileSync(join(dir, 'sessionctl.yaml'), 'utf8')).toBe(text);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('without paths or a project file, validate is a usage error', async () => {
+    const dir = scratch();
+    try {
+      mkdirSync(join(dir, '.git'));
+      const r = await runCli(['validate'], { cwd: dir });
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toContain('no manifests to check');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('rejects a name that is not a manifest name', async () => {
