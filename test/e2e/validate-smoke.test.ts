@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 // @ts-expect-error -- a plain JS module shared with the benchmark
 import { generate } from '../../bench/validate/generate.js';
 
@@ -43,8 +43,11 @@ describe('the built bin', () => {
     expect(run(['schema']).stdout).toContain('"$id": "https://sessionctl.dev/schemas/session-manifest.schema.json"');
   });
 
-  it('gives the same report with worker threads as without', () => {
+  // Three full runs of the bin over 1,204 files: on two cores shared with the rest of the suite
+  // they took 18 to 22 s, past the default timeout, which guards against hangs and not speed.
+  it('gives the same report with worker threads as without', { timeout: 90_000 }, () => {
     const dir = mkdtempSync(join(tmpdir(), 'sessionctl-smoke-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     generate(dir, 1200);
     writeFileSync(join(dir, 'x-dup.yaml'), 'name: bench-7\nuser_id: u\n');
     writeFileSync(join(dir, 'x-secret.yaml'), 'user_id: ghp_abcdefghijklmnopqrstuvwxyz0123456789\n');
