@@ -166,6 +166,24 @@ describe('sessionctl init', () => {
     }
   });
 
+  it('keeps the values of the sensitive variables out of every report', async () => {
+    const dir = scratch();
+    try {
+      mkdirSync(join(dir, '.git'));
+      writeFileSync(join(dir, 'sessionctl.yaml'), 'sensitive: [SANDBOX_SIZE]\n');
+      writeFileSync(join(dir, 'm.yaml'), 'name: m\nuser_id: u\nworkbench:\n  sandbox_size: ${SANDBOX_SIZE}\n');
+      for (const format of ['human', 'json', 'sarif', 'github']) {
+        const r = await runCli(['validate', 'm.yaml', '--format', format], { cwd: dir, env: { SANDBOX_SIZE: 'tenant-7f3a9c-huge' } });
+        expect(r.exitCode).toBe(1);
+        // The schema quotes the value it refuses; the value of a sensitive variable is masked.
+        expect(r.stdout).toContain('****');
+        expect(r.stdout + r.stderr).not.toContain('tenant-7f3a9c-huge');
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('without paths or a project file, validate is a usage error', async () => {
     const dir = scratch();
     try {
