@@ -15,12 +15,27 @@
 //   run-cached.cjs          runs a CommonJS bundle through vm.Script with its code cache
 //   worker.js               the bulk-validation worker (`new URL('./worker.js', import.meta.url)`)
 import { readFile, writeFile, chmod, cp } from 'node:fs/promises';
+import path from 'node:path';
 import { build } from 'esbuild';
 import { runCachedSource, writeCodeCache } from './code-cache.mjs';
 
 // An ESM bundle of CommonJS dependencies needs a real `require` (esbuild's shim throws on it).
 const banner = { js: "import { createRequire as __sessionctlCreateRequire } from 'node:module'; const require = __sessionctlCreateRequire(import.meta.url);" };
 const common = { bundle: true, platform: 'node', format: 'esm', target: 'node20', banner, logLevel: 'warning' };
+
+/**
+ * The catalogue's data (half a megabyte of JSON) stays out of the bundles: it is imported on first
+ * use from dist/catalog/data/ (copied above), so that a `validate` of manifests that name no
+ * toolkit, and every other command, do not parse it at start-up.
+ */
+const externalCatalogData = {
+  name: 'external-catalog-data',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/data\/[\w-]+\.json$/ }, (args) =>
+      /[\\/]src[\\/]catalog$/.test(path.dirname(args.importer)) ? { path: `./catalog/data/${path.basename(args.path)}`, external: true } : undefined,
+    );
+  },
+};
 
 // tsc does not emit the JSON data that modules import (their types come from `*.d.json.ts`, so that
 // tsc never infers a literal type of a 450 KB list); the library tree in dist/ needs it beside them.
@@ -43,7 +58,7 @@ const noTopLevelAwait = {
   },
 };
 
-await build({ ...common, entryPoints: { 'sessionctl-main': 'src/cli/main.ts', worker: 'src/validate/worker.ts' }, outdir: 'dist' });
+await build({ ...common, entryPoints: { 'sessionctl-main': 'src/cli/main.ts', worker: 'src/validate/worker.ts' }, outdir: 'dist', plugins: [externalCatalogData] });
 await build({
   ...common,
   format: 'cjs',
@@ -54,7 +69,7 @@ await build({
   entryPoints: { 'sessionctl-validate': 'src/cli/main-validate.ts' },
   outExtension: { '.js': '.cjs' },
   outdir: 'dist',
-  plugins: [noTopLevelAwait],
+  plugins: [noTopLevelAwait, externalCatalogData],
 });
 await writeFile('dist/run-cached.cjs', runCachedSource);
 writeCodeCache('dist/run-cached.cjs', 'dist/sessionctl-validate.cjs', 'dist/sessionctl-validate.cache');

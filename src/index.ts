@@ -39,8 +39,16 @@ export { checkSession, type SessionCheck } from './library/check-session.js';
 export { validateDocuments, manifestSchemaText } from './validate/index.js';
 export { validatePaths, type ValidateRun, type ValidatePathsOptions } from './validate/run.js';
 
+// The project configuration (sessionctl.yaml): load it for a folder, turn it into validatePaths'
+// `project` option, apply its severities and the manifests' suppression comments to findings.
+export { loadProjectConfig, type LoadProjectOptions, type ProjectLoad } from './project/load.js';
+export { projectRunOptions } from './project/run-options.js';
+export type { ProjectConfig } from './project/types.js';
+export { applyDiagnosticControls, type ControlOptions, type ControlledDiagnostics } from './validate/controls.js';
+export { projectDiagnostics, selectProjectFiles, type ProjectChecks, type ProjectRunOptions } from './validate/project-checks.js';
+
 // Diagnostics and their catalogue.
-export type { Diagnostic, Severity, Range, Position } from './diagnostics/diagnostic.js';
+export type { Diagnostic, Severity, Range, Position, Suppression, SuppressedDiagnostic } from './diagnostics/diagnostic.js';
 export { catalogue as diagnosticCodes, type Code } from './diagnostics/codes.js';
 
 // The HTTP client for the 13 endpoints, and its error.

@@ -12,7 +12,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { generate } from './generate.js';
+import { generate, generateProject } from './generate.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = join(root, 'dist/sessionctl.js');
@@ -110,6 +110,25 @@ for (const size of sizes) {
   results.bulk.push({ files: size, sessionctl: ours, ajvCli: peer, loaderAlone: loader, speedup: peer.min / ours.min, speedupMedian: peer.median / ours.median, target: target(size), verdicts });
 }
 
+// Side by side at 1,000 files: the plain files without a project file, against the same files with
+// a sessionctl.yaml (severities, an override, eleven policies) and suppression comments. Both as
+// \`validate <dir> --format json\`, interleaved in one measurement.
+{
+  const plain = join(work, 'm1000');
+  if (!existsSync(join(plain, 'm000999.yaml'))) {
+    rmSync(plain, { recursive: true, force: true });
+    generate(plain, 1000);
+  }
+  const projectDir = join(work, 'p1000');
+  rmSync(projectDir, { recursive: true, force: true });
+  generateProject(projectDir, 1000);
+  const [without, withProject] = measure([
+    command(process.execPath, [bin, 'validate', plain, '--format', 'json', '--no-config']),
+    command(process.execPath, [bin, 'validate', projectDir, '--config', join(projectDir, 'sessionctl.yaml'), '--format', 'json']),
+  ]);
+  results.project = { files: 1000, without, withProject, cost: withProject.median / without.median - 1 };
+}
+
 const one = join(work, 'one.yaml');
 writeFileSync(one, readFileSync(join(root, 'examples/support-agent.yaml')));
 // The same manifest without its ${VAR}: the fast path takes it (the example goes to the loader).
@@ -161,5 +180,11 @@ const lines = [
   `| \`sessionctl --version\` | ${ms(version.min)} / ${ms(version.median)} ± ${ms(version.stddev)} |`,
   '',
   `Peak RSS validating ${rssFiles.toLocaleString('en')} files: ${results.rss.maxRssMb.toFixed(0)} MB (target <= 200 MB), ${results.rss.seconds.toFixed(1)} s.`,
+  '',
+  '| 1,000 files | wall (user) |',
+  '|---|---:|',
+  `| no project file (\`--no-config\`) | ${s(results.project.without.median)} (${s(results.project.without.user)}) |`,
+  `| sessionctl.yaml with 11 policies, severities, an override; suppression comments | ${s(results.project.withProject.median)} (${s(results.project.withProject.user)}) |`,
+  `| cost of the project file, suppressions and policies | ${(results.project.cost * 100).toFixed(1)} % (target <= 10 %) |`,
 ];
 console.log(lines.join('\n'));

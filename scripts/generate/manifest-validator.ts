@@ -13,12 +13,19 @@ export function compileSchema(schema: object): { ajv: Ajv; validate: ReturnType<
   return { ajv, validate: ajv.compile(schema) };
 }
 
-/** The generated module's text for the schema file's text. */
-export function generateValidatorModule(schemaText: string): string {
+/**
+ * The generated module's text for a schema file's text: the validator, and the schema's text
+ * verbatim. `from` names the schema file and `by` the generator, for the module's header. The
+ * module goes two folders below `src/` (`src/<folder>/generated/`), as the runtime import assumes.
+ */
+export function generateValidatorModule(
+  schemaText: string,
+  header: { from: string; by: string } = { from: 'schemas/session-manifest.schema.json', by: 'scripts/generate/manifest-validator.ts' },
+): string {
   const { ajv, validate } = compileSchema(JSON.parse(schemaText) as object);
   return [
     '// @ts-nocheck',
-    '/* Generated from schemas/session-manifest.schema.json by scripts/generate/manifest-validator.ts (npm run generate). Do not edit. */',
+    `/* Generated from ${header.from} by ${header.by} (npm run generate). Do not edit. */`,
     standaloneModule(ajv, validate, '../../util/ajv-runtime.js'),
     `export const schemaText = ${JSON.stringify(schemaText)};`,
     '',

@@ -1,4 +1,4 @@
-import { catalogue, docsAnchor, isInputCode, type Code, type CodeInfo } from '../../src/diagnostics/codes.js';
+import { catalogue, docsAnchor, isInputCode, isLockedCode, type Code, type CodeInfo } from '../../src/diagnostics/codes.js';
 
 /** What each stage prefix means, in pipeline order. A prefix not listed here still gets a section. */
 const stages: ReadonlyArray<{ prefix: string; title: string; about: string }> = [
@@ -7,6 +7,22 @@ const stages: ReadonlyArray<{ prefix: string; title: string; about: string }> = 
   { prefix: 'env', title: 'Environment interpolation', about: '`${VAR}` and `${VAR:-default}` references, expanded before validation.' },
   { prefix: 'schema', title: 'Schema', about: 'The document does not match `schemas/session-manifest.schema.json` (see [the manifest reference](manifest.md)).' },
   { prefix: 'rule', title: 'Semantic rules', about: 'Rules beyond the schema, one file each under `src/validate/rules/`.' },
+  {
+    prefix: 'catalog',
+    title: 'Catalogue',
+    about:
+      'Toolkit and tool slugs checked offline against the catalogue bundled with sessionctl (530 toolkits and their tools), or the file given with `--catalog FILE` (the format `sessionctl emulator --catalog` takes). Warnings by default, since the service\'s catalogue moves; `rules: {catalog/*: error}` in `sessionctl.yaml` makes them errors.',
+  },
+  {
+    prefix: 'config',
+    title: 'Project configuration',
+    about: 'The project configuration, `sessionctl.yaml` (see the README, "Configure"). An error here ends the run with exit code 2 before any manifest is trusted.',
+  },
+  {
+    prefix: 'suppression',
+    title: 'Suppressions',
+    about: 'Inline `# sessionctl-ignore CODE: reason` comments. These can be turned down in `sessionctl.yaml`, but not suppressed by another comment.',
+  },
   { prefix: 'plan', title: 'Plan', about: 'Planning what `apply` would do against the state file.' },
   { prefix: 'state', title: 'State', about: 'The state file that records applied sessions.' },
   { prefix: 'apply', title: 'Apply', about: 'Creating sessions and checking what the service returned.' },
@@ -52,8 +68,16 @@ export function rulesMarkdown(codes: Readonly<Record<string, CodeInfo>> = catalo
     for (const code of all.filter((c) => prefixOf(c) === stage.prefix)) {
       const info = codes[code]!;
       out.push(`<a id="${docsAnchor(code)}"></a>`, '', `### \`${code}\``, '', `Severity: **${info.severity}** (${exitNote(code, info)}).`, '', info.description, '');
+      if (isLockedCode(code)) out.push('Cannot be turned down in `sessionctl.yaml` or suppressed by a comment.', '');
     }
   }
+  out.push(
+    '',
+    '## Policies (`policy/`)',
+    '',
+    'A project\'s own policies, declared in `sessionctl.yaml`, report under `policy/<id>` with the',
+    'severity and message the policy sets. The policy language is in [policies.md](policies.md).',
+  );
   return `${out.join('\n').replace(/\n+$/, '')}\n`;
 }
 

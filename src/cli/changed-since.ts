@@ -13,8 +13,8 @@ export function changedSinceOption(): Option {
 
 export interface NarrowOptions {
   io: Io;
-  /** `--env-file`: its variables count for `${VAR}` in `name:` as they do in the run. */
-  envFile?: string;
+  /** The run's env files: their variables count for `${VAR}` in `name:` as they do in the run. */
+  envFiles?: readonly string[];
 }
 
 /**
@@ -34,7 +34,7 @@ export async function narrowToChanged(paths: readonly string[], ref: string | un
     import('../manifest/variables.js'),
   ]);
   // The env file's findings are the run's to report; here its variables only name manifests.
-  const { env } = await runVariables({ cwd: io.cwd, env: io.env, ...(options.envFile !== undefined ? { envFile: options.envFile } : {}) });
+  const { env } = await runVariables({ cwd: io.cwd, env: io.env, ...(options.envFiles !== undefined ? { envFiles: options.envFiles } : {}) });
   const selection = await selectChangedManifests(ref, {
     cwd: io.cwd,
     git: execGit(io.env),

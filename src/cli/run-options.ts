@@ -5,16 +5,18 @@ import { parseRateLimit } from '../util/throttle.js';
 import type { RunOutcome } from '../runner/outcome.js';
 import { changedSinceOption } from './changed-since.js';
 import type { CommandEnv } from './command.js';
-import { addConnectionOptions, type ConnectionOptions } from './connection.js';
+import { sortDiagnostics, tally } from '../diagnostics/diagnostic.js';
+import type { ProjectRunOptions } from '../validate/project-checks.js';
+import { addConnectionOptions, API_VERSION_ENV, type ConnectionOptions } from './connection.js';
+import { addProjectOptions, checkCatalog, envFilesOf, loadProjectForRun, redactSensitiveValues, runPaths, type LoadedProject, type ProjectFlags } from './project-config.js';
 import { exitCodeForDiagnostics } from './exit-codes.js';
 import { emitReport, formatOption } from './output.js';
 
 /** Options plan, apply and diff share. */
-export interface RunFlags extends ConnectionOptions {
+export interface RunFlags extends ConnectionOptions, ProjectFlags {
   state?: string;
   /** Milliseconds, from `--lock-timeout`. */
   lockTimeout?: number;
-  format?: string[];
   envFile?: string;
   strict?: boolean;
   concurrency?: number;
@@ -69,18 +71,51 @@ export function addRunOptions(cmd: Command, network: 'always' | 'refresh'): Comm
       `use an in-process emulator instead of the service${network === 'refresh' ? ' (with --refresh)' : ''}; its sessions are kept beside the state file, so plan, apply and diff runs see the same ones`,
     );
   addLockTimeoutOption(cmd);
+  addProjectOptions(cmd);
   return addConnectionOptions(cmd);
 }
 
+/** What the project configuration sets for a run over manifests. */
+export interface RunProject {
+  loaded: LoadedProject;
+  /** The manifest paths: the arguments, else the configuration's `paths`. */
+  paths: string[];
+  envFiles?: string[];
+  options: ProjectRunOptions;
+}
+
+/**
+ * Loads the project configuration for a plan, apply, diff, destroy or import run and lets it fill
+ * what the flags and environment leave open: formats, base URL, API version (a flag or variable
+ * always wins; the state is `stateOf`'s). `undefined` when the file has errors: they have been
+ * reported and the exit code set.
+ */
+export async function projectForRun(command: string, args: readonly string[], flags: RunFlags, env: CommandEnv, defaultPaths?: string[]): Promise<RunProject | undefined> {
+  const loaded = await loadProjectForRun(command, flags, env);
+  if (loaded === undefined) return undefined;
+  const { config } = loaded;
+  const vars = env.io.env;
+  if (flags.format === undefined && config.formats !== undefined) flags.format = config.formats;
+  if (flags.baseUrl === undefined && vars['COMPOSIO_BASE_URL'] === undefined && config.baseUrl !== undefined) flags.baseUrl = config.baseUrl;
+  if (flags.apiVersion === undefined && vars[API_VERSION_ENV] === undefined && config.apiVersion !== undefined) flags.apiVersion = config.apiVersion;
+  const envFiles = envFilesOf(flags.envFile, config, env.io.cwd);
+  await redactSensitiveValues(config, envFiles, env);
+  await checkCatalog(config.catalog, config.catalog ?? '');
+  const { projectRunOptions } = await import('../project/run-options.js');
+  const paths = args.length === 0 && config.paths === undefined && defaultPaths !== undefined ? defaultPaths : runPaths(args, config);
+  return { loaded, paths, ...(envFiles !== undefined ? { envFiles } : {}), options: projectRunOptions(config) };
+}
+
 /** What plan, apply and diff all pass their run: where manifests and state come from, and the pace. */
-export async function runInputs(flags: RunFlags, env: CommandEnv, state: StateBackend) {
+export async function runInputs(flags: RunFlags, env: CommandEnv, state: StateBackend, project: RunProject) {
   const { readStreamBounded } = await import('../manifest/load.js');
   const { io } = env;
   return {
     cwd: io.cwd,
     env: io.env,
     readStdin: () => readStreamBounded(io.stdin),
-    ...(flags.envFile !== undefined ? { envFile: flags.envFile } : {}),
+    ...(project.envFiles !== undefined ? { envFiles: project.envFiles } : {}),
+    project: project.options,
     state,
     ...(flags.concurrency !== undefined ? { concurrency: flags.concurrency } : {}),
     ...(flags.rateLimit !== undefined ? { rateLimitPerMinute: flags.rateLimit } : {}),
@@ -88,26 +123,34 @@ export async function runInputs(flags: RunFlags, env: CommandEnv, state: StateBa
 }
 
 /**
- * Where the state is: `--state`, else `SESSIONCTL_STATE`, else the default file. A path is relative
- * to the working directory; a `postgres://` URL names a database.
+ * Where the state is: `--state`, else `SESSIONCTL_STATE`, else the project's `state`, else the
+ * default file. A path is relative to the working directory; a `postgres://` URL names a database.
  */
-export function stateSpec(flags: { state?: string }, env: CommandEnv): string {
-  return flags.state ?? env.io.env['SESSIONCTL_STATE'] ?? DEFAULT_STATE_PATH;
+export function stateSpec(flags: { state?: string }, env: CommandEnv, configured?: string): string {
+  return flags.state ?? env.io.env['SESSIONCTL_STATE'] ?? configured ?? DEFAULT_STATE_PATH;
 }
 
 /**
  * The state backend a command's flags name. The database password (PGPASSWORD) is registered with
  * the redactor: it is never in a URL or message, and this keeps it out of any output regardless.
  */
-export function stateOf(flags: { state?: string; lockTimeout?: number }, env: CommandEnv): StateBackend {
+export function stateOf(flags: { state?: string; lockTimeout?: number }, env: CommandEnv, configured?: string): StateBackend {
   env.redactor.add(env.io.env['PGPASSWORD']);
-  return stateBackend(stateSpec(flags, env), env.io.cwd, { env: env.io.env, ...(flags.lockTimeout !== undefined ? { lockTimeoutMs: flags.lockTimeout } : {}) });
+  return stateBackend(stateSpec(flags, env, configured), env.io.cwd, { env: env.io.env, ...(flags.lockTimeout !== undefined ? { lockTimeoutMs: flags.lockTimeout } : {}) });
 }
 
-/** Writes the report in every requested format and sets the exit code from its findings. */
-export async function finishRun(outcome: RunOutcome, flags: RunFlags, env: CommandEnv, exitOverride?: (code: number) => number): Promise<void> {
+/**
+ * Writes the report in every requested format, the project file's own warnings with its
+ * findings, and sets the exit code from them.
+ */
+export async function finishRun(outcome: RunOutcome, flags: RunFlags, env: CommandEnv, project: RunProject, exitOverride?: (code: number) => number): Promise<void> {
   for (const secret of outcome.secrets) env.redactor.add(secret);
-  await emitReport(outcome.report, outcome.sources, flags.format, env);
+  const { warnings, sources } = project.loaded;
+  if (warnings.length > 0) {
+    outcome.report.diagnostics = sortDiagnostics([...warnings, ...outcome.report.diagnostics]);
+    outcome.report.summary = { ...outcome.report.summary, ...tally(outcome.report.diagnostics) };
+  }
+  await emitReport(outcome.report, new Map([...sources, ...outcome.sources]), flags.format, env);
   const code = exitCodeForDiagnostics(outcome.report.diagnostics, { strict: flags.strict === true });
   env.setExitCode(exitOverride ? exitOverride(code) : code);
 }

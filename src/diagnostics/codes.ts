@@ -17,7 +17,13 @@ export interface CodeInfo {
  * - `env/`    `${VAR}` interpolation
  * - `schema/` the document does not match `schemas/session-manifest.schema.json`
  * - `rule/`   semantic rules beyond the schema (one file each under `src/validate/rules/`)
+ * - `catalog/` toolkit and tool slugs checked against the bundled (or `--catalog`) catalogue
+ * - `config/` the project configuration, `sessionctl.yaml` (exit code 2: the run cannot be trusted)
+ * - `suppression/` inline `# sessionctl-ignore` comments
  * - `drift/`, `state/`, `apply/`, `api/` are added by the stages that own them.
+ *
+ * One family is not listed here: `policy/<id>`, the findings of the policies a project declares in
+ * its `sessionctl.yaml` (`PolicyCode`). Their severity and description come from the config.
  */
 export const catalogue = {
   'input/not-found': { severity: 'error', description: 'A path given on the command line does not exist or matched no manifest.' },
@@ -67,6 +73,27 @@ export const catalogue = {
   'rule/empty-allowlist': { severity: 'warning', description: '`toolkits.enable` is empty, so the session can use no toolkit at all.' },
   'rule/duplicate-name': { severity: 'error', description: 'Two manifests in one run have the same name; names identify sessions in the state file.' },
   'rule/literal-api-key': { severity: 'error', description: 'A value looks like an API key or other secret; reference it through `${VAR}` instead.' },
+  'rule/misplaced-key': { severity: 'error', description: 'A keyword (`enable`, `disable`, `tags`) stands where a toolkit slug belongs, as in `tools.enable`: it is read as a toolkit of that name. The hint names the likely intent.' },
+
+  'catalog/unknown-toolkit': { severity: 'warning', description: 'A toolkit slug that the catalogue does not know (with the closest known slug). A warning by default: the service\'s catalogue moves; make it an error in `sessionctl.yaml`.' },
+  'catalog/unknown-tool': { severity: 'warning', description: 'A tool slug that the catalogue does not list for its toolkit (with the closest known slug).' },
+  'catalog/tool-wrong-toolkit': { severity: 'warning', description: 'A tool listed under a toolkit it does not belong to; the message names the right toolkit.' },
+
+  'config/not-found': { severity: 'error', description: 'The file given with `--config` does not exist or is not a file.' },
+  'config/unknown-key': { severity: 'error', description: 'A key that the project configuration schema does not define (`schemas/sessionctl-config.schema.json`).' },
+  'config/type': { severity: 'error', description: 'A value in `sessionctl.yaml` has the wrong type.' },
+  'config/required': { severity: 'error', description: 'A key that `sessionctl.yaml` requires is missing (a policy without `id` or `message`, an override without `files`).' },
+  'config/invalid-value': { severity: 'error', description: 'A value in `sessionctl.yaml` is not allowed (not one of the choices, the wrong format, out of bounds, or a second YAML document).' },
+  'config/unknown-code': { severity: 'error', description: '`rules` or `overrides` name a diagnostic code that does not exist, or a policy the file does not declare.' },
+  'config/locked-code': { severity: 'error', description: '`rules` or `overrides` try to change a code that cannot be turned down: the file could not be read or parsed, or the configuration itself is wrong.' },
+  'config/policy-condition': { severity: 'error', description: 'A policy sets no condition or more than one; each policy states exactly one.' },
+  'config/duplicate-policy': { severity: 'error', description: 'Two policies have the same `id`; the id is the finding\'s code (`policy/<id>`).' },
+  'config/unsafe-pattern': { severity: 'error', description: 'A policy pattern is not a valid regular expression, or could take exponential time (nested or overlapping repetition); see docs/policies.md.' },
+  'config/secret': { severity: 'error', description: '`sessionctl.yaml` holds what looks like an API key, a token or a password; it is committed, so secrets stay in the environment.' },
+
+  'suppression/missing-reason': { severity: 'warning', description: 'A `# sessionctl-ignore` comment gives no reason after `:`; the reason is what a reviewer reads.' },
+  'suppression/unused': { severity: 'warning', description: 'A `# sessionctl-ignore` comment suppresses nothing: no finding of that code is on its line or the next (or, for `-file`, in the file).' },
+  'suppression/unknown-code': { severity: 'warning', description: 'A `# sessionctl-ignore` comment names a code that does not exist, or one that cannot be suppressed.' },
 
   'drift/changed': { severity: 'error', description: 'A declared key, or a member of a declared list, holds another value at the service than the manifest declares.' },
   'drift/dropped': { severity: 'error', description: 'A declared key is not echoed by the service: it was silently ignored.' },
@@ -89,12 +116,29 @@ export const catalogue = {
   'apply/outcome-unknown': { severity: 'error', description: 'A create timed out or was reset after it was sent; a session may exist that is not recorded. Check before re-running.' },
 } as const satisfies Record<string, CodeInfo>;
 
-export type Code = keyof typeof catalogue;
+/** A code of the static catalogue. */
+export type CatalogueCode = keyof typeof catalogue;
 
-export const codes = Object.keys(catalogue) as Code[];
+/** The code of a finding of a project policy: `policy/` and the policy's id from `sessionctl.yaml`. */
+export type PolicyCode = `policy/${string}`;
+
+export type Code = CatalogueCode | PolicyCode;
+
+export const codes = Object.keys(catalogue) as CatalogueCode[];
+
+/** What a policy code means when its policy is not at hand (the policy itself sets the severity). */
+const policyInfo: CodeInfo = { severity: 'error', description: 'A policy of the project configuration (`sessionctl.yaml`); see docs/policies.md.' };
+
+export function isPolicyCode(code: string): code is PolicyCode {
+  return code.startsWith('policy/');
+}
+
+export function isCatalogueCode(code: string): code is CatalogueCode {
+  return Object.hasOwn(catalogue, code);
+}
 
 export function codeInfo(code: Code): CodeInfo {
-  return catalogue[code];
+  return isPolicyCode(code) ? policyInfo : catalogue[code];
 }
 
 /** The anchor of a code in `docs/rules.md`. */
@@ -102,10 +146,25 @@ export function docsAnchor(code: Code): string {
   return code.replace(/[^a-z0-9]+/g, '-');
 }
 
-/** Codes whose errors mean the input could not be read at all: exit code 2, not 1. */
+/**
+ * Codes whose errors mean the input could not be read at all, or the project configuration is
+ * wrong (so no finding of the run could be trusted): exit code 2, not 1.
+ */
 export function isInputCode(code: Code): boolean {
-  return code.startsWith('input/');
+  return code.startsWith('input/') || code.startsWith('config/');
 }
+
+/**
+ * Codes that `sessionctl.yaml` cannot turn down and comments cannot suppress: the file could not be
+ * read or parsed into a document at all (so nothing else about it was checked), or the
+ * configuration or a suppression comment is itself wrong. Everything else is the project's call.
+ */
+export function isLockedCode(code: Code): boolean {
+  if (code.startsWith('input/') || code.startsWith('config/')) return true;
+  return lockedYaml.has(code);
+}
+
+const lockedYaml = new Set<string>(['yaml/syntax', 'yaml/duplicate-key', 'yaml/tab-indent', 'yaml/excessive-aliases', 'yaml/unknown-tag', 'yaml/non-string-key']);
 
 /**
  * Codes whose errors mean the service failed or refused (a create, a read): exit code 3, as an

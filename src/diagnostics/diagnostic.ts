@@ -38,6 +38,24 @@ export interface Diagnostic {
   related?: RelatedLocation[];
 }
 
+/**
+ * Why a finding is not reported: an inline `# sessionctl-ignore` comment (SARIF 2.1.0's
+ * `suppression` object, `kind: inSource`), with the reason written after its `:`.
+ */
+export interface Suppression {
+  kind: 'inSource';
+  /** The comment's reason; '' when it gave none (that comment is itself a finding). */
+  justification: string;
+  /** Where the comment is. */
+  file: string;
+  range: Range;
+}
+
+/** A finding that a suppression comment silenced: listed in JSON and SARIF, counted in the summary. */
+export interface SuppressedDiagnostic extends Diagnostic {
+  suppression: Suppression;
+}
+
 const severityRank: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
 
 export function compareSeverity(a: Severity, b: Severity): number {

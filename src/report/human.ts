@@ -42,14 +42,16 @@ export function summaryLine(report: Report, style: Style): string {
   const t = tally(report.diagnostics);
   const problems = t.errors + t.warnings;
   const info = t.infos > 0 ? `${t.infos} info` : '';
+  const suppressed = report.summary.suppressed ?? 0;
+  const silenced = suppressed > 0 ? `; ${suppressed} suppressed` : '';
   if (problems === 0) {
     const { manifests, files } = report.summary;
     const scope =
       manifests > 0 ? ` in ${plural(manifests, 'manifest')} (${plural(files, 'file')})` : files > 0 ? ` in ${plural(files, 'file')}` : '';
-    return style.green(`✔ No problems${info === '' ? '' : ` (${info})`}${scope}`);
+    return style.green(`✔ No problems${info === '' ? '' : ` (${info})`}${scope}${silenced}`);
   }
   const files = filesWithFindings(report.diagnostics);
-  const text = `${plural(problems, 'problem')} (${describeTally({ ...t, infos: 0 })})${info === '' ? '' : ` and ${info}`}${files > 0 ? ` in ${plural(files, 'file')}` : ''}`;
+  const text = `${plural(problems, 'problem')} (${describeTally({ ...t, infos: 0 })})${info === '' ? '' : ` and ${info}`}${files > 0 ? ` in ${plural(files, 'file')}` : ''}${silenced}`;
   return t.errors > 0 ? style.bold(style.red(`✖ ${text}`)) : style.bold(style.yellow(`⚠ ${text}`));
 }
 

@@ -1,4 +1,4 @@
-import type { Diagnostic, Range } from '../diagnostics/diagnostic.js';
+import type { Diagnostic, Range, SuppressedDiagnostic } from '../diagnostics/diagnostic.js';
 import { jsonBlocks } from './json-blocks.js';
 import { displayPath } from './paths.js';
 import { toolName } from './tool.js';
@@ -24,6 +24,11 @@ export interface JsonDiagnostic {
   related: { message: string; file: string | null; range: JsonRange | null }[];
 }
 
+/** A suppressed finding: the diagnostic, and the comment that silenced it (SARIF's `suppressions`). */
+export interface JsonSuppressed extends JsonDiagnostic {
+  suppressions: { kind: 'inSource'; justification: string; file: string | null; range: JsonRange | null }[];
+}
+
 /** The JSON report; its shape is `schemas/report.schema.json`. */
 export interface JsonReport {
   reportVersion: typeof REPORT_VERSION;
@@ -31,11 +36,13 @@ export interface JsonReport {
   command: string;
   files: string[];
   diagnostics: JsonDiagnostic[];
+  /** Findings silenced by `# sessionctl-ignore` comments (commands that apply them). */
+  suppressed?: JsonSuppressed[];
   /** plan, apply and diff add their blocks (see `json-blocks.ts`). */
   plan?: unknown;
   applied?: unknown;
   drift?: unknown;
-  summary: { errors: number; warnings: number; infos: number; files: number; manifests: number };
+  summary: { errors: number; warnings: number; infos: number; files: number; manifests: number; suppressed?: number };
 }
 
 function range(r: Range | undefined): JsonRange | null {
@@ -57,6 +64,13 @@ function diagnostic(d: Diagnostic, ctx: ReportContext): JsonDiagnostic {
   };
 }
 
+function suppressedDiagnostic(d: SuppressedDiagnostic, ctx: ReportContext): JsonSuppressed {
+  const s = d.suppression;
+  const base = diagnostic(d, ctx);
+  // The comment is in the finding's own file: its path is already made.
+  return { ...base, suppressions: [{ kind: s.kind, justification: s.justification, file: s.file === d.file ? base.file : displayPath(s.file, ctx.cwd), range: range(s.range) }] };
+}
+
 /** The report as a plain object (what the `json` format serialises). */
 export function toJsonReport(report: Report, ctx: ReportContext): JsonReport {
   const s = report.summary;
@@ -66,8 +80,16 @@ export function toJsonReport(report: Report, ctx: ReportContext): JsonReport {
     command: report.command,
     files: report.files.map((f) => displayPath(f, ctx.cwd)),
     diagnostics: report.diagnostics.map((d) => diagnostic(d, ctx)),
+    ...(report.suppressed === undefined ? {} : { suppressed: report.suppressed.map((d) => suppressedDiagnostic(d, ctx)) }),
     ...jsonBlocks(report, ctx, (d) => diagnostic(d, ctx)),
-    summary: { errors: s.errors, warnings: s.warnings, infos: s.infos, files: s.files, manifests: s.manifests },
+    summary: {
+      errors: s.errors,
+      warnings: s.warnings,
+      infos: s.infos,
+      files: s.files,
+      manifests: s.manifests,
+      ...(s.suppressed === undefined ? {} : { suppressed: s.suppressed }),
+    },
   };
 }
 

@@ -1,8 +1,11 @@
 import { catalogue as fullCatalogue, docsAnchor, type Code, type CodeInfo } from '../diagnostics/codes.js';
-import type { Diagnostic, Range, Severity } from '../diagnostics/diagnostic.js';
+import type { Diagnostic, Range, Severity, SuppressedDiagnostic } from '../diagnostics/diagnostic.js';
 import { displayPath } from './paths.js';
 import { rulesDocPath, toolName } from './tool.js';
-import type { ReportContext, Reporter } from './types.js';
+import type { PolicyRule, ReportContext, Reporter } from './types.js';
+
+/** Where the policy language is documented, for the help text of policy rules. */
+const policiesDocPath = 'docs/policies.md';
 
 export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
 
@@ -28,7 +31,17 @@ function physicalLocation(file: string, range: Range | undefined, ctx: ReportCon
   };
 }
 
-function result(d: Diagnostic, ruleIndex: ReadonlyMap<string, number>, ctx: ReportContext): Record<string, unknown> {
+/**
+ * A suppressed result carries SARIF 2.1.0's `suppressions` (§3.27.23): the comment in the source,
+ * with its reason as the justification; code scanning shows such results as dismissed.
+ */
+function suppressions(d: Diagnostic | SuppressedDiagnostic, ctx: ReportContext): Record<string, unknown> {
+  if (!('suppression' in d)) return {};
+  const s = d.suppression;
+  return { suppressions: [{ kind: s.kind, justification: s.justification, location: { physicalLocation: physicalLocation(s.file, s.range, ctx) } }] };
+}
+
+function result(d: Diagnostic | SuppressedDiagnostic, ruleIndex: ReadonlyMap<string, number>, ctx: ReportContext): Record<string, unknown> {
   const index = ruleIndex.get(d.code);
   const related = (d.related ?? []).flatMap((r, i) => {
     const file = r.file ?? d.file;
@@ -41,15 +54,29 @@ function result(d: Diagnostic, ruleIndex: ReadonlyMap<string, number>, ctx: Repo
     message: { text: d.hint === undefined ? d.message : `${d.message}\n\nhint: ${d.hint}` },
     locations: d.file === undefined ? [] : [{ physicalLocation: physicalLocation(d.file, d.range, ctx) }],
     ...(related.length === 0 ? {} : { relatedLocations: related }),
+    ...suppressions(d, ctx),
+  };
+}
+
+function policyRule(p: PolicyRule): Record<string, unknown> {
+  return {
+    id: p.code,
+    shortDescription: { text: p.description },
+    help: { text: `${/[.!?]$/.test(p.description) ? p.description : `${p.description}.`} A policy of the project's sessionctl.yaml (${p.code.slice('policy/'.length)}); the policy language: ${policiesDocPath} in the sessionctl package.` },
+    defaultConfiguration: { level: level[p.severity] },
   };
 }
 
 /** The SARIF 2.1.0 log as a plain object: one run, the rules taken from the code catalogue. */
-export function toSarif(report: { diagnostics: readonly Diagnostic[] }, ctx: ReportContext): Record<string, unknown> {
+export function toSarif(
+  report: { diagnostics: readonly Diagnostic[]; suppressed?: readonly SuppressedDiagnostic[]; policies?: readonly PolicyRule[] },
+  ctx: ReportContext,
+): Record<string, unknown> {
   const catalogue: Readonly<Record<string, CodeInfo>> = ctx.catalogue ?? fullCatalogue;
-  const ids = Object.keys(catalogue);
+  const policies = report.policies ?? [];
+  const ids = [...Object.keys(catalogue), ...policies.map((p) => p.code)];
   const ruleIndex = new Map(ids.map((id, i) => [id, i]));
-  const rules = ids.map((id) => {
+  const catalogueRules = Object.keys(catalogue).map((id) => {
     const info = catalogue[id] as CodeInfo;
     return {
       id,
@@ -58,10 +85,12 @@ export function toSarif(report: { diagnostics: readonly Diagnostic[] }, ctx: Rep
       defaultConfiguration: { level: level[info.severity] },
     };
   });
+  const rules = [...catalogueRules, ...policies.map(policyRule)];
   // A diagnostic without a file (a glob that matched nothing) is about the run, not the code:
   // SARIF's place for it is a tool execution notification. Code scanning also rejects results
   // without a location.
-  const located = report.diagnostics.filter((d) => d.file !== undefined);
+  // Suppressed findings follow the reported ones, so that a report's results keep their order.
+  const located = [...report.diagnostics, ...(report.suppressed ?? [])].filter((d) => d.file !== undefined);
   const notifications = report.diagnostics
     .filter((d) => d.file === undefined)
     .map((d) => ({

@@ -5,7 +5,7 @@ import type { ReportBase } from '../diagnostics/report-base.js';
 import type { SessionDrift } from '../plan/drift-check.js';
 import type { Plan } from '../plan/plan.js';
 
-export type { ReportSummary } from '../diagnostics/report-base.js';
+export type { PolicyRule, ReportSummary } from '../diagnostics/report-base.js';
 
 /**
  * One envelope for every command. Reporters render it and nothing else; command-specific parts

@@ -1,14 +1,17 @@
-import { sortDiagnostics, type Diagnostic } from '../diagnostics/diagnostic.js';
-import { loadManifests } from '../manifest/load.js';
-import type { LoadOptions, ManifestDocument } from '../manifest/types.js';
-import { runVariables } from '../manifest/variables.js';
-import { checkLoaded } from '../validate/check-loaded.js';
+import type { Diagnostic, SuppressedDiagnostic } from '../diagnostics/diagnostic.js';
+import type { PolicyRule } from '../diagnostics/report-base.js';
+import type { ManifestDocument } from '../manifest/types.js';
+import { checkInMemory, policyRulesOf, type InMemoryOptions } from '../validate/in-memory.js';
 import { maskSecretsInSources } from '../validate/mask.js';
 
 export interface ValidatedManifests {
   documents: ManifestDocument[];
-  /** Env-file, load, YAML, interpolation, schema and rule findings, sorted. */
+  /** Env-file, load, YAML, interpolation, schema, rule, catalogue and policy findings, at the project's severities, sorted. */
   diagnostics: Diagnostic[];
+  /** The findings that suppression comments silenced. */
+  suppressed: SuppressedDiagnostic[];
+  /** The project's policies, for the report's rules. */
+  policies: PolicyRule[];
   files: string[];
   /** Source text per file for code frames, literal secrets masked. */
   sources: Map<string, string>;
@@ -18,29 +21,24 @@ export interface ValidatedManifests {
   blocked: boolean;
 }
 
-export interface InputOptions extends LoadOptions {
-  /** A dotenv file whose variables fill `${VAR}` under the environment's (`--env-file`). */
-  envFile?: string;
-}
+export type InputOptions = InMemoryOptions;
 
 /**
- * Loads manifests and validates them as `validate` does (the same checks, the same secret
- * masking), keeping every document with its data and positions: the common first step of plan,
- * apply and diff. (`validate` itself checks file by file and keeps only findings; these commands
- * need every document whole.)
+ * Loads manifests and validates them as `validate` does (the same checks, the project's controls,
+ * the same secret masking), keeping every document with its data and positions: the common first
+ * step of plan, apply and diff. (`validate` itself checks file by file and keeps only findings;
+ * these commands need every document whole.)
  */
 export async function loadAndValidate(paths: readonly string[], options: InputOptions): Promise<ValidatedManifests> {
-  const { envFile, ...load } = options;
-  const variables = await runVariables({ cwd: options.cwd, ...(options.env !== undefined ? { env: options.env } : {}), ...(envFile !== undefined ? { envFile } : {}) });
-  const loaded = await loadManifests(paths, { ...load, env: variables.env });
-  const checked = checkLoaded(loaded.documents, loaded.diagnostics, { acrossDocuments: true });
-  const diagnostics = sortDiagnostics([...variables.diagnostics, ...loaded.diagnostics, ...checked.diagnostics]);
+  const checked = await checkInMemory(paths, options);
   return {
-    documents: loaded.documents,
-    diagnostics,
-    files: loaded.files,
-    sources: maskSecretsInSources(loaded.sources, checked.secrets),
+    documents: checked.documents,
+    diagnostics: checked.diagnostics,
+    suppressed: checked.suppressed,
+    policies: policyRulesOf(options.project),
+    files: checked.files,
+    sources: maskSecretsInSources(checked.sources, checked.secrets),
     secrets: [...new Set(checked.secrets.map((s) => s.secret))],
-    blocked: diagnostics.some((d) => d.severity === 'error'),
+    blocked: checked.diagnostics.some((d) => d.severity === 'error'),
   };
 }

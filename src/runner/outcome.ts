@@ -20,7 +20,15 @@ export interface RunOutcome {
 /** A report over the inputs and any further findings; diagnostics sorted, summary counted. */
 export function makeReport(command: string, inputs: ValidatedManifests, more: readonly Diagnostic[] = []): Report {
   const diagnostics = sortDiagnostics([...inputs.diagnostics, ...more]);
-  return { command, files: inputs.files, diagnostics, summary: { ...tally(diagnostics), files: inputs.files.length, manifests: inputs.documents.length } };
+  const report: Report = {
+    command,
+    files: inputs.files,
+    diagnostics,
+    suppressed: inputs.suppressed,
+    summary: { ...tally(diagnostics), files: inputs.files.length, manifests: inputs.documents.length, suppressed: inputs.suppressed.length },
+  };
+  if (inputs.policies.length > 0) report.policies = inputs.policies;
+  return report;
 }
 
 /** The outcome of a run that stopped at its inputs (a finding blocked it) or adds no block of its own. */

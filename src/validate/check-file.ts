@@ -1,9 +1,11 @@
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { readDirectives, type SuppressionDirective } from '../manifest/directives.js';
 import { loadManifestFile, STDIN_FILE } from '../manifest/load.js';
 import type { LoadOptions } from '../manifest/types.js';
 import { checkLoaded, envPlaces } from './check-loaded.js';
 import { tryFastPath } from './fast-path/try-fast-path.js';
 import type { FoundSecret } from './mask.js';
+import type { ProjectChecks } from './project-checks.js';
 
 /**
  * The outcome of one file, as plain data (it crosses from worker threads): its documents' names
@@ -25,6 +27,8 @@ export interface FileResult {
   secrets?: FoundSecret[];
   /** Places of `env/` findings, which mask other findings at the same place (see `placeKey`). */
   envPlaces?: string[];
+  /** The file's suppression comments (`# sessionctl-ignore`); the run applies them at its end. */
+  directives?: SuppressionDirective[];
 }
 
 /**
@@ -49,6 +53,12 @@ export type FileLoadOptions = Pick<LoadOptions, 'env' | 'maxFileBytes' | 'maxDep
   fastPath?: boolean;
 };
 
+/** How a file is checked: loaded as the run loads it, then the catalogue and the project's policies. */
+export interface FileCheckOptions extends FileLoadOptions {
+  /** Absent: no catalogue or policy checks (the reference the identity tests compare with). */
+  checks?: ProjectChecks;
+}
+
 /**
  * Loads one file with the manifest loader (bounded read, the one YAML profile and its limits) and
  * runs every per-document check on it: exactly what a whole run does for that file, except the
@@ -56,11 +66,11 @@ export type FileLoadOptions = Pick<LoadOptions, 'env' | 'maxFileBytes' | 'maxDep
  * fast path instead (`tryFastPath`: the same result, without positions, several times faster);
  * any file with a finding, or that the fast path cannot vouch for, is read by the loader.
  */
-export async function checkFile(file: string, options: FileLoadOptions): Promise<FileResult> {
+export async function checkFile(file: string, options: FileCheckOptions): Promise<FileResult> {
   const fast = options.fastPath === false ? undefined : await tryFastPath(file, options);
   if (fast !== undefined) return fast;
   const parsed = await loadManifestFile(file, options);
-  const checked = checkLoaded(parsed.documents, parsed.diagnostics, { acrossDocuments: false });
+  const checked = await checkLoaded(parsed.documents, parsed.diagnostics, { acrossDocuments: false, ...(options.checks !== undefined ? { checks: options.checks } : {}) });
   const diagnostics = [...parsed.diagnostics, ...checked.diagnostics];
   const secrets = checked.secrets;
   const names: string[] = [];
@@ -74,8 +84,12 @@ export async function checkFile(file: string, options: FileLoadOptions): Promise
   }
   const result: FileResult = { names, places };
   if (diagnostics.length > 0) result.diagnostics = diagnostics;
-  // Standard input cannot be read again should a finding across files need its text later.
-  if (parsed.text !== undefined && (diagnostics.length > 0 || file === STDIN_FILE)) result.source = parsed.text;
+  // A file the loader refused (too large, too many tokens, too deep) is not parsed again for comments.
+  const directives = parsed.text === undefined || parsed.diagnostics.some((d) => d.code.startsWith('input/')) ? [] : readDirectives(parsed.text);
+  if (directives.length > 0) result.directives = directives;
+  // Standard input cannot be read again should a finding across files need its text later; a
+  // file with suppression comments may get findings about them.
+  if (parsed.text !== undefined && (diagnostics.length > 0 || directives.length > 0 || file === STDIN_FILE)) result.source = parsed.text;
   if (secrets.length > 0) result.secrets = secrets;
   const masking = [...envPlaces(parsed.diagnostics)];
   if (masking.length > 0) result.envPlaces = masking;

@@ -5,6 +5,7 @@ import type { FoundSecret } from './mask.js';
 import { valueAt } from './pointer.js';
 import { classifySecret } from './rules/literal-api-key.js';
 import { duplicateName } from './rules/duplicate-name.js';
+import { projectDiagnostics, type ProjectChecks } from './project-checks.js';
 
 /** Where a finding is, as a key: `env/` places mask other findings at the same place. */
 export function placeKey(d: Diagnostic): string {
@@ -31,20 +32,23 @@ export function secretsOf(diagnostics: readonly Diagnostic[], doc: ManifestDocum
 
 /**
  * The findings beyond the loader's for documents loaded together: schema, YAML 1.1 and rule
- * findings of each document, and with `acrossDocuments` the rules across them (duplicate names).
+ * findings of each document, with `checks` the catalogue's and the project's policies', and with
+ * `acrossDocuments` the rules across them (duplicate names).
  * A value whose `${VAR}` could not be expanded still holds the reference text; its `env/` finding
  * says what is wrong, so other findings at that place would only be noise and are dropped.
  */
-export function checkLoaded(
+export async function checkLoaded(
   documents: readonly ManifestDocument[],
   loaderDiagnostics: readonly Diagnostic[],
-  options: { acrossDocuments: boolean },
-): { diagnostics: Diagnostic[]; secrets: FoundSecret[] } {
+  options: { acrossDocuments: boolean; checks?: ProjectChecks },
+): Promise<{ diagnostics: Diagnostic[]; secrets: FoundSecret[] }> {
   const masked = envPlaces(loaderDiagnostics);
   const diagnostics: Diagnostic[] = [];
   const secrets: FoundSecret[] = [];
   for (const doc of documents) {
-    const found = validateDocument(doc).filter((d) => !masked.has(placeKey(d)));
+    const own = validateDocument(doc);
+    if (options.checks !== undefined) own.push(...(await projectDiagnostics(doc, options.checks)));
+    const found = own.filter((d) => !masked.has(placeKey(d)));
     diagnostics.push(...found);
     secrets.push(...secretsOf(found, doc));
   }

@@ -1,17 +1,25 @@
 /** Suggestions for misspelt keys and values (Levenshtein distance, case-insensitive). */
 
+/**
+ * Edit distance with adjacent transpositions counted as one edit (optimal string alignment), so
+ * that `gmial` is one edit from `gmail`, as people type.
+ */
 export function editDistance(a: string, b: string): number {
   if (a === b) return 0;
-  const prev = new Array<number>(b.length + 1);
+  let before = new Array<number>(b.length + 1).fill(0);
+  let prev = new Array<number>(b.length + 1);
   for (let j = 0; j <= b.length; j++) prev[j] = j;
   for (let i = 1; i <= a.length; i++) {
-    let diag = prev[0]!;
-    prev[0] = i;
+    const row = new Array<number>(b.length + 1);
+    row[0] = i;
     for (let j = 1; j <= b.length; j++) {
-      const up = prev[j]!;
-      prev[j] = Math.min(up + 1, prev[j - 1]! + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diag = up;
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, before[j - 2]! + 1);
+      row[j] = d;
     }
+    before = prev;
+    prev = row;
   }
   return prev[b.length]!;
 }

@@ -4,8 +4,10 @@ import type { DocumentRule, RunRule } from './rule.js';
 import { allowlistWithDenylist } from './rules/allowlist-with-denylist.js';
 import { duplicateName } from './rules/duplicate-name.js';
 import { emptyAllowlist } from './rules/empty-allowlist.js';
+import { intentHint } from './intent.js';
 import { literalApiKey } from './rules/literal-api-key.js';
 import { nameFromFile } from './rules/name-from-file.js';
+import { misplacedKey } from './rules/misplaced-key.js';
 import { proxyWithoutWorkbench } from './rules/proxy-without-workbench.js';
 import { tagConflict } from './rules/tag-conflict.js';
 import { toolkitNotEnabled } from './rules/toolkit-not-enabled.js';
@@ -25,6 +27,7 @@ export const documentRules: readonly DocumentRule[] = [
   emptyAllowlist,
   literalApiKey,
   nameFromFile,
+  misplacedKey,
 ];
 
 /** Rules that look at all documents of a run together. */
@@ -32,10 +35,17 @@ export const runRules: readonly RunRule[] = [duplicateName];
 
 /** Schema, YAML 1.1 and rule findings of one document (without the cross-document rules). */
 export function validateDocument(doc: ManifestDocument): Diagnostic[] {
-  const out = schemaDiagnostics(doc);
-  out.push(...yaml11Diagnostics(doc));
-  for (const rule of documentRules) out.push(...rule.check(doc));
-  return out.map(capDiagnostic);
+  const rules: Diagnostic[] = [];
+  for (const rule of documentRules) rules.push(...rule.check(doc));
+  // A misplaced key (`tools.enable`) explains whatever the schema says about its value.
+  const misplaced = rules.filter((d) => d.code === 'rule/misplaced-key').map((d) => d.pointer!);
+  const schema = schemaDiagnostics(doc)
+    .filter((d) => !misplaced.some((p) => d.pointer === p || d.pointer?.startsWith(`${p}/`) === true))
+    .map((d) => {
+      const hint = intentHint(doc, d);
+      return hint === undefined ? d : { ...d, hint };
+    });
+  return [...schema, ...yaml11Diagnostics(doc), ...rules].map(capDiagnostic);
 }
 
 /**

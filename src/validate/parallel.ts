@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { checkFile, type FileLoadOptions, type FileResult } from './check-file.js';
+import { checkFile, type FileCheckOptions, type FileResult } from './check-file.js';
 import type { WorkerBatch, WorkerResult } from './worker.js';
 
 /**
@@ -51,7 +51,7 @@ const workerLimits = { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 24 
  */
 export async function checkAllFiles(
   files: readonly string[],
-  options: { threads: number; load: FileLoadOptions },
+  options: { threads: number; load: FileCheckOptions },
 ): Promise<FileResult[]> {
   const results = new Array<FileResult>(files.length);
   const script = options.threads > 1 ? workerScript() : undefined;

@@ -1,12 +1,24 @@
 import type { Code } from '../diagnostics/codes.js';
 import { codeInfo } from '../diagnostics/codes.js';
 import type { Diagnostic, RelatedLocation } from '../diagnostics/diagnostic.js';
+import type { Catalog } from '../catalog/catalog.js';
+import type { CatalogSlugs } from './slug-types.js';
 import type { ManifestDocument } from '../manifest/types.js';
 
 /** A semantic rule that looks at one document at a time. */
 export interface DocumentRule {
   readonly code: Code;
   check(doc: ManifestDocument): Diagnostic[];
+}
+
+/**
+ * A rule that checks slugs against the toolkit and tool catalogue. It runs only on documents
+ * that name toolkits or tools, so that the catalogue is loaded only for those.
+ */
+export interface CatalogRule {
+  readonly code: Code;
+  /** `slugs` are the document's, read once for all catalogue rules (`catalogSlugs`). */
+  check(doc: ManifestDocument, catalog: Catalog, slugs: CatalogSlugs): Diagnostic[];
 }
 
 /** A rule that looks at every document of a run together (duplicate names). */

@@ -1,12 +1,16 @@
-import { sortDiagnostics, tally, type Diagnostic, type Range } from '../diagnostics/diagnostic.js';
-import { expandManifestPaths, loadManifestFile, loadManifests, STDIN_FILE } from '../manifest/load.js';
-import type { LoadOptions, ManifestDocument } from '../manifest/types.js';
+import { tally, type Diagnostic, type Range, type SuppressedDiagnostic } from '../diagnostics/diagnostic.js';
+import type { SuppressionDirective } from '../manifest/directives.js';
+import { expandManifestPaths, loadManifestFile, STDIN_FILE } from '../manifest/load.js';
+import type { ManifestDocument } from '../manifest/types.js';
 import { runVariables } from '../manifest/variables.js';
 import type { ReportBase } from '../diagnostics/report-base.js';
-import { checkFile, NamePlaces, type FileLoadOptions, type FileResult } from './check-file.js';
-import { checkLoaded, placeKey } from './check-loaded.js';
+import { checkFile, NamePlaces, type FileCheckOptions, type FileResult } from './check-file.js';
+import { placeKey } from './check-loaded.js';
+import { applyDiagnosticControls } from './controls.js';
+import { checkInMemory, policyCodesOf, policyRulesOf, type InMemoryOptions } from './in-memory.js';
 import { checkAllFiles, threadsFor } from './parallel.js';
 import { maskSecretsInSources, type FoundSecret } from './mask.js';
+import { selectProjectFiles, type ProjectRunOptions } from './project-checks.js';
 import { duplicateName } from './rules/duplicate-name.js';
 
 export interface ValidateRun {
@@ -18,9 +22,7 @@ export interface ValidateRun {
   secrets: string[];
 }
 
-export interface ValidatePathsOptions extends LoadOptions {
-  /** A dotenv file whose variables fill `${VAR}` under `env`'s (`--env-file`); its findings are the run's. */
-  envFile?: string;
+export interface ValidatePathsOptions extends InMemoryOptions {
   /**
    * Threads that check files: 1 is the main thread alone; more is the main thread and one worker
    * thread fewer than that. Default: all cores (at most 4) for runs of `AUTO_PARALLEL_MIN_FILES`
@@ -28,7 +30,7 @@ export interface ValidatePathsOptions extends LoadOptions {
    */
   jobs?: number;
   /**
-   * `false` loads every file first (`loadManifests`) and validates the documents in memory: the
+   * `false` loads every file first and validates the documents in memory (`checkInMemory`): the
    * reference that tests compare the default with. It holds every document of the run at once,
    * so the default checks one file at a time and keeps only findings and name records.
    */
@@ -46,12 +48,16 @@ export interface ValidatePathsOptions extends LoadOptions {
  * across documents (duplicate names).
  */
 export async function validatePaths(paths: readonly string[], options: ValidatePathsOptions): Promise<ValidateRun> {
-  const variables = await runVariables(options);
-  if (options.perFile === false) return validateInMemory(paths, { ...options, env: variables.env }, variables.diagnostics);
+  if (options.perFile === false) {
+    const checked = await checkInMemory(paths, options);
+    return finish(checked.files, checked, checked.documents.length, checked.sources, checked.secrets, options.project);
+  }
+  const variables = await runVariables({ cwd: options.cwd, ...(options.env !== undefined ? { env: options.env } : {}), ...(options.envFiles !== undefined ? { envFiles: options.envFiles } : {}) });
   const listed = await expandManifestPaths(paths, options.cwd);
-  const files = listed.files;
-  const load: FileLoadOptions = {
+  const files = selectProjectFiles(listed.files, paths, options.cwd, options.project);
+  const load: FileCheckOptions = {
     env: variables.env,
+    checks: options.project?.checks ?? { dir: options.cwd, policies: [] },
     ...(options.maxFileBytes !== undefined ? { maxFileBytes: options.maxFileBytes } : {}),
     ...(options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {}),
     ...(options.readStdin !== undefined ? { readStdin: options.readStdin } : {}),
@@ -68,11 +74,13 @@ export async function validatePaths(paths: readonly string[], options: ValidateP
   const sources = new Map<string, string>();
   const secrets: FoundSecret[] = [];
   const envPlaces = new Set<string>();
+  const directives = new Map<string, SuppressionDirective[]>();
   // Every document of the run in load order, for the rule across documents.
   const ordered: ManifestDocument[] = [];
   results.forEach((r, i) => {
     const file = files[i]!;
     if (r.diagnostics !== undefined) diagnostics.push(...r.diagnostics);
+    if (r.directives !== undefined) directives.set(file, r.directives);
     if (r.source !== undefined) sources.set(file, r.source);
     if (r.secrets !== undefined) secrets.push(...r.secrets);
     if (r.envPlaces !== undefined) for (const p of r.envPlaces) envPlaces.add(p);
@@ -86,7 +94,16 @@ export async function validatePaths(paths: readonly string[], options: ValidateP
     const text = (await loadManifestFile(file, load)).text;
     if (text !== undefined) sources.set(file, text);
   }
-  return finish(files, diagnostics, ordered.length, sources, secrets);
+  return finish(files, applyProject(diagnostics, directives, options.project), ordered.length, sources, secrets, options.project);
+}
+
+/** The project's severities and the files' suppression comments, applied to the run's findings. */
+function applyProject(diagnostics: Diagnostic[], directives: ReadonlyMap<string, SuppressionDirective[]>, project: ProjectRunOptions | undefined) {
+  return applyDiagnosticControls(diagnostics, {
+    directives,
+    ...(project?.severities !== undefined ? { severities: project.severities } : {}),
+    policyCodes: policyCodesOf(project),
+  });
 }
 
 /**
@@ -94,7 +111,7 @@ export async function validatePaths(paths: readonly string[], options: ValidateP
  * whose name another file also uses is checked again by the loader, for its places. Rare (two
  * manifests with one name are a finding), so clean runs never pay for positions.
  */
-async function placeRepeatedNames(files: readonly string[], results: FileResult[], load: FileLoadOptions): Promise<void> {
+async function placeRepeatedNames(files: readonly string[], results: FileResult[], load: FileCheckOptions): Promise<void> {
   const seen = new Set<string>();
   const repeated = new Set<string>();
   for (const r of results) for (const name of r.names) (seen.has(name) ? repeated : seen).add(name);
@@ -105,20 +122,28 @@ async function placeRepeatedNames(files: readonly string[], results: FileResult[
   }
 }
 
-/** The reference path: every document in memory, checked by the same functions. */
-async function validateInMemory(paths: readonly string[], options: LoadOptions, variableFindings: readonly Diagnostic[]): Promise<ValidateRun> {
-  const loaded = await loadManifests(paths, options);
-  const checked = checkLoaded(loaded.documents, loaded.diagnostics, { acrossDocuments: true });
-  const diagnostics = [...variableFindings, ...loaded.diagnostics, ...checked.diagnostics];
-  return finish(loaded.files, diagnostics, loaded.documents.length, loaded.sources, checked.secrets);
-}
-
 /** The report, and the sources of the files with findings (the only ones a report shows). */
-function finish(files: string[], found: Diagnostic[], manifests: number, sources: Map<string, string>, secrets: FoundSecret[]): ValidateRun {
-  const diagnostics = sortDiagnostics(found);
+function finish(
+  files: string[],
+  controlled: { diagnostics: Diagnostic[]; suppressed: SuppressedDiagnostic[] },
+  manifests: number,
+  sources: Map<string, string>,
+  secrets: FoundSecret[],
+  project: ProjectRunOptions | undefined,
+): ValidateRun {
+  const { diagnostics, suppressed } = controlled;
   const withFindings = new Set(diagnostics.map((d) => d.file));
+  const policies = policyRulesOf(project);
+  const report: ReportBase = {
+    command: 'validate',
+    files,
+    diagnostics,
+    suppressed,
+    summary: { ...tally(diagnostics), files: files.length, manifests, suppressed: suppressed.length },
+  };
+  if (policies.length > 0) report.policies = policies;
   return {
-    report: { command: 'validate', files, diagnostics, summary: { ...tally(diagnostics), files: files.length, manifests } },
+    report,
     sources: maskSecretsInSources(new Map([...sources].filter(([file]) => withFindings.has(file))), secrets),
     secrets: [...new Set(secrets.map((f) => f.secret))],
   };

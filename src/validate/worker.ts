@@ -1,5 +1,5 @@
 import { parentPort } from 'node:worker_threads';
-import { checkFile, type FileLoadOptions, type FileResult } from './check-file.js';
+import { checkFile, type FileCheckOptions, type FileResult } from './check-file.js';
 
 /**
  * A worker for big runs (`parallel.ts`): it checks the batches of files the main thread sends,
@@ -9,7 +9,7 @@ import { checkFile, type FileLoadOptions, type FileResult } from './check-file.j
 export interface WorkerBatch {
   id: number;
   files: string[];
-  options: Omit<FileLoadOptions, 'readStdin'>;
+  options: Omit<FileCheckOptions, 'readStdin'>;
 }
 
 export interface WorkerResult {

@@ -120,6 +120,10 @@ function wrongTypes(base: string, label: string): Case[] {
 // ---------------------------------------------------------------------------------------------
 // Hand-picked.
 
+/** A line of a JavaScript stack trace: never in any output. */
+export const STACK_LINE = /^\s+at .+(:\d+:\d+\)?|\(native\)|<anonymous>)$/m;
+
+/** A billion-laughs document: `levels` anchors, each a list of `width` aliases of the one before. */
 export const laughs = (levels: number, width: number): string => {
   const out = [`l0: &l0 [${Array.from({ length: width }, () => 'lol').join(', ')}]`];
   for (let i = 1; i < levels; i++) out.push(`l${i}: &l${i} [${Array.from({ length: width }, () => `*l${i - 1}`).join(', ')}]`);
@@ -138,7 +142,7 @@ const writeHuge = async (path: string): Promise<void> => {
 };
 
 // Deterministic pseudo-random bytes: the suite must not depend on the run.
-const noise = (length: number, seed: number): Buffer => {
+export const noise = (length: number, seed: number): Buffer => {
   const b = Buffer.alloc(length);
   let x = seed;
   for (let i = 0; i < length; i++) {

@@ -18,7 +18,7 @@ import type { Code } from '../../src/diagnostics/codes.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
 import { runCli, type CliResult } from '../helpers/run-cli.js';
 import { tempDir } from '../helpers/temp-dir.js';
-import { bytes, FIFTY_MB, generated, handPicked, laughs, utf16, writeCases, type Case } from './bad-input-cases.js';
+import { bytes, FIFTY_MB, generated, handPicked, laughs, STACK_LINE, utf16, writeCases, type Case } from './bad-input-cases.js';
 
 let dir: string;
 
@@ -39,7 +39,6 @@ interface JsonDiagnostic {
   range: { start: { line: number; col: number }; end: { line: number; col: number } } | null;
 }
 
-const STACK_LINE = /^\s+at .+(:\d+:\d+\)?|\(native\)|<anonymous>)$/m;
 
 function expectCleanFailure(r: CliResult, c: Case): JsonDiagnostic[] {
   expect([1, 2], `exit code; stderr: ${r.stderr.slice(0, 500)}`).toContain(r.exitCode);

@@ -52,11 +52,16 @@ describe('the built bin', () => {
     writeFileSync(join(dir, 'x-dup.yaml'), 'name: bench-7\nuser_id: u\n');
     writeFileSync(join(dir, 'x-secret.yaml'), 'user_id: ghp_abcdefghijklmnopqrstuvwxyz0123456789\n');
     writeFileSync(join(dir, 'x-yaml11.yaml'), 'user_id: no\n');
+    // Catalogue checks and suppression comments run on the worker threads too.
+    writeFileSync(join(dir, 'x-catalog.yaml'), 'name: cat\nuser_id: u\ntoolkits: [gitub]\ntools:\n  # sessionctl-ignore catalog/unknown-toolkit: fork\n  acme_internal: [ACME_PING]\n');
     const sequential = run(['validate', dir, '--format', 'json', '--jobs', '1']);
     const parallel = run(['validate', dir, '--format', 'json', '--jobs', '2']);
     expect(sequential.status).toBe(1);
     expect(parallel.stdout).toBe(sequential.stdout);
-    const report = JSON.parse(sequential.stdout) as { summary: { files: number; errors: number; warnings: number } };
-    expect(report.summary).toMatchObject({ files: 504, errors: 10 + 2, warnings: 1 });
+    const report = JSON.parse(sequential.stdout) as { summary: { files: number; errors: number; suppressed: number }; diagnostics: Array<{ code: string; severity: string }> };
+    // Ten generated errors, x-dup, x-secret, and x-catalog's tools for a toolkit its allowlist leaves out.
+    expect(report.summary).toMatchObject({ files: 505, errors: 10 + 3, warnings: 2, suppressed: 1 });
+    expect(report.diagnostics.filter((d) => d.severity === 'error' && !d.code.startsWith('schema/')).map((d) => d.code)).toEqual(['rule/toolkit-not-enabled', 'rule/duplicate-name', 'rule/literal-api-key']);
+    expect(report.diagnostics.filter((d) => d.severity === 'warning').map((d) => d.code)).toEqual(['catalog/unknown-toolkit', 'yaml/yaml11-scalar']);
   });
 });

@@ -174,6 +174,51 @@ describe('sessionctl init', () => {
     expect(r.stdout.includes('note: the schema line points at')).toBe(note);
   });
 
+  it('init --config writes a commented project file that validates clean and drives validate without paths', async () => {
+    const dir = scratch();
+    mkdirSync(join(dir, '.git'));
+    const r = await runCli(['init', '--config'], { cwd: dir });
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain('wrote sessionctl.yaml');
+    const text = readFileSync(join(dir, 'sessionctl.yaml'), 'utf8');
+    // No copy of the schema in this project: the line names where the package publishes it.
+    expect(text.split('\n', 1)[0]).toBe('# yaml-language-server: $schema=./node_modules/sessionctl/schemas/sessionctl-config.schema.json');
+    expect(r.stdout).toContain('note: the schema line points at');
+    expect(readFileSync(new URL('../../schemas/sessionctl-config.schema.json', import.meta.url), 'utf8')).toContain('"$id": "https://sessionctl.dev/schemas/sessionctl-config.schema.json"');
+    mkdirSync(join(dir, 'manifests'));
+    expect((await runCli(['init', 'support-agent', '--dir', 'manifests'], { cwd: dir })).exitCode).toBe(0);
+    // From a subfolder: the project file is found above, and its `paths` are relative to it.
+    const check = await runCli(['validate', '--strict', '--format', 'json'], { cwd: join(dir, 'manifests') });
+    expect(check.stderr).toBe('');
+    expect(JSON.parse(check.stdout)).toMatchObject({ files: ['support-agent.yaml'], diagnostics: [], summary: { suppressed: 0 } });
+    expect(check.exitCode).toBe(0);
+    const again = await runCli(['init', '--config'], { cwd: dir });
+    expect(again.exitCode).toBe(2);
+    expect(readFileSync(join(dir, 'sessionctl.yaml'), 'utf8')).toBe(text);
+  });
+
+  it('keeps the values of the sensitive variables out of every report', async () => {
+    const dir = scratch();
+    mkdirSync(join(dir, '.git'));
+    writeFileSync(join(dir, 'sessionctl.yaml'), 'sensitive: [SANDBOX_SIZE]\n');
+    writeFileSync(join(dir, 'm.yaml'), 'name: m\nuser_id: u\nworkbench:\n  sandbox_size: ${SANDBOX_SIZE}\n');
+    for (const format of ['human', 'json', 'sarif', 'github']) {
+      const r = await runCli(['validate', 'm.yaml', '--format', format], { cwd: dir, env: { SANDBOX_SIZE: 'tenant-7f3a9c-huge' } });
+      expect(r.exitCode).toBe(1);
+      // The schema quotes the value it refuses; the value of a sensitive variable is masked.
+      expect(r.stdout).toContain('****');
+      expect(r.stdout + r.stderr).not.toContain('tenant-7f3a9c-huge');
+    }
+  });
+
+  it('without paths or a project file, validate is a usage error', async () => {
+    const dir = scratch();
+    mkdirSync(join(dir, '.git'));
+    const r = await runCli(['validate'], { cwd: dir });
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('no manifests to check');
+  });
+
   it('rejects a name that is not a manifest name', async () => {
     const dir = scratch();
     const r = await runCli(['init', '../escape'], { cwd: dir });

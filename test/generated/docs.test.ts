@@ -4,7 +4,9 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { catalogue, codes, docsAnchor } from '../../src/diagnostics/codes.js';
 import { manifestMarkdown, type SchemaNode } from '../../scripts/generate/manifest-md.js';
+import { policiesMarkdown } from '../../scripts/generate/policies-md.js';
 import { rulesMarkdown } from '../../scripts/generate/rules-md.js';
+import { policyKinds } from '../../src/validate/policies/index.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const schema = JSON.parse(readFileSync(path.join(root, 'schemas/session-manifest.schema.json'), 'utf8')) as SchemaNode;
@@ -26,10 +28,19 @@ describe('generated reference docs', () => {
       'zzz/c': { severity: 'info', description: 'C.' },
     });
     const headings = [...md.matchAll(/^## (.*)$/gm)].map((m) => m[1]);
-    expect(headings).toEqual(['Reading files (`input/`)', 'Semantic rules (`rule/`)', 'zzz (`zzz/`)']);
+    expect(headings).toEqual(['Reading files (`input/`)', 'Semantic rules (`rule/`)', 'zzz (`zzz/`)', 'Policies (`policy/`)']);
     expect(md).toContain('Severity: **error** (exit code 2).');
     expect(md).toContain('Severity: **warning** (exit code 1 only with `--strict`).');
     expect(md).toContain('Severity: **info** (does not change the exit code).');
+  });
+
+  test('policies.md documents every kind of condition with an example and the finding it gives', () => {
+    const md = policiesMarkdown(readFileSync(path.join(root, 'docs/policies.md'), 'utf8'), JSON.parse(readFileSync(path.join(root, 'schemas/sessionctl-config.schema.json'), 'utf8')) as SchemaNode);
+    for (const kind of policyKinds) {
+      expect(md).toContain(`### \`${kind.name}\``);
+      expect(md).toMatch(new RegExp(`### \`${kind.name}\`[\\s\\S]*?\`\`\`text\nmanifest\\.yaml:\\d+:\\d+  error  `));
+    }
+    expect(() => policiesMarkdown('# no markers\n', {} as SchemaNode)).toThrow(/generated:policy-keys/);
   });
 
   test('manifest.md documents every property of the schema, with type, requiredness and later-field marks', () => {

@@ -13,12 +13,12 @@ _sessionctl_subcommands() {
 _sessionctl_options() {
   case "$1" in
     '') echo '-V --version -h --help' ;;
-    'validate') echo '--format --changed-since --strict --env-file --max-file-size --jobs --no-fast-path -h --help' ;;
-    'plan') echo '--refresh --prune --recreate-unknown --detailed-exitcode --out --strict --state --format --changed-since --env-file --concurrency --rate-limit --emulator --lock-timeout --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
-    'apply') echo '--dry-run --refresh --prune --keep-replaced --recreate-unknown --strict --github-output --state --format --changed-since --env-file --concurrency --rate-limit --emulator --lock-timeout --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
-    'diff') echo '--session --strict --mcp --state --format --changed-since --env-file --concurrency --rate-limit --emulator --lock-timeout --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
-    'destroy') echo '--auto-approve --dry-run --state --format --changed-since --env-file --concurrency --rate-limit --emulator --lock-timeout --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
-    'import') echo '--strict --state --format --changed-since --env-file --concurrency --rate-limit --emulator --lock-timeout --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
+    'validate') echo '--format --changed-since --strict --env-file --max-file-size --jobs --no-fast-path --catalog --config --no-config -h --help' ;;
+    'plan') echo '--refresh --prune --recreate-unknown --detailed-exitcode --out --strict --state --format --changed-since --env-file --concurrency --rate-limit --emulator --lock-timeout --config --no-config --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
+    'apply') echo '--dry-run --refresh --prune --keep-replaced --recreate-unknown --strict --github-output --state --format --changed-since --env-file --concurrency --rate-limit --emulator --lock-timeout --config --no-config --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
+    'diff') echo '--session --strict --mcp --state --format --changed-since --env-file --concurrency --rate-limit --emulator --lock-timeout --config --no-config --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
+    'destroy') echo '--auto-approve --dry-run --state --format --changed-since --env-file --concurrency --rate-limit --emulator --lock-timeout --config --no-config --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
+    'import') echo '--strict --state --format --changed-since --env-file --concurrency --rate-limit --emulator --lock-timeout --config --no-config --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
     'export') echo '--name --out --force --show-sensitive --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
     'history') echo '--diff --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout --all --limit -h --help' ;;
     'state') echo '-h --help' ;;
@@ -47,8 +47,8 @@ _sessionctl_options() {
     'files get') echo '--force --mount --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
     'files help') echo '' ;;
     'mcp') echo '--call --arg --args-file --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
-    'schema') echo '-h --help' ;;
-    'init') echo '--dir -h --help' ;;
+    'schema') echo '--config -h --help' ;;
+    'init') echo '--dir --config -h --help' ;;
     'completion') echo '-h --help' ;;
     'emulator') echo '--host --port --api-key --api-keys-file --data-dir --rate-limit --max-file-size --catalog -h --help' ;;
     'help') echo '' ;;
@@ -57,12 +57,12 @@ _sessionctl_options() {
 
 _sessionctl_value_options() {
   case "$1" in
-    'validate') echo '--format --changed-since --env-file --max-file-size --jobs' ;;
-    'plan') echo '--out --state --format --changed-since --env-file --concurrency --rate-limit --lock-timeout --base-url --api-key-file --api-version --timeout' ;;
-    'apply') echo '--refresh --state --format --changed-since --env-file --concurrency --rate-limit --lock-timeout --base-url --api-key-file --api-version --timeout' ;;
-    'diff') echo '--session --state --format --changed-since --env-file --concurrency --rate-limit --lock-timeout --base-url --api-key-file --api-version --timeout' ;;
-    'destroy') echo '--state --format --changed-since --env-file --concurrency --rate-limit --lock-timeout --base-url --api-key-file --api-version --timeout' ;;
-    'import') echo '--state --format --changed-since --env-file --concurrency --rate-limit --lock-timeout --base-url --api-key-file --api-version --timeout' ;;
+    'validate') echo '--format --changed-since --env-file --max-file-size --jobs --catalog --config' ;;
+    'plan') echo '--out --state --format --changed-since --env-file --concurrency --rate-limit --lock-timeout --config --base-url --api-key-file --api-version --timeout' ;;
+    'apply') echo '--refresh --state --format --changed-since --env-file --concurrency --rate-limit --lock-timeout --config --base-url --api-key-file --api-version --timeout' ;;
+    'diff') echo '--session --state --format --changed-since --env-file --concurrency --rate-limit --lock-timeout --config --base-url --api-key-file --api-version --timeout' ;;
+    'destroy') echo '--state --format --changed-since --env-file --concurrency --rate-limit --lock-timeout --config --base-url --api-key-file --api-version --timeout' ;;
+    'import') echo '--state --format --changed-since --env-file --concurrency --rate-limit --lock-timeout --config --base-url --api-key-file --api-version --timeout' ;;
     'export') echo '--name --out --state --user-id --format --base-url --api-key-file --api-version --timeout' ;;
     'history') echo '--diff --state --user-id --format --base-url --api-key-file --api-version --timeout --limit' ;;
     'state list') echo '--state --format' ;;

@@ -26,6 +26,8 @@ interface GoldenCase {
   args: string[];
   exit: number;
   env?: Record<string, string>;
+  /** The folder to run in, relative to the case's folder (a project file is then found above it). */
+  cwd?: string;
 }
 
 const cases = readdirSync(here)
@@ -72,9 +74,21 @@ describe('golden', () => {
     }
     // `schema/variant` comes only from oneOf/anyOf/not, which this schema does not use where
     // cleanup keeps them (unit-tested in test/unit/validate/cleanup.test.ts with its own schema).
-    const wanted = codes.filter((c) => (c.startsWith('rule/') || c.startsWith('schema/')) && c !== 'schema/variant');
+    const groups = ['rule/', 'schema/', 'catalog/', 'suppression/'];
+    const wanted = codes.filter((c) => groups.some((g) => c.startsWith(g)) && c !== 'schema/variant');
     expect(wanted.filter((c) => !seen.has(c))).toEqual([]);
     expect(seen.has('yaml/yaml11-scalar')).toBe(true);
+    // The project file's own findings, with at least the codes a person meets first.
+    expect(['config/unknown-key', 'config/invalid-value', 'config/unknown-code', 'config/locked-code', 'config/policy-condition', 'config/unsafe-pattern', 'config/secret'].filter((c) => !seen.has(c))).toEqual([]);
+  });
+
+  it('covers at least eight kinds of policy, each with a finding', () => {
+    const kinds = new Set<string>();
+    for (const name of cases) {
+      const report = JSON.parse(readFileSync(join(here, name, 'expected.json'), 'utf8')) as { diagnostics: Array<{ code: string }> };
+      for (const d of report.diagnostics) if (d.code.startsWith('policy/')) kinds.add(d.code);
+    }
+    expect(kinds.size).toBeGreaterThanOrEqual(8);
   });
 
   describe.each(cases)('%s', (name) => {
@@ -82,10 +96,11 @@ describe('golden', () => {
     const spec = JSON.parse(readFileSync(join(dir, 'case.json'), 'utf8')) as GoldenCase;
 
     it.each(formats)('%s', async (format, file) => {
-      const r = await runCli([...spec.args, '--format', format], { cwd: dir, env: spec.env ?? {} });
+      const cwd = spec.cwd === undefined ? dir : join(dir, spec.cwd);
+      const r = await runCli([...spec.args, '--format', format], { cwd, env: spec.env ?? {} });
       expect(r.stderr).toBe('');
       expect(r.exitCode).toBe(spec.exit);
-      const out = normalise(r.stdout, dir);
+      const out = normalise(r.stdout, cwd);
       await expect(format === 'sarif' ? stableSarif(out) : out).toMatchFileSnapshot(join(dir, file));
     });
   });

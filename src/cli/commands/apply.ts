@@ -7,7 +7,7 @@ import { announceDeletions, graceMs, watchRun } from '../apply-progress.js';
 import type { RegisterCommand } from '../command.js';
 import { connector } from '../open-connection.js';
 import { processLock } from '../process-lock.js';
-import { addRunOptions, finishRun, runInputs, stateOf, type RunFlags } from '../run-options.js';
+import { addRunOptions, finishRun, projectForRun, runInputs, stateOf, type RunFlags } from '../run-options.js';
 
 interface ApplyFlags extends RunFlags {
   dryRun?: boolean;
@@ -33,7 +33,7 @@ export const registerApply: RegisterCommand = (program, env) => {
   const cmd = program
     .command('apply')
     .description('Create, update in place, replace and (with --prune) delete sessions so that they match their manifests; verify every answer and record each change in the state.')
-    .argument('<paths...>', 'manifest files, folders, globs in quotes, - for standard input, or one plan file saved by `plan --out`')
+    .argument('[paths...]', 'manifest files, folders, globs in quotes, - for standard input, or one plan file saved by `plan --out` (default: `paths` of sessionctl.yaml)')
     .option('--dry-run', 'show the plan only: no lock, no request')
     .addOption(new Option('--refresh [bool]', 'read recorded sessions first and repair their drift (default: true; --refresh=false or --no-refresh skips it)').argParser(parseRefresh))
     .addOption(new Option('--no-refresh', 'do not read recorded sessions first').hideHelp())
@@ -60,8 +60,11 @@ export const registerApply: RegisterCommand = (program, env) => {
         'without an answer is recorded as outcome unknown and never sent again unless --recreate-unknown.',
       ].join('\n'),
     )
-    .action(async (paths: string[], flags: ApplyFlags) => {
+    .action(async (args: string[], flags: ApplyFlags) => {
       const { io } = env;
+      const project = await projectForRun('apply', args, flags, env);
+      if (project === undefined) return;
+      const { paths } = project;
       const [{ runApply }, { readSavedPlan, savedPlanPaths }, { githubOutputLines }] = await Promise.all([
         import('../../runner/run-apply.js'),
         import('../../runner/saved-plan.js'),
@@ -71,7 +74,7 @@ export const registerApply: RegisterCommand = (program, env) => {
       if (flags.githubOutput === true && (outputFile === undefined || outputFile === '')) {
         throw new UsageError('--github-output needs $GITHUB_OUTPUT, which GitHub Actions sets for each step', 'run inside a GitHub Actions step, or set GITHUB_OUTPUT to a file');
       }
-      let state = stateOf(flags, env);
+      let state = stateOf(flags, env, project.loaded.config.state);
       let targets = paths;
       let pruneRoots: string[] | undefined;
       let saved: { path: string; plan: Awaited<ReturnType<typeof readSavedPlan>> & object } | undefined;
@@ -92,12 +95,12 @@ export const registerApply: RegisterCommand = (program, env) => {
       if (saved !== undefined && flags.changedSince !== undefined) {
         throw new UsageError('--changed-since cannot narrow a saved plan', 'pass --changed-since to `sessionctl plan --out` instead');
       }
-      if (saved === undefined) targets = await narrowToChanged(targets, flags.changedSince, { io, ...(flags.envFile !== undefined ? { envFile: flags.envFile } : {}) });
+      if (saved === undefined) targets = await narrowToChanged(targets, flags.changedSince, { io, ...(project.envFiles !== undefined ? { envFiles: project.envFiles } : {}) });
       const watch = watchRun(env, 'apply');
       let outcome;
       try {
         outcome = await runApply(targets, {
-          ...(await runInputs(flags, env, state)),
+          ...(await runInputs(flags, env, state, project)),
           connect: connector(flags, env, state),
           dryRun: flags.dryRun === true,
           refresh: flags.refresh !== false,
@@ -126,6 +129,6 @@ export const registerApply: RegisterCommand = (program, env) => {
         }
       }
       const interrupted = watch.signalExit();
-      await finishRun(outcome, flags, env, (code) => interrupted ?? code);
+      await finishRun(outcome, flags, env, project, (code) => interrupted ?? code);
     });
 };

@@ -4,7 +4,7 @@ import { announceDeletions, graceMs, watchRun } from '../apply-progress.js';
 import type { CommandEnv, RegisterCommand } from '../command.js';
 import { connector } from '../open-connection.js';
 import { processLock } from '../process-lock.js';
-import { addRunOptions, finishRun, runInputs, stateOf, type RunFlags } from '../run-options.js';
+import { addRunOptions, finishRun, projectForRun, runInputs, stateOf, type RunFlags } from '../run-options.js';
 
 interface DestroyFlags extends RunFlags {
   autoApprove?: boolean;
@@ -61,12 +61,14 @@ export const registerDestroy: RegisterCommand = (program, env) => {
       ].join('\n'),
     )
     .action(async (paths: string[], flags: DestroyFlags) => {
+      const project = await projectForRun('destroy', paths, flags, env);
+      if (project === undefined) return;
       const { runDestroy } = await import('../../runner/run-destroy.js');
-      const state = stateOf(flags, env);
+      const state = stateOf(flags, env, project.loaded.config.state);
       const watch = watchRun(env, 'destroy');
       try {
         const outcome = await runDestroy(paths, {
-          ...(await runInputs(flags, env, state)),
+          ...(await runInputs(flags, env, state, project)),
           connect: connector(flags, env, state),
           lock: processLock(),
           dryRun: flags.dryRun === true,
@@ -77,7 +79,7 @@ export const registerDestroy: RegisterCommand = (program, env) => {
           onInterrupt: watch.onInterrupt,
         });
         const interrupted = watch.signalExit();
-        await finishRun(outcome, flags, env, (code) => interrupted ?? code);
+        await finishRun(outcome, flags, env, project, (code) => interrupted ?? code);
       } finally {
         watch.stop();
       }

@@ -2,7 +2,7 @@ import { UsageError } from '../../diagnostics/errors.js';
 import { narrowToChanged } from '../changed-since.js';
 import type { RegisterCommand } from '../command.js';
 import { connector } from '../open-connection.js';
-import { addRunOptions, finishRun, runInputs, stateOf, type RunFlags } from '../run-options.js';
+import { addRunOptions, finishRun, projectForRun, runInputs, stateOf, type RunFlags } from '../run-options.js';
 
 interface DiffFlags extends RunFlags {
   session?: string;
@@ -17,7 +17,7 @@ export const registerDiff: RegisterCommand = (program, env) => {
   const cmd = program
     .command('diff')
     .description('Compare declared manifests with their deployed sessions (GET): drift, classified, at the declared line, with a unified diff.')
-    .argument('<paths...>', 'manifest files, folders (searched for *.yaml and *.yml), globs in quotes, or - for standard input')
+    .argument('[paths...]', 'manifest files, folders (searched for *.yaml and *.yml), globs in quotes, or - for standard input (default: `paths` of sessionctl.yaml)')
     .option('--session <id>', 'audit this session (trs_...) against the one manifest given, whatever the state says')
     .option('--strict', 'differences the manifest does not declare (added) count as drift too')
     .option('--mcp', 'also compare the tools an agent sees at each session\'s MCP URL with the ones the manifest expects');
@@ -35,21 +35,23 @@ export const registerDiff: RegisterCommand = (program, env) => {
         'Exit codes: 0 in sync, 1 drift or a manifest not applied, 2 usage or input error, 3 the service failed.',
       ].join('\n'),
     )
-    .action(async (paths: string[], flags: DiffFlags) => {
+    .action(async (args: string[], flags: DiffFlags) => {
       const { io } = env;
       if (flags.session !== undefined && !/^trs_[A-Za-z0-9_-]+$/.test(flags.session)) {
         throw new UsageError(`--session expects a session id such as trs_1a2b3c, got ${JSON.stringify(flags.session)}`);
       }
+      const project = await projectForRun('diff', args, flags, env);
+      if (project === undefined) return;
       const { runDiff } = await import('../../runner/run-diff.js');
-      const state = stateOf(flags, env);
-      const selected = await narrowToChanged(paths, flags.changedSince, { io, ...(flags.envFile !== undefined ? { envFile: flags.envFile } : {}) });
+      const state = stateOf(flags, env, project.loaded.config.state);
+      const selected = await narrowToChanged(project.paths, flags.changedSince, { io, ...(project.envFiles !== undefined ? { envFiles: project.envFiles } : {}) });
       const outcome = await runDiff(selected, {
-        ...(await runInputs(flags, env, state)),
+        ...(await runInputs(flags, env, state, project)),
         connect: connector(flags, env, state),
         ...(flags.session !== undefined ? { session: flags.session } : {}),
         strict: flags.strict === true,
         mcp: flags.mcp === true,
       });
-      await finishRun(outcome, flags, env);
+      await finishRun(outcome, flags, env, project);
     });
 };

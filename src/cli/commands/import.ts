@@ -1,7 +1,7 @@
 import type { RegisterCommand } from '../command.js';
 import { connector } from '../open-connection.js';
 import { processLock } from '../process-lock.js';
-import { addRunOptions, finishRun, runInputs, stateOf, type RunFlags } from '../run-options.js';
+import { addRunOptions, finishRun, projectForRun, runInputs, stateOf, type RunFlags } from '../run-options.js';
 
 /** `sessionctl import NAME SESSION_ID [paths..]`: adopts an existing session into the state. */
 export const registerImport: RegisterCommand = (program, env) => {
@@ -10,7 +10,7 @@ export const registerImport: RegisterCommand = (program, env) => {
     .description('Adopt an existing session into the state under a manifest name; its config is read and any difference shown as drift.')
     .argument('<name>', 'the manifest name (its `name:`, or its file stem)')
     .argument('<session>', 'the session id (trs_...)')
-    .argument('[paths...]', 'where the manifest is: files, folders or globs (default: the current folder)')
+    .argument('[paths...]', 'where the manifest is: files, folders or globs (default: `paths` of sessionctl.yaml, else the current folder)')
     .option('--strict', 'differences the manifest does not declare (added) count as drift too');
   addRunOptions(cmd, 'always')
     .addHelpText(
@@ -27,16 +27,18 @@ export const registerImport: RegisterCommand = (program, env) => {
         '2 usage or input error, 3 the service failed (the session is not there: 404).',
       ].join('\n'),
     )
-    .action(async (name: string, session: string, paths: string[], flags: RunFlags & { strict?: boolean }) => {
+    .action(async (name: string, session: string, args: string[], flags: RunFlags & { strict?: boolean }) => {
+      const project = await projectForRun('import', args, flags, env, ['.']);
+      if (project === undefined) return;
       const { runImport } = await import('../../runner/run-import.js');
-      const state = stateOf(flags, env);
-      const outcome = await runImport(name, session, paths.length > 0 ? paths : ['.'], {
-        ...(await runInputs(flags, env, state)),
+      const state = stateOf(flags, env, project.loaded.config.state);
+      const outcome = await runImport(name, session, project.paths, {
+        ...(await runInputs(flags, env, state, project)),
         connect: connector(flags, env, state),
         lock: processLock(),
         strict: flags.strict === true,
       });
       if (outcome.imported !== undefined) env.io.stderr.write(`imported ${outcome.imported.session_id} as ${name} (user ${outcome.imported.user_id})\n`);
-      await finishRun(outcome, flags, env);
+      await finishRun(outcome, flags, env, project);
     });
 };

@@ -3,7 +3,7 @@ import { InvalidArgumentError } from 'commander';
 import { InputError, UsageError } from '../../diagnostics/errors.js';
 import { createNewFile } from '../../util/atomic-write.js';
 import type { RegisterCommand } from '../command.js';
-import { schemaReference } from '../schema-reference.js';
+import { CONFIG_SCHEMA, schemaReference } from '../schema-reference.js';
 
 const NAME = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
 
@@ -44,13 +44,36 @@ workbench:
 `;
 }
 
-/** `sessionctl init [name]`: writes `<name>.yaml`, a starter manifest that validates clean. */
+/** Writes a new file (never over an existing one), or says why it cannot. */
+async function writeNew(path: string, text: string, shown: string, what: string, otherwise: string): Promise<void> {
+  let outcome: 'created' | 'exists';
+  try {
+    outcome = await createNewFile(path, text);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'the folder does not exist' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : String((err as Error).message);
+    throw new InputError(`cannot write the ${what}: ${why}`, shown, { cause: err });
+  }
+  if (outcome === 'exists') throw new UsageError(`${shown} already exists; init never overwrites a file`, otherwise);
+}
+
+/** Says where a modeline points when the schema is not there yet, and how to put it there. */
+function schemaNote(schema: { ref: string; present: boolean }, write: string): string {
+  if (schema.present) return '';
+  return `note: the schema line points at ${schema.ref}, which is not there yet: add sessionctl as a dev dependency, or write the schema into the project with: ${write}\n`;
+}
+
+/**
+ * `sessionctl init [name]`: writes `<name>.yaml`, a starter manifest that validates clean;
+ * `sessionctl init --config` writes `sessionctl.yaml`, a commented project configuration.
+ */
 export const registerInit: RegisterCommand = (program, env) => {
   program
     .command('init')
-    .description('Write a starter manifest, <name>.yaml, with the schema modeline for editor completion. Never overwrites a file.')
+    .description('Write a starter manifest, <name>.yaml (or with --config, a project configuration, sessionctl.yaml), with the schema modeline for editor completion. Never overwrites a file.')
     .argument('[name]', 'the manifest name, also the file name (lowercase letters, digits, hyphens)', parseName, 'session')
     .option('--dir <folder>', 'write into this folder instead of the current one')
+    .option('--config', 'write sessionctl.yaml, the project configuration: default paths and formats, rule severities, overrides, policies')
     .addHelpText(
       'after',
       [
@@ -59,34 +82,29 @@ export const registerInit: RegisterCommand = (program, env) => {
         '  sessionctl init support-agent                 # writes ./support-agent.yaml',
         '  sessionctl init ci-bot --dir manifests        # writes manifests/ci-bot.yaml',
         '  sessionctl validate support-agent.yaml        # then check it',
+        '  sessionctl init --config                      # writes ./sessionctl.yaml, the project configuration',
         '',
-        'The $schema line points at the project\'s schemas/session-manifest.schema.json when there is one',
-        '(in the folder or above it), else at node_modules/sessionctl/schemas/session-manifest.schema.json.',
+        "The $schema line points at the project's schemas/<schema>.json when there is one (in the folder",
+        'or above it), else at node_modules/sessionctl/schemas/<schema>.json.',
       ].join('\n'),
     )
-    .action(async (name: string, options: { dir?: string }) => {
+    .action(async (name: string, options: { dir?: string; config?: boolean }) => {
       const { io } = env;
       const dir = resolve(io.cwd, options.dir ?? '.');
+      const show = (path: string): string => relative(io.cwd, path).split(sep).join('/') || path;
+      if (options.config === true) {
+        const path = join(dir, 'sessionctl.yaml');
+        const { starterProjectConfig } = await import('../../project/starter.js');
+        const schema = schemaReference(dir, io.cwd, CONFIG_SCHEMA);
+        await writeNew(path, starterProjectConfig(schema.ref), show(path), 'project configuration', 'edit the existing file, or pass --dir for another folder');
+        io.stdout.write(`wrote ${show(path)}\nnext: sessionctl validate   # checks the paths it names\n`);
+        io.stdout.write(schemaNote(schema, 'sessionctl schema --config > schemas/sessionctl-config.schema.json'));
+        return;
+      }
       const path = join(dir, `${name}.yaml`);
-      const shown = relative(io.cwd, path).split(sep).join('/') || path;
       const schema = schemaReference(dir, io.cwd);
-      let outcome: 'created' | 'exists';
-      try {
-        outcome = await createNewFile(path, starterManifest(name, schema.ref));
-      } catch (err) {
-        const code = (err as NodeJS.ErrnoException).code;
-        const why = code === 'ENOENT' ? 'the folder does not exist' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : String((err as Error).message);
-        throw new InputError(`cannot write the manifest: ${why}`, shown, { cause: err });
-      }
-      if (outcome === 'exists') {
-        throw new UsageError(`${shown} already exists; init never overwrites a file`, `choose another name: sessionctl init ${name}-2`);
-      }
-      io.stdout.write(`wrote ${shown}\nnext: sessionctl validate ${shown}\n`);
-      if (!schema.present) {
-        io.stdout.write(
-          `note: the schema line points at ${schema.ref}, which is not there yet: add sessionctl as a dev dependency, ` +
-            'or write the schema into the project with: sessionctl schema > schemas/session-manifest.schema.json\n',
-        );
-      }
+      await writeNew(path, starterManifest(name, schema.ref), show(path), 'manifest', `choose another name: sessionctl init ${name}-2`);
+      io.stdout.write(`wrote ${show(path)}\nnext: sessionctl validate ${show(path)}\n`);
+      io.stdout.write(schemaNote(schema, 'sessionctl schema > schemas/session-manifest.schema.json'));
     });
 };

@@ -3,7 +3,7 @@ import type { RegisterCommand } from '../command.js';
 import { narrowToChanged } from '../changed-since.js';
 import { ExitCode } from '../exit-codes.js';
 import { connector } from '../open-connection.js';
-import { addRunOptions, finishRun, runInputs, stateOf, type RunFlags } from '../run-options.js';
+import { addRunOptions, finishRun, projectForRun, runInputs, stateOf, type RunFlags } from '../run-options.js';
 
 interface PlanFlags extends RunFlags {
   refresh?: boolean;
@@ -21,7 +21,7 @@ export const registerPlan: RegisterCommand = (program, env) => {
   const cmd = program
     .command('plan')
     .description('Show what apply would do per manifest (create, update, replace, delete with --prune, no-op), field by field at the declared lines. No network unless --refresh.')
-    .argument('<paths...>', 'manifest files, folders (searched for *.yaml and *.yml), globs in quotes, or - for standard input')
+    .argument('[paths...]', 'manifest files, folders (searched for *.yaml and *.yml), globs in quotes, or - for standard input (default: `paths` of sessionctl.yaml)')
     .option('--refresh', 'read recorded sessions (GET): a gone one is planned for create, a drifted one for an update that repairs it')
     .option('--prune', 'plan the deletion of recorded sessions whose manifests are gone from these paths')
     .option('--recreate-unknown', 'plan creates where an earlier create has an unknown outcome')
@@ -42,19 +42,21 @@ export const registerPlan: RegisterCommand = (program, env) => {
         '4 changes pending (only with --detailed-exitcode).',
       ].join('\n'),
     )
-    .action(async (paths: string[], flags: PlanFlags) => {
+    .action(async (args: string[], flags: PlanFlags) => {
       const { io } = env;
+      const project = await projectForRun('plan', args, flags, env);
+      if (project === undefined) return;
       const { runPlan } = await import('../../runner/run-plan.js');
-      const state = stateOf(flags, env);
-      const selected = await narrowToChanged(paths, flags.changedSince, { io, ...(flags.envFile !== undefined ? { envFile: flags.envFile } : {}) });
+      const state = stateOf(flags, env, project.loaded.config.state);
+      const selected = await narrowToChanged(project.paths, flags.changedSince, { io, ...(project.envFiles !== undefined ? { envFiles: project.envFiles } : {}) });
       const outcome = await runPlan(selected, {
-        ...(await runInputs(flags, env, state)),
+        ...(await runInputs(flags, env, state, project)),
         ...(flags.refresh === true ? { refresh: connector(flags, env, state) } : {}),
         prune: flags.prune === true,
         recreateUnknown: flags.recreateUnknown === true,
         strict: flags.strict === true,
         ...(flags.out !== undefined ? { out: resolve(io.cwd, flags.out) } : {}),
       });
-      await finishRun(outcome, flags, env, (code) => (code === ExitCode.ok && flags.detailedExitcode === true && outcome.changes ? ExitCode.changesPending : code));
+      await finishRun(outcome, flags, env, project, (code) => (code === ExitCode.ok && flags.detailedExitcode === true && outcome.changes ? ExitCode.changesPending : code));
     });
 };

@@ -1,18 +1,21 @@
+import { resolve } from 'node:path';
 import { InvalidArgumentError, Option } from 'commander';
+import { sortDiagnostics, tally } from '../../diagnostics/diagnostic.js';
 import { UsageError } from '../../diagnostics/errors.js';
 import { changedSinceOption, narrowToChanged } from '../changed-since.js';
 import { emitReport, formatOption } from '../output.js';
 import type { RegisterCommand } from '../command.js';
 import { exitCodeForDiagnostics } from '../exit-codes.js';
+import { addProjectOptions, checkCatalog, envFilesOf, loadProjectForRun, redactSensitiveValues, runPaths, type ProjectFlags } from '../project-config.js';
 
-interface ValidateOptions {
-  format?: string[];
+interface ValidateOptions extends ProjectFlags {
   strict?: boolean;
   envFile?: string;
   maxFileSize?: number;
   jobs?: number;
   changedSince?: string;
   fastPath?: boolean;
+  catalog?: string;
 }
 
 function parseJobs(value: string): number {
@@ -29,14 +32,14 @@ function parseBytes(value: string): number {
 
 /**
  * `sessionctl validate [paths..]`: parse, schema and rules, every finding at file:line:col.
- * No network. Paths are required (explicit beats a `.` that would lint every YAML file of a repo,
- * CI workflows included); `-` reads standard input.
+ * No network. Paths are required unless the project configuration names them (explicit beats a
+ * `.` that would lint every YAML file of a repo, CI workflows included); `-` reads standard input.
  */
 export const registerValidate: RegisterCommand = (program, env) => {
-  program
+  const cmd = program
     .command('validate')
-    .description('Check session manifests: YAML, schema and semantic rules, each finding at file:line:col. No network.')
-    .argument('<paths...>', 'manifest files, folders (searched for *.yaml and *.yml), globs in quotes, or - for standard input')
+    .description('Check session manifests: YAML, schema, semantic rules, the catalogue and the project\'s policies, each finding at file:line:col. No network.')
+    .argument('[paths...]', 'manifest files, folders (searched for *.yaml and *.yml), globs in quotes, or - for standard input (default: `paths` of sessionctl.yaml)')
     .addOption(formatOption())
     .addOption(changedSinceOption())
     .option('--strict', 'warnings fail the run too (exit code 1)')
@@ -46,6 +49,8 @@ export const registerValidate: RegisterCommand = (program, env) => {
       new Option('--jobs <n>', 'threads for big runs, the main one included (default: every core, at most 4, from 5,000 files on); results never depend on it').argParser(parseJobs),
     )
     .option('--no-fast-path', 'read every file with positions, as files with findings are; slower on big runs, same results')
+    .addOption(new Option('--catalog <file>', 'check toolkit and tool slugs against this catalogue (JSON, as `emulator --catalog` takes) instead of the bundled one'));
+  addProjectOptions(cmd)
     .addHelpText(
       'after',
       [
@@ -56,30 +61,53 @@ export const registerValidate: RegisterCommand = (program, env) => {
         '  cat support.yaml | sessionctl validate -            # standard input',
         '  sessionctl validate manifests/ --env-file .env.ci   # ${VAR} values from a file',
         '  sessionctl validate manifests/ --format sarif=results.sarif --format human',
+        '  sessionctl validate                                 # the paths of sessionctl.yaml',
+        '',
+        'sessionctl.yaml (found here or above, or --config FILE) sets default paths, formats and env files,',
+        'rule severities per path, ignored files and policies; `sessionctl init --config` writes one.',
+        'A finding is silenced by `# sessionctl-ignore CODE: reason` on its line or the line before.',
         '',
         'Exit codes: 0 valid (warnings allowed unless --strict), 1 findings, 2 usage or input error',
-        '(a file that cannot be read, a path that matches nothing, a bad --env-file).',
+        '(a file that cannot be read, a path that matches nothing, a bad --env-file or sessionctl.yaml).',
         'Inside GitHub Actions, with no --format: the human report, annotations and a step summary.',
       ].join('\n'),
     )
-    .action(async (paths: string[], options: ValidateOptions) => {
+    .action(async (args: string[], options: ValidateOptions) => {
       const { io } = env;
-      if (paths.filter((p) => p === '-').length > 1) throw new UsageError('standard input (-) can be named only once');
+      if (args.filter((p) => p === '-').length > 1) throw new UsageError('standard input (-) can be named only once');
+      const project = await loadProjectForRun('validate', options, env);
+      if (project === undefined) return;
+      const { config } = project;
+      const paths = runPaths(args, config);
+      const formats = options.format ?? config.formats;
+      const catalog = options.catalog !== undefined ? resolve(io.cwd, options.catalog) : config.catalog;
+      await checkCatalog(catalog, options.catalog ?? catalog ?? '');
       // Loaded on use, so that other commands do not pay for yaml and the validator at start-up.
-      const [{ validatePaths }, { readStreamBounded }] = await Promise.all([import('../../validate/run.js'), import('../../manifest/load.js')]);
-      const selected = await narrowToChanged(paths, options.changedSince, { io, ...(options.envFile !== undefined ? { envFile: options.envFile } : {}) });
+      const [{ validatePaths }, { readStreamBounded }, { projectRunOptions }] = await Promise.all([
+        import('../../validate/run.js'),
+        import('../../manifest/load.js'),
+        import('../../project/run-options.js'),
+      ]);
+      const envFiles = envFilesOf(options.envFile, config, io.cwd);
+      await redactSensitiveValues(config, envFiles, env);
+      const selected = await narrowToChanged(paths, options.changedSince, { io, ...(envFiles !== undefined ? { envFiles } : {}) });
       const run = await validatePaths(selected, {
         cwd: io.cwd,
         env: io.env,
-        ...(options.envFile !== undefined ? { envFile: options.envFile } : {}),
+        ...(envFiles !== undefined ? { envFiles } : {}),
         readStdin: () => readStreamBounded(io.stdin, options.maxFileSize),
         ...(options.maxFileSize !== undefined ? { maxFileBytes: options.maxFileSize } : {}),
         ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
         ...(options.fastPath === false ? { fastPath: false } : {}),
+        project: projectRunOptions(config, catalog !== undefined ? { catalog } : {}),
       });
       for (const secret of run.secrets) env.redactor.add(secret);
       const report = run.report;
-      await emitReport(report, run.sources, options.format, env);
+      if (project.warnings.length > 0) {
+        report.diagnostics = sortDiagnostics([...project.warnings, ...report.diagnostics]);
+        report.summary = { ...report.summary, ...tally(report.diagnostics) };
+      }
+      await emitReport(report, new Map([...project.sources, ...run.sources]), formats, env);
       env.setExitCode(exitCodeForDiagnostics(report.diagnostics, { strict: options.strict === true }));
     });
 };

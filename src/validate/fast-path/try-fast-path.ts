@@ -4,6 +4,7 @@ import { DEFAULT_MAX_DEPTH } from '../../manifest/depth.js';
 import { defaultName, STDIN_FILE } from '../../manifest/parse.js';
 import type { LoadOptions, ManifestDocument, ScalarSource } from '../../manifest/types.js';
 import { validateDocument } from '../index.js';
+import { projectDiagnostics, type ProjectChecks } from '../project-checks.js';
 import { valueAt } from '../pointer.js';
 import { FAST_MAX_BYTES, findHazard } from './hazards.js';
 
@@ -33,7 +34,7 @@ export interface CleanFile {
  * Equivalence is held by construction where it can be (plain scalars resolve through yaml's own
  * core-schema resolvers) and by the differential test (`test/e2e/validate-fast-path.test.ts`).
  */
-export async function tryFastPath(file: string, options: Pick<LoadOptions, 'maxFileBytes' | 'maxDepth'>): Promise<CleanFile | undefined> {
+export async function tryFastPath(file: string, options: Pick<LoadOptions, 'maxFileBytes' | 'maxDepth'> & { checks?: ProjectChecks }): Promise<CleanFile | undefined> {
   if (file === STDIN_FILE) return undefined;
   const maxBytes = Math.min(options.maxFileBytes ?? FAST_MAX_BYTES, FAST_MAX_BYTES);
   const bytes = readSmallFile(file, maxBytes);
@@ -44,11 +45,14 @@ export async function tryFastPath(file: string, options: Pick<LoadOptions, 'maxF
   } catch {
     return undefined;
   }
+  // A suppression comment may be unused or lack its reason: findings only the loader's run reports.
+  if (text.includes('sessionctl-ignore')) return undefined;
   plainData ??= await import('./plain-data.js');
   const data = plainData.readPlainData(text, options.maxDepth ?? DEFAULT_MAX_DEPTH);
   if (data === undefined) return undefined;
   const doc = new PlainDocument(file, data);
   if (validateDocument(doc).length > 0) return undefined;
+  if (options.checks !== undefined && (await projectDiagnostics(doc, options.checks)).length > 0) return undefined;
   // No places: the run asks the loader for them only if another file uses the same name.
   return { names: [doc.name], places: [] };
 }

@@ -1,5 +1,6 @@
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { ManifestDocument } from '../../manifest/types.js';
+import { KEYWORDS } from '../catalog-slugs.js';
 import { joinPointer } from '../pointer.js';
 import { finding, has, mapping, stringList, type DocumentRule } from '../rule.js';
 
@@ -38,6 +39,8 @@ export const toolkitNotEnabled: DocumentRule = {
       const entries = mapping(data[section]);
       if (entries === undefined) continue;
       for (const toolkit of Object.keys(entries)) {
+        // `tools.enable` is a misplaced keyword, not a toolkit: rule/misplaced-key says what was meant.
+        if (KEYWORDS.has(toolkit)) continue;
         const pointer = joinPointer(`/${section}`, toolkit);
         if (allow !== undefined && !allow.includes(toolkit)) {
           out.push(

@@ -62,6 +62,8 @@ describe('per-file validation', () => {
     expect(r.threaded).toEqual(r.inMemory);
     expect(r.run.report.summary).toMatchObject({ files: 300, manifests: 300, errors: 6 });
     // Only the files with findings keep their text.
+    const withFindings = new Set(r.run.report.diagnostics.map((d) => d.file));
+    expect([...r.run.sources.keys()].sort()).toEqual([...withFindings].sort());
     expect([...r.run.sources.keys()]).toHaveLength(6);
   });
 

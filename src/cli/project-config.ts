@@ -1,0 +1,93 @@
+import { relative } from 'node:path';
+import { Option, type Command } from 'commander';
+import { tally, type Diagnostic } from '../diagnostics/diagnostic.js';
+import { InputError, UsageError } from '../diagnostics/errors.js';
+import type { ProjectConfig } from '../project/types.js';
+import { emitReport } from './output.js';
+import type { CommandEnv } from './command.js';
+import { ExitCode } from './exit-codes.js';
+
+/** The flags every command that reads manifests takes for the project configuration. */
+export interface ProjectFlags {
+  /** `--config FILE`, or `false` with `--no-config`. */
+  config?: string | false;
+  format?: string[];
+}
+
+/** Adds `--config FILE` and `--no-config` to a command. */
+export function addProjectOptions(cmd: Command): Command {
+  return cmd
+    .addOption(new Option('--config <file>', 'the project configuration (default: sessionctl.yaml in this folder or the nearest above it, up to the repository root)'))
+    .addOption(new Option('--no-config', 'read no project configuration'));
+}
+
+/**
+ * Loads the project configuration for a command run (`loadProjectConfig`): its secrets and the
+ * values of its `sensitive` variables go to the redactor, and when the file has errors they are
+ * reported in the command's formats and the run ends with exit code 2 (`undefined` comes back;
+ * the caller returns). Loaded on use, so that commands without manifests do not pay for it.
+ */
+export async function loadProjectForRun(command: string, flags: ProjectFlags, env: CommandEnv): Promise<LoadedProject | undefined> {
+  const { io } = env;
+  const { loadProjectConfig } = await import('../project/load.js');
+  const loaded = await loadProjectConfig({ cwd: io.cwd, env: io.env, ...(flags.config !== undefined ? { file: flags.config } : {}) });
+  for (const secret of loaded.secrets) env.redactor.add(secret);
+  for (const name of loaded.config?.sensitive ?? []) env.redactor.add(io.env[name]);
+  if (loaded.config !== undefined) return { config: loaded.config, warnings: loaded.diagnostics, sources: loaded.sources };
+  const diagnostics: Diagnostic[] = loaded.diagnostics;
+  const files = loaded.file === undefined ? [] : [loaded.file];
+  await emitReport({ command, files, diagnostics, summary: { ...tally(diagnostics), files: files.length, manifests: 0 } }, loaded.sources, flags.format, env);
+  env.setExitCode(ExitCode.usage);
+  return undefined;
+}
+
+/** A usable configuration, and the file's warnings (a `%YAML` directive, say) to report with the run. */
+export interface LoadedProject {
+  config: ProjectConfig;
+  warnings: Diagnostic[];
+  /** The file's text (secrets masked), for the code frames of its warnings. */
+  sources: Map<string, string>;
+}
+
+/** The manifest paths of a run: the arguments, else the configuration's `paths`. */
+export function runPaths(args: readonly string[], config: ProjectConfig): string[] {
+  if (args.length > 0) return [...args];
+  if (config.paths !== undefined) return config.paths;
+  throw new UsageError(
+    'no manifests to check: give paths, or set `paths:` in sessionctl.yaml',
+    config.file === undefined ? 'for example: sessionctl validate manifests/ (or `sessionctl init --config` to write a project file)' : `add paths: [manifests/] to ${config.file}`,
+  );
+}
+
+/**
+ * Checks the catalogue a run will use (`--catalog`, else the file's `catalog`) before any work:
+ * an unreadable or malformed catalogue is an input error (exit code 2), as it is for the emulator.
+ */
+export async function checkCatalog(path: string | undefined, shown: string): Promise<void> {
+  if (path === undefined) return;
+  const { readCatalogFile } = await import('../validate/project-checks.js');
+  try {
+    await readCatalogFile(path);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new InputError(code !== undefined ? `cannot read the catalogue: ${code === 'ENOENT' ? 'no such file' : code}` : (err as Error).message, shown, { cause: err });
+  }
+}
+
+/** The dotenv files of a run: `--env-file`, else the project's `env_files` (relative to the working directory). */
+export function envFilesOf(flag: string | undefined, config: ProjectConfig, cwd: string): string[] | undefined {
+  // Kept as the user would write them from here: findings name the file by this path.
+  return flag !== undefined ? [flag] : config.envFiles?.map((file) => relative(cwd, file));
+}
+
+/**
+ * Registers with the redactor the values that the project's `sensitive` variables take from the
+ * run's env files (the environment's were registered when the project was loaded), so that a
+ * secret kept in `.env` is masked wherever a manifest interpolates it.
+ */
+export async function redactSensitiveValues(config: ProjectConfig, envFiles: readonly string[] | undefined, env: CommandEnv): Promise<void> {
+  if (config.sensitive.length === 0 || envFiles === undefined) return;
+  const { runVariables } = await import('../manifest/variables.js');
+  const vars = await runVariables({ cwd: env.io.cwd, env: env.io.env, envFiles });
+  for (const name of config.sensitive) env.redactor.add(vars.env[name]);
+}

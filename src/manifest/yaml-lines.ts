@@ -1,0 +1,117 @@
+/**
+ * The lines around a YAML syntax error, read for one purpose: saying in plain words what went
+ * wrong with indentation. yaml reports where parsing failed; a person needs to know which key the
+ * line was read as part of, and where it probably belongs. These are hints over the text's lines
+ * (indentation and the key each line starts with), never a second parser: the document itself is
+ * only ever read by yaml.
+ */
+
+/** One line of the source, as the hints read it. */
+export interface Line {
+  /** 1-based line number. */
+  n: number;
+  text: string;
+  /** Leading spaces. */
+  indent: number;
+  /** The key the line starts with (after a `- ` list marker), if it is `key:` or `key: value`. */
+  key?: string;
+  /** The text after the key's `: `. */
+  afterColon?: string;
+  /** The line is a list item (`- ...`). */
+  item: boolean;
+  /** `key:value` with no space after the colon, as written. */
+  missingSpace?: string;
+}
+
+const KEY_LINE = /^(\s*)(-\s+)?([^\s#:'"{}[\],&*!|>%@`-][^:#]*?|-[^\s:#][^:#]*?)\s*:(?:\s+(.*)|$)/;
+const GLUED = /^\s*(?:-\s+)?([A-Za-z_][\w.-]*):(\S+)/;
+
+function parseLine(text: string, n: number): Line {
+  const indent = /^ */.exec(text)![0].length;
+  const line: Line = { n, text, indent, item: /^\s*-(\s|$)/.test(text) };
+  const m = KEY_LINE.exec(text);
+  if (m !== null) {
+    line.key = m[3]!;
+    if (m[4] !== undefined) line.afterColon = m[4];
+  } else {
+    const glued = GLUED.exec(text);
+    if (glued !== null && !/^\/\//.test(glued[2]!)) line.missingSpace = `${glued[1]!}:${glued[2]!}`;
+  }
+  return line;
+}
+
+function lines(text: string): string[] {
+  return text.split(/\r?\n/);
+}
+
+/** Blank lines and comment lines say nothing about structure. */
+function isContent(text: string): boolean {
+  const t = text.trim();
+  return t !== '' && !t.startsWith('#') && t !== '---' && t !== '...';
+}
+
+/** The line holding a character offset. */
+export function lineAt(text: string, offset: number): Line {
+  const before = text.slice(0, Math.max(0, Math.min(offset, text.length)));
+  const n = before.split('\n').length;
+  return parseLine(lines(text)[n - 1] ?? '', n);
+}
+
+function label(line: Line): string {
+  if (line.key !== undefined) return line.item ? `- ${line.key}` : line.key;
+  const t = line.text.trim();
+  return t.length > 30 ? `${t.slice(0, 27)}...` : t;
+}
+
+/**
+ * What an indentation error means, in words. Two shapes cover what people do:
+ *
+ * - a line indented deeper than the `key: value` line above it (or a value's continuation): it is
+ *   read as part of that key's value; it probably belongs at that key's column;
+ * - a line that lines up with nothing above: it is read as part of the nearest key indented less,
+ *   and probably belongs at the nearest column a key above uses (a list item next to list items).
+ */
+export function describeIndentation(text: string, offset: number): { message: string; hint: string } {
+  const all = lines(text);
+  const here = lineAt(text, offset);
+  // A deeper line after a key with a value on the line itself: the deeper line is the culprit.
+  const nextIndex = all.findIndex((t, i) => i >= here.n && isContent(t));
+  const next = nextIndex === -1 ? undefined : parseLine(all[nextIndex]!, nextIndex + 1);
+  if (here.key !== undefined && here.afterColon !== undefined && here.afterColon.trim() !== '' && next !== undefined && next.indent > here.indent) {
+    return {
+      message: `\`${label(next)}\` on line ${next.n} is indented more than \`${here.key}\` on line ${here.n}, so it is read as part of the value of \`${here.key}\``,
+      hint: `If \`${next.key ?? label(next)}\` is a key of its own, start it at column ${here.indent + 1}, like \`${here.key}\`.`,
+    };
+  }
+  const line = isContent(here.text) ? here : (next ?? here);
+  // The lines above, nearest first: the one just above, and each shallower level that encloses this line.
+  const above: Line[] = [];
+  let shallowest = Infinity;
+  for (let i = line.n - 2; i >= 0; i--) {
+    if (!isContent(all[i]!)) continue;
+    const l = parseLine(all[i]!, i + 1);
+    if (above.length === 0 || l.indent < shallowest) above.push(l);
+    shallowest = Math.min(shallowest, l.indent);
+    if (l.indent === 0) break;
+  }
+  const same = above.find((l) => l.indent === line.indent);
+  if (same !== undefined && same.item !== line.item) {
+    // A list item among the keys of a mapping (or a key among list items): the two cannot mix.
+    const owner = line.item ? above.find((l) => l.indent > line.indent && l.key !== undefined) : undefined;
+    return {
+      message: `\`${label(line)}\` on line ${line.n} is ${line.item ? 'a list item' : 'a key'} at the column of ${same.item ? 'the list items' : 'the keys'} above (\`${label(same)}\`, line ${same.n}); one mapping or list cannot mix the two`,
+      hint: owner !== undefined ? `Indent it under the key whose list it is, such as \`${owner.key!}\` (line ${owner.n}), deeper than column ${owner.indent + 1}.` : `Indent it under the key it belongs to, or make it \`${line.item ? 'key: value' : '- item'}\` like the lines around it.`,
+    };
+  }
+  const parent = above.find((l) => l.indent < line.indent);
+  const taken = parent !== undefined ? `, so it is read as part of \`${label(parent)}\` (line ${parent.n})` : '';
+  const message = `\`${label(line)}\` on line ${line.n} starts at column ${line.indent + 1}, which lines up with no line above it${taken}`;
+  const candidates = above.filter((l, i) => above.findIndex((o) => o.indent === l.indent) === i);
+  if (candidates.length === 0) return { message, hint: 'Indent it like the lines around it: every key of one mapping, and every item of one list, starts at the same column.' };
+  // Nearest column wins; between two as near, a list item joins list items, else the shallower one.
+  const score = (l: Line): number => Math.abs(l.indent - line.indent) * 4 + (line.item && l.item ? 0 : line.item ? 2 : 0) + (l.indent < line.indent ? 0 : 1);
+  const best = [...candidates].sort((a, b) => score(a) - score(b))[0]!;
+  const where = (l: Line): string => `column ${l.indent + 1}, next to \`${label(l)}\` (line ${l.n})`;
+  const other = candidates.find((l) => l !== best);
+  return { message, hint: `It probably belongs at ${where(best)}${other !== undefined ? `; at ${where(other)} it would belong with \`${label(other)}\` instead` : ''}.` };
+}

@@ -1,0 +1,131 @@
+import { statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { sortDiagnostics, type Diagnostic } from '../diagnostics/diagnostic.js';
+import { loadManifestFile } from '../manifest/load.js';
+import { maskSecretsInSources } from '../validate/mask.js';
+import type { PolicySpec } from '../validate/policies/types.js';
+import { configChecks } from './checks.js';
+import { findProjectFile } from './find.js';
+import { configSchemaDiagnostics } from './schema.js';
+import { configSecrets } from './secrets.js';
+import { emptyProject, type ProjectConfig, type ProjectFileData } from './types.js';
+import { policyKinds } from '../validate/policies/index.js';
+
+export interface LoadProjectOptions {
+  /** Where the search for `sessionctl.yaml` starts, and what an explicit `file` is relative to. */
+  cwd: string;
+  /** Variables for `${VAR}` in the file (as in manifests). */
+  env: Readonly<Record<string, string | undefined>>;
+  /** `--config FILE`: this file, which must exist; `false` (`--no-config`): none; absent: search upwards from `cwd`. */
+  file?: string | false;
+}
+
+export interface ProjectLoad {
+  /** The configuration; absent when the file has errors (nothing about the run could be trusted). */
+  config: ProjectConfig | undefined;
+  /** The file's findings, located in it: `config/` codes, and the loader's for YAML and `${VAR}`. */
+  diagnostics: Diagnostic[];
+  /** The file, absolute, or absent when there is none. */
+  file: string | undefined;
+  /** The file's text for code frames, any secret in it masked. */
+  sources: Map<string, string>;
+  /** Literal secrets found in the file, for the caller's redactor. */
+  secrets: string[];
+}
+
+/** The config file is configuration: anything this large is a mistake (or hostile). */
+const MAX_CONFIG_BYTES = 256 * 1024;
+
+/**
+ * Loads the project configuration for a working directory: `sessionctl.yaml` (or `.yml`) found
+ * from `cwd` upwards to the repository's root, or the file given. It is read by the manifest
+ * loader (the same size, encoding, depth, token, alias, duplicate-key and tag checks, and
+ * `${VAR}` expansion), checked against `schemas/sessionctl-config.schema.json`, then for what the
+ * schema cannot say (codes that exist, one condition per policy, safe patterns, no secrets).
+ * Without a file, the configuration is empty (every setting at its default).
+ *
+ * Callers stop when `config` is absent (exit code 2), after reporting `diagnostics`.
+ */
+export async function loadProjectConfig(options: LoadProjectOptions): Promise<ProjectLoad> {
+  const none: ProjectLoad = { config: emptyProject(options.cwd), diagnostics: [], file: undefined, sources: new Map(), secrets: [] };
+  if (options.file === false) return none;
+  const file = options.file === undefined ? findProjectFile(options.cwd) : resolve(options.cwd, options.file);
+  if (file === undefined) return none;
+  if (options.file !== undefined && !isFile(file)) {
+    const diagnostic: Diagnostic = {
+      code: 'config/not-found',
+      severity: 'error',
+      message: `the configuration file ${options.file} does not exist or is not a file`,
+      hint: 'Check the path given with --config, or create the file with `sessionctl init --config`.',
+      file,
+    };
+    return { config: undefined, diagnostics: [diagnostic], file, sources: new Map(), secrets: [] };
+  }
+  const parsed = await loadManifestFile(file, { env: options.env, maxFileBytes: MAX_CONFIG_BYTES });
+  // An empty file, or one of comments only, is a project with every setting at its default.
+  const diagnostics = parsed.diagnostics.filter((d) => d.code !== 'yaml/empty');
+  const [doc, second] = parsed.documents;
+  if (second !== undefined) {
+    diagnostics.push({
+      code: 'config/invalid-value',
+      severity: 'error',
+      message: 'sessionctl.yaml holds more than one YAML document',
+      hint: 'Remove the `---` and merge the settings into one document.',
+      file,
+      range: second.locate(''),
+    });
+  }
+  const found = doc === undefined ? { diagnostics: [], secrets: [] } : configSecrets(doc);
+  diagnostics.push(...found.diagnostics);
+  let config: ProjectConfig | undefined;
+  if (doc !== undefined) {
+    // A secret is the finding at its place; the schema's complaint about the same value is noise.
+    const secretAt = new Set(found.diagnostics.map((d) => d.pointer));
+    diagnostics.push(...configSchemaDiagnostics(doc).filter((d) => !secretAt.has(d.pointer)));
+    diagnostics.push(...configChecks(doc));
+  }
+  if (!diagnostics.some((d) => d.severity === 'error')) config = resolveConfig(file, (doc?.data ?? {}) as ProjectFileData);
+  const sources = parsed.text === undefined ? new Map<string, string>() : maskSecretsInSources(new Map([[file, parsed.text]]), found.secrets);
+  return { config, diagnostics: sortDiagnostics(diagnostics), file, sources, secrets: [...new Set(found.secrets.map((s) => s.secret))] };
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+const kindNames = new Set(policyKinds.map((k) => k.name));
+
+/** The file's settings with every path made absolute against its folder. */
+function resolveConfig(file: string, data: ProjectFileData): ProjectConfig {
+  const dir = dirname(file);
+  const config: ProjectConfig = { ...emptyProject(dir), file };
+  const abs = (p: string): string => resolve(dir, p);
+  if (data.paths !== undefined) config.paths = data.paths.map(abs);
+  if (data.api_version !== undefined) config.apiVersion = String(data.api_version) === '3' ? '3' : '3.1';
+  if (data.base_url !== undefined) config.baseUrl = data.base_url;
+  if (data.state !== undefined) config.state = /^[a-z][a-z0-9+.-]*:\/\//i.test(data.state) ? data.state : abs(data.state);
+  if (data.formats !== undefined) {
+    config.formats = data.formats.map((f) => {
+      const eq = f.indexOf('=');
+      return eq === -1 || f.slice(eq + 1) === '-' ? f : `${f.slice(0, eq)}=${abs(f.slice(eq + 1))}`;
+    });
+  }
+  if (data.env_files !== undefined) config.envFiles = data.env_files.map(abs);
+  if (data.ignore !== undefined) config.ignore = data.ignore;
+  if (data.catalog !== undefined) config.catalog = abs(data.catalog);
+  if (data.rules !== undefined) config.rules = data.rules;
+  if (data.overrides !== undefined) config.overrides = data.overrides;
+  if (data.sensitive !== undefined) config.sensitive = data.sensitive;
+  config.policies = (data.policies ?? []).map((p): PolicySpec => {
+    const kind = Object.keys(p).find((k) => kindNames.has(k))!;
+    const spec: PolicySpec = { id: p.id, message: p.message, severity: p.severity ?? 'error', kind, value: p[kind] };
+    if (p.hint !== undefined) spec.hint = p.hint;
+    if (p.files !== undefined) spec.files = p.files;
+    return spec;
+  });
+  return config;
+}

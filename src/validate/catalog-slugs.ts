@@ -1,0 +1,108 @@
+import type { Catalog } from '../catalog/catalog.js';
+import { didYouMean } from './did-you-mean.js';
+import { joinPointer } from './pointer.js';
+import { has, mapping } from './rule.js';
+import type { CatalogSlugs, NamedSlug } from './slug-types.js';
+
+export type { CatalogSlugs, NamedSlug } from './slug-types.js';
+
+/** Keys of the toolkit-keyed sections that are keywords, not toolkits (`rule/misplaced-key` reports them). */
+export const KEYWORDS = new Set(['enable', 'disable', 'tags']);
+
+const SLUG = /^[A-Za-z0-9_-]+$/;
+
+/** Slugs the schema refuses (bad characters, `__proto__`): the schema's finding is enough. */
+function plausible(slug: string): boolean {
+  return SLUG.test(slug) && slug !== '__proto__' && slug !== 'constructor' && slug !== 'prototype';
+}
+
+export function catalogSlugs(data: unknown): CatalogSlugs {
+  return { toolkits: toolkitSlugs(data), tools: toolSlugs(data) };
+}
+
+/** The sections whose keys are toolkit slugs. */
+export const TOOLKIT_SECTIONS = ['tools', 'auth_configs', 'connected_accounts'] as const;
+
+export function slugPointer(s: NamedSlug): string {
+  return joinPointer(s.parent, s.index ?? s.slug);
+}
+
+/** Every toolkit slug a document names, with where: list items (values) and section keys. */
+export function toolkitSlugs(data: unknown): NamedSlug[] {
+  const root = mapping(data);
+  if (root === undefined) return [];
+  const out: NamedSlug[] = [];
+  const list = (parent: string, value: unknown): void => {
+    if (Array.isArray(value)) value.forEach((slug, index) => typeof slug === 'string' && out.push({ slug, parent, index }));
+  };
+  const toolkits = root['toolkits'];
+  if (Array.isArray(toolkits)) list('/toolkits', toolkits);
+  else for (const k of ['enable', 'disable']) list(`/toolkits/${k}`, mapping(toolkits)?.[k]);
+  const custom = customToolkits(root);
+  for (const section of TOOLKIT_SECTIONS) {
+    for (const slug of Object.keys(mapping(root[section]) ?? {})) {
+      if (!KEYWORDS.has(slug)) out.push({ slug, parent: `/${section}` });
+    }
+  }
+  return out.filter((s) => !custom.has(s.slug) && plausible(s.slug));
+}
+
+const none: ReadonlySet<string> = new Set();
+
+/** The slugs of `experimental.custom_toolkits`: the project's own, never in the catalogue. */
+function customToolkits(root: Record<string, unknown>): ReadonlySet<string> {
+  const list = mapping(root['experimental'])?.['custom_toolkits'];
+  if (!Array.isArray(list)) return none;
+  return new Set(list.map((t) => mapping(t)?.['slug']).filter((s): s is string => typeof s === 'string'));
+}
+
+/** The tool slugs listed under each toolkit of `tools` (bare list, `enable` or `disable`). */
+export function toolSlugs(data: unknown): Array<NamedSlug & { toolkit: string }> {
+  const out: Array<NamedSlug & { toolkit: string }> = [];
+  for (const [toolkit, filter] of Object.entries(mapping(mapping(data)?.['tools']) ?? {})) {
+    if (KEYWORDS.has(toolkit) || !plausible(toolkit)) continue;
+    const obj = mapping(filter);
+    const lists: Array<[string, unknown]> = Array.isArray(filter)
+      ? [['', filter]]
+      : obj === undefined
+        ? []
+        : (['enable', 'disable'] as const).filter((k) => has(obj, k)).map((k): [string, unknown] => [k, obj[k]]);
+    for (const [key, list] of lists) {
+      if (!Array.isArray(list)) continue;
+      const parent = key === '' ? joinPointer('/tools', toolkit) : joinPointer('/tools', toolkit, key);
+      list.forEach((slug, index) => typeof slug === 'string' && plausible(slug) && out.push({ toolkit, slug, parent, index }));
+    }
+  }
+  return out;
+}
+
+/** Whether a document names any toolkit or tool: only then is the catalogue loaded. */
+export function namesCatalogSlugs(data: unknown): boolean {
+  const root = mapping(data);
+  if (root === undefined) return false;
+  return ['toolkits', 'preload', ...TOOLKIT_SECTIONS].some((k) => has(root, k));
+}
+
+/**
+ * Suggestions are remembered: bulk runs meet the same few misspellings in thousands of files,
+ * and a tool suggestion compares against every tool of the toolkit (hundreds for github).
+ */
+const suggestions = new Map<string, string | undefined>();
+
+export function suggest(kind: string, input: string, candidates: () => readonly string[]): string | undefined {
+  const key = `${kind}\0${input}`;
+  if (suggestions.has(key)) return suggestions.get(key);
+  const found = didYouMean(input, candidates());
+  if (suggestions.size < 10_000) suggestions.set(key, found);
+  return found;
+}
+
+/** The toolkit whose slug prefixes a tool slug (`GMAIL_SEND_EMAIL` -> `gmail`), longest first. */
+export function toolkitByPrefix(catalog: Catalog, tool: string): string | undefined {
+  const lower = tool.toLowerCase();
+  for (let cut = lower.lastIndexOf('_'); cut > 0; cut = lower.lastIndexOf('_', cut - 1)) {
+    const slug = lower.slice(0, cut);
+    if (catalog.toolkit(slug) !== undefined) return slug;
+  }
+  return undefined;
+}

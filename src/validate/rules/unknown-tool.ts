@@ -1,0 +1,40 @@
+import type { Catalog } from '../../catalog/catalog.js';
+import type { Diagnostic } from '../../diagnostics/diagnostic.js';
+import type { ManifestDocument } from '../../manifest/types.js';
+import { slugPointer, suggest, toolkitByPrefix, type CatalogSlugs } from '../catalog-slugs.js';
+import { joinPointer, valueAt } from '../pointer.js';
+import { finding, type CatalogRule } from '../rule.js';
+
+/** A hint with the closest tool of the toolkit, or how to list them. */
+function hintFor(catalog: Catalog, toolkit: string, slug: string): string {
+  const guess = suggest(`tool:${toolkit}`, slug, () => catalog.toolsOf(toolkit).map((t) => t.slug));
+  return guess !== undefined ? `Did you mean \`${guess}\`?` : `Check the slug; if the tool is newer than the bundled catalogue, pass a current one with \`--catalog FILE\`.`;
+}
+
+/**
+ * A tool slug that the catalogue does not list: under `tools.<toolkit>`, and in `preload.tools`.
+ * Only toolkits whose tools the catalogue lists are checked (the bundled one lists tools for a
+ * few dozen toolkits; the others' tools are unknown, not wrong). A tool that exists under another
+ * toolkit is `catalog/tool-wrong-toolkit`'s.
+ */
+export const unknownTool: CatalogRule = {
+  code: 'catalog/unknown-tool',
+  check(doc: ManifestDocument, catalog: Catalog, slugs: CatalogSlugs) {
+    const out: Diagnostic[] = [];
+    for (const t of slugs.tools) {
+      if (catalog.tool(t.slug) !== undefined || catalog.toolsOf(t.toolkit).length === 0) continue;
+      out.push(finding(doc, this.code, slugPointer(t), `\`${t.slug}\` is not a tool of \`${t.toolkit}\` in the catalogue`, hintFor(catalog, t.toolkit, t.slug)));
+    }
+    const preload = valueAt(doc.data, '/preload/tools');
+    if (Array.isArray(preload)) {
+      preload.forEach((slug, i) => {
+        // Meta tools (COMPOSIO_*) are the schema's and the service's business, not the catalogue's.
+        if (typeof slug !== 'string' || slug.startsWith('COMPOSIO_') || catalog.tool(slug) !== undefined) return;
+        const toolkit = toolkitByPrefix(catalog, slug);
+        if (toolkit === undefined || catalog.toolsOf(toolkit).length === 0) return;
+        out.push(finding(doc, this.code, joinPointer('/preload/tools', i), `\`${slug}\` is not a tool of \`${toolkit}\` in the catalogue`, hintFor(catalog, toolkit, slug)));
+      });
+    }
+    return out;
+  },
+};

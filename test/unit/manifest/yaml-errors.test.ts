@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { parseManifestText } from '../../../src/manifest/parse.js';
+
+/** The first syntax finding of a text: its place, words and hint. */
+function first(text: string): { at: string; message: string; hint: string } {
+  const d = parseManifestText(text, 'm.yaml', { env: {} }).diagnostics.find((x) => x.code === 'yaml/syntax');
+  if (d === undefined) throw new Error(`no yaml/syntax finding for ${JSON.stringify(text)}`);
+  return { at: `${d.range?.start.line}:${d.range?.start.col}`, message: d.message, hint: d.hint ?? '' };
+}
+
+describe('YAML syntax errors in plain words', () => {
+  it.each([
+    // [case, text, line:col, words the message must hold, words the hint must hold]
+    ['a key between two levels', 'toolkits:\n  enable: [github]\n tools:\n  github: [X]\n', '3:1', ['`tools` on line 3', 'read as part of `toolkits`'], ['column 1, next to `toolkits`', 'column 3']],
+    ['a key indented under a scalar', 'name: a\nuser_id: b\n  toolkits: [x]\n', '2:10', ['`toolkits` on line 3', 'part of the value of `user_id`'], ['start it at column 1, like `user_id`']],
+    ['a nested key out of line', 'tools:\n  github:\n    disable: [X]\n   tags: {enable: [readOnlyHint]}\n', '4:1', ['`tags` on line 4', 'part of `github`'], ['column 3, next to `github`']],
+    ['a list item out of line', 'toolkits:\n  enable:\n    - github\n   - slack\n', '4:1', ['`- slack` on line 4', 'part of `enable`'], ['column 5, next to `- github`']],
+    ['a list item among keys', 'toolkits:\n  enable: [a]\n- b\n', '3:1', ['a list item at the column of the keys'], ['under the key whose list it is, such as `enable`']],
+    ['a key without a colon', 'name: a\nworkbench\n  enable: false\n', '2:1', ['`workbench` on line 2 has no `:`'], ['`workbench:`']],
+    ['no space after a colon', 'name:a\nuser_id: b\n', '1:1', ['`name:a`', 'no space after its `:`'], ['`name: a`']],
+    ['a colon and space in a value', 'callback_url: http://x: y\n', '1:15', ['contains `: `'], ['`callback_url: "http://x: y"`']],
+    ['an unclosed bracket', 'toolkits: [a, b\nname: x\n', '2:1', ['`[` opened above is not closed'], ['`]`']],
+    ['an unclosed quote', 'name: "abc\nuser_id: x\n', '3:1', ['opened with `"` is never closed'], ['closing quote']],
+    ['a bad escape', 'name: "a\\qb"\n', '1:9', ['`\\q` is not an escape sequence'], ['single quotes']],
+    ['a reserved first character', 'name: @x\n', '1:7', ['cannot start with `@`'], ['`name: "@x"`']],
+    ['a block list inside brackets', 'toolkits: [a, - b]\n', '1:15', ['inside brackets'], ['commas']],
+    ['two anchors', 'name: &a &b x\n', '1:10', ['two anchors'], ['one `&anchor`']],
+    ['a stray bracket', 'name: a\n]\n', '2:1', ['unexpected `]` on line 2'], ['unmatched bracket']],
+    ['a comment glued to a value', 'name: a\nuser_id: "b"# c\n', '2:13', ['`#` right after a value'], ['space before `#`']],
+    ['a directive after content', 'a: 1\n%YAML 1.2\n---\nb: 2\n', '2:1', ['directive after content'], ['top of the file']],
+    ['a key over 1024 characters', `${'a'.repeat(1100)}: 1\n`, '1:1', ['longer than 1,024 characters'], ['shorten']],
+  ])('%s', (_name, text, at, message, hint) => {
+    const d = first(text);
+    expect(d.at).toBe(at);
+    for (const words of message) expect(d.message).toContain(words);
+    for (const words of hint) expect(d.hint).toContain(words);
+    // yaml's own code stays at the end, for searching its docs.
+    expect(d.message).toMatch(/ \(yaml [A-Z_0-9]+\)$/);
+    expect(d.message).not.toMatch(/Implicit keys|compact mappings|All mapping items/);
+  });
+});
