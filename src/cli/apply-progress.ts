@@ -1,6 +1,7 @@
 import type { ApplyProgress } from '../apply/apply.js';
 import type { CommandEnv } from './command.js';
 import { ExitCode } from './exit-codes.js';
+import { safeInline } from '../report/text.js';
 
 /** How often a long run says it is still working. */
 const TICK_MS = 10_000;
@@ -49,7 +50,8 @@ export function watchRun(env: CommandEnv, verb: string, now: () => number = Date
       done = d;
       total = t;
       const outcome = item.outcome === 'outcome-unknown' ? 'unknown' : item.outcome;
-      const line = `[${d}/${t}] ${outcome} ${item.name}${item.user_id !== '' ? ` (user ${item.user_id})` : ''}${item.session_id !== undefined ? ` ${item.session_id}` : ''}`;
+      // Names, user ids and session ids come from manifests and the service: masked, and escaped for the terminal.
+      const line = safeInline(env.masker.text(`[${d}/${t}] ${outcome} ${item.name}${item.user_id !== '' ? ` (user ${item.user_id})` : ''}${item.session_id !== undefined ? ` ${item.session_id}` : ''}`));
       stderr.write(tty ? `\r\u001b[K${line}${d === t ? '\n' : ''}` : `${line}\n`);
     },
     onInterrupt: (inFlight, graceMs) => {

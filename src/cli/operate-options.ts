@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import { DEFAULT_STATE_PATH } from '../state/file-store.js';
 import type { SessionClient } from '../client/client.js';
+import type { StateEntry } from '../state/entry.js';
 import type { RenderContext } from '../report/operate/context.js';
 import { createStyle } from '../report/ansi.js';
 import { addConnectionOptions, type ConnectionOptions } from './connection.js';
@@ -55,7 +56,7 @@ export async function withSession(
   ref: string,
   flags: OperateFlags,
   env: CommandEnv,
-  work: (client: SessionClient, sessionId: string) => Promise<void>,
+  work: (client: SessionClient, sessionId: string, recorded?: StateEntry) => Promise<void>,
 ): Promise<void> {
   const { resolveSession } = await import('../runner/session-ref.js');
   const state = stateOf(flags, env);
@@ -66,7 +67,7 @@ export async function withSession(
   });
   const { client, close } = await openConnection(flags, env, state);
   try {
-    await work(client, session.sessionId);
+    await work(client, session.sessionId, session.entry);
   } finally {
     await close();
   }

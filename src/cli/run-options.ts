@@ -8,9 +8,10 @@ import type { CommandEnv } from './command.js';
 import { addConnectionOptions, type ConnectionOptions } from './connection.js';
 import { exitCodeForDiagnostics } from './exit-codes.js';
 import { emitReport, formatOption } from './output.js';
+import { declaredSensitive, revealSensitive, sensitiveOption, type SensitiveFlags } from './sensitive-options.js';
 
 /** Options plan, apply and diff share. */
-export interface RunFlags extends ConnectionOptions {
+export interface RunFlags extends ConnectionOptions, SensitiveFlags {
   state?: string;
   format?: string[];
   envFile?: string;
@@ -40,6 +41,7 @@ export function addRunOptions(cmd: Command, network: 'always' | 'refresh'): Comm
     .addOption(formatOption())
     .addOption(changedSinceOption())
     .option('--env-file <file>', 'read ${VAR} values from a dotenv file; variables already set in the environment win')
+    .addOption(sensitiveOption())
     .addOption(new Option('--concurrency <n>', `requests in flight at once (default: 4)`).argParser(parseConcurrency))
     .addOption(new Option('--rate-limit <n/min>', 'space requests out to at most this many per minute (creates and reads together)').argParser(parseRate))
     .option(
@@ -49,13 +51,19 @@ export function addRunOptions(cmd: Command, network: 'always' | 'refresh'): Comm
   return addConnectionOptions(cmd);
 }
 
-/** What plan, apply and diff all pass their run: where manifests and state come from, and the pace. */
+/**
+ * What plan, apply and diff all pass their run: where manifests and state come from, the pace,
+ * and the sensitive values (declared ones; the run's masker, which the run fills as it loads).
+ */
 export async function runInputs(flags: RunFlags, env: CommandEnv, state: StateBackend) {
   const { readStreamBounded } = await import('../manifest/load.js');
   const { io } = env;
   return {
     cwd: io.cwd,
     env: io.env,
+    sensitive: declaredSensitive(flags),
+    masker: env.masker,
+    revealSensitive: revealSensitive(flags, io.env),
     readStdin: () => readStreamBounded(io.stdin),
     ...(flags.envFile !== undefined ? { envFile: flags.envFile } : {}),
     state,

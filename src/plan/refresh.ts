@@ -1,9 +1,10 @@
-import { ApiError } from '../client/errors.js';
+import { ApiError, isKeyRefused, KeyRefusedError } from '../client/errors.js';
 import type { DriftItem } from '../config/drift.js';
 import { verifySession } from '../config/verify.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { atDocument } from '../manifest/at-document.js';
 import { hasSession } from '../state/entry.js';
+import { sensitiveMark } from '../util/sensitive.js';
 import { mapConcurrent, type RateLimiter } from '../util/throttle.js';
 import type { Json } from '../wire/json.js';
 import type { Session } from '../wire/session.js';
@@ -17,6 +18,8 @@ export interface RefreshOptions {
   limiter?: RateLimiter;
   /** Differences the manifest does not declare (`added`) are drift to repair too. */
   strict?: boolean;
+  /** Drift shows sensitive values as they are (`plan --show-sensitive`). */
+  revealSensitive?: boolean;
 }
 
 /**
@@ -36,6 +39,8 @@ export async function refreshPlan(plan: Plan, options: RefreshOptions): Promise<
     try {
       live = await options.getSession(recorded.session_id);
     } catch (err) {
+      // A refused key fails every read alike: the run stops at the first, with one message.
+      if (isKeyRefused(err)) throw new KeyRefusedError(err as ApiError);
       if (err instanceof ApiError && err.status === 404) {
         diagnostics.push(atDocument(item.doc, 'state/session-missing', 'info', `${item.name}: recorded session ${recorded.session_id} no longer exists; it will be created again`));
         const { replaces: _gone, patch: _patch, ...rest } = item;
@@ -44,15 +49,16 @@ export async function refreshPlan(plan: Plan, options: RefreshOptions): Promise<
       diagnostics.push(atDocument(item.doc, 'state/refresh-failed', 'error', `${item.name}: cannot read recorded session ${recorded.session_id}: ${describe(err)}`));
       return item;
     }
-    return withDrift({ ...item, live }, live, options.strict === true);
+    return withDrift({ ...item, live }, live, { strict: options.strict === true, revealSensitive: options.revealSensitive === true });
   });
   return { ...plan, items, diagnostics };
 }
 
 /** The item with the drift of its live session planned for repair (a replace makes a new session anyway). */
-function withDrift(item: PlanItem, live: Session, strict: boolean): PlanItem {
+function withDrift(item: PlanItem, live: Session, options: { strict: boolean; revealSensitive: boolean }): PlanItem {
   if (item.action === 'replace') return item;
-  const check = verifySession(item.doc, item.expected, live, { strict });
+  const strict = options.strict;
+  const check = verifySession(item.doc, item.expected, live, options);
   if (check.status !== 'drifted') return item;
   const counted = check.differences.filter((d) => d.kind === 'changed' || d.kind === 'dropped' || (strict && d.kind === 'added'));
   const keys = new Set(counted.map(topLevelKey).filter((k): k is string => k !== undefined));
@@ -80,6 +86,10 @@ export function driftChange(d: DriftItem): FieldChange {
   if (d.member !== undefined) {
     const live = Array.isArray(d.actual) && d.actual.some((m) => JSON.stringify(m) === JSON.stringify(d.member));
     return { ...base, op: 'change', members: live ? { added: [], removed: [d.member] } : { added: [d.member], removed: [] } };
+  }
+  if (d.sensitive !== undefined && d.kind === 'changed') {
+    const mark = sensitiveMark(d.sensitive);
+    return { ...base, op: 'change', old: mark, new: mark };
   }
   if (d.kind === 'dropped') return { ...base, op: 'add', new: d.expected ?? null };
   if (d.kind === 'added') return { ...base, op: 'remove', old: d.actual ?? null };

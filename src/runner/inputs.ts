@@ -1,7 +1,9 @@
 import { sortDiagnostics, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { loadManifests } from '../manifest/load.js';
 import type { LoadOptions, ManifestDocument } from '../manifest/types.js';
+import { isSensitiveVariable } from '../manifest/sensitive.js';
 import { runVariables } from '../manifest/variables.js';
+import { ValueMasker } from '../util/sensitive.js';
 import { checkLoaded } from '../validate/check-loaded.js';
 import { maskSecretsInSources } from '../validate/mask.js';
 
@@ -14,6 +16,14 @@ export interface ValidatedManifests {
   sources: Map<string, string>;
   /** Literal secrets found in manifests, for the caller's redactor. */
   secrets: string[];
+  /**
+   * The sensitive variables the manifests used (and those declared sensitive), with their values:
+   * a saved plan keeps their digests. Their values, and every sensitive value of the documents,
+   * are in the run's masker.
+   */
+  sensitive: Map<string, string>;
+  /** Masks every sensitive value of the run (the one given in the options, filled). */
+  masker: ValueMasker;
   /** True when any finding is an error: plan and apply stop before any request. */
   blocked: boolean;
 }
@@ -21,6 +31,12 @@ export interface ValidatedManifests {
 export interface InputOptions extends LoadOptions {
   /** A dotenv file whose variables fill `${VAR}` under the environment's (`--env-file`). */
   envFile?: string;
+  /**
+   * Receives every sensitive value as soon as the manifests are loaded, before any request or
+   * output (the CLI registers each with GitHub's `::add-mask::`); the run masks its report with it.
+   * Default: a masker of the run's own.
+   */
+  masker?: ValueMasker;
 }
 
 /**
@@ -30,9 +46,12 @@ export interface InputOptions extends LoadOptions {
  * need every document whole.)
  */
 export async function loadAndValidate(paths: readonly string[], options: InputOptions): Promise<ValidatedManifests> {
-  const { envFile, ...load } = options;
+  const { envFile, masker: given, ...load } = options;
   const variables = await runVariables({ cwd: options.cwd, ...(options.env !== undefined ? { env: options.env } : {}), ...(envFile !== undefined ? { envFile } : {}) });
   const loaded = await loadManifests(paths, { ...load, env: variables.env });
+  const sensitive = sensitiveVariables(loaded.documents, variables.env, options.sensitive ?? []);
+  const masker = given ?? new ValueMasker();
+  registerSensitive(masker, loaded.documents, sensitive);
   const checked = checkLoaded(loaded.documents, loaded.diagnostics, { acrossDocuments: true });
   const diagnostics = sortDiagnostics([...variables.diagnostics, ...loaded.diagnostics, ...checked.diagnostics]);
   return {
@@ -41,6 +60,26 @@ export async function loadAndValidate(paths: readonly string[], options: InputOp
     files: loaded.files,
     sources: maskSecretsInSources(loaded.sources, checked.secrets),
     secrets: [...new Set(checked.secrets.map((s) => s.secret))],
+    sensitive,
+    masker,
     blocked: diagnostics.some((d) => d.severity === 'error'),
   };
+}
+
+/** The sensitive variables the documents used, and the declared ones that are set, by name. */
+export function sensitiveVariables(documents: readonly ManifestDocument[], env: Readonly<Record<string, string | undefined>>, declared: readonly string[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const doc of documents) for (const s of doc.sensitive?.values() ?? []) for (const p of s.parts) out.set(p.name, p.value);
+  const names = new Set(declared);
+  for (const name of names) {
+    const value = env[name];
+    if (value !== undefined && value !== '' && isSensitiveVariable(name, value, names)) out.set(name, value);
+  }
+  return new Map([...out].sort(([a], [b]) => (a < b ? -1 : 1)));
+}
+
+/** Every sensitive value of the run into the masker: each whole value of the documents, then each variable's own. */
+function registerSensitive(masker: ValueMasker, documents: readonly ManifestDocument[], variables: ReadonlyMap<string, string>): void {
+  for (const doc of documents) for (const s of doc.sensitive?.values() ?? []) for (const v of s.variables) masker.add(s.value, v);
+  for (const [name, value] of variables) masker.add(value, name);
 }

@@ -4,6 +4,8 @@ import type { LoadOptions } from '../manifest/types.js';
 import { checkLoaded, envPlaces } from './check-loaded.js';
 import { tryFastPath } from './fast-path/try-fast-path.js';
 import type { FoundSecret } from './mask.js';
+import { sensitiveValues } from '../manifest/sensitive.js';
+import type { SensitiveValue } from '../util/sensitive.js';
 
 /**
  * The outcome of one file, as plain data (it crosses from worker threads): its documents' names
@@ -25,6 +27,8 @@ export interface FileResult {
   secrets?: FoundSecret[];
   /** Places of `env/` findings, which mask other findings at the same place (see `placeKey`). */
   envPlaces?: string[];
+  /** The file's sensitive values (expanded from secrets), for the run's masker; its findings already mask them. */
+  sensitive?: SensitiveValue[];
 }
 
 /**
@@ -44,7 +48,7 @@ export const NamePlaces = {
 } as const;
 
 /** The options a file is loaded with: the run's `LoadOptions` without what only the main thread has. */
-export type FileLoadOptions = Pick<LoadOptions, 'env' | 'maxFileBytes' | 'maxDepth' | 'readStdin'> & {
+export type FileLoadOptions = Pick<LoadOptions, 'env' | 'maxFileBytes' | 'maxDepth' | 'readStdin' | 'sensitive'> & {
   /** `false`: every file is read by the loader alone, never by the fast path (`fast-path/`). Default true. */
   fastPath?: boolean;
 };
@@ -79,5 +83,7 @@ export async function checkFile(file: string, options: FileLoadOptions): Promise
   if (secrets.length > 0) result.secrets = secrets;
   const masking = [...envPlaces(parsed.diagnostics)];
   if (masking.length > 0) result.envPlaces = masking;
+  const sensitive = parsed.documents.flatMap((doc) => sensitiveValues(new Set(doc.sensitive?.values())));
+  if (sensitive.length > 0) result.sensitive = sensitive;
   return result;
 }

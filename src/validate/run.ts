@@ -8,6 +8,8 @@ import { checkLoaded, placeKey } from './check-loaded.js';
 import { checkAllFiles, threadsFor } from './parallel.js';
 import { maskSecretsInSources, type FoundSecret } from './mask.js';
 import { duplicateName } from './rules/duplicate-name.js';
+import { sensitiveValues } from '../manifest/sensitive.js';
+import { ValueMasker, type SensitiveValue } from '../util/sensitive.js';
 
 export interface ValidateRun {
   /** The report of the run (`command: 'validate'`), diagnostics sorted. */
@@ -16,6 +18,11 @@ export interface ValidateRun {
   sources: Map<string, string>;
   /** The literal secrets found, so that callers can also redact them from anything else. */
   secrets: string[];
+  /**
+   * The sensitive values of the run (expanded from secrets, or of variables declared sensitive),
+   * already masked in the report: for the caller's other outputs (GitHub's `::add-mask::`).
+   */
+  sensitive: SensitiveValue[];
 }
 
 export interface ValidatePathsOptions extends LoadOptions {
@@ -56,6 +63,7 @@ export async function validatePaths(paths: readonly string[], options: ValidateP
     ...(options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {}),
     ...(options.readStdin !== undefined ? { readStdin: options.readStdin } : {}),
     ...(options.fastPath === false ? { fastPath: false } : {}),
+    ...(options.sensitive !== undefined ? { sensitive: options.sensitive } : {}),
   };
   // Each file is loaded and checked on its own, on worker threads for big runs; only findings,
   // name records and the sources of files with findings come back, so memory stays flat however
@@ -67,6 +75,7 @@ export async function validatePaths(paths: readonly string[], options: ValidateP
   const diagnostics: Diagnostic[] = [...variables.diagnostics, ...listed.diagnostics];
   const sources = new Map<string, string>();
   const secrets: FoundSecret[] = [];
+  const sensitive: SensitiveValue[] = declaredValues(variables.env, options.sensitive);
   const envPlaces = new Set<string>();
   // Every document of the run in load order, for the rule across documents.
   const ordered: ManifestDocument[] = [];
@@ -76,6 +85,7 @@ export async function validatePaths(paths: readonly string[], options: ValidateP
     if (r.source !== undefined) sources.set(file, r.source);
     if (r.secrets !== undefined) secrets.push(...r.secrets);
     if (r.envPlaces !== undefined) for (const p of r.envPlaces) envPlaces.add(p);
+    if (r.sensitive !== undefined) sensitive.push(...r.sensitive);
     r.names.forEach((name, n) => ordered.push(new NamedDocument(file, name, r.places, n * NamePlaces.Count)));
   });
   const duplicates = duplicateName.checkAll(ordered).filter((d) => !envPlaces.has(placeKey(d)));
@@ -86,7 +96,7 @@ export async function validatePaths(paths: readonly string[], options: ValidateP
     const text = (await loadManifestFile(file, load)).text;
     if (text !== undefined) sources.set(file, text);
   }
-  return finish(files, diagnostics, ordered.length, sources, secrets);
+  return finish(files, diagnostics, ordered.length, sources, secrets, sensitive);
 }
 
 /**
@@ -110,17 +120,27 @@ async function validateInMemory(paths: readonly string[], options: LoadOptions, 
   const loaded = await loadManifests(paths, options);
   const checked = checkLoaded(loaded.documents, loaded.diagnostics, { acrossDocuments: true });
   const diagnostics = [...variableFindings, ...loaded.diagnostics, ...checked.diagnostics];
-  return finish(loaded.files, diagnostics, loaded.documents.length, loaded.sources, checked.secrets);
+  const sensitive = [...declaredValues(options.env ?? {}, options.sensitive), ...loaded.documents.flatMap((doc) => sensitiveValues(new Set(doc.sensitive?.values())))];
+  return finish(loaded.files, diagnostics, loaded.documents.length, loaded.sources, checked.secrets, sensitive);
+}
+
+/** The values of the variables declared sensitive, when they are set. */
+function declaredValues(env: Readonly<Record<string, string | undefined>>, declared: readonly string[] | undefined): SensitiveValue[] {
+  return (declared ?? []).flatMap((name) => (env[name] === undefined || env[name] === '' ? [] : [{ value: env[name]!, labels: [name] }]));
 }
 
 /** The report, and the sources of the files with findings (the only ones a report shows). */
-function finish(files: string[], found: Diagnostic[], manifests: number, sources: Map<string, string>, secrets: FoundSecret[]): ValidateRun {
-  const diagnostics = sortDiagnostics(found);
+function finish(files: string[], found: Diagnostic[], manifests: number, sources: Map<string, string>, secrets: FoundSecret[], sensitive: SensitiveValue[]): ValidateRun {
+  const masker = new ValueMasker();
+  masker.addAll(sensitive);
+  // Each file's findings mask its own values already; across files (a duplicate name) they may not.
+  const diagnostics = masker.json(sortDiagnostics(found));
   const withFindings = new Set(diagnostics.map((d) => d.file));
   return {
     report: { command: 'validate', files, diagnostics, summary: { ...tally(diagnostics), files: files.length, manifests } },
     sources: maskSecretsInSources(new Map([...sources].filter(([file]) => withFindings.has(file))), secrets),
     secrets: [...new Set(secrets.map((f) => f.secret))],
+    sensitive: masker.entries(),
   };
 }
 

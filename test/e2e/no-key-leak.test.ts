@@ -1,3 +1,4 @@
+import { ValueMasker } from '../../src/util/sensitive.js';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -127,7 +128,7 @@ describe('clientFromOptions', () => {
     const io = memoryIo({ env: { COMPOSIO_API_KEY: SENTINEL } });
     const redactor = new Redactor();
     const stderr = redactor.wrap(io.stderr);
-    const c = await clientFromOptions({ baseUrl: s.url, verbose: true }, { io: { ...io, stderr }, redactor, setExitCode: () => undefined });
+    const c = await clientFromOptions({ baseUrl: s.url, verbose: true }, { io: { ...io, stderr }, redactor, masker: new ValueMasker(), setExitCode: () => undefined });
     open.push(c);
     const err = (await c.getSession('trs_x').catch((e: unknown) => e)) as ApiError;
     stderr.write(`${err.describe().join('\n')}\n`);

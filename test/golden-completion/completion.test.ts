@@ -1,3 +1,4 @@
+import { ValueMasker } from '../../src/util/sensitive.js';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,7 +15,7 @@ import { runCli } from '../helpers/run-cli.js';
 const shells = ['bash', 'zsh', 'fish'] as const;
 
 function model() {
-  const program = buildProgram({ io: memoryIo(), redactor: new Redactor(), setExitCode: () => undefined }, allCommands);
+  const program = buildProgram({ io: memoryIo(), redactor: new Redactor(), masker: new ValueMasker(), setExitCode: () => undefined }, allCommands);
   return completionModel(program);
 }
 

@@ -1,3 +1,4 @@
+import { ValueMasker } from '../../src/util/sensitive.js';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -40,7 +41,7 @@ function envFor(options: Parameters<typeof memoryIo>[0]): CommandEnv & { io: Ret
   const io = memoryIo(options);
   const redactor = new Redactor();
   redactor.add(SECRET);
-  return { io, redactor, setExitCode: () => undefined };
+  return { io, redactor, masker: new ValueMasker(), setExitCode: () => undefined };
 }
 
 /** What a reporter renders for this report without colour, as a file would hold it. */

@@ -116,8 +116,10 @@ export const registerApply: RegisterCommand = (program, env) => {
       } finally {
         watch.stop();
       }
-      if (flags.githubOutput === true && outcome.result !== undefined) {
-        const lines = githubOutputLines(outcome.result.items);
+      // From the report's items: the service's answers with every sensitive value masked.
+      const applied = outcome.report.applied?.items;
+      if (flags.githubOutput === true && applied !== undefined) {
+        const lines = githubOutputLines(applied);
         try {
           if (lines !== '') await appendFile(outputFile!, lines);
         } catch (err) {

@@ -2,6 +2,7 @@ import { UsageError } from '../../diagnostics/errors.js';
 import { narrowToChanged } from '../changed-since.js';
 import type { RegisterCommand } from '../command.js';
 import { connector } from '../open-connection.js';
+import { showSensitiveOption } from '../sensitive-options.js';
 import { addRunOptions, finishRun, runInputs, stateOf, type RunFlags } from '../run-options.js';
 
 interface DiffFlags extends RunFlags {
@@ -19,6 +20,7 @@ export const registerDiff: RegisterCommand = (program, env) => {
     .argument('<paths...>', 'manifest files, folders (searched for *.yaml and *.yml), globs in quotes, or - for standard input')
     .option('--session <id>', 'audit this session (trs_...) against the one manifest given, whatever the state says')
     .option('--strict', 'differences the manifest does not declare (added) count as drift too');
+  cmd.addOption(showSensitiveOption());
   addRunOptions(cmd, 'always')
     .addHelpText(
       'after',

@@ -1,4 +1,5 @@
 import type { RegisterCommand } from '../command.js';
+import { declaredSensitive, sensitiveOption, type SensitiveFlags } from '../sensitive-options.js';
 import { addOperateOptions, printJson, renderContext, SESSION_ARG_HELP, sessionHelp, withSession, type OperateFlags } from '../operate-options.js';
 
 /** `sessionctl get SESSION`: the session as the service holds it (GET /session/{id}). */
@@ -6,12 +7,18 @@ export const registerGet: RegisterCommand = (program, env) => {
   const cmd = program
     .command('get')
     .description('Show a session: its user, MCP URL, meta tools and effective config (GET).')
-    .argument('<session>', SESSION_ARG_HELP);
+    .argument('<session>', SESSION_ARG_HELP)
+    .addOption(sensitiveOption());
   addOperateOptions(cmd)
     .addHelpText('after', sessionHelp(['sessionctl get support-agent', 'sessionctl get trs_1a2b3c4d5e6f --format json | jq .config']))
-    .action(async (ref: string, flags: OperateFlags) => {
-      await withSession(ref, flags, env, async (client, id) => {
-        const session = await client.getSession(id);
+    .action(async (ref: string, flags: OperateFlags & SensitiveFlags) => {
+      const { io } = env;
+      for (const name of declaredSensitive(flags)) env.masker.add(io.env[name] ?? '', name);
+      const { maskRecordedSession, registerRecordedSensitive } = await import('../../runner/mask-session.js');
+      await withSession(ref, flags, env, async (client, id, recorded) => {
+        registerRecordedSensitive(recorded, env.masker, io.env);
+        // The fields apply recorded as sensitive are masked whole; every known sensitive value anywhere.
+        const session = maskRecordedSession(await client.getSession(id), recorded, env.masker);
         if (flags.format === 'json') return printJson(env, session);
         const { renderSession } = await import('../../report/operate/session.js');
         env.io.stdout.write(renderSession(session, renderContext(env)));

@@ -3,6 +3,7 @@ import type { RegisterCommand } from '../command.js';
 import { narrowToChanged } from '../changed-since.js';
 import { ExitCode } from '../exit-codes.js';
 import { connector } from '../open-connection.js';
+import { showSensitiveOption } from '../sensitive-options.js';
 import { addRunOptions, finishRun, runInputs, stateOf, type RunFlags } from '../run-options.js';
 
 interface PlanFlags extends RunFlags {
@@ -28,6 +29,7 @@ export const registerPlan: RegisterCommand = (program, env) => {
     .option('--detailed-exitcode', 'exit 4 when changes are pending (0 when none)')
     .option('--out <file>', 'save the plan; `sessionctl apply FILE` executes it only while manifests and state are unchanged')
     .option('--strict', 'warnings fail the run too (exit code 1)');
+  cmd.addOption(showSensitiveOption());
   addRunOptions(cmd, 'refresh')
     .addHelpText(
       'after',

@@ -4,6 +4,7 @@ import { changedSinceOption, narrowToChanged } from '../changed-since.js';
 import { emitReport, formatOption } from '../output.js';
 import type { RegisterCommand } from '../command.js';
 import { exitCodeForDiagnostics } from '../exit-codes.js';
+import { declaredSensitive, sensitiveOption } from '../sensitive-options.js';
 
 interface ValidateOptions {
   format?: string[];
@@ -13,6 +14,7 @@ interface ValidateOptions {
   jobs?: number;
   changedSince?: string;
   fastPath?: boolean;
+  sensitive?: string[];
 }
 
 function parseJobs(value: string): number {
@@ -41,6 +43,7 @@ export const registerValidate: RegisterCommand = (program, env) => {
     .addOption(changedSinceOption())
     .option('--strict', 'warnings fail the run too (exit code 1)')
     .option('--env-file <file>', 'read ${VAR} values from a dotenv file; variables already set in the environment win')
+    .addOption(sensitiveOption())
     .addOption(new Option('--max-file-size <bytes>', 'refuse larger files before parsing them (default: 1048576, 1 MiB)').argParser(parseBytes))
     .addOption(
       new Option('--jobs <n>', 'threads for big runs, the main one included (default: every core, at most 4, from 5,000 files on); results never depend on it').argParser(parseJobs),
@@ -76,8 +79,11 @@ export const registerValidate: RegisterCommand = (program, env) => {
         ...(options.maxFileSize !== undefined ? { maxFileBytes: options.maxFileSize } : {}),
         ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
         ...(options.fastPath === false ? { fastPath: false } : {}),
+        sensitive: declaredSensitive(options),
       });
       for (const secret of run.secrets) env.redactor.add(secret);
+      // The report masks them already; the rest of the run's output (and GitHub's log) must too.
+      env.masker.addAll(run.sensitive);
       const report = run.report;
       await emitReport(report, run.sources, options.format, env);
       env.setExitCode(exitCodeForDiagnostics(report.diagnostics, { strict: options.strict === true }));

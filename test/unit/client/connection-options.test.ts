@@ -1,3 +1,4 @@
+import { ValueMasker } from '../../../src/util/sensitive.js';
 import { Command } from 'commander';
 import { describe, expect, test } from 'vitest';
 import { addConnectionOptions, apiVersionOf, clientFromOptions, type ConnectionOptions } from '../../../src/cli/connection.js';
@@ -50,7 +51,7 @@ describe('connection options', () => {
 });
 
 describe('clientFromOptions', () => {
-  const env = (vars: Record<string, string>) => ({ io: memoryIo({ env: vars }), redactor: new Redactor(), setExitCode: () => undefined });
+  const env = (vars: Record<string, string>) => ({ io: memoryIo({ env: vars }), redactor: new Redactor(), masker: new ValueMasker(), setExitCode: () => undefined });
 
   test('base URL: flag, then COMPOSIO_BASE_URL from the injected env, then the default', async () => {
     const e = env({ COMPOSIO_API_KEY: SENTINEL, COMPOSIO_BASE_URL: 'http://127.0.0.1:4999' });
