@@ -63,7 +63,7 @@ export async function runInputs(flags: RunFlags, env: CommandEnv, state: StateBa
     env: io.env,
     sensitive: declaredSensitive(flags),
     masker: env.masker,
-    revealSensitive: revealSensitive(flags, io.env),
+    revealSensitive: revealSensitive(flags, env),
     readStdin: () => readStreamBounded(io.stdin),
     ...(flags.envFile !== undefined ? { envFile: flags.envFile } : {}),
     state,

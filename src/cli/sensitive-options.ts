@@ -3,6 +3,8 @@ import { UsageError } from '../diagnostics/errors.js';
 import { escapeData } from '../report/github.js';
 import { ValueMasker } from '../util/sensitive.js';
 import type { Redactor } from './redact.js';
+import type { CommandEnv } from './command.js';
+import { API_KEY_ENV } from '../client/api-key.js';
 
 /** The options of the sensitive values, as commander's `opts()` returns them. */
 export interface SensitiveFlags {
@@ -38,16 +40,20 @@ export function declaredSensitive(flags: SensitiveFlags, fromConfig: readonly st
   return [...new Set([...fromConfig, ...(flags.sensitive ?? [])])];
 }
 
-/** Whether `--show-sensitive` may reveal values: never when `CI` says the output is a shared log. */
-export function revealSensitive(flags: SensitiveFlags, env: Readonly<Record<string, string | undefined>>): boolean {
+/**
+ * Whether `--show-sensitive` reveals values: never when `CI` says the output is a shared log.
+ * When it does, the redactor lets the user's sensitive values pass too (never the API key).
+ */
+export function revealSensitive(flags: SensitiveFlags, env: Pick<CommandEnv, 'io' | 'redactor'>): boolean {
   if (flags.showSensitive !== true) return false;
-  const ci = env['CI'];
+  const ci = env.io.env['CI'];
   if (ci !== undefined && ci !== '' && ci !== '0' && ci.toLowerCase() !== 'false') {
     throw new UsageError(
       '--show-sensitive is refused when CI is set: CI logs, report files, plan files and step summaries are kept and read by others, and a secret shown there is leaked',
       'run it on your own machine; in CI the outputs name each sensitive value by its variable instead',
     );
   }
+  env.redactor.showSensitive = true;
   return true;
 }
 
@@ -61,8 +67,9 @@ export function revealSensitive(flags: SensitiveFlags, env: Readonly<Record<stri
 export function runMasker(raw: { write(chunk: string): void }, env: Readonly<Record<string, string | undefined>>, redactor: Redactor): ValueMasker {
   const actions = env['GITHUB_ACTIONS'] === 'true';
   return new ValueMasker({
-    onAdd: (value) => {
-      redactor.add(value);
+    onAdd: (value, label) => {
+      if (label === API_KEY_ENV) redactor.add(value);
+      else redactor.addSensitive(value);
       if (!actions) return;
       // One mask per line: the runner matches masks within a line.
       for (const line of value.split(/\r\n?|\n/)) if (line.trim() !== '') raw.write(`::add-mask::${escapeData(line)}\n`);

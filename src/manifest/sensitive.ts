@@ -56,14 +56,24 @@ export function locateSensitive(data: unknown, scalars: readonly SensitiveScalar
   return out;
 }
 
-/** The values to mask for a set of sensitive scalars: each whole value, and each sensitive variable's own value. */
+/**
+ * The values to mask for a set of sensitive scalars: each whole value, each sensitive variable's
+ * own value, and a known secret format inside either (a service that echoes only the token of a
+ * callback URL is masked too).
+ */
 export function sensitiveValues(scalars: Iterable<SensitiveScalar>): SensitiveValue[] {
   const out: SensitiveValue[] = [];
   for (const s of scalars) {
-    out.push({ value: s.value, labels: s.variables });
-    for (const p of s.parts) out.push({ value: p.value, labels: [p.name] });
+    out.push(...withSecretInside(s.value, s.variables));
+    for (const p of s.parts) out.push(...withSecretInside(p.value, [p.name]));
   }
   return out;
+}
+
+/** A value, and the known-format secret inside it when it holds one besides other text. */
+export function withSecretInside(value: string, labels: string[]): SensitiveValue[] {
+  const inside = knownSecretFormat(value)?.secret;
+  return inside === undefined || inside === value ? [{ value, labels }] : [{ value, labels }, { value: inside, labels }];
 }
 
 /** A masker of one document's sensitive values (`sensitive` of a `ManifestDocument`). */

@@ -1,7 +1,7 @@
 import { sortDiagnostics, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { loadManifests } from '../manifest/load.js';
 import type { LoadOptions, ManifestDocument } from '../manifest/types.js';
-import { isSensitiveVariable } from '../manifest/sensitive.js';
+import { isSensitiveVariable, sensitiveValues, withSecretInside } from '../manifest/sensitive.js';
 import { runVariables } from '../manifest/variables.js';
 import { ValueMasker } from '../util/sensitive.js';
 import { checkLoaded } from '../validate/check-loaded.js';
@@ -80,6 +80,6 @@ export function sensitiveVariables(documents: readonly ManifestDocument[], env: 
 
 /** Every sensitive value of the run into the masker: each whole value of the documents, then each variable's own. */
 function registerSensitive(masker: ValueMasker, documents: readonly ManifestDocument[], variables: ReadonlyMap<string, string>): void {
-  for (const doc of documents) for (const s of doc.sensitive?.values() ?? []) for (const v of s.variables) masker.add(s.value, v);
-  for (const [name, value] of variables) masker.add(value, name);
+  for (const doc of documents) masker.addAll(sensitiveValues(new Set(doc.sensitive?.values())));
+  for (const [name, value] of variables) masker.addAll(withSecretInside(value, [name]));
 }

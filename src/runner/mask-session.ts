@@ -1,6 +1,7 @@
 import { expectedConfig } from '../config/expected.js';
 import { maskConfig, storedSensitiveAt } from '../config/sensitive-fields.js';
 import type { ManifestData } from '../config/types.js';
+import { withSecretInside } from '../manifest/sensitive.js';
 import type { StateEntry } from '../state/entry.js';
 import { storedLabels, type ValueMasker } from '../util/sensitive.js';
 import type { Session } from '../wire/session.js';
@@ -12,7 +13,7 @@ import type { Session } from '../wire/session.js';
 export function registerRecordedSensitive(entry: StateEntry | undefined, masker: ValueMasker, env: Readonly<Record<string, string | undefined>>): void {
   for (const label of labelsIn(entry?.body ?? null)) {
     const value = env[label];
-    if (value !== undefined) masker.add(value, label);
+    if (value !== undefined) masker.addAll(withSecretInside(value, [label]));
   }
 }
 

@@ -64,7 +64,7 @@ export class ValueMasker {
   private readonly byValue = new Map<string, Set<string>>();
   private sorted: Array<{ needles: string[]; prefix: string; mark: string; value: string }> | undefined;
 
-  private readonly onAdd: ((value: string) => void) | undefined;
+  private readonly onAdd: ((value: string, label: string) => void) | undefined;
   private readonly minText: number;
 
   /**
@@ -72,7 +72,7 @@ export class ValueMasker {
    * `minText` is the shortest value masked inside free text (default `MIN_TEXT_MASK`); a masker of
    * the API key alone masks it whatever its length.
    */
-  constructor(options: { onAdd?: (value: string) => void; minText?: number } = {}) {
+  constructor(options: { onAdd?: (value: string, label: string) => void; minText?: number } = {}) {
     this.onAdd = options.onAdd;
     this.minText = options.minText ?? MIN_TEXT_MASK;
   }
@@ -84,7 +84,7 @@ export class ValueMasker {
     if (labels?.has(label) === true) return;
     if (labels === undefined) {
       this.byValue.set(value, new Set([label]));
-      this.onAdd?.(value);
+      this.onAdd?.(value, label);
     } else labels.add(label);
     this.sorted = undefined;
   }

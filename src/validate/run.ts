@@ -8,7 +8,7 @@ import { checkLoaded, placeKey } from './check-loaded.js';
 import { checkAllFiles, threadsFor } from './parallel.js';
 import { maskSecretsInSources, type FoundSecret } from './mask.js';
 import { duplicateName } from './rules/duplicate-name.js';
-import { sensitiveValues } from '../manifest/sensitive.js';
+import { sensitiveValues, withSecretInside } from '../manifest/sensitive.js';
 import { ValueMasker, type SensitiveValue } from '../util/sensitive.js';
 
 export interface ValidateRun {
@@ -126,7 +126,7 @@ async function validateInMemory(paths: readonly string[], options: LoadOptions, 
 
 /** The values of the variables declared sensitive, when they are set. */
 function declaredValues(env: Readonly<Record<string, string | undefined>>, declared: readonly string[] | undefined): SensitiveValue[] {
-  return (declared ?? []).flatMap((name) => (env[name] === undefined || env[name] === '' ? [] : [{ value: env[name]!, labels: [name] }]));
+  return (declared ?? []).flatMap((name) => (env[name] === undefined || env[name] === '' ? [] : withSecretInside(env[name]!, [name])));
 }
 
 /** The report, and the sources of the files with findings (the only ones a report shows). */

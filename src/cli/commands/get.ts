@@ -1,4 +1,5 @@
 import type { RegisterCommand } from '../command.js';
+import { withSecretInside } from '../../manifest/sensitive.js';
 import { declaredSensitive, sensitiveOption, type SensitiveFlags } from '../sensitive-options.js';
 import { addOperateOptions, printJson, renderContext, SESSION_ARG_HELP, sessionHelp, withSession, type OperateFlags } from '../operate-options.js';
 
@@ -13,7 +14,7 @@ export const registerGet: RegisterCommand = (program, env) => {
     .addHelpText('after', sessionHelp(['sessionctl get support-agent', 'sessionctl get trs_1a2b3c4d5e6f --format json | jq .config']))
     .action(async (ref: string, flags: OperateFlags & SensitiveFlags) => {
       const { io } = env;
-      for (const name of declaredSensitive(flags)) env.masker.add(io.env[name] ?? '', name);
+      for (const name of declaredSensitive(flags)) env.masker.addAll(withSecretInside(io.env[name] ?? '', [name]));
       const { maskRecordedSession, registerRecordedSensitive } = await import('../../runner/mask-session.js');
       await withSession(ref, flags, env, async (client, id, recorded) => {
         registerRecordedSensitive(recorded, env.masker, io.env);
