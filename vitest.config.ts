@@ -7,5 +7,9 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 20_000,
     hookTimeout: 20_000,
+    // A missing or different golden file fails; only `npm run test:update` (vitest -u) writes one.
+    update: 'none',
+    globalSetup: ['test/helpers/global-setup.ts'],
+    setupFiles: ['test/helpers/setup.ts'],
   },
 });

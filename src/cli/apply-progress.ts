@@ -1,4 +1,5 @@
 import type { ApplyProgress } from '../apply/apply.js';
+import type { Plan } from '../plan/plan.js';
 import type { CommandEnv } from './command.js';
 import { ExitCode } from './exit-codes.js';
 import { safeInline } from '../report/text.js';
@@ -65,4 +66,10 @@ export function watchRun(env: CommandEnv, verb: string, now: () => number = Date
       unsubscribe?.();
     },
   };
+}
+
+/** The sessions about to go, one line each, on stderr. */
+export function announceDeletions(plan: Pick<Plan, 'deletions'>, env: CommandEnv, verb: string): void {
+  env.io.stderr.write(`${verb} will delete ${plan.deletions.length} session${plan.deletions.length === 1 ? '' : 's'}:\n`);
+  for (const d of plan.deletions) env.io.stderr.write(`  - ${d.name}  user ${d.user_id}  ${d.session_id}\n`);
 }

@@ -50,13 +50,15 @@ export async function openConnection(flags: ConnectionOptions & { emulator?: boo
 export function connector(flags: ConnectionOptions & { emulator?: boolean }, env: CommandEnv, state: StateBackend): Connect {
   return async (): Promise<SessionApi> => {
     const { client, close } = await openConnection(flags, env, state);
+    const { bodyForVersion } = await import('../config/request-version.js');
+    const version = apiVersionOf(flags, env.io.env);
     return {
-      // The body is a validated manifest's wire body; the client's request type is the same shape.
-      createSession: (body) => client.createSession(body as Parameters<SessionClient['createSession']>[0]),
+      createSession: (body) => client.createSession(bodyForVersion(body, version)),
       getSession: (id) => client.getSession(id),
-      updateSession: (id, body) => client.updateSession(id, body),
+      updateSession: (id, body) => client.updateSession(id, bodyForVersion(body, version)),
       deleteSession: (id) => client.deleteSession(id),
       configHistory: (id, query) => client.configHistory(id, query),
+      mcpToolNames: async (id) => (await client.mcpTools(id)).map((t) => t.name),
       close,
     };
   };

@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import { DEFAULT_STATE_PATH } from '../state/file-store.js';
 import type { SessionClient } from '../client/client.js';
-import type { StateEntry } from '../state/entry.js';
+import type { ResolvedSession } from '../runner/session-ref.js';
 import type { RenderContext } from '../report/operate/context.js';
 import { createStyle } from '../report/ansi.js';
 import { addConnectionOptions, type ConnectionOptions } from './connection.js';
@@ -17,7 +17,7 @@ import type { CommandEnv } from './command.js';
 export interface OperateFlags extends ConnectionOptions {
   state?: string;
   userId?: string;
-  format: 'human' | 'json';
+  format: 'human' | 'json' | 'yaml';
   emulator?: boolean;
 }
 
@@ -29,11 +29,15 @@ export interface ListFlags extends OperateFlags {
 export const SESSION_ARG_HELP = 'a session id (trs_...) or the name of a manifest recorded in the state file by apply';
 
 /** Adds --state, --user-id, --format and the connection options. */
-export function addOperateOptions(cmd: Command): Command {
+export function addOperateOptions(cmd: Command, formats: { yaml?: string } = {}): Command {
   cmd
     .option('--state <path>', `the state file that resolves manifest names (default: ${DEFAULT_STATE_PATH})`)
     .option('--user-id <id>', 'the user id to pick when a manifest name was applied for several users')
-    .addOption(new Option('--format <format>', 'human: tables and summaries; json: the service\'s response, unchanged').choices(['human', 'json']).default('human'))
+    .addOption(
+      new Option('--format <format>', `human: tables and summaries; json: the service's response, unchanged${formats.yaml !== undefined ? `; yaml: ${formats.yaml}` : ''}`)
+        .choices(formats.yaml !== undefined ? ['human', 'json', 'yaml'] : ['human', 'json'])
+        .default('human'),
+    )
     .option(
       '--emulator',
       'use the offline emulator of apply --emulator (kept beside the state file); URLs it prints last only as long as the command',
@@ -56,7 +60,7 @@ export async function withSession(
   ref: string,
   flags: OperateFlags,
   env: CommandEnv,
-  work: (client: SessionClient, sessionId: string, recorded?: StateEntry) => Promise<void>,
+  work: (client: SessionClient, sessionId: string, resolved: ResolvedSession) => Promise<void>,
 ): Promise<void> {
   const { resolveSession } = await import('../runner/session-ref.js');
   const state = stateOf(flags, env);
@@ -67,7 +71,7 @@ export async function withSession(
   });
   const { client, close } = await openConnection(flags, env, state);
   try {
-    await work(client, session.sessionId, session.entry);
+    await work(client, session.sessionId, session);
   } finally {
     await close();
   }

@@ -101,8 +101,9 @@ export function parseRetryAfter(value: string | undefined, now: number = Date.no
   if (value === undefined) return undefined;
   const v = value.trim();
   if (/^\d+$/.test(v)) return Number(v) * 1000;
-  // Only real HTTP dates, not anything Date.parse happens to accept ("1.5" parses as a year).
-  if (!/^[A-Za-z]{3},? /.test(v)) return undefined;
+  // Only real HTTP dates, not anything Date.parse happens to accept ("1.5" parses as a year). All
+  // three forms start with a day name (RFC 9110 §5.6.7): "Sun," (IMF), "Sunday," (RFC 850), "Sun " (asctime).
+  if (!/^[A-Za-z]{3,9},? /.test(v)) return undefined;
   const at = Date.parse(v);
   if (Number.isNaN(at)) return undefined;
   return Math.max(0, at - now);

@@ -72,3 +72,13 @@ function pruneEffective(expected: ExpectedConfig, at: string, act: unknown): unk
 function isEmptyValue(v: unknown): boolean {
   return v === null || (Array.isArray(v) && v.length === 0) || (isPlainObject(v) && Object.keys(v).length === 0);
 }
+
+/** A unified diff of two configs as the service holds them (two versions of one session), keys and lists sorted. */
+export function unifiedVersionsDiff(before: unknown, after: unknown, labels: { before: string; after: string }): string {
+  const a = render(before);
+  const b = render(after);
+  if (a === b) return '';
+  const patch = createTwoFilesPatch(labels.before, labels.after, a, b, undefined, undefined, { context: 3, timeout: DIFF_TIMEOUT_MS });
+  if (patch === undefined) return `(the two configs are too different to diff line by line)\n`;
+  return patch.replace(/^=+\n/, '');
+}

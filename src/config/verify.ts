@@ -66,3 +66,15 @@ function maskDifferences(items: readonly DriftItem[], doc: ManifestDocument): Dr
     return masker.json(d);
   });
 }
+
+/**
+ * What an agent connected to the session's MCP URL sees, against the tools the manifest expects:
+ * a tool listed over MCP that the manifest does not expect, or an expected one that is not listed,
+ * is drift at the key that decides it (`diff --mcp`). The REST answer's `tool_router_tools` can
+ * agree while the MCP endpoint does not; this is what agents actually get.
+ */
+export function verifyMcpTools(doc: ManifestDocument, expected: ExpectedConfig, listed: readonly string[]): Pick<Verification, 'differences' | 'diagnostics'> & { drifted: boolean } {
+  const differences = computeDrift(expected, { config: expected.config, tool_router_tools: [...listed] }).filter((d) => d.path === '/tool_router_tools');
+  const diagnostics = driftDiagnostics(differences, doc, doc.name).map((d) => ({ ...d, message: d.message.replace(/^([^:]+): the session /, '$1: over MCP the session ') }));
+  return { differences, diagnostics, drifted: differences.some((d) => d.kind === 'changed' || d.kind === 'dropped') };
+}

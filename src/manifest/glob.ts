@@ -87,7 +87,8 @@ function matchSegments(segments: readonly Segment[], parts: readonly string[][])
     const seg = segments[i]!;
     const row: boolean[] = new Array<boolean>(cols + 1).fill(false);
     for (let j = cols; j >= 0; j--) {
-      if (seg.globstar) row[j] = next[j]! || (j < cols && parts[j]![0] !== '.' && row[j + 1]!);
+      // A trailing `**` names what is inside a folder, never the folder itself: `x/**` does not match `x`.
+      if (seg.globstar) row[j] = (i < rows - 1 && next[j]!) || (j < cols && parts[j]![0] !== '.' && (row[j + 1]! || next[j + 1]!));
       else row[j] = j < cols && next[j + 1]! && matchSegment(seg, parts[j]!);
     }
     next = row;

@@ -47,8 +47,8 @@ const anyKnownMarker = /ak_|AKIA|ASIA|gh[pousr]_|github_pat_|xox|_live_|_test_|s
 
 /** The known format a text contains, if any: its label and the matched text. */
 export function knownSecretFormat(value: string): { label: string; secret: string } | undefined {
-  // Every format below is at least 16 characters long.
-  if (value.length < 16 || !anyKnownMarker.test(value)) return undefined;
+  // Every format below is at least 15 characters long (a Slack token: `xoxb-` and ten).
+  if (value.length < 15 || !anyKnownMarker.test(value)) return undefined;
   for (const { label, pattern } of knownFormats) {
     const m = pattern.exec(value);
     if (m !== null) return { label, secret: label === 'a private key' ? value.trim() : m[0] };

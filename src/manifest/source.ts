@@ -16,19 +16,27 @@ export class SourceText {
     for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) this.lineCounter.addNewLine(i + 1);
   }
 
-  /** The 1-based line and column (UTF-16 code units) of a character offset. */
-  position(offset: number): Position {
-    const clamped = Math.max(0, Math.min(offset, this.text.length));
-    const { line, col } = this.lineCounter.linePos(clamped);
+  /**
+   * The 1-based line and column (UTF-16 code units) of a character offset. An offset inside a
+   * surrogate pair (yaml's error spans can end there) moves to the pair's start, or with `after`
+   * past its end, so a position always names a whole character.
+   */
+  position(offset: number, after = false): Position {
+    let at = Math.max(0, Math.min(offset, this.text.length));
+    if (isLowSurrogate(this.text.charCodeAt(at)) && isHighSurrogate(this.text.charCodeAt(at - 1))) at += after ? 1 : -1;
+    const { line, col } = this.lineCounter.linePos(at);
     return { line: Math.max(line, 1), col: Math.max(col, 1) };
   }
 
   /** The range between two character offsets; an empty or inverted span collapses to its start. */
   range(start: number, end: number = start): Range {
     const s = this.position(start);
-    return { start: s, end: end > start ? this.position(end) : s };
+    return { start: s, end: end > start ? this.position(end, true) : s };
   }
 }
+
+const isHighSurrogate = (code: number): boolean => code >= 0xd800 && code <= 0xdbff;
+const isLowSurrogate = (code: number): boolean => code >= 0xdc00 && code <= 0xdfff;
 
 /** A mapping key as the JSON data sees it (`stringKeys` makes every key a string; null is ''). */
 export function keyString(key: unknown): string {

@@ -4,7 +4,7 @@ import type { DriftItem } from '../config/drift.js';
 import { expectedConfig } from '../config/expected.js';
 import type { ManifestData } from '../config/types.js';
 import type { Session } from '../wire/session.js';
-import { verifySession } from '../config/verify.js';
+import { verifyMcpTools, verifySession } from '../config/verify.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { atDocument } from '../manifest/at-document.js';
 import type { ManifestDocument } from '../manifest/types.js';
@@ -42,6 +42,8 @@ export interface DriftCheckOptions {
   strict?: boolean;
   /** Show sensitive values as they are (`diff --show-sensitive`). */
   revealSensitive?: boolean;
+  /** Also compare the tools an agent sees over the session's MCP endpoint (`diff --mcp`). */
+  mcpTools?(sessionId: string): Promise<string[]>;
 }
 
 export interface DriftCheckResult {
@@ -89,8 +91,15 @@ async function compare(doc: ManifestDocument, userId: string, sessionId: string,
     const d = atDocument(doc, 'state/refresh-failed', 'error', `${doc.name}: cannot read session ${sessionId}: ${err.message}${err.status !== undefined ? ` (HTTP ${err.status})` : ''}`);
     return { item: item(doc, userId, sessionId, 'unreadable'), diagnostics: [d] };
   }
-  const check = verifySession(doc, expectedConfig(doc.data as ManifestData), session, { strict: options.strict === true, revealSensitive: options.revealSensitive === true });
-  return { item: { ...item(doc, userId, session.session_id, check.status), differences: check.differences, diff: check.diff }, diagnostics: check.diagnostics };
+  const expected = expectedConfig(doc.data as ManifestData);
+  const check = verifySession(doc, expected, session, { strict: options.strict === true, revealSensitive: options.revealSensitive === true });
+  const out = { item: { ...item(doc, userId, session.session_id, check.status), differences: check.differences, diff: check.diff }, diagnostics: check.diagnostics };
+  if (options.mcpTools === undefined) return out;
+  const mcp = verifyMcpTools(doc, expected, await options.mcpTools(session.session_id));
+  return {
+    item: { ...out.item, status: mcp.drifted ? 'drifted' : out.item.status, differences: [...out.item.differences, ...mcp.differences] },
+    diagnostics: [...out.diagnostics, ...mcp.diagnostics],
+  };
 }
 
 function item(doc: ManifestDocument, userId: string, sessionId: string | null, status: DriftStatus): SessionDrift {

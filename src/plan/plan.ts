@@ -3,6 +3,7 @@ import { expectedConfig, type ExpectedConfig } from '../config/expected.js';
 import { bodyHash, canonicalJson, requestBody } from '../config/request.js';
 import { recordedUserId, storedBody } from '../config/sensitive-fields.js';
 import type { CreateSessionBody, ManifestData } from '../config/types.js';
+import { sameEffect } from '../config/equivalent.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { atDocument } from '../manifest/at-document.js';
 import type { ManifestDocument } from '../manifest/types.js';
@@ -154,7 +155,8 @@ function planItem(doc: ManifestDocument, state: Pick<StateView, 'get' | 'list'>,
   }
   const before = recorded.body;
   const changes = before === null ? [] : fieldChanges(before as Json, stored);
-  if (before !== null && changes.length === 0) return base;
+  // Written differently, asking for the same: nothing to send (an exported manifest, a default spelled out).
+  if (before !== null && (changes.length === 0 || sameEffect(before, stored))) return base;
   const fixed = before === null ? undefined : firstUnpatchable(before, stored);
   if (fixed !== undefined) return { ...base, action: 'replace', reason: 'custom-tools-changed', replaces: recorded, changes };
   // An adopted session, or state written before bodies were recorded: every declared field is sent.

@@ -9,6 +9,8 @@ export interface SessionApi {
   updateSession(sessionId: string, body: UpdateSessionRequest): Promise<Session>;
   deleteSession(sessionId: string): Promise<unknown>;
   configHistory(sessionId: string, query?: ConfigHistoryQuery): Promise<ConfigHistory>;
+  /** The names of the tools an MCP client sees at the session's `mcp.url`. */
+  mcpToolNames(sessionId: string): Promise<string[]>;
   close(): Promise<void>;
 }
 

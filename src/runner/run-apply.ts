@@ -33,6 +33,8 @@ export interface ApplyRunOptions extends RunBase {
   strict?: boolean;
   lock: StateLockOptions;
   onProgress?: (progress: ApplyProgress) => void;
+  /** Called with the plan before any session is deleted (`--prune` lists what it deletes first). */
+  beforeDeletes?: (plan: Plan) => void;
   /** Stops the run (SIGINT, SIGTERM); see applyPlan. */
   signal?: AbortSignal;
   graceMs?: number;
@@ -80,6 +82,7 @@ async function applyInputs(paths: readonly string[], inputs: ValidatedManifests,
     try {
       const limiter = options.rateLimitPerMinute === undefined ? undefined : new RateLimiter(options.rateLimitPerMinute);
       if (refresh) plan = await refreshPlan(plan, { getSession: (id) => api.getSession(id), concurrency: options.concurrency ?? 4, strict: options.strict === true, ...(limiter ? { limiter } : {}) });
+      if (plan.deletions.length > 0) options.beforeDeletes?.(plan);
       return finish(inputs, await applyPlan(plan, { ...applyOptions(options, limiter), mask, api, state }));
     } finally {
       await api.close();

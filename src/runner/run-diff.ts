@@ -11,6 +11,8 @@ export interface DiffRunOptions extends RunBase {
   /** Audit this session against the one manifest given, instead of the state's sessions. */
   session?: string;
   strict?: boolean;
+  /** Also compare what an agent sees over each session's MCP endpoint. */
+  mcp?: boolean;
   concurrency?: number;
   rateLimitPerMinute?: number;
 }
@@ -34,6 +36,7 @@ export async function runDiff(paths: readonly string[], options: DiffRunOptions)
       strict: options.strict === true,
       revealSensitive: options.revealSensitive === true,
       ...(limiter ? { limiter } : {}),
+      ...(options.mcp === true ? { mcpTools: (id: string) => (api ?? unreachable()).mcpToolNames(id) } : {}),
     };
     const result =
       options.session !== undefined ? await checkSession(inputs.documents[0]!, options.session, checkOptions) : await checkRecordedSessions(inputs.documents, state!, checkOptions);

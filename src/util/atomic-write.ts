@@ -1,6 +1,6 @@
 import { constants } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { lstat, open, readlink, realpath, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { link, lstat, mkdir, open, readlink, realpath, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 
@@ -169,4 +169,37 @@ async function syncDir(dir: string): Promise<void> {
   } catch {
     // Windows cannot fsync a directory; the data itself is already synced.
   }
+}
+
+/**
+ * Creates `path` with `text` only if it does not exist, and never leaves it half-written: the
+ * text goes to a temporary file in the same folder first, which is then hard-linked into place
+ * (`link` fails when the target exists, atomically) and removed.
+ */
+export async function createNewFile(path: string, text: string): Promise<'created' | 'exists'> {
+  const temp = join(dirname(path), `.${randomBytes(6).toString('hex')}.sessionctl.tmp`);
+  const handle = await open(temp, 'wx', 0o644);
+  try {
+    await handle.writeFile(text);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  try {
+    await link(temp, path);
+    return 'created';
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return 'exists';
+    throw err;
+  } finally {
+    await unlink(temp).catch(() => undefined);
+  }
+}
+
+/** Writes `path` atomically; without `replace`, only when it does not exist yet. */
+export async function writeNewFile(path: string, text: string, replace: boolean): Promise<'created' | 'exists'> {
+  await mkdir(dirname(path), { recursive: true });
+  if (!replace) return createNewFile(path, text);
+  await writeFileAtomic(path, text);
+  return 'created';
 }

@@ -5,11 +5,11 @@
  * copy of package.json (read for the version) and a link to this repo's node_modules.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { copyFileSync, mkdtempSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 let built: Promise<string> | undefined;
@@ -17,7 +17,7 @@ let built: Promise<string> | undefined;
 /** Path of a `main.js` that behaves as `bin/sessionctl`. Built once per test file. */
 export function cliBundle(): Promise<string> {
   built ??= (async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sessionctl-cli-'));
+    const dir = tempDir('cli');
     copyFileSync(join(repo, 'package.json'), join(dir, 'package.json'));
     symlinkSync(join(repo, 'node_modules'), join(dir, 'node_modules'), 'dir');
     const outfile = join(dir, 'cli', 'main.js');

@@ -1,11 +1,11 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import YAML from 'yaml';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 /**
  * Runs the composite action of action.yml the way the runner does: each `run:` step as a bash
@@ -75,7 +75,7 @@ function bash(file: string, cwd: string, env: Record<string, string>): Promise<{
 }
 
 async function runAction(workspace: string, inputs: Record<string, string>, extraEnv: Record<string, string> = {}): Promise<ActionRun> {
-  const runnerTemp = mkdtempSync(path.join(tmpdir(), 'sessionctl-runner-'));
+  const runnerTemp = tempDir('runner');
   const summaryFile = path.join(runnerTemp, 'step_summary.md');
   writeFileSync(summaryFile, '');
   const allInputs: Record<string, string> = {};
@@ -120,6 +120,12 @@ async function runAction(workspace: string, inputs: Record<string, string>, extr
 
 const apiKey = 'sk-action-test-5f0c1e7d9a';
 
+/**
+ * The tests that run the whole action twice start a dozen node processes through bash; beside a
+ * CPU hog on two cores they take up to 12 s, so they get 40 s (half of it stays out of reach).
+ */
+const ACTION_TWICE_TIMEOUT = 40_000;
+
 const oncall = `name: oncall
 user_id: oncall-bot
 toolkits: [slack]
@@ -147,7 +153,7 @@ beforeAll(async () => {
   emulator = await startEmulator({ port: 0, apiKeys: [apiKey] });
   const bin = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { bin: { sessionctl: string } }).bin.sessionctl;
   expect(existsSync(path.join(root, bin)), 'build first (npm run build); npm test does').toBe(true);
-  workspace = mkdtempSync(path.join(tmpdir(), 'sessionctl-workspace-'));
+  workspace = tempDir('workspace');
   mkdirSync(path.join(workspace, 'sessions'));
   writeFileSync(path.join(workspace, 'sessions/support.yaml'), valid);
   writeFileSync(path.join(workspace, 'sessions/analyst.yaml'), invalid);
@@ -260,7 +266,7 @@ describe('the GitHub Action, run locally', () => {
     const again = await runAction(workspace, inputs);
     expect(again.status).toBe(0);
     expect(JSON.parse(again.outputs['session-ids']!)).toEqual(ids);
-  });
+  }, ACTION_TWICE_TIMEOUT);
 
   test('diff: drift after an edit is annotated on the declared line, and the step fails', async () => {
     mkdirSync(path.join(workspace, 'drift'));
@@ -283,10 +289,10 @@ describe('the GitHub Action, run locally', () => {
     const sarif = JSON.parse(readFileSync(path.join(workspace, 'drift.sarif'), 'utf8')) as { runs: Array<{ results: Array<{ ruleId: string }> }> };
     expect(sarif.runs[0]!.results.map((r) => r.ruleId).every((id) => id.startsWith('drift/'))).toBe(true);
     expect(run.summary).toMatch(/^### sessionctl diff: /m);
-  });
+  }, ACTION_TWICE_TIMEOUT);
 
   test('changed-since: a pull-request run checks only the manifests the branch changed', async () => {
-    const repo = mkdtempSync(path.join(tmpdir(), 'sessionctl-action-git-'));
+    const repo = tempDir('action-git');
     const gitEnv = { PATH: process.env['PATH'] ?? '', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' };
     const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, env: gitEnv });
     try {

@@ -1,9 +1,10 @@
-import { mkdtemp, rm, writeFile, stat } from 'node:fs/promises';
+import { rm, writeFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 import { applyWorld, KEY, type ApplyWorld } from './apply-helpers.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 let world: ApplyWorld | undefined;
 let dir: string | undefined;
@@ -29,7 +30,7 @@ describe('apply on the command line', () => {
   });
 
   test('--emulator: no key needed, the URL on stderr, sessions kept beside the state so diff and plan --refresh see them', async () => {
-    dir = await mkdtemp(join(tmpdir(), 'sessionctl-emu-'));
+    dir = tempDir('emu');
     await writeFile(join(dir, 'a.yaml'), 'name: a\nuser_id: u1\nworkbench: { enable: false }\n');
     const state = ['--state', 'st/state.json'];
     const applied = await runCli(['apply', 'a.yaml', '--emulator', ...state], { cwd: dir });
@@ -45,7 +46,7 @@ describe('apply on the command line', () => {
   });
 
   test('no API key: exit 2 before any request, and the state lock is released', async () => {
-    dir = await mkdtemp(join(tmpdir(), 'sessionctl-nokey-'));
+    dir = tempDir('nokey');
     await writeFile(join(dir, 'a.yaml'), 'name: a\nuser_id: u1\n');
     const r = await runCli(['apply', 'a.yaml'], { cwd: dir, env: { COMPOSIO_BASE_URL: 'http://127.0.0.1:9' } });
     expect(r.exitCode).toBe(2);

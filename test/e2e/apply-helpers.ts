@@ -1,8 +1,8 @@
-import { mkdtemp, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm, writeFile, mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from '../../src/emulator/server.js';
 import { runCli, type CliResult } from '../helpers/run-cli.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 export const KEY = 'sk-e2e-apply-key-0001';
 
@@ -21,7 +21,7 @@ export interface ApplyWorld {
 
 /** A temporary folder with manifests and a real emulator on a free loopback port. */
 export async function applyWorld(files: Record<string, string>, emulatorOptions: EmulatorOptions = {}): Promise<ApplyWorld> {
-  const dir = await mkdtemp(join(tmpdir(), 'sessionctl-apply-'));
+  const dir = tempDir('apply');
   const emulator = await startEmulator({ port: 0, ...emulatorOptions });
   const write = async (file: string, text: string): Promise<void> => {
     await mkdir(dirname(join(dir, file)), { recursive: true });

@@ -7,11 +7,11 @@
  * as `node dist/sessionctl.js`, which is the user's own choice of node command line.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const bin = join(root, 'dist/sessionctl.js');
@@ -19,7 +19,7 @@ let dir: string;
 
 beforeAll(() => {
   if (!existsSync(bin)) throw new Error('dist/sessionctl.js is missing: run `npm run build`');
-  dir = mkdtempSync(join(tmpdir(), 'sessionctl-envfile-'));
+  dir = tempDir('envfile');
   writeFileSync(join(dir, 'evil.cjs'), `require('node:fs').writeFileSync(${JSON.stringify(join(dir, 'ran'))}, 'x'); console.log('EVIL RAN');\n`);
   writeFileSync(join(dir, 'evil.env'), `NODE_OPTIONS="--require ./evil.cjs"\nUSER_FROM_FILE=alice\n`);
   writeFileSync(join(dir, 'm.yaml'), 'name: m\nuser_id: ${USER_FROM_FILE}\n');

@@ -6,12 +6,12 @@
  * (A FIFO named as an input is not a case: reading one blocks like `cat fifo`, by design.)
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, fstatSync, lstatSync, mkdirSync, mkdtempSync, openSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from '../helpers/run-cli.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 let dir: string;
 const SECRET = 'root:$6$not-for-any-log$:19000:0:99999:7:::';
@@ -23,7 +23,7 @@ function mkfifo(path: string): void {
 }
 
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'sessionctl-hostile-fs-'));
+  dir = tempDir('hostile-fs');
   const at = (...p: string[]): string => join(dir, ...p);
   for (const d of ['outside', 'out-link', 'to-root', 'loops', 'dirloop/a', 'fifo-only', 'outputs']) mkdirSync(at(d), { recursive: true });
   writeFileSync(at('outside/shadow.yaml'), `${SECRET}\n`);

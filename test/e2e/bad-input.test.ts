@@ -9,19 +9,21 @@
  * levels of nesting, a 50 MB file, binary files, every kind of broken encoding): see
  * `bad-input-cases.ts`. Files are written to a temporary folder in `beforeAll`.
  */
-import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
+import { open, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseDocument } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Code } from '../../src/diagnostics/codes.js';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
 import { runCli, type CliResult } from '../helpers/run-cli.js';
+import { tempDir } from '../helpers/temp-dir.js';
 import { bytes, FIFTY_MB, generated, handPicked, laughs, utf16, writeCases, type Case } from './bad-input-cases.js';
 
 let dir: string;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'sessionctl-bad-input-'));
+  dir = tempDir('bad-input');
   await writeCases(dir);
 }, 120_000);
 
@@ -50,23 +52,28 @@ function expectCleanFailure(r: CliResult, c: Case): JsonDiagnostic[] {
   return located;
 }
 
+/** The run failed cleanly with the case's own finding: its code, at its line, at its field. */
+function expectCaseFinding(r: CliResult, c: Case): void {
+  const located = expectCleanFailure(r, c);
+  const matching = located.filter((d) => (c.codes === undefined || c.codes.includes(d.code)) && (c.line === undefined || d.range?.start.line === c.line));
+  expect(matching.length, `want ${c.codes?.join('|') ?? 'any code'}${c.line !== undefined ? ` at line ${c.line}` : ''}; got ${JSON.stringify(located.map((d) => [d.code, d.range?.start, d.pointer]))}`).toBeGreaterThan(0);
+  if (c.pointer !== undefined) {
+    const target = c.pointer;
+    const at = located.filter((d) => d.pointer !== null && d.pointer !== '' && (d.pointer === target || target.startsWith(`${d.pointer}/`) || d.pointer.startsWith(`${target}/`)));
+    expect(at.length, `want an error at ${target}; got ${JSON.stringify(located.map((d) => [d.code, d.pointer]))}`).toBeGreaterThan(0);
+  }
+  for (const more of c.more ?? []) {
+    const report = JSON.parse(r.stdout) as { diagnostics: JsonDiagnostic[] };
+    expect(report.diagnostics.some((d) => d.file === more && d.severity === 'error' && d.range !== null)).toBe(true);
+  }
+}
+
 describe('bad input: validate exits 1 or 2 with a located error and no stack trace', () => {
   for (const [group, cases] of generated) {
     describe(group, () => {
       it.each(cases.map((c) => [c.name, c] as const))('%s', { timeout: 5_000 }, async (_name, c) => {
         const r = await runCli(['validate', c.file, ...(c.more ?? []), '--format', 'json'], { cwd: dir, env: {} });
-        const located = expectCleanFailure(r, c);
-        const matching = located.filter((d) => (c.codes === undefined || c.codes.includes(d.code)) && (c.line === undefined || d.range?.start.line === c.line));
-        expect(matching.length, `want ${c.codes?.join('|') ?? 'any code'}${c.line !== undefined ? ` at line ${c.line}` : ''}; got ${JSON.stringify(located.map((d) => [d.code, d.range?.start, d.pointer]))}`).toBeGreaterThan(0);
-        if (c.pointer !== undefined) {
-          const target = c.pointer;
-          const at = located.filter((d) => d.pointer !== null && d.pointer !== '' && (d.pointer === target || target.startsWith(`${d.pointer}/`) || d.pointer.startsWith(`${target}/`)));
-          expect(at.length, `want an error at ${target}; got ${JSON.stringify(located.map((d) => [d.code, d.pointer]))}`).toBeGreaterThan(0);
-        }
-        for (const more of c.more ?? []) {
-          const report = JSON.parse(r.stdout) as { diagnostics: JsonDiagnostic[] };
-          expect(report.diagnostics.some((d) => d.file === more && d.severity === 'error' && d.range !== null)).toBe(true);
-        }
+        expectCaseFinding(r, c);
       });
     });
   }
@@ -80,6 +87,38 @@ describe('bad input: validate exits 1 or 2 with a located error and no stack tra
     expect([1, 2]).toContain(r.exitCode);
     expect(r.stdout + r.stderr).not.toMatch(STACK_LINE);
     expect(r.stdout).toMatch(new RegExp(`^${c.file.replace(/[.]/g, '\\.')}:\\d+:\\d+ `, 'm'));
+  });
+});
+
+/*
+ * The same families through the commands that go on to the service: plan, apply --dry-run and
+ * diff stop at the finding, with the same code and place as validate, and send nothing (a
+ * connection is configured, and the emulator behind it counts every request) nor write a state.
+ * Every hand-picked case, and every third generated one.
+ */
+describe('bad input through plan, apply --dry-run and diff: the same finding, nothing sent, nothing written', () => {
+  let emulator: RunningEmulator;
+  beforeAll(async () => {
+    emulator = await startEmulator({ port: 0, apiKeys: ['bad-input-key-0001'] });
+  });
+  afterAll(() => emulator.close());
+  const env = (): Record<string, string> => ({ COMPOSIO_BASE_URL: emulator.url, COMPOSIO_API_KEY: 'bad-input-key-0001' });
+
+  const commands = [['plan'], ['apply', '--dry-run'], ['diff']] as const;
+  for (const [group, cases] of generated) {
+    const chosen = group === 'hand-picked hostile inputs' ? cases : cases.filter((_c, i) => i % 3 === 0);
+    describe(group, () => {
+      it.each(chosen.flatMap((c) => commands.map((command) => [command.join(' '), c.name, command, c] as const)))('%s: %s', { timeout: 5_000 }, async (_command, _name, command, c) => {
+        const r = await runCli([...command, c.file, ...(c.more ?? []), '--format', 'json'], { cwd: dir, env: env() });
+        expectCaseFinding(r, c);
+      });
+    });
+  }
+
+  it('the service received no request, and no state was written', async () => {
+    const stats = (await (await fetch(`${emulator.url}/_emulator/stats`)).json()) as { total: { received: number } };
+    expect(stats.total.received).toBe(0);
+    expect(existsSync(join(dir, '.sessionctl'))).toBe(false);
   });
 });
 

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -7,6 +7,7 @@ import { InputError, UsageError } from '../../src/diagnostics/errors.js';
 import { execGit, selectChangedManifests } from '../../src/git/changed-since.js';
 import { loadManifests } from '../../src/manifest/load.js';
 import { runCli } from '../helpers/run-cli.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 /** git with a fixed identity and no user or system config, so the test means the same everywhere. */
 const gitEnv = {
@@ -37,8 +38,8 @@ let repo: string;
 let outside: string;
 
 beforeAll(() => {
-  repo = realpathSync(mkdtempSync(path.join(tmpdir(), 'sessionctl-changed-')));
-  outside = realpathSync(mkdtempSync(path.join(tmpdir(), 'sessionctl-norepo-')));
+  repo = realpathSync(tempDir('changed'));
+  outside = realpathSync(tempDir('norepo'));
   git(repo, 'init', '-q', '-b', 'main');
   write(repo, 'sessions/a.yaml', manifest('alpha'));
   write(repo, 'sessions/b.yaml', manifest('beta'));
@@ -209,7 +210,7 @@ describe('plan, apply and diff --changed-since', () => {
   const cli = (...argv: string[]) => runCli(argv, { cwd: work, env: cliEnv });
 
   beforeAll(() => {
-    work = realpathSync(mkdtempSync(path.join(tmpdir(), 'sessionctl-changed-apply-')));
+    work = realpathSync(tempDir('changed-apply'));
     git(work, 'init', '-q', '-b', 'main');
     write(work, 's/one.yaml', 'name: one\nuser_id: u1\ntoolkits: [gmail]\n');
     write(work, 's/two.yaml', 'name: two\nuser_id: u2\ntoolkits: [slack]\n');

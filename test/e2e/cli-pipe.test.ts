@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const bin = fileURLToPath(new URL('../../dist/sessionctl.js', import.meta.url));
 
@@ -14,7 +14,7 @@ const bin = fileURLToPath(new URL('../../dist/sessionctl.js', import.meta.url));
  */
 function runIntoClosedPipe(args: string[]): { code: number; stderr: string } {
   if (!existsSync(bin)) throw new Error('dist/sessionctl.js is missing: run `npm run build`');
-  const dir = mkdtempSync(join(tmpdir(), 'sessionctl-pipe-'));
+  const dir = tempDir('pipe');
   const quoted = [process.execPath, bin, ...args].map((a) => `'${a}'`).join(' ');
   spawnSync('sh', ['-c', `{ ${quoted} 2>"${dir}/err"; echo $? >"${dir}/code"; } | true`], {
     env: { PATH: process.env['PATH'] ?? '', NO_COLOR: '1' },

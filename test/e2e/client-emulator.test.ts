@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
@@ -9,6 +8,7 @@ import { downloadToFile, uploadFile } from '../../src/client/presigned.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
 import { emulatorAdmin } from '../helpers/emulator-admin.js';
 import { apiFailure } from '../helpers/rejection.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 /**
  * Every client method against the real emulator over loopback HTTP, then the retry policy against
@@ -24,7 +24,7 @@ const clients: SessionClient[] = [];
 
 beforeAll(async () => {
   emu = await startEmulator({ port: 0, apiKeys: [KEY, OTHER_KEY] });
-  dir = await mkdtemp(join(tmpdir(), 'sessionctl-client-emu-'));
+  dir = tempDir('client-emu');
 });
 
 afterAll(async () => {

@@ -294,7 +294,9 @@ describe('safe calls are retried on connection errors, timeouts, 408, 429 and 5x
   ])('a read is retried after %s', async (_name, fault) => {
     const s = await server();
     s.script(fault, { type: 'respond', status: 200, body: { items: [], next_cursor: null, total_pages: 1, current_page: 1, total_items: 0 } });
-    const { c, sleeps } = client(s.url, { timeouts: { attemptMs: 200 } });
+    // The retry must succeed inside the same per-attempt limit the fault exceeds: a second of it
+    // keeps a loaded machine's slow round trip from timing out too (the fault holds for three).
+    const { c, sleeps } = client(s.url, { timeouts: { attemptMs: 1_000 } });
     const list = await c.listToolkits('trs_x');
     expect(list.items).toEqual([]);
     expect(s.hits).toHaveLength(2);

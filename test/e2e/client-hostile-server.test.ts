@@ -5,13 +5,12 @@
  * the 5 s each test is given, with exit 3, the service's refusal said once and no stack trace, and
  * nothing from the server reaches the terminal raw.
  */
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const KEY = 'ak_hostile_"key\\_7a6b5c';
 const ID = 'trs_hostile01';
@@ -30,7 +29,7 @@ function json(res: ServerResponse, status: number, text: string): void {
 }
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'sessionctl-hostile-'));
+  dir = tempDir('hostile');
   server = createServer((req, res) => {
     req.resume();
     if (req.url === '/blob') {

@@ -2,20 +2,20 @@
  * Offline link flows (issue 10 item 4): `sessionctl link ... --emulator --approve` completes the
  * connection without a browser, so execute and proxy succeed offline right after it.
  */
-import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { copyFile, mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
 import { call } from '../conformance/emulator-http.js';
 import { runCli } from '../helpers/run-cli.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 let dir: string;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'sessionctl-link-approve-'));
+  dir = tempDir('link-approve');
   await mkdir(join(dir, 'sessions'));
   await copyFile(join(repo, 'examples/support-agent.yaml'), join(dir, 'sessions/support-agent.yaml'));
 });

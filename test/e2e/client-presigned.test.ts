@@ -1,13 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ApiError } from '../../src/client/errors.js';
 import { downloadToFile, uploadFile } from '../../src/client/presigned.js';
 import { InputError, UsageError } from '../../src/diagnostics/errors.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 /** Presigned transfers against a storage server this test starts: streamed, keyless, atomic. */
 
@@ -18,7 +18,7 @@ const stored = new Map<string, Buffer>();
 const seen: Array<{ method: string; url: string; headers: IncomingMessage['headers'] }> = [];
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'sessionctl-presigned-'));
+  dir = tempDir('presigned');
   server = createServer((req, res) => {
     seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers });
     const key = new URL(req.url ?? '/', 'http://x').pathname;
@@ -88,7 +88,7 @@ describe('presigned transfers', () => {
   });
 
   test('a download cut short leaves neither the target nor a temp file', async () => {
-    const sub = await mkdtemp(join(dir, 'cut-'));
+    const sub = tempDir('presigned-cut');
     const err = await downloadToFile(`${base}/truncated`, join(sub, 'out.bin')).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).kind).toBe('network');
@@ -96,7 +96,7 @@ describe('presigned transfers', () => {
   });
 
   test('an existing target is only replaced once the download is complete', async () => {
-    const sub = await mkdtemp(join(dir, 'keep-'));
+    const sub = tempDir('presigned-keep');
     const dest = join(sub, 'out.bin');
     await writeFile(dest, 'old');
     await downloadToFile(`${base}/truncated`, dest).catch(() => undefined);
@@ -105,7 +105,7 @@ describe('presigned transfers', () => {
   });
 
   test('maxBytes refuses a larger download, and removes the temp file', async () => {
-    const sub = await mkdtemp(join(dir, 'max-'));
+    const sub = tempDir('presigned-max');
     const err = await downloadToFile(`${base}/files/big.bin`, join(sub, 'x'), { maxBytes: 1024 }).catch((e: unknown) => e);
     expect((err as ApiError).kind).toBe('decode');
     expect(await readdir(sub)).toEqual([]);

@@ -4,13 +4,13 @@
  * with no flag but a port.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { spawnEmulator, type SpawnedEmulator } from '../conformance/cli-bundle.js';
 import { createSession } from '../conformance/emulator-http.js';
 import { runCli } from '../helpers/run-cli.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const KEY = 'files-20mib-key-0123';
 let emu: SpawnedEmulator;
@@ -18,7 +18,7 @@ let dir: string;
 
 beforeAll(async () => {
   emu = await spawnEmulator(['--port', '0']);
-  dir = await mkdtemp(join(tmpdir(), 'sessionctl-20mib-'));
+  dir = tempDir('20mib');
 }, 30_000);
 afterAll(async () => {
   await emu?.stop();

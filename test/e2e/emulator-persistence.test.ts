@@ -1,5 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { rmSync } from 'node:fs';
 import { Readable } from 'node:stream';
@@ -7,12 +6,13 @@ import { Agent, request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
 import { call, createSession, SESSION } from '../conformance/emulator-http.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const KEY = 'persist-key-123456';
 
 describe('--data-dir', () => {
   it('keeps sessions, connections and files across restarts, written atomically with mode 0600', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'emu-data-'));
+    const dir = tempDir('emu-data');
     const first = await startEmulator({ port: 0, dataDir: dir });
     const ids = await Promise.all(Array.from({ length: 20 }, (_, i) => createSession(first.url, KEY, { user_id: `u${i}`, toolkits: { enable: ['gmail'] } })));
     const id = ids[0] as string;
@@ -50,7 +50,7 @@ describe('--data-dir', () => {
   });
 
   it('a corrupt state file is a clear error at start, not a silent reset', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'emu-bad-'));
+    const dir = tempDir('emu-bad');
     writeFileSync(join(dir, 'state.json'), '{"version": 1, "sessions": [');
     await expect(startEmulator({ port: 0, dataDir: dir })).rejects.toThrow(/state\.json is not valid JSON/);
     expect(readFileSync(join(dir, 'state.json'), 'utf8')).toBe('{"version": 1, "sessions": [');
@@ -59,7 +59,7 @@ describe('--data-dir', () => {
 
 describe('--data-dir mount files', () => {
   it('stream to disk: a file past the limit is 413 and leaves nothing; one within it is kept byte for byte', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'emu-blobs-'));
+    const dir = tempDir('emu-blobs');
     try {
       const emu = await startEmulator({ port: 0, dataDir: dir, maxFileBytes: 3 * 1024 * 1024 });
       const id = await createSession(emu.url, KEY);

@@ -1,10 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
+import { tempDir } from '../helpers/temp-dir.js';
 import { everyFormat } from './sentinel-world.js';
 
 /**
@@ -71,8 +71,8 @@ async function listFiles(dir: string): Promise<string[]> {
 describe('a key with _, " and \\ that the service echoes everywhere', () => {
   test('is in no output, report, plan file, state, trace or $GITHUB_OUTPUT of validate, plan, apply, diff and get', async () => {
     const service = await hostileService();
-    const dir = await mkdtemp(join(tmpdir(), 'sessionctl-key-'));
-    cleanup.push(service.close, () => rm(dir, { recursive: true, force: true }));
+    const dir = tempDir('key-sentinel');
+    cleanup.push(service.close);
     await writeFile(join(dir, 'keyecho.yaml'), 'name: keyecho\nuser_id: u1\ntoolkits: [gmail]\n');
     const env = { COMPOSIO_API_KEY: KEY, COMPOSIO_BASE_URL: service.url, GITHUB_OUTPUT: join(dir, 'github-output.txt') };
     const outputs: string[] = [];

@@ -1,6 +1,4 @@
-import { ValueMasker } from '../../src/util/sensitive.js';
-import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { chmod, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
 import { request } from 'undici';
@@ -11,10 +9,11 @@ import { clientFromOptions } from '../../src/cli/connection.js';
 import { memoryIo } from '../../src/cli/io.js';
 import { Redactor } from '../../src/cli/redact.js';
 import { startEmulator } from '../../src/emulator/server.js';
-import { allCommands } from '../../src/cli/commands/index.js';
-import { runCli as runWith } from '../../src/cli/run.js';
 import { runCli } from '../helpers/run-cli.js';
 import { refusedPort, startFaultServer, type Behaviour, type FaultServer } from './client-fault-server.js';
+import { tempDir } from '../helpers/temp-dir.js';
+import { spawnEmulator } from '../conformance/cli-bundle.js';
+import { ValueMasker } from '../../src/util/sensitive.js';
 
 /**
  * A sentinel key goes through every failing path of the client; it must appear in no error
@@ -49,7 +48,8 @@ function sentinelClient(baseUrl: string, extra: Partial<ClientOptions> = {}): { 
     apiKey: SENTINEL,
     onTrace: (l) => traces.push(l),
     retries: { sleep: async () => undefined, random: () => 0.5 },
-    timeouts: { attemptMs: 200 },
+    // Long enough that a loaded machine's server records the request before the client gives up.
+    timeouts: { attemptMs: 5_000 },
     ...extra,
   });
   open.push(c);
@@ -68,7 +68,7 @@ const faults: Array<[string, Behaviour[], (c: SessionClient) => Promise<unknown>
   ['429 bare message', [{ type: 'respond', status: 429, headers: { 'retry-after': '999' }, body: { message: 'Rate limit exceeded' } }], (c) => c.execute('trs_x', { tool_slug: 'X' })],
   ['reset after body (outcome unknown)', [{ type: 'reset-after-body' }], (c) => c.createSession({ user_id: 'u' })],
   ['reset before body', [{ type: 'reset-before-body' }, { type: 'reset-before-body' }, { type: 'reset-before-body' }, { type: 'reset-before-body' }], (c) => c.getSession('trs_x')],
-  ['timeout (outcome unknown)', [{ type: 'delay', ms: 2_000, then: { type: 'respond', status: 201, body: {} } }], (c) => c.createSession({ user_id: 'u' })],
+  ['timeout (outcome unknown)', [{ type: 'delay', ms: 10_000, then: { type: 'respond', status: 201, body: {} } }], (c) => c.createSession({ user_id: 'u' })],
   ['redirect', [{ type: 'respond', status: 302, headers: { location: `https://elsewhere.example/steal?k=${SENTINEL}` } }], (c) => c.createSession({ user_id: 'u' })],
   ['malformed body', [{ type: 'malformed', status: 200 }], (c) => c.listToolkits('trs_x', { toolkits: ['gmail', 'slack'] })],
   // The lifecycle operations (issue 10): PATCH never retried, its 409 rebuilt as a conflict.
@@ -83,11 +83,12 @@ const faults: Array<[string, Behaviour[], (c: SessionClient) => Promise<unknown>
 ];
 
 describe('the sentinel key never leaves through a failure', () => {
-  test.each(faults)('%s', async (_name, script, run) => {
+  test.each(faults)('%s', async (name, script, run) => {
     const s: FaultServer = await startFaultServer({ fallback: { type: 'respond', status: 500, body: envelope(500, 'internal') } });
     open.push(s);
     s.script(...script);
-    const { c, traces } = sentinelClient(s.url);
+    // The timeout case needs the client to give up first: 1.5 s against the server's 10 s.
+    const { c, traces } = sentinelClient(s.url, name.startsWith('timeout') ? { timeouts: { attemptMs: 1_500 } } : {});
     const err = await run(c).then(
       () => undefined,
       (e: unknown) => e,
@@ -146,14 +147,10 @@ describe('sessionctl emulator, driven with sentinel keys', () => {
   const REFUSED = 'ak_SENTINEL_refused_8e7d6c5b4a';
 
   test('no request, failing or not, puts a key into its output', async () => {
-    const io = memoryIo({ env: {} });
-    const done = runWith(['emulator', '--port', '0', '--api-key', ACCEPTED], io, allCommands);
-    let url = '';
-    for (let i = 0; i < 200 && url === ''; i++) {
-      await new Promise((r) => setTimeout(r, 25));
-      url = /http:\/\/127\.0\.0\.1:\d+/.exec(io.out())?.[0] ?? '';
-    }
-    expect(url).not.toBe('');
+    // A child process of its own: the command waits for SIGINT, which must not reach this worker.
+    const emu = await spawnEmulator(['--port', '0', '--api-key', ACCEPTED]);
+    const url = emu.url;
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const traces: string[] = [];
     const errors: unknown[] = [];
     const mk = (apiKey: string): SessionClient => {
@@ -193,13 +190,13 @@ describe('sessionctl emulator, driven with sentinel keys', () => {
       ];
       for (const attempt of attempts) errors.push(await attempt().then(() => undefined, (e: unknown) => e));
     } finally {
-      process.emit('SIGINT');
+      expect(await emu.stop('SIGINT')).toBe(0);
     }
-    expect(await done).toBe(0);
+    expect(emu.stderr()).toContain('emulator stopped (SIGINT)');
     expect(errors.map((e) => (e instanceof ApiError ? 'ApiError' : String(e)))).toEqual(Array(8).fill('ApiError'));
     expect((errors as ApiError[]).map((e) => e.status ?? e.kind)).toEqual([401, 404, 400, 400, 500, 'outcome-unknown', 200, 429]);
-    const everything = [io.out(), io.err(), ...errors.map((e) => everyForm(e, [])), ...traces].join('\n');
-    expect(io.err()).toContain('GET'); // the emulator did log the requests
+    const everything = [emu.stdout(), emu.stderr(), ...errors.map((e) => everyForm(e, [])), ...traces].join('\n');
+    expect(emu.stderr()).toContain('GET /api/v3/tool_router/session/'); // the emulator did log the requests
     expect(everything).not.toContain(REFUSED);
     expect(everything).not.toContain(ACCEPTED);
   });
@@ -219,7 +216,7 @@ describe('networked commands (apply, diff) with a sentinel key', () => {
   const MANIFEST = 'name: leak-check\nuser_id: u1\ntoolkits: [gmail]\n';
 
   async function world(): Promise<{ dir: string; run: (argv: string[], env?: Record<string, string | undefined>) => ReturnType<typeof runCli> }> {
-    const dir = await mkdtemp(join(tmpdir(), 'sessionctl-leak-'));
+    const dir = tempDir('leak');
     open.push({ close: () => rm(dir, { recursive: true, force: true }) });
     await writeFile(join(dir, 'm.yaml'), MANIFEST);
     return { dir, run: (argv, env = { COMPOSIO_API_KEY: KEY }) => runCli(argv, { cwd: dir, env }) };
@@ -348,7 +345,7 @@ describe('every operate command, failing, with a sentinel key', () => {
       body: JSON.stringify({ route: '*', status: 409, times: 100 }),
     });
     await res.body.dump();
-    const dir = await mkdtemp(join(tmpdir(), 'sessionctl-leak-op-'));
+    const dir = tempDir('leak-op');
     open.push({ close: () => rm(dir, { recursive: true, force: true }) });
 
     const unauthorized = await runCli([...argv, '--base-url', refusing.url, '--verbose'], { cwd: dir, env: { COMPOSIO_API_KEY: KEY } });

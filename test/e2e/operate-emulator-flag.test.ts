@@ -1,9 +1,9 @@
-import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 /**
  * `--emulator` on the operate commands uses the in-process emulator whose sessions
@@ -15,7 +15,7 @@ const repo = fileURLToPath(new URL('../../', import.meta.url));
 let dir: string;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'sessionctl-operate-emulator-'));
+  dir = tempDir('operate-emulator');
   await mkdir(join(dir, 'sessions'));
   await copyFile(join(repo, 'examples/support-agent.yaml'), join(dir, 'sessions/support-agent.yaml'));
   await writeFile(join(dir, 'hello.txt'), 'hello from the tour\n');

@@ -1,11 +1,11 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createClient, type SessionClient } from '../../src/client/client.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
 import { emulatorAdmin } from '../helpers/emulator-admin.js';
 import { runCli, type CliResult } from '../helpers/run-cli.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 /**
  * Every operate command (get, toolkits, tools, search, execute, execute-meta, link, proxy, files
@@ -31,7 +31,7 @@ function admin(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown):
 beforeAll(async () => {
   emu = await startEmulator({ port: 0, apiKeys: [KEY] });
   client = createClient({ baseUrl: emu.url, apiKey: KEY });
-  dir = await mkdtemp(join(tmpdir(), 'sessionctl-operate-'));
+  dir = tempDir('operate');
   const s1 = await client.createSession({ user_id: 'alice', toolkits: { enable: ['github', 'gmail', 'hackernews'] } });
   const s2 = await client.createSession({ user_id: 'bob', toolkits: { enable: ['hackernews'] }, workbench: { enable: false } });
   const s3 = await client.createSession({ user_id: 'carol', toolkits: { enable: ['hackernews'] }, workbench: { enable: false } });

@@ -1,10 +1,10 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 /**
  * `files put` and `files get` send the API key to the service and never to the presigned URL. A
@@ -21,7 +21,7 @@ const seen: Array<{ method: string; path: string; headers: IncomingHttpHeaders }
 let stored = Buffer.alloc(0);
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'sessionctl-presigned-key-'));
+  dir = tempDir('presigned-key');
   await writeFile(join(dir, 'in.txt'), 'bytes for the storage\n');
   server = createServer((req, res) => {
     const path = req.url ?? '/';

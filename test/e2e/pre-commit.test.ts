@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import YAML from 'yaml';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -25,7 +25,7 @@ const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as
 let repo: string;
 
 beforeAll(() => {
-  repo = mkdtempSync(path.join(tmpdir(), 'sessionctl-precommit-'));
+  repo = tempDir('precommit');
   mkdirSync(path.join(repo, 'sessions'));
   writeFileSync(path.join(repo, 'sessions/good.yaml'), 'name: good\nuser_id: u1\ntoolkits: [gmail]\n');
   writeFileSync(path.join(repo, 'sessions/also-good.yml'), 'name: also-good\nuser_id: u2\n');

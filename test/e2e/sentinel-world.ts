@@ -1,9 +1,9 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { expect } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
 import { runCli, type CliResult } from '../helpers/run-cli.js';
+import { removeTempDir, tempDir } from '../helpers/temp-dir.js';
 
 /**
  * A world for sentinel tests: a temp folder with manifests, a real emulator, and every output a
@@ -27,7 +27,7 @@ export interface SentinelWorld {
 }
 
 export async function sentinelWorld(files: Record<string, string>, baseEnv: Record<string, string>): Promise<SentinelWorld> {
-  const dir = await mkdtemp(join(tmpdir(), 'sessionctl-sentinel-'));
+  const dir = tempDir('sentinel');
   const emulator = await startEmulator({ port: 0 });
   const runs: Array<{ where: string; text: string }> = [];
   const write = async (file: string, text: string): Promise<void> => {
@@ -64,7 +64,7 @@ export async function sentinelWorld(files: Record<string, string>, baseEnv: Reco
     },
     async close() {
       await emulator.close();
-      await rm(dir, { recursive: true, force: true });
+      removeTempDir(dir);
     },
   };
   return world;

@@ -8,8 +8,7 @@
  * hazard that sends a file to the loader must occur in the inputs.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +17,7 @@ import { tryFastPath } from '../../src/validate/fast-path/try-fast-path.js';
 import { runCli, type CliResult } from '../helpers/run-cli.js';
 import { writeCases } from './bad-input-cases.js';
 import { generateCorpus } from './validate-corpus.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const GENERATED = 10_000;
@@ -34,7 +34,7 @@ let dir: string;
 const seen: string[] = [];
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'sessionctl-fast-path-'));
+  dir = tempDir('fast-path');
 }, 60_000);
 
 afterAll(async () => {

@@ -1,21 +1,15 @@
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
-const scratches: string[] = [];
 function scratch(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'sessionctl-validate-'));
-  scratches.push(dir);
-  return dir;
+  return tempDir('validate');
 }
-afterAll(() => {
-  for (const dir of scratches) rmSync(dir, { recursive: true, force: true });
-});
 
 function jsonCodes(stdout: string): string[] {
   const report = JSON.parse(stdout) as { diagnostics: Array<{ code: string; range?: { start: { line: number; col: number } } }> };

@@ -1,5 +1,4 @@
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
@@ -7,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
 import { version } from '../../src/version.js';
 import { runCli } from '../helpers/run-cli.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 /**
  * Golden scenarios for plan, apply and diff. Each folder holds manifests (under `m/`) and a
@@ -14,7 +14,7 @@ import { runCli } from '../helpers/run-cli.js';
  * through the admin API, add a fault), then the command under test, rendered in each format and
  * compared with the `expected.*` files. Every format gets a fresh copy of the folder and a reset
  * emulator. Session ids, request ids, the emulator's URL and times vary per run and are
- * normalised. Update with `npx vitest run test/golden-apply -u` and read the diff.
+ * normalised. Update with `npm run test:update -- test/golden-apply` and read the diff.
  */
 const here = fileURLToPath(new URL('.', import.meta.url));
 const formats = [
@@ -22,6 +22,7 @@ const formats = [
   ['json', 'expected.json'],
   ['github', 'expected.github.txt'],
   ['sarif', 'expected.sarif.json'],
+  ['junit', 'expected.junit.xml'],
   ['markdown', 'expected.markdown.md'],
 ] as const;
 
@@ -118,7 +119,7 @@ describe('golden plan, apply and diff', () => {
 
     it.each(formats)('%s', async (format, file) => {
       await admin('POST', 'reset');
-      const dir = mkdtempSync(join(tmpdir(), `golden-apply-${name}-`));
+      const dir = tempDir(`golden-apply-${name}`);
       try {
         cpSync(join(here, name, 'm'), join(dir, 'm'), { recursive: true });
         await setUp(dir, spec.setup ?? []);

@@ -1,7 +1,5 @@
-import { ValueMasker } from '../../src/util/sensitive.js';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { memoryIo } from '../../src/cli/io.js';
@@ -11,6 +9,8 @@ import { Redactor } from '../../src/cli/redact.js';
 import { commandTree, completionModel } from '../../src/cli/completion/model.js';
 import { version } from '../../src/version.js';
 import { runCli } from '../helpers/run-cli.js';
+import { tempDir } from '../helpers/temp-dir.js';
+import { ValueMasker } from '../../src/util/sensitive.js';
 
 const shells = ['bash', 'zsh', 'fish'] as const;
 
@@ -49,7 +49,7 @@ describe('sessionctl completion', () => {
  * one bash process, and returns each COMPREPLY.
  */
 function completeBashMany(script: string, queries: readonly string[][], cwd?: string): string[][] {
-  const dir = cwd ?? mkdtempSync(path.join(tmpdir(), 'sessionctl-completion-'));
+  const dir = cwd ?? tempDir('completion');
   const file = path.join(dir, 'sessionctl.bash');
   writeFileSync(file, script);
   const quote = (w: string): string => `'${w.replace(/'/g, `'\\''`)}'`;
@@ -69,7 +69,7 @@ function completeBash(script: string, words: string[], cwd?: string): string[] {
 describe('the bash script completes from the command tree', () => {
   test('is valid bash', async () => {
     const script = (await runCli(['completion', 'bash'])).stdout;
-    const dir = mkdtempSync(path.join(tmpdir(), 'sessionctl-completion-'));
+    const dir = tempDir('completion');
     writeFileSync(path.join(dir, 's.bash'), script);
     expect(() => execFileSync('bash', ['-n', path.join(dir, 's.bash')])).not.toThrow();
   });
@@ -114,7 +114,7 @@ describe('the bash script completes from the command tree', () => {
 
   test('--changed-since completes the branches and tags of the repository', async () => {
     const script = (await runCli(['completion', 'bash'])).stdout;
-    const repo = mkdtempSync(path.join(tmpdir(), 'sessionctl-completion-git-'));
+    const repo = tempDir('completion-git');
     const env = { PATH: process.env['PATH'], GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.com' };
     const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, env });
     git('init', '-q', '-b', 'main');

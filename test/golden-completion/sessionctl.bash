@@ -4,7 +4,7 @@
 
 _sessionctl_subcommands() {
   case "$1" in
-    '') echo 'validate plan apply diff get toolkits tools search execute execute-meta link proxy files mcp schema init completion emulator help' ;;
+    '') echo 'validate plan apply diff destroy import export history get toolkits tools search execute execute-meta link proxy files mcp schema init completion emulator help' ;;
     'files') echo 'ls upload-url download-url rm put get help' ;;
   esac
 }
@@ -12,11 +12,15 @@ _sessionctl_subcommands() {
 _sessionctl_options() {
   case "$1" in
     '') echo '-V --version -h --help' ;;
-    'validate') echo '--format --changed-since --strict --env-file --max-file-size --jobs --no-fast-path -h --help' ;;
-    'plan') echo '--refresh --prune --recreate-unknown --detailed-exitcode --out --strict --state --format --changed-since --env-file --concurrency --rate-limit --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
-    'apply') echo '--dry-run --refresh --prune --keep-replaced --recreate-unknown --strict --github-output --state --format --changed-since --env-file --concurrency --rate-limit --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
-    'diff') echo '--session --strict --state --format --changed-since --env-file --concurrency --rate-limit --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
-    'get') echo '--state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
+    'validate') echo '--format --changed-since --strict --env-file --sensitive --max-file-size --jobs --no-fast-path -h --help' ;;
+    'plan') echo '--refresh --prune --recreate-unknown --detailed-exitcode --out --strict --show-sensitive --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
+    'apply') echo '--dry-run --refresh --prune --keep-replaced --recreate-unknown --strict --github-output --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
+    'diff') echo '--session --strict --mcp --show-sensitive --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
+    'destroy') echo '--auto-approve --dry-run --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
+    'import') echo '--strict --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
+    'export') echo '--name --out --force --show-sensitive --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
+    'history') echo '--diff --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout --all --limit -h --help' ;;
+    'get') echo '--sensitive --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
     'toolkits') echo '--connected --search --toolkit --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout --all --limit -h --help' ;;
     'tools') echo '--state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
     'search') echo '--known-fields --model --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
@@ -43,11 +47,15 @@ _sessionctl_options() {
 
 _sessionctl_value_options() {
   case "$1" in
-    'validate') echo '--format --changed-since --env-file --max-file-size --jobs' ;;
-    'plan') echo '--out --state --format --changed-since --env-file --concurrency --rate-limit --base-url --api-key-file --api-version --timeout' ;;
-    'apply') echo '--refresh --state --format --changed-since --env-file --concurrency --rate-limit --base-url --api-key-file --api-version --timeout' ;;
-    'diff') echo '--session --state --format --changed-since --env-file --concurrency --rate-limit --base-url --api-key-file --api-version --timeout' ;;
-    'get') echo '--state --user-id --format --base-url --api-key-file --api-version --timeout' ;;
+    'validate') echo '--format --changed-since --env-file --sensitive --max-file-size --jobs' ;;
+    'plan') echo '--out --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --base-url --api-key-file --api-version --timeout' ;;
+    'apply') echo '--refresh --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --base-url --api-key-file --api-version --timeout' ;;
+    'diff') echo '--session --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --base-url --api-key-file --api-version --timeout' ;;
+    'destroy') echo '--state --format --changed-since --env-file --sensitive --concurrency --rate-limit --base-url --api-key-file --api-version --timeout' ;;
+    'import') echo '--state --format --changed-since --env-file --sensitive --concurrency --rate-limit --base-url --api-key-file --api-version --timeout' ;;
+    'export') echo '--name --out --state --user-id --format --base-url --api-key-file --api-version --timeout' ;;
+    'history') echo '--diff --state --user-id --format --base-url --api-key-file --api-version --timeout --limit' ;;
+    'get') echo '--sensitive --state --user-id --format --base-url --api-key-file --api-version --timeout' ;;
     'toolkits') echo '--search --toolkit --state --user-id --format --base-url --api-key-file --api-version --timeout --limit' ;;
     'tools') echo '--state --user-id --format --base-url --api-key-file --api-version --timeout' ;;
     'search') echo '--known-fields --model --state --user-id --format --base-url --api-key-file --api-version --timeout' ;;
@@ -78,7 +86,13 @@ _sessionctl_choices() {
     'apply|--changed-since') 'git' 'for-each-ref' '--format=%(refname:short)' 'refs/heads' 'refs/remotes' 'refs/tags' 2>/dev/null ;;
     'diff|--format') echo 'human json github sarif junit markdown' ;;
     'diff|--changed-since') 'git' 'for-each-ref' '--format=%(refname:short)' 'refs/heads' 'refs/remotes' 'refs/tags' 2>/dev/null ;;
-    'get|--format') echo 'human json' ;;
+    'destroy|--format') echo 'human json github sarif junit markdown' ;;
+    'destroy|--changed-since') 'git' 'for-each-ref' '--format=%(refname:short)' 'refs/heads' 'refs/remotes' 'refs/tags' 2>/dev/null ;;
+    'import|--format') echo 'human json github sarif junit markdown' ;;
+    'import|--changed-since') 'git' 'for-each-ref' '--format=%(refname:short)' 'refs/heads' 'refs/remotes' 'refs/tags' 2>/dev/null ;;
+    'export|--format') echo 'human json' ;;
+    'history|--format') echo 'human json' ;;
+    'get|--format') echo 'human json yaml' ;;
     'toolkits|--format') echo 'human json' ;;
     'tools|--format') echo 'human json' ;;
     'search|--format') echo 'human json' ;;
@@ -95,7 +109,7 @@ _sessionctl_choices() {
     'files help|#0') echo 'ls upload-url download-url rm put get' ;;
     'mcp|--format') echo 'human json' ;;
     'completion|#0') echo 'bash zsh fish' ;;
-    'help|#0') echo 'validate plan apply diff get toolkits tools search execute execute-meta link proxy files mcp schema init completion emulator' ;;
+    'help|#0') echo 'validate plan apply diff destroy import export history get toolkits tools search execute execute-meta link proxy files mcp schema init completion emulator' ;;
   esac
 }
 

@@ -9,7 +9,8 @@ import { runCli } from '../helpers/run-cli.js';
 /**
  * Golden scenarios: each folder holds manifests and a `case.json` (the command line without
  * `--format`, and the exit code). Every case is rendered in every format and compared with the
- * `expected.*` files next to it; update them with `npx vitest run test/golden -u` and read the diff.
+ * `expected.*` files next to it; update them with `npm run test:update -- test/golden` and read the diff (`npm test`
+ * never writes one: a missing golden fails).
  */
 const here = fileURLToPath(new URL('.', import.meta.url));
 const formats = [

@@ -4,7 +4,7 @@ import type { Report } from '../../src/report/types.js';
 import { cleanReport, context, cwd, report, sources } from './fixture.js';
 
 // One fixed report rendered in every format, compared with the expected output kept beside this
-// test (read and checked by hand; update with `vitest -u` only after reading the diff).
+// test (read and checked by hand; update with `npm run test:update -- test/report` only after reading the diff).
 const extension: Record<string, string> = { human: 'txt', json: 'json', github: 'txt', sarif: 'sarif.json', junit: 'xml', markdown: 'md' };
 
 describe('every format renders the fixture report exactly', () => {

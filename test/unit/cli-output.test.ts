@@ -1,6 +1,4 @@
-import { ValueMasker } from '../../src/util/sensitive.js';
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
@@ -13,10 +11,13 @@ import { reporters } from '../../src/report/registry.js';
 import type { Report } from '../../src/report/types.js';
 import { writeFileAtomic } from '../../src/util/atomic-write.js';
 import { version } from '../../src/version.js';
+import { tempDir } from '../helpers/temp-dir.js';
+import { thrown } from '../helpers/rejection.js';
+import { ValueMasker } from '../../src/util/sensitive.js';
 
 let dir: string;
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'sessionctl-output-'));
+  dir = tempDir('output');
 });
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -71,14 +72,10 @@ describe('parseFormatSpec', () => {
   });
 
   test('the error for an unknown name lists the choices', () => {
-    try {
-      parseFormatSpec('yml');
-      expect.unreachable();
-    } catch (err) {
-      expect(err).toBeInstanceOf(UsageError);
-      expect((err as UsageError).message).toBe('unknown report format "yml"');
-      expect((err as UsageError).hint).toBe('choose one of: human, json, github, sarif, junit, markdown (or NAME=FILE to write a file)');
-    }
+    const err = thrown(() => parseFormatSpec('yml'));
+    expect(err).toBeInstanceOf(UsageError);
+    expect(err.message).toBe('unknown report format "yml"');
+    expect(err.hint).toBe('choose one of: human, json, github, sarif, junit, markdown (or NAME=FILE to write a file)');
   });
 });
 

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { InvalidArgumentError, Option } from 'commander';
 import { InputError, UsageError } from '../../diagnostics/errors.js';
 import { narrowToChanged } from '../changed-since.js';
-import { GRACE_MS, watchRun } from '../apply-progress.js';
+import { announceDeletions, GRACE_MS, watchRun } from '../apply-progress.js';
 import type { RegisterCommand } from '../command.js';
 import { connector } from '../open-connection.js';
 import { processLock } from '../process-lock.js';
@@ -112,6 +112,7 @@ export const registerApply: RegisterCommand = (program, env) => {
           signal: watch.signal,
           graceMs: GRACE_MS,
           onInterrupt: watch.onInterrupt,
+          beforeDeletes: (plan) => announceDeletions(plan, env, 'apply --prune'),
         });
       } finally {
         watch.stop();

@@ -7,6 +7,7 @@ import { addRunOptions, finishRun, runInputs, stateOf, type RunFlags } from '../
 
 interface DiffFlags extends RunFlags {
   session?: string;
+  mcp?: boolean;
 }
 
 /**
@@ -19,7 +20,8 @@ export const registerDiff: RegisterCommand = (program, env) => {
     .description('Compare declared manifests with their deployed sessions (GET): drift, classified, at the declared line, with a unified diff.')
     .argument('<paths...>', 'manifest files, folders (searched for *.yaml and *.yml), globs in quotes, or - for standard input')
     .option('--session <id>', 'audit this session (trs_...) against the one manifest given, whatever the state says')
-    .option('--strict', 'differences the manifest does not declare (added) count as drift too');
+    .option('--strict', 'differences the manifest does not declare (added) count as drift too')
+    .option('--mcp', 'also compare the tools an agent sees at each session\'s MCP URL with the ones the manifest expects');
   cmd.addOption(showSensitiveOption());
   addRunOptions(cmd, 'always')
     .addHelpText(
@@ -48,6 +50,7 @@ export const registerDiff: RegisterCommand = (program, env) => {
         connect: connector(flags, env, state),
         ...(flags.session !== undefined ? { session: flags.session } : {}),
         strict: flags.strict === true,
+        mcp: flags.mcp === true,
       });
       await finishRun(outcome, flags, env);
     });

@@ -1,10 +1,14 @@
 import type { RegisterCommand } from '../command.js';
 import { registerApply } from './apply.js';
 import { registerCompletion } from './completion.js';
+import { registerDestroy } from './destroy.js';
 import { registerDiff } from './diff.js';
 import { registerEmulator } from './emulator.js';
 import { registerExecuteMeta } from './execute-meta.js';
 import { registerExecute } from './execute.js';
+import { registerExport } from './export.js';
+import { registerHistory } from './history.js';
+import { registerImport } from './import.js';
 import { registerFiles } from './files.js';
 import { registerGet } from './get.js';
 import { registerInit } from './init.js';
@@ -24,6 +28,10 @@ export const allCommands: readonly RegisterCommand[] = [
   registerPlan,
   registerApply,
   registerDiff,
+  registerDestroy,
+  registerImport,
+  registerExport,
+  registerHistory,
   registerGet,
   registerToolkits,
   registerTools,

@@ -1,55 +1,17 @@
-import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { link, open, unlink } from 'node:fs/promises';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import { InvalidArgumentError } from 'commander';
 import { InputError, UsageError } from '../../diagnostics/errors.js';
+import { createNewFile } from '../../util/atomic-write.js';
 import type { RegisterCommand } from '../command.js';
+import { schemaReference } from '../schema-reference.js';
 
 const NAME = /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/;
-const SCHEMA_FILE = join('schemas', 'session-manifest.schema.json');
 
 function parseName(value: string): string {
   if (!NAME.test(value)) {
     throw new InvalidArgumentError('a manifest name is lowercase letters, digits and hyphens (at most 63, no hyphen at either end), such as support-agent');
   }
   return value;
-}
-
-/** The schema as the package publishes it: `files` ships `schemas/`, `exports` names it `sessionctl/schema.json`. */
-const PUBLISHED_SCHEMA = join('node_modules', 'sessionctl', SCHEMA_FILE);
-/** A folder holding one of these is a project's root; the search for its schema stops there. */
-const PROJECT_MARKERS = ['.git', 'package.json', 'sessionctl.yaml'];
-
-/** The folders from `dir` up to its project's root (the first with a marker), or up to `fallbackRoot`. */
-function foldersUp(dir: string, fallbackRoot: string): { folders: string[]; root: string } {
-  const folders: string[] = [];
-  for (let here = dir; ; here = dirname(here)) {
-    folders.push(here);
-    if (PROJECT_MARKERS.some((m) => existsSync(join(here, m)))) return { folders, root: here };
-    if (dirname(here) === here) return { folders, root: fallbackRoot };
-  }
-}
-
-/**
- * Where the modeline points, as seen from the new manifest's folder: the project's own copy of the
- * schema (`schemas/session-manifest.schema.json` in the folder or any folder above it, up to the
- * project's root) when there is one, else the copy the package publishes in the project's
- * `node_modules` (present once sessionctl is a dev dependency). Never the sessionctl that runs:
- * a global install's path means nothing on a colleague's machine or in CI.
- */
-function schemaReference(targetDir: string, cwd: string): { ref: string; present: boolean } {
-  const { folders, root } = foldersUp(targetDir, cwd);
-  const relativeRef = (file: string): string => {
-    const rel = relative(targetDir, file).split(sep).join('/');
-    return rel.startsWith('.') ? rel : `./${rel}`;
-  };
-  for (const candidate of [SCHEMA_FILE, PUBLISHED_SCHEMA]) {
-    for (const folder of folders) {
-      if (existsSync(join(folder, candidate))) return { ref: relativeRef(join(folder, candidate)), present: true };
-    }
-  }
-  return { ref: relativeRef(join(root, PUBLISHED_SCHEMA)), present: false };
 }
 
 export function starterManifest(name: string, schemaRef: string): string {
@@ -82,31 +44,6 @@ workbench:
 `;
 }
 
-/**
- * Creates `path` with `text` only if it does not exist, and never leaves it half-written: the
- * text goes to a temporary file in the same folder first, which is then hard-linked into place
- * (`link` fails when the target exists, atomically) and removed.
- */
-async function createExclusive(path: string, text: string): Promise<'created' | 'exists'> {
-  const temp = join(dirname(path), `.${randomBytes(6).toString('hex')}.sessionctl-init.tmp`);
-  const handle = await open(temp, 'wx', 0o644);
-  try {
-    await handle.writeFile(text);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  try {
-    await link(temp, path);
-    return 'created';
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return 'exists';
-    throw err;
-  } finally {
-    await unlink(temp).catch(() => undefined);
-  }
-}
-
 /** `sessionctl init [name]`: writes `<name>.yaml`, a starter manifest that validates clean. */
 export const registerInit: RegisterCommand = (program, env) => {
   program
@@ -135,7 +72,7 @@ export const registerInit: RegisterCommand = (program, env) => {
       const schema = schemaReference(dir, io.cwd);
       let outcome: 'created' | 'exists';
       try {
-        outcome = await createExclusive(path, starterManifest(name, schema.ref));
+        outcome = await createNewFile(path, starterManifest(name, schema.ref));
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
         const why = code === 'ENOENT' ? 'the folder does not exist' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : String((err as Error).message);

@@ -1,11 +1,15 @@
 import { capDiagnostic } from '../../diagnostics/excerpt.js';
 import { codeInfo } from '../../diagnostics/codes.js';
-import type { Diagnostic } from '../../diagnostics/diagnostic.js';
+import type { Diagnostic, Range } from '../../diagnostics/diagnostic.js';
 import type { ManifestDocument } from '../../manifest/types.js';
 import type { RunRule } from '../rule.js';
 
-function where(doc: ManifestDocument): { pointer: string; key: boolean } {
-  return doc.nameDeclared ? { pointer: '/name', key: false } : { pointer: '', key: false };
+/** Where a manifest's name is shown: its `name:` value, or the document's first line. */
+function locateName(doc: ManifestDocument): { pointer: string; range: Range } {
+  if (doc.nameDeclared) return { pointer: '/name', range: doc.locate('/name') };
+  // A derived name has no key of its own: point at the document's first line, not all of it.
+  const { start } = doc.locate('');
+  return { pointer: '', range: { start, end: start } };
 }
 
 /**
@@ -24,9 +28,7 @@ export const duplicateName: RunRule = {
         first.set(doc.name, doc);
         continue;
       }
-      const here = where(doc);
-      const there = where(earlier);
-      const range = doc.locate(here.pointer);
+      const here = locateName(doc);
       out.push({
         code: this.code,
         severity: codeInfo(this.code).severity,
@@ -34,15 +36,8 @@ export const duplicateName: RunRule = {
         hint: 'Give each manifest a unique `name:`; names identify sessions in the state file.',
         file: doc.file,
         pointer: here.pointer,
-        // A derived name has no key of its own: point at the document's first line, not all of it.
-        range: doc.nameDeclared ? range : { start: range.start, end: range.start },
-        related: [
-          {
-            message: `\`${doc.name}\` is first used here`,
-            file: earlier.file,
-            range: earlier.nameDeclared ? earlier.locate(there.pointer) : { start: earlier.locate('').start, end: earlier.locate('').start },
-          },
-        ],
+        range: here.range,
+        related: [{ message: `\`${doc.name}\` is first used here`, file: earlier.file, range: locateName(earlier).range }],
       });
     }
     return out.map(capDiagnostic);

@@ -1,12 +1,12 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { readSavedPlan, savedPlanPaths } from '../../../src/runner/saved-plan.js';
+import { tempDir } from '../../helpers/temp-dir.js';
 
 let dir: string;
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'sessionctl-plan-'));
+  dir = tempDir('plan');
 });
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true });

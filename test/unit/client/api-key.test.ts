@@ -1,15 +1,15 @@
-import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { chmod, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { resolveApiKey } from '../../../src/client/api-key.js';
 import { InputError, UsageError } from '../../../src/diagnostics/errors.js';
+import { tempDir } from '../../helpers/temp-dir.js';
 
 const KEY = 'ak_sentinel_7f3c9e2a1b';
 let dir: string;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'sessionctl-key-'));
+  dir = tempDir('key');
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { checkKeyedUrl, isLoopbackHost, normalizeBaseUrl } from '../../../src/client/base-url.js';
 import { UsageError } from '../../../src/diagnostics/errors.js';
+import { thrown } from '../../helpers/rejection.js';
 
 describe('normalizeBaseUrl: where the key may go', () => {
   test.each([
@@ -34,14 +35,17 @@ describe('normalizeBaseUrl: where the key may go', () => {
     expect(() => normalizeBaseUrl(raw)).toThrow(UsageError);
   });
 
-  test('the userinfo error does not echo the URL', () => {
-    try {
-      checkKeyedUrl('https://user:hunter2secret@example.com');
-      expect.unreachable();
-    } catch (err) {
-      expect((err as Error).message).not.toContain('hunter2secret');
-      expect((err as UsageError).hint ?? '').not.toContain('hunter2secret');
-    }
+  test.each([
+    ['user and password', 'https://user:hunter2secret@example.com', 'hunter2secret'],
+    ['a user name alone', 'https://hunter2secret@example.com', 'hunter2secret'],
+    ['a password alone', 'https://:hunter2secret@example.com', 'hunter2secret'],
+    ['userinfo on loopback http', 'http://user:hunter2secret@127.0.0.1:4010', 'hunter2secret'],
+  ])('refuses userinfo (%s) without echoing it', (_name, raw, secret) => {
+    const err = thrown(() => checkKeyedUrl(raw));
+    expect(err).toBeInstanceOf(UsageError);
+    expect(err.message).toBe('--base-url must not contain a user name or password');
+    expect(err.hint).toBe('the API key comes from COMPOSIO_API_KEY or --api-key-file');
+    expect(`${err.message} ${err.hint ?? ''}`).not.toContain(secret);
   });
 });
 

@@ -1,4 +1,3 @@
-import { ValueMasker } from '../../../src/util/sensitive.js';
 import { Command } from 'commander';
 import { describe, expect, test } from 'vitest';
 import { addConnectionOptions, apiVersionOf, clientFromOptions, type ConnectionOptions } from '../../../src/cli/connection.js';
@@ -6,6 +5,7 @@ import { memoryIo } from '../../../src/cli/io.js';
 import { Redactor } from '../../../src/cli/redact.js';
 import { UsageError } from '../../../src/diagnostics/errors.js';
 import { runCli } from '../../helpers/run-cli.js';
+import { ValueMasker } from '../../../src/util/sensitive.js';
 
 const SENTINEL = 'ak_SENTINEL_conn_5e4d3c2b1a';
 

@@ -1,12 +1,12 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadEnvFile } from '../../../src/manifest/env-file.js';
+import { tempDir } from '../../helpers/temp-dir.js';
 
 let dir: string;
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'sessionctl-env-'));
+  dir = tempDir('env');
   await writeFile(join(dir, 'ok.env'), '# comment\nUSER_ID=from-file\nexport STAGE=prod\nQUOTED="a b"\nFROM_ENV=file\n\n');
   await writeFile(join(dir, 'garbage.env'), 'A=1\nthis is not a pair\nB=2\n');
   await writeFile(join(dir, 'bad-utf8.env'), Buffer.from([0x41, 0x3d, 0xff, 0x0a]));

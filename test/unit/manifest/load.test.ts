@@ -1,18 +1,18 @@
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Readable } from 'node:stream';
 import { loadManifests, readStreamBounded } from '../../../src/manifest/load.js';
 import type { LoadOptions } from '../../../src/manifest/types.js';
 import { yaml } from './yaml-text.js';
+import { tempDir } from '../../helpers/temp-dir.js';
 
 let dir: string;
 const opts = (extra: Partial<LoadOptions> = {}): LoadOptions => ({ cwd: dir, env: {}, ...extra });
 const where = (d: { code: string; range?: { start: { line: number; col: number } } }) => [d.code, d.range?.start.line, d.range?.start.col];
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'sessionctl-load-'));
+  dir = tempDir('load');
   await mkdir(join(dir, 'tree/nested/deeper'), { recursive: true });
   await mkdir(join(dir, 'tree/node_modules'), { recursive: true });
   await mkdir(join(dir, 'tree/.hidden'), { recursive: true });

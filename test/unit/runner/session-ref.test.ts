@@ -1,10 +1,10 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { InputError, UsageError } from '../../../src/diagnostics/errors.js';
 import { resolveSession } from '../../../src/runner/session-ref.js';
 import { fileBackend } from '../../../src/state/backend.js';
+import { tempDir } from '../../helpers/temp-dir.js';
 
 let dir: string;
 const entry = (name: string, user: string, id: string) => ({
@@ -18,7 +18,7 @@ const entry = (name: string, user: string, id: string) => ({
 });
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'sessionctl-ref-'));
+  dir = tempDir('ref');
   await writeFile(join(dir, 'state.json'), JSON.stringify({ version: 1, sessions: [entry('support', 'alice', 'trs_A'), entry('triage', 'bob', 'trs_B'), entry('triage', 'carol', 'trs_C')] }));
   await writeFile(join(dir, 'corrupt.json'), '{"version": 1, "sessions": 3}');
 });

@@ -1,6 +1,5 @@
 import { Readable } from 'node:stream';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { InputError, UsageError } from '../../../src/diagnostics/errors.js';
@@ -14,6 +13,7 @@ import {
   parseKnownFields,
   parseProxyParam,
 } from '../../../src/runner/tool-arguments.js';
+import { tempDir } from '../../helpers/temp-dir.js';
 
 describe('--arg values', () => {
   test.each([
@@ -79,7 +79,7 @@ describe('JSON errors are located without echoing the text', () => {
 describe('buildToolArguments', () => {
   let dir: string;
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'sessionctl-args-'));
+    dir = tempDir('args');
     await writeFile(join(dir, 'a.json'), '{"owner": "octocat", "repo": "x", "n": 1}');
     await writeFile(join(dir, 'list.json'), '[1]');
   });

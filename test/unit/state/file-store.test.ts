@@ -1,5 +1,4 @@
-import { mkdtemp, readFile, readdir, rm, stat, writeFile, utimes } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, readdir, rm, stat, writeFile, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { createHash } from 'node:crypto';
@@ -7,10 +6,11 @@ import { parseState, type StateEntry } from '../../../src/state/entry.js';
 import { lockOwner } from '../../../src/state/file-lock.js';
 import { FileStateStore } from '../../../src/state/file-store.js';
 import { InputError } from '../../../src/diagnostics/errors.js';
+import { tempDir } from '../../helpers/temp-dir.js';
 
 let dir: string;
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'sessionctl-state-'));
+  dir = tempDir('state');
 });
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true });

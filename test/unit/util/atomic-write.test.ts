@@ -1,14 +1,14 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { lstatSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SpecialFileError, writeFileAtomic } from '../../../src/util/atomic-write.js';
+import { tempDir } from '../../helpers/temp-dir.js';
 
 let dir: string;
 beforeEach(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'sessionctl-atomic-'));
+  dir = tempDir('atomic');
 });
 afterEach(async () => {
   await rm(dir, { recursive: true, force: true });

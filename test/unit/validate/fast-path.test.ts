@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +6,7 @@ import { FAST_MAX_BYTES, findHazard, type Hazard } from '../../../src/validate/f
 import { readPlainData } from '../../../src/validate/fast-path/plain-data.js';
 import { tryFastPath } from '../../../src/validate/fast-path/try-fast-path.js';
 import { validatePaths } from '../../../src/validate/run.js';
+import { tempDir } from '../../helpers/temp-dir.js';
 
 const clean = 'name: clean\nuser_id: u-1\ntoolkits: [gmail, slack]\nworkbench:\n  enable: true\n';
 
@@ -116,7 +116,7 @@ describe('readPlainData: js-yaml into data, only where it reads what the loader 
 describe('tryFastPath: a clean file without positions, anything else to the loader', () => {
   let dir: string;
   beforeAll(() => {
-    dir = mkdtempSync(join(tmpdir(), 'sessionctl-fast-path-unit-'));
+    dir = tempDir('fast-path-unit');
     writeFileSync(join(dir, 'clean.yaml'), clean);
     writeFileSync(join(dir, 'stem.yaml'), 'user_id: u-1\n');
     writeFileSync(join(dir, 'finding.yaml'), 'name: finding\nuser_id: u-1\ntoolkits: gmail\n');
@@ -141,7 +141,7 @@ describe('tryFastPath: a clean file without positions, anything else to the load
   });
 
   it('locates a name that two fast-path files share, as the loader does', async () => {
-    const shared = mkdtempSync(join(tmpdir(), 'sessionctl-fast-path-names-'));
+    const shared = tempDir('fast-path-names');
     try {
       writeFileSync(join(shared, 'a.yaml'), '# first\nname: same\nuser_id: u-1\n');
       writeFileSync(join(shared, 'b.yaml'), 'user_id: u-2\nname: same\n');

@@ -1,11 +1,11 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadManifests } from '../../../src/index.js';
 import { parseManifestText } from '../../../src/manifest/parse.js';
 import { validateDocument } from '../../../src/validate/index.js';
 import { doc, where } from './helpers.js';
+import { tempDir } from '../../helpers/temp-dir.js';
 
 describe('YAML special numbers', () => {
   it.each([
@@ -70,7 +70,7 @@ describe('a name taken from the file name obeys the name rule', () => {
 describe('the library loadManifests without env', () => {
   let dir: string;
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'sessionctl-noenv-'));
+    dir = tempDir('noenv');
     await writeFile(join(dir, 'm.yaml'), 'name: m\nuser_id: ${SOME_USER:-fallback}\n');
   });
   afterAll(async () => {

@@ -1,0 +1,85 @@
+import type { Plan } from '../../plan/plan.js';
+import { UsageError } from '../../diagnostics/errors.js';
+import { announceDeletions, GRACE_MS, watchRun } from '../apply-progress.js';
+import type { CommandEnv, RegisterCommand } from '../command.js';
+import { connector } from '../open-connection.js';
+import { processLock } from '../process-lock.js';
+import { addRunOptions, finishRun, runInputs, stateOf, type RunFlags } from '../run-options.js';
+
+interface DestroyFlags extends RunFlags {
+  autoApprove?: boolean;
+  dryRun?: boolean;
+}
+
+/** Asks on a terminal; elsewhere only --auto-approve deletes. */
+async function confirmed(plan: Plan, flags: DestroyFlags, env: CommandEnv): Promise<boolean> {
+  announceDeletions(plan, env, 'destroy');
+  if (flags.autoApprove === true) return true;
+  const stdin = env.io.stdin as NodeJS.ReadableStream & { isTTY?: boolean };
+  if (stdin.isTTY !== true || env.io.stderr.isTTY !== true) {
+    throw new UsageError('destroy deletes sessions and needs a confirmation: on a terminal it asks, elsewhere pass --auto-approve', 'run `sessionctl destroy PATHS --dry-run` to see what it would delete');
+  }
+  env.io.stderr.write("Delete them? Only 'yes' is accepted: ");
+  const answer = await new Promise<string>((resolve) => {
+    let text = '';
+    const onData = (chunk: Buffer | string): void => {
+      text += chunk.toString();
+      if (text.includes('\n')) {
+        stdin.off('data', onData);
+        stdin.pause();
+        resolve(text.split('\n')[0]!.trim());
+      }
+    };
+    stdin.on('data', onData);
+    stdin.resume();
+  });
+  if (answer !== 'yes') env.io.stderr.write('nothing was deleted\n');
+  return answer === 'yes';
+}
+
+/** `sessionctl destroy [paths..]`: deletes the recorded sessions of those manifests and forgets them. */
+export const registerDestroy: RegisterCommand = (program, env) => {
+  const cmd = program
+    .command('destroy')
+    .description('Delete the recorded sessions of the manifests in PATHS (every user each was applied for) and forget them. Asks first.')
+    .argument('<paths...>', 'manifest files, folders or globs whose sessions to delete')
+    .option('--auto-approve', 'delete without asking (needed off a terminal, e.g. in CI)')
+    .option('--dry-run', 'show what would be deleted: no lock, no request');
+  addRunOptions(cmd, 'always')
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Examples:',
+        '  sessionctl destroy sessions/old-agent.yaml              # lists the sessions, then asks',
+        '  sessionctl destroy staging/ --auto-approve --state postgres://ci@db/sessionctl',
+        '  sessionctl destroy sessions/ --dry-run',
+        '',
+        'The manifests stay; only their sessions go. A create whose outcome is unknown holds no session',
+        'to delete: adopt it with `sessionctl import` first, or forget it with `sessionctl state rm`.',
+        'Exit codes: 0 deleted, 1 findings, 2 usage or input error (also: no confirmation), 3 the service failed.',
+      ].join('\n'),
+    )
+    .action(async (paths: string[], flags: DestroyFlags) => {
+      const { runDestroy } = await import('../../runner/run-destroy.js');
+      const state = stateOf(flags, env);
+      const watch = watchRun(env, 'destroy');
+      try {
+        const outcome = await runDestroy(paths, {
+          ...(await runInputs(flags, env, state)),
+          connect: connector(flags, env, state),
+          lock: processLock(),
+          dryRun: flags.dryRun === true,
+          confirm: (plan) => confirmed(plan, flags, env),
+          onProgress: watch.onProgress,
+          signal: watch.signal,
+          graceMs: GRACE_MS,
+          onInterrupt: watch.onInterrupt,
+        });
+        const interrupted = watch.signalExit();
+        await finishRun(outcome, flags, env, (code) => interrupted ?? code);
+      } finally {
+        watch.stop();
+      }
+    });
+};

@@ -1,0 +1,92 @@
+import { applyPlan, type ApplyProgress, type ApplyResult } from '../apply/apply.js';
+import { deletionOf, type Plan } from '../plan/plan.js';
+import { hasSession } from '../state/entry.js';
+import type { StateLockOptions } from '../state/file-lock.js';
+import type { StateView } from '../state/store.js';
+import { RateLimiter } from '../util/throttle.js';
+import type { Connect } from './connection.js';
+import { loadAndValidate, type ValidatedManifests } from './inputs.js';
+import { outcomeOf, type RunBase, type RunOutcome } from './outcome.js';
+
+export interface DestroyRunOptions extends RunBase {
+  connect: Connect;
+  lock: StateLockOptions;
+  /** Only show what would be deleted: no lock, no request. */
+  dryRun?: boolean;
+  /** Called under the lock with what is about to be deleted; false stops the run (nothing deleted). */
+  confirm?: (plan: Plan) => Promise<boolean>;
+  concurrency?: number;
+  rateLimitPerMinute?: number;
+  onProgress?: (progress: ApplyProgress) => void;
+  signal?: AbortSignal;
+  graceMs?: number;
+  onInterrupt?: (inFlight: number, graceMs: number) => void;
+}
+
+export interface DestroyRun extends RunOutcome {
+  result?: ApplyResult;
+  /** The confirmation was refused: nothing was deleted. */
+  declined?: boolean;
+}
+
+/** Every recorded session of the manifests (every user each was applied for) as a deletion. */
+function destroyPlan(inputs: ValidatedManifests, state: StateView): Plan {
+  const names = new Set(inputs.documents.map((d) => d.name));
+  const deletions = state
+    .list()
+    .filter((e) => names.has(e.name) && hasSession(e))
+    .map((e) => deletionOf(e, 'destroy'));
+  return { items: [], deletions, manifestsHash: '', stateHash: state.hashAtLoad, diagnostics: [], prunable: 0 };
+}
+
+/**
+ * `destroy [paths..]`: deletes the recorded sessions of the manifests in `paths`, for every user
+ * they were applied for, and forgets them. Entries whose create had an unknown outcome hold no
+ * session id: they are left for `import` or `state rm`.
+ */
+export async function runDestroy(paths: readonly string[], options: DestroyRunOptions): Promise<DestroyRun> {
+  const loaded = await loadAndValidate(paths, options);
+  // Destroy needs the manifests' names, not their users: a `${USER_ID}` left unset is no obstacle
+  // (every user's session is deleted), an unset variable in `name:` is.
+  const diagnostics = loaded.diagnostics.filter((d) => !(d.code === 'env/unset-variable' && d.pointer !== '/name'));
+  const inputs: ValidatedManifests = { ...loaded, diagnostics, blocked: diagnostics.some((d) => d.severity === 'error') };
+  if (inputs.blocked) return outcomeOf('destroy', inputs);
+  if (options.dryRun === true) {
+    const out = outcomeOf('destroy', inputs);
+    out.report.plan = destroyPlan(inputs, await options.state.load());
+    return out;
+  }
+  const state = await options.state.openLocked(options.lock);
+  try {
+    const plan = destroyPlan(inputs, state);
+    if (plan.deletions.length === 0 || (options.confirm !== undefined && !(await options.confirm(plan)))) {
+      const out: DestroyRun = outcomeOf('destroy', inputs);
+      out.report.plan = plan;
+      if (plan.deletions.length > 0) out.declined = true;
+      return out;
+    }
+    const api = await options.connect();
+    try {
+      const limiter = options.rateLimitPerMinute === undefined ? undefined : new RateLimiter(options.rateLimitPerMinute);
+      const result = await applyPlan(plan, {
+        api,
+        state,
+        cwd: options.cwd,
+        concurrency: options.concurrency ?? 4,
+        ...(limiter ? { limiter } : {}),
+        ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.graceMs !== undefined ? { graceMs: options.graceMs } : {}),
+        ...(options.onInterrupt ? { onInterrupt: options.onInterrupt } : {}),
+      });
+      const out: DestroyRun = outcomeOf('destroy', inputs, result.diagnostics);
+      out.report.applied = { items: result.items, tally: result.tally };
+      out.result = result;
+      return out;
+    } finally {
+      await api.close();
+    }
+  } finally {
+    await state.unlock();
+  }
+}

@@ -1,0 +1,95 @@
+import { relative, sep } from 'node:path';
+import { expectedConfig } from '../config/expected.js';
+import { bodyHash, requestBody } from '../config/request.js';
+import type { ManifestData } from '../config/types.js';
+import { verifySession } from '../config/verify.js';
+import { UsageError } from '../diagnostics/errors.js';
+import { atDocument } from '../manifest/at-document.js';
+import type { StateEntry } from '../state/entry.js';
+import { hasSession } from '../state/entry.js';
+import type { StateLockOptions } from '../state/file-lock.js';
+import type { Connect } from './connection.js';
+import { loadAndValidate } from './inputs.js';
+import { makeReport, outcomeOf, type RunBase, type RunOutcome } from './outcome.js';
+
+export interface ImportRunOptions extends RunBase {
+  connect: Connect;
+  lock: StateLockOptions;
+  /** Differences the manifest does not declare (`added`) count as drift. */
+  strict?: boolean;
+  now?: () => Date;
+}
+
+export interface ImportRun extends RunOutcome {
+  /** The entry recorded, when the session was adopted. */
+  imported?: StateEntry;
+}
+
+/**
+ * `import NAME SESSION_ID`: adopts a session that exists already (one created by hand, or whose
+ * create's outcome was unknown) into the state under the manifest named NAME among `paths`. The
+ * session is read and checked against the manifest; any difference is reported as drift and the
+ * next plan repairs it. A session of another user, or a name the state already records with
+ * another session, is refused.
+ */
+export async function runImport(name: string, sessionId: string, paths: readonly string[], options: ImportRunOptions): Promise<ImportRun> {
+  const inputs = await loadAndValidate(paths, options);
+  const docs = inputs.documents.filter((d) => d.name === name);
+  if (docs.length === 0) {
+    const known = [...new Set(inputs.documents.map((d) => d.name))];
+    throw new UsageError(`no manifest named "${name}" in ${paths.join(', ')}`, known.length > 0 ? `manifests there: ${known.slice(0, 20).join(', ')}` : 'pass the folder or file that declares it');
+  }
+  const doc = docs[0]!;
+  // Only the imported manifest's own findings count; other files of the paths are not this command's business.
+  const own = { ...inputs, diagnostics: inputs.diagnostics.filter((d) => d.file === doc.file), files: [doc.file], documents: [doc] };
+  if (own.diagnostics.some((d) => d.severity === 'error')) return outcomeOf('import', own);
+  const data = doc.data as ManifestData;
+  const userId = String(data.user_id);
+
+  const api = await options.connect();
+  try {
+    const live = await api.getSession(sessionId);
+    const liveUser = (live.config as { user_id?: unknown } | undefined)?.user_id;
+    if (typeof liveUser === 'string' && liveUser !== userId) {
+      const d = atDocument(doc, 'state/import-refused', 'error', `${name}: session ${sessionId} acts for user ${JSON.stringify(liveUser)}, the manifest declares ${JSON.stringify(userId)}; it was not imported`);
+      d.hint = 'import it under the manifest (or the USER_ID) it was created for';
+      return outcomeOf('import', own, [d]);
+    }
+    const expected = expectedConfig(data);
+    const check = verifySession(doc, expected, live, { strict: options.strict === true });
+    const state = await options.state.openLocked(options.lock);
+    try {
+      const existing = state.get(name, userId);
+      if (existing !== undefined && hasSession(existing) && existing.session_id !== sessionId) {
+        throw new UsageError(
+          `the state already records session ${existing.session_id} for ${name} (user ${JSON.stringify(userId)})`,
+          `forget it first with \`sessionctl state rm ${name}\` (the session stays alive), or delete it with \`sessionctl destroy\``,
+        );
+      }
+      const body = requestBody(data);
+      const inSync = check.status === 'in-sync';
+      const entry: StateEntry = {
+        name,
+        user_id: userId,
+        session_id: live.session_id,
+        mcp_url: live.mcp.url,
+        tool_router_tools: [...live.tool_router_tools],
+        config_version: typeof live.config_version === 'number' ? live.config_version : null,
+        // In sync, the manifest's body is what the session holds; drifted, nothing is known to be, so the next plan updates every field.
+        body_hash: inSync ? bodyHash(body) : '',
+        body: inSync ? (body as unknown as StateEntry['body']) : null,
+        applied_at: (options.now ?? (() => new Date()))().toISOString(),
+        ...(doc.file.startsWith('<') ? {} : { file: relative(options.cwd, doc.file).split(sep).join('/') }),
+        ...(existing?.superseded !== undefined ? { superseded: existing.superseded } : {}),
+      };
+      await state.record(entry);
+      const report = makeReport('import', own, check.diagnostics);
+      report.drift = { items: [{ name, file: doc.file, user_id: userId, session_id: live.session_id, status: check.status, differences: check.differences, diff: check.diff }] };
+      return { report, sources: own.sources, secrets: own.secrets, imported: entry };
+    } finally {
+      await state.unlock();
+    }
+  } finally {
+    await api.close();
+  }
+}
