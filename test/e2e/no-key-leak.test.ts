@@ -135,7 +135,7 @@ describe('clientFromOptions', () => {
     stderr.write(`${err.describe().join('\n')}\n`);
     expect(s.hits[0]?.headers['x-api-key']).toBe(SENTINEL);
     expect(io.err()).toContain('> x-api-key: [redacted]');
-    expect(io.err()).toContain('no session for ****');
+    expect(io.err()).toContain('no session for (sensitive: COMPOSIO_API_KEY)');
     expect(io.err()).not.toContain(SENTINEL);
     // The redactor now knows the key, whatever else writes it.
     expect(redactor.redact(`x ${SENTINEL} y`)).toBe('x **** y');
