@@ -1,7 +1,7 @@
 import type { ApplyProgress } from '../apply/apply.js';
 import type { Plan } from '../plan/plan.js';
 import type { CommandEnv } from './command.js';
-import { ExitCode } from './exit-codes.js';
+import { interruptOn } from './interrupt.js';
 import { safeInline } from '../report/text.js';
 
 /** How often a long run says it is still working. */
@@ -31,22 +31,13 @@ export function watchRun(env: CommandEnv, verb: string, now: () => number = Date
   const started = now();
   let done = 0;
   let total = 0;
-  const controller = new AbortController();
-  let received: 'SIGINT' | 'SIGTERM' | undefined;
-  const unsubscribe = env.io.onSignal?.((signal) => {
-    if (received !== undefined) {
-      unsubscribe?.();
-      return;
-    }
-    received = signal;
-    controller.abort(signal);
-  });
+  const interrupt = interruptOn(env);
   const ticker = setInterval(() => {
     if (total > 0) stderr.write(`${tty ? '\r\u001b[K' : ''}${verb}: still working, ${done} of ${total} done after ${Math.round((now() - started) / 1000)} s\n`);
   }, TICK_MS);
   ticker.unref();
   return {
-    signal: controller.signal,
+    signal: interrupt.signal,
     onProgress: ({ done: d, total: t, item }) => {
       done = d;
       total = t;
@@ -57,13 +48,13 @@ export function watchRun(env: CommandEnv, verb: string, now: () => number = Date
     },
     onInterrupt: (inFlight, graceMs) => {
       stderr.write(
-        `${tty ? '\n' : ''}${verb}: ${received ?? 'signal'} received: no new requests; waiting up to ${Math.round(graceMs / 1000)} s for ${inFlight} in flight (the state already records every create's intent)\n`,
+        `${tty ? '\n' : ''}${verb}: ${interrupt.received() ?? 'signal'} received: no new requests; waiting up to ${Math.round(graceMs / 1000)} s for ${inFlight} in flight (the state already records every create's intent)\n`,
       );
     },
-    signalExit: () => (received === 'SIGINT' ? ExitCode.interrupted : received === 'SIGTERM' ? ExitCode.terminated : undefined),
+    signalExit: () => interrupt.exitCode(),
     stop: () => {
       clearInterval(ticker);
-      unsubscribe?.();
+      interrupt.stop();
     },
   };
 }

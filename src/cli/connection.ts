@@ -1,6 +1,7 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { API_KEY_ENV, resolveApiKey } from '../client/api-key.js';
 import { printable } from '../client/errors.js';
+import { safeInline } from '../report/text.js';
 import { DEFAULT_BASE_URL } from '../client/base-url.js';
 import type { SessionClient } from '../client/client.js';
 import { UsageError } from '../diagnostics/errors.js';
@@ -98,5 +99,5 @@ export async function clientFromOptions(opts: ConnectionOptions, env: CommandEnv
  * command line, so sensitive values are masked and control characters shown escaped.
  */
 export function traceLine(line: string, env: Pick<CommandEnv, 'masker'>): string {
-  return printable(env.masker.text(line));
+  return safeInline(printable(env.masker.text(line)));
 }

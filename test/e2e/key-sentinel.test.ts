@@ -1,10 +1,9 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { hostileService, sessionAnswer, type HostileService } from './hostile-service.js';
 import { everyFormat } from './sentinel-world.js';
 
 /**
@@ -17,40 +16,19 @@ import { everyFormat } from './sentinel-world.js';
 const CORE = 'K3yS3nt1nelQ7';
 const KEY = `ak_${CORE}_"quoted"\\back_slash_0123456789`;
 
-interface Hostile {
-  url: string;
-  /** `ok`: sessions echo the key; `error`: every call is a 400 that echoes it. */
-  mode: 'ok' | 'error';
-  received: string[];
-  close(): Promise<void>;
-}
-
-async function hostileService(): Promise<Hostile> {
-  const session = (url: string) => ({
-    session_id: 'trs_keyecho0001',
-    mcp: { type: 'http', url: `${url}/tool_router/v3/trs_keyecho0001/mcp?key=${encodeURIComponent(KEY)}&raw=${KEY}` },
-    tool_router_tools: ['COMPOSIO_SEARCH_TOOLS', 'COMPOSIO_GET_TOOL_SCHEMAS', 'COMPOSIO_MULTI_EXECUTE_TOOL', 'COMPOSIO_MANAGE_CONNECTIONS', 'COMPOSIO_REMOTE_WORKBENCH', 'COMPOSIO_REMOTE_BASH_TOOL'],
-    config: { user_id: 'u1', toolkits: { enabled: ['gmail'] }, manage_connections: { enabled: true, callback_url: `https://echo.example/cb?k=${KEY}` }, echoed_key: KEY },
-    config_version: 1,
-  });
+/** The service: sessions echo the key (`ok`), or every call is a 400 that echoes it (`error`). */
+async function keyEchoingService(): Promise<HostileService & { mode: 'ok' | 'error' }> {
+  const config = { user_id: 'u1', toolkits: { enabled: ['gmail'] }, manage_connections: { enabled: true, callback_url: `https://echo.example/cb?k=${KEY}` }, echoed_key: KEY };
   const error = {
     error: { message: `key ${KEY} refused for "${KEY}"`, code: 10400, slug: `Bad_${KEY}`, status: 400, request_id: `req_${KEY}`, suggested_fix: `stop sending ${KEY}`, errors: [`x-api-key: ${KEY}`] },
   };
-  const state: Hostile = { url: '', mode: 'ok', received: [], close: async () => undefined };
-  const server: Server = createServer((req, res) => {
-    state.received.push(String(req.headers['x-api-key']));
-    req.resume();
-    req.on('end', () => {
-      const isSession = /^\/api\/v3\/tool_router\/session(\/trs_keyecho0001)?$/.test(req.url ?? '');
-      const status = state.mode === 'error' || !isSession ? 400 : req.method === 'POST' ? 201 : 200;
-      res.writeHead(status, { 'content-type': 'application/json', 'x-echo': KEY });
-      res.end(JSON.stringify(status === 400 ? error : session(state.url)));
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  state.close = () => new Promise<void>((r) => server.close(() => r()));
-  return state;
+  const service = Object.assign(await hostileService(), { mode: 'ok' as 'ok' | 'error' });
+  const answer = (status: number) => (url: string) =>
+    service.mode === 'error'
+      ? { status: 400, body: error, headers: { 'x-echo': KEY } }
+      : { status, headers: { 'x-echo': KEY }, body: sessionAnswer('trs_keyecho0001', `${url}/tool_router/v3/trs_keyecho0001/mcp?key=${encodeURIComponent(KEY)}&raw=${KEY}`, config) };
+  service.routes.push({ method: 'POST', path: /\/session$/, answer: answer(201) }, { method: 'GET', path: /\/session\/trs_keyecho0001$/, answer: answer(200) });
+  return service;
 }
 
 let cleanup: Array<() => Promise<void>> = [];
@@ -70,7 +48,7 @@ async function listFiles(dir: string): Promise<string[]> {
 
 describe('a key with _, " and \\ that the service echoes everywhere', () => {
   test('is in no output, report, plan file, state, trace or $GITHUB_OUTPUT of validate, plan, apply, diff and get', async () => {
-    const service = await hostileService();
+    const service = await keyEchoingService();
     const dir = tempDir('key-sentinel');
     cleanup.push(service.close);
     await writeFile(join(dir, 'keyecho.yaml'), 'name: keyecho\nuser_id: u1\ntoolkits: [gmail]\n');
@@ -101,7 +79,7 @@ describe('a key with _, " and \\ that the service echoes everywhere', () => {
     expect(got.stderr).toContain('slug: Bad_(sensitive: COMPOSIO_API_KEY)');
 
     // The key was really sent, and the service really echoed it: the absence is not vacuous.
-    expect(service.received).toContain(KEY);
+    expect(service.received.map((r) => r.key)).toContain(KEY);
     const files = await listFiles(dir);
     expect(files.map((f) => f.slice(dir.length + 1)).sort()).toEqual(expect.arrayContaining(['.sessionctl/state.json', 'github-output.txt', 'plan.json', 'reports/apply.markdown', 'reports/diff.sarif']));
     const everything = [...outputs, ...(await Promise.all(files.map((f) => readFile(f, 'utf8'))))];

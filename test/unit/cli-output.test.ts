@@ -196,8 +196,9 @@ describe('emitReport', () => {
     const start = lines.findIndex((l) => l.startsWith('::stop-commands::'));
     const token = lines[start]!.slice('::stop-commands::'.length);
     const resume = lines.indexOf(`::${token}::`);
-    const forged = lines.findIndex((l) => l.trimStart().startsWith('::add-mask::'));
-    // The forged line is printed, but only while the runner ignores commands.
+    const forged = lines.findIndex((l) => l.includes('add-mask::forged'));
+    // The forged line is printed written out (no line starts with `::`), and only while the runner ignores commands.
+    expect(lines[forged]!.trimStart()).toBe(':\\:add-mask::forged`');
     expect(forged).toBeGreaterThan(start);
     expect(forged).toBeLessThan(resume);
     // Each run draws a new token, so report text cannot know it in advance.
