@@ -23,10 +23,14 @@ export function registerRecordedSensitive(entry: StateEntry | undefined, masker:
  * the values declared or recorded as sensitive) is masked wherever else it shows.
  */
 export function maskRecordedSession(session: Session, entry: StateEntry | undefined, masker: ValueMasker): Session {
+  return { ...masker.json(session), config: maskRecordedConfig(session.config, entry, masker) };
+}
+
+/** A config the service holds (now, or in a version of its history), masked as `maskRecordedSession` masks a session's. */
+export function maskRecordedConfig<T>(config: T, entry: StateEntry | undefined, masker: ValueMasker): T {
   const body = entry?.body ?? null;
-  const masked = masker.json(session);
-  if (body === null) return masked;
-  return { ...masked, config: maskConfig(expectedConfig(body as ManifestData), session.config, storedSensitiveAt(body), masker) as Session['config'] };
+  if (body === null) return masker.json(config);
+  return maskConfig(expectedConfig(body as ManifestData), config, storedSensitiveAt(body), masker) as T;
 }
 
 function labelsIn(value: unknown): Set<string> {

@@ -12,8 +12,8 @@ import { everyFormat, sentinelWorld, type SentinelWorld } from './sentinel-world
  * into error bodies; the sentinel must appear in no output and no file, while the outputs still
  * name the field and the variable.
  *
- * To cover a new command (export, import), add a step to `steps`: its stdout, stderr and files join
- * the final check.
+ * To cover a new command (export), add a step (`w.run(...)`): its stdout, stderr and files join the
+ * final check.
  */
 
 interface Case {
@@ -109,7 +109,7 @@ afterEach(async () => {
 });
 
 describe.each(cases)('a sentinel as $kind', (c) => {
-  test('appears in no output, report, plan file, state, trace or $GITHUB_OUTPUT of validate, plan, apply, diff and get', async () => {
+  test('appears in no output, report, plan file, state, trace or $GITHUB_OUTPUT of validate, plan, apply, diff, get, history, import and destroy', async () => {
     const s = c.sentinel;
     const env = { COMPOSIO_API_KEY: 'ak_sentinel_test_key_0000', ...variables(c, s) };
     const w = (world = await sentinelWorld({ 'm/sentinel.yaml': manifest(c), 'invalid/sentinel-invalid.yaml': invalid(c) }, env));
@@ -167,6 +167,22 @@ describe.each(cases)('a sentinel as $kind', (c) => {
     const getFailed = await w.run('get (refused)', ['get', 'sentinel', '--verbose']);
     expect(getFailed.exitCode).toBe(3);
     expect(getFailed.stderr).toContain(`(sensitive: ${c.vars.callback})`);
+
+    // The service keeps every config version: history shows them masked.
+    expect((await w.run('history', ['history', 'sentinel'])).exitCode).toBe(0);
+    expect((await w.run('history json', ['history', 'sentinel', '--format', 'json'])).exitCode).toBe(0);
+
+    // Adopted into an empty state: refused, as the service moved the session to another user
+    // (the drift above), and the message names both users by their variables. Then destroyed.
+    const recordedState = await readFile(join(w.dir, '.sessionctl/state.json'), 'utf8');
+    await w.write('.sessionctl/state.json', '{"version": 2, "sessions": []}\n');
+    const imported = await w.run('import', ['import', 'sentinel', id, 'm', ...everyFormat('import')]);
+    expect(imported.exitCode).toBe(1);
+    expect(imported.stdout).toContain(`the manifest declares "(sensitive: ${c.vars.user})"`);
+    await w.write('.sessionctl/state.json', recordedState);
+    const destroyed = await w.run('destroy', ['destroy', 'm', '--auto-approve', ...everyFormat('destroy')]);
+    expect(destroyed.exitCode, destroyed.stderr).toBe(0);
+    expect(JSON.parse(await readFile(join(w.dir, '.sessionctl/state.json'), 'utf8')).sessions).toEqual([]);
 
     await w.expectNowhere(s);
   });

@@ -19,7 +19,7 @@ _sessionctl_options() {
     'destroy') echo '--auto-approve --dry-run --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
     'import') echo '--strict --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
     'export') echo '--name --out --force --show-sensitive --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
-    'history') echo '--diff --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout --all --limit -h --help' ;;
+    'history') echo '--diff --sensitive --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout --all --limit -h --help' ;;
     'get') echo '--sensitive --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
     'toolkits') echo '--connected --search --toolkit --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout --all --limit -h --help' ;;
     'tools') echo '--state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
@@ -54,7 +54,7 @@ _sessionctl_value_options() {
     'destroy') echo '--state --format --changed-since --env-file --sensitive --concurrency --rate-limit --base-url --api-key-file --api-version --timeout' ;;
     'import') echo '--state --format --changed-since --env-file --sensitive --concurrency --rate-limit --base-url --api-key-file --api-version --timeout' ;;
     'export') echo '--name --out --state --user-id --format --base-url --api-key-file --api-version --timeout' ;;
-    'history') echo '--diff --state --user-id --format --base-url --api-key-file --api-version --timeout --limit' ;;
+    'history') echo '--diff --sensitive --state --user-id --format --base-url --api-key-file --api-version --timeout --limit' ;;
     'get') echo '--sensitive --state --user-id --format --base-url --api-key-file --api-version --timeout' ;;
     'toolkits') echo '--search --toolkit --state --user-id --format --base-url --api-key-file --api-version --timeout --limit' ;;
     'tools') echo '--state --user-id --format --base-url --api-key-file --api-version --timeout' ;;

@@ -28,7 +28,7 @@ function __sessionctl_value_options
         case 'p:export'
             printf '%s\n' '--name' '--out' '--state' '--user-id' '--format' '--base-url' '--api-key-file' '--api-version' '--timeout'
         case 'p:history'
-            printf '%s\n' '--diff' '--state' '--user-id' '--format' '--base-url' '--api-key-file' '--api-version' '--timeout' '--limit'
+            printf '%s\n' '--diff' '--sensitive' '--state' '--user-id' '--format' '--base-url' '--api-key-file' '--api-version' '--timeout' '--limit'
         case 'p:get'
             printf '%s\n' '--sensitive' '--state' '--user-id' '--format' '--base-url' '--api-key-file' '--api-version' '--timeout'
         case 'p:toolkits'
@@ -256,6 +256,7 @@ complete -c sessionctl -n '__sessionctl_at \'export\'' -s 'h' -l 'help' -d 'disp
 
 # sessionctl history
 complete -c sessionctl -n '__sessionctl_at \'history\'' -l 'diff' -r -F -d 'a unified diff of the config of two versions (give two numbers)'
+complete -c sessionctl -n '__sessionctl_at \'history\'' -l 'sensitive' -r -F -d 'mask the value of this ${VAR} in every output, report, plan file and the state, whatever its name (repeatable)'
 complete -c sessionctl -n '__sessionctl_at \'history\'' -l 'state' -r -F -d 'the state file that resolves manifest names (default: .sessionctl/state.json)'
 complete -c sessionctl -n '__sessionctl_at \'history\'' -l 'user-id' -r -F -d 'the user id to pick when a manifest name was applied for several users'
 complete -c sessionctl -n '__sessionctl_at \'history\'' -l 'format' -x -a 'human json' -d 'human: tables and summaries; json: the service\'s response, unchanged'

@@ -1,7 +1,6 @@
 import type { RegisterCommand } from '../command.js';
-import { withSecretInside } from '../../manifest/sensitive.js';
 import { exportSession } from '../export-session.js';
-import { declaredSensitive, sensitiveOption, type SensitiveFlags } from '../sensitive-options.js';
+import { registerDeclared, sensitiveOption, type SensitiveFlags } from '../sensitive-options.js';
 import { addOperateOptions, printJson, renderContext, SESSION_ARG_HELP, sessionHelp, withSession, type OperateFlags } from '../operate-options.js';
 
 /** `sessionctl get SESSION`: the session as the service holds it (GET /session/{id}). */
@@ -15,7 +14,7 @@ export const registerGet: RegisterCommand = (program, env) => {
     .addHelpText('after', sessionHelp(['sessionctl get support-agent', 'sessionctl get trs_1a2b3c4d5e6f --format json | jq .config', 'sessionctl get support-agent --format yaml > support-agent.yaml']))
     .action(async (ref: string, flags: OperateFlags & SensitiveFlags) => {
       const { io } = env;
-      for (const name of declaredSensitive(flags)) env.masker.addAll(withSecretInside(io.env[name] ?? '', [name]));
+      registerDeclared(flags, env);
       const { maskRecordedSession, registerRecordedSensitive } = await import('../../runner/mask-session.js');
       await withSession(ref, flags, env, async (client, id, resolved) => {
         if (flags.format === 'yaml') return exportSession(client, id, resolved, {}, env);
