@@ -60,9 +60,30 @@ const MIN_CUT = 8;
  * spellings a service or a message may give them: JSON-escaped, percent-encoded, and cut short
  * before an ellipsis (a long value quoted in a message).
  */
+/** One value as the masker searches for it. */
+interface Entry {
+  /** The value in each of its spellings. */
+  needles: string[];
+  mark: string;
+  value: string;
+  /** Its place in the longest-first order. */
+  rank: number;
+}
+
+/** Texts are scanned for the first `GRAM` characters of each needle before any needle is searched. */
+const GRAM = 4;
+
+/** The values, longest first, and an index from the start of each spelling to the values that begin so. */
+interface Table {
+  entries: Entry[];
+  byGram: Map<string, Entry[]>;
+  /** Needles shorter than a gram: searched in every text. */
+  short: Entry[];
+}
+
 export class ValueMasker {
   private readonly byValue = new Map<string, Set<string>>();
-  private sorted: Array<{ needles: string[]; prefix: string; mark: string; value: string }> | undefined;
+  private index: Table | undefined;
 
   private readonly onAdd: ((value: string, label: string) => void) | undefined;
   private readonly minText: number;
@@ -86,7 +107,7 @@ export class ValueMasker {
       this.byValue.set(value, new Set([label]));
       this.onAdd?.(value, label);
     } else labels.add(label);
-    this.sorted = undefined;
+    this.index = undefined;
   }
 
   addAll(values: Iterable<SensitiveValue>): void {
@@ -123,11 +144,25 @@ export class ValueMasker {
   text(text: string): string {
     let out = text.includes('(sensitive: ') ? text.replace(STORED, '$1') : text;
     if (this.byValue.size === 0) return out;
-    for (const entry of this.table()) {
+    // Only the values whose spellings start somewhere in the text are searched: a run with
+    // thousands of values masks thousands of strings without trying each value on each.
+    const candidates = this.candidates(out);
+    for (const entry of candidates) {
       for (const needle of entry.needles) if (out.includes(needle)) out = out.split(needle).join(entry.mark);
     }
-    if (out.includes('…') || out.includes('...')) out = this.cuts(out);
+    if (candidates.length > 0 && (out.includes('…') || out.includes('...'))) out = cuts(out, candidates);
     return out;
+  }
+
+  /** The values that may occur in `text`, longest first. */
+  private candidates(text: string): Entry[] {
+    const table = this.table();
+    const found = new Set<Entry>(table.short);
+    for (let i = 0; i + GRAM <= text.length; i++) {
+      const hits = table.byGram.get(text.slice(i, i + GRAM));
+      if (hits !== undefined) for (const e of hits) found.add(e);
+    }
+    return [...found].sort((a, b) => a.rank - b.rank);
   }
 
   /**
@@ -155,35 +190,49 @@ export class ValueMasker {
     return this.markOf(value) ?? this.text(value);
   }
 
-  private table(): Array<{ needles: string[]; prefix: string; mark: string; value: string }> {
-    if (this.sorted === undefined) {
-      this.sorted = [...this.byValue]
+  private table(): Table {
+    if (this.index === undefined) {
+      const entries = [...this.byValue]
         .filter(([value]) => value.length >= this.minText)
         .sort(([a], [b]) => b.length - a.length || (a < b ? -1 : 1))
-        .map(([value, labels]) => ({ needles: spellings(value), prefix: value.slice(0, MIN_CUT), mark: sensitiveMark([...labels]), value }));
-    }
-    return this.sorted;
-  }
-
-  /** `https://hooks.example.com/cb?tok…`: the visible start of a value before an ellipsis is masked. */
-  private cuts(text: string): string {
-    let out = text;
-    for (const entry of this.table()) {
-      if (entry.value.length <= MIN_CUT) continue;
-      for (const ellipsis of ['…', '...']) {
-        let at = out.indexOf(ellipsis);
-        while (at >= 0) {
-          const start = cutStart(out, at, entry.value);
-          if (start >= 0) {
-            out = `${out.slice(0, start)}${entry.mark}${out.slice(at)}`;
-            at = start + entry.mark.length;
-          }
-          at = out.indexOf(ellipsis, at + ellipsis.length);
+        .map(([value, labels], rank): Entry => ({ needles: spellings(value), mark: sensitiveMark([...labels]), value, rank }));
+      const byGram = new Map<string, Entry[]>();
+      const short: Entry[] = [];
+      for (const e of entries) {
+        if (e.needles.some((n) => n.length < GRAM)) {
+          short.push(e);
+          continue;
+        }
+        for (const gram of new Set(e.needles.map((n) => n.slice(0, GRAM)))) {
+          const list = byGram.get(gram);
+          if (list === undefined) byGram.set(gram, [e]);
+          else list.push(e);
         }
       }
+      this.index = { entries, byGram, short };
     }
-    return out;
+    return this.index;
   }
+}
+
+/** `https://hooks.example.com/cb?tok…`: the visible start of a value before an ellipsis is masked. */
+function cuts(text: string, entries: readonly Entry[]): string {
+  let out = text;
+  for (const entry of entries) {
+    if (entry.value.length <= MIN_CUT) continue;
+    for (const ellipsis of ['…', '...']) {
+      let at = out.indexOf(ellipsis);
+      while (at >= 0) {
+        const start = cutStart(out, at, entry.value);
+        if (start >= 0) {
+          out = `${out.slice(0, start)}${entry.mark}${out.slice(at)}`;
+          at = start + entry.mark.length;
+        }
+        at = out.indexOf(ellipsis, at + ellipsis.length);
+      }
+    }
+  }
+  return out;
 }
 
 /** Where the longest start (at least `MIN_CUT` characters) of `value` ends right at `end`, or -1. */
