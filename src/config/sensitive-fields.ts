@@ -35,6 +35,24 @@ export function storedBody<T>(body: T, doc: Pick<ManifestDocument, 'sensitive'>)
   return walk(body) as T;
 }
 
+/**
+ * `value` with each stored form of the documents' sensitive values replaced by the value itself:
+ * what `--show-sensitive` shows of a plan's changes (the old side stays a mask: the state holds
+ * only its digest).
+ */
+export function revealStored<T>(value: T, docs: ReadonlyArray<Pick<ManifestDocument, 'sensitive'>>): T {
+  const byStored = new Map<string, string>();
+  for (const doc of docs) for (const s of doc.sensitive?.values() ?? []) byStored.set(storedForm(s.value, s.variables), s.value);
+  if (byStored.size === 0) return value;
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return byStored.get(v) ?? v;
+    if (Array.isArray(v)) return v.map(walk);
+    if (isPlainObject(v)) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+    return v;
+  };
+  return walk(value) as T;
+}
+
 /** The user id a manifest's session is recorded under: as declared, or its stored form when it is sensitive. */
 export function recordedUserId(doc: Pick<ManifestDocument, 'data' | 'sensitive'>): string {
   const userId = String((doc.data as ManifestData).user_id);

@@ -1,5 +1,6 @@
 import { hasChanges, buildPlan, type Plan } from '../plan/plan.js';
 import { planOptions, refreshable } from './plan-options.js';
+import { revealStored } from '../config/sensitive-fields.js';
 import { refreshPlan } from '../plan/refresh.js';
 import { RateLimiter } from '../util/throttle.js';
 import type { Connect } from './connection.js';
@@ -53,6 +54,7 @@ export async function runPlan(paths: readonly string[], options: PlanRunOptions)
   }
   if (options.out !== undefined) await writeSavedPlan(options.out, plan, inputs, { ...options, paths });
   const report = makeReport('plan', inputs, plan.diagnostics);
-  report.plan = plan;
+  // --show-sensitive: what a change sets is shown as it is (the state's side is a digest either way).
+  report.plan = options.revealSensitive === true ? { ...plan, items: plan.items.map((i) => ({ ...i, changes: revealStored(i.changes, inputs.documents) })) } : plan;
   return maskReport({ report, sources: inputs.sources, secrets: inputs.secrets, plan, changes: hasChanges(plan) }, inputs.masker, options.revealSensitive);
 }

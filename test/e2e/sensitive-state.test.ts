@@ -45,4 +45,21 @@ describe('sensitive values in the state', () => {
     expect(JSON.parse(text).sessions[0].user_id).toBe(entry!.user_id);
     expect((await w.run(['plan', 'm', '--detailed-exitcode'], rotated)).exitCode).toBe(0);
   });
+
+  test('--show-sensitive shows the values on a person\'s machine, and is refused when CI is set', async () => {
+    const w = (world = await applyWorld({ 'm/hook.yaml': MANIFEST }));
+    const env = { USER_TOKEN: 'user-8812', HOOK_TOKEN: 'first-secret-value' };
+    expect((await w.run(['apply', 'm'], env)).exitCode).toBe(0);
+    const rotated = { ...env, HOOK_TOKEN: 'second-secret-value' };
+    const masked = await w.run(['plan', 'm', '--format', 'json'], rotated);
+    expect(masked.stdout).not.toContain('second-secret-value');
+    const shown = await w.run(['plan', 'm', '--show-sensitive', '--format', 'json'], rotated);
+    expect(shown.exitCode).toBe(0);
+    // The new value shows; the old one never can (the state holds its digest only).
+    expect(JSON.parse(shown.stdout).plan.items[0].changes[0]).toMatchObject({ field: 'manage_connections.callback_url', old: '(sensitive: HOOK_TOKEN)', new: 'https://hooks.example.com/cb?token=second-secret-value' });
+    const refused = await w.run(['diff', 'm', '--show-sensitive'], { ...rotated, CI: 'true' });
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toContain('error: --show-sensitive is refused when CI is set: CI logs, report files, plan files and step summaries are kept and read by others');
+  });
 });
