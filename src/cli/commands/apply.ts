@@ -117,8 +117,8 @@ export const registerApply: RegisterCommand = (program, env) => {
       } finally {
         watch.stop();
       }
-      // From the report's items: the service's answers with every sensitive value masked.
-      const applied = outcome.report.applied?.items;
+      // The service's answers with every sensitive value masked; a sensitive user id is in its stored form already.
+      const applied = outcome.result?.items.map((i) => ({ ...i, ...(i.session_id !== undefined ? { session_id: env.masker.text(i.session_id) } : {}), ...(i.mcp_url !== undefined ? { mcp_url: env.masker.text(i.mcp_url) } : {}) }));
       if (flags.githubOutput === true && applied !== undefined) {
         const lines = githubOutputLines(applied);
         try {
