@@ -62,5 +62,6 @@ export function watchRun(env: CommandEnv, verb: string, now: () => number = Date
 /** The sessions about to go, one line each, on stderr. */
 export function announceDeletions(plan: Pick<Plan, 'deletions'>, env: CommandEnv, verb: string): void {
   env.io.stderr.write(`${verb} will delete ${plan.deletions.length} session${plan.deletions.length === 1 ? '' : 's'}:\n`);
-  for (const d of plan.deletions) env.io.stderr.write(`  - ${d.name}  user ${d.user_id}  ${d.session_id}\n`);
+  // From the state: a sensitive user id is shown by its variable, an id from the service escaped.
+  for (const d of plan.deletions) env.io.stderr.write(`  - ${safeInline(env.masker.text(`${d.name}  user ${d.user_id}  ${d.session_id}`))}\n`);
 }
