@@ -34,6 +34,7 @@ set -f
 read -r -d '' -a paths <<<"${INPUT_PATHS:-}" || true
 read -r -d '' -a formats <<<"${INPUT_FORMAT:-}" || true
 read -r -d '' -a extra <<<"${INPUT_ARGS:-}" || true
+read -r -d '' -a sensitive <<<"${INPUT_SENSITIVE:-}" || true
 set +f
 [ "${#paths[@]}" -gt 0 ] || fail "input 'paths' is required: the manifest files or folders to check, such as sessions/"
 
@@ -48,6 +49,7 @@ if [ "$command" = apply ] || [ "$command" = diff ]; then
 fi
 if [ "$fail_on" = warning ]; then args+=(--strict); fi
 if [ -n "${INPUT_CHANGED_SINCE:-}" ]; then args+=(--changed-since "$INPUT_CHANGED_SINCE"); fi
+for name in ${sensitive[@]+"${sensitive[@]}"}; do args+=(--sensitive "$name"); done
 args+=(${extra[@]+"${extra[@]}"})
 
 if [ -n "${INPUT_API_KEY:-}" ]; then
@@ -55,10 +57,11 @@ if [ -n "${INPUT_API_KEY:-}" ]; then
   export COMPOSIO_API_KEY="$INPUT_API_KEY"
 fi
 
-echo "sessionctl ${args[*]}" >&2
 status=0
 # `--` first: Node reads `--env-file` anywhere on its command line before sessionctl runs (nodejs/node#54232).
+# Nothing is printed before it: sessionctl registers every sensitive value with ::add-mask:: first.
 node -- "$action_path/$bin" "${args[@]}" || status=$?
+echo "sessionctl ${args[*]}: exit $status" >&2
 
 # The human report for the log, with workflow commands switched off so no text in it is taken
 # for one.

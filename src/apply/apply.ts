@@ -1,3 +1,4 @@
+import { KeyRefusedError } from '../client/errors.js';
 import { verifySession } from '../config/verify.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { Deletion, Plan, PlanItem } from '../plan/plan.js';
@@ -50,6 +51,8 @@ export interface ApplyOptions {
   now?: () => Date;
   /** Waits; tests pass their own clock. */
   sleep?: (ms: number) => Promise<void>;
+  /** Masks sensitive values in what the service answers before the state records it. Default: none. */
+  mask?: (text: string) => string;
 }
 
 type Task = { kind: 'item'; item: PlanItem } | { kind: 'delete'; deletion: Deletion };
@@ -73,22 +76,36 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
     writes: [],
     inFlight: new Map(),
     abandoned: new Set(),
+    mask: options.mask ?? ((text) => text),
   };
   const tasks: Task[] = [...plan.items.map((item): Task => ({ kind: 'item', item })), ...plan.deletions.map((deletion): Task => ({ kind: 'delete', deletion }))];
   const results: Array<AppliedItem | undefined> = new Array(tasks.length);
   let next = 0;
   let done = 0;
+  // A refused key would refuse every request alike: no new one starts, and the run ends with it.
+  let refusal: KeyRefusedError | undefined;
   const worker = async (): Promise<void> => {
-    while (next < tasks.length && options.signal?.aborted !== true) {
+    while (next < tasks.length && options.signal?.aborted !== true && refusal === undefined) {
       const i = next++;
       const task = tasks[i]!;
-      const out = task.kind === 'item' ? await itemTask(task.item, ctx) : await deletionStep(task.deletion, ctx);
+      let out: AppliedItem;
+      try {
+        out = task.kind === 'item' ? await itemTask(task.item, ctx) : await deletionStep(task.deletion, ctx);
+      } catch (err) {
+        if (!(err instanceof KeyRefusedError)) throw err;
+        refusal ??= err;
+        return;
+      }
       results[i] = out;
       options.onProgress?.({ done: ++done, total: tasks.length, item: out });
     }
   };
   const all = Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency ?? 4, tasks.length)) }, worker));
   const finished = await settleOrInterrupt(all, ctx, options);
+  if (refusal !== undefined) {
+    await Promise.all(ctx.writes);
+    throw refusal;
+  }
   const interrupted = finished ? undefined : await abandon(ctx, options, results, tasks);
   await Promise.all(ctx.writes);
   const items = tasks.map((t, i) => results[i] ?? skipped(t, options.signal?.reason));

@@ -1,5 +1,5 @@
 import { relative, sep } from 'node:path';
-import { ApiError } from '../client/errors.js';
+import { ApiError, isKeyRefused, KeyRefusedError } from '../client/errors.js';
 import { verifySession } from '../config/verify.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { atDocument } from '../manifest/at-document.js';
@@ -34,6 +34,8 @@ export interface StepContext {
   inFlight: Map<PlanItem, { since: string }>;
   /** Creates an interrupted run gave up on: whatever their answer, the run has recorded them already. */
   abandoned: Set<PlanItem>;
+  /** Masks sensitive values (the API key, the manifests' secrets) in what the service answers, before the state records it. */
+  mask: (text: string) => string;
 }
 
 function base(item: PlanItem): Omit<AppliedItem, 'outcome'> {
@@ -51,11 +53,12 @@ function entryOf(item: PlanItem, session: Session, ctx: StepContext): StateEntry
     name: item.name,
     user_id: item.user_id,
     session_id: session.session_id,
-    mcp_url: session.mcp.url,
+    // A service that echoes a secret into the MCP URL must not put it into the state.
+    mcp_url: ctx.mask(session.mcp.url),
     tool_router_tools: [...session.tool_router_tools],
     config_version: typeof session.config_version === 'number' ? session.config_version : null,
     body_hash: item.body_hash,
-    body: item.body as unknown as StateEntry['body'],
+    body: item.stored,
     applied_at: ctx.now().toISOString(),
     ...(file !== undefined ? { file } : {}),
   };
@@ -115,6 +118,7 @@ export async function createStep(item: PlanItem, ctx: StepContext): Promise<{ ou
     }
     // Refused: nothing was created; the entry is what it was.
     await (held === undefined ? ctx.state.forget(item.name, item.user_id) : ctx.state.record(withoutIntent));
+    if (isKeyRefused(err)) throw new KeyRefusedError(err);
     return { out: { ...base(item), outcome: 'failed', diagnostics: [refused(item, err, 'create')] } };
   } finally {
     ctx.inFlight.delete(item);
@@ -143,6 +147,7 @@ export async function updateStep(item: PlanItem, ctx: StepContext): Promise<Appl
     session = await ctx.api.updateSession(recorded.session_id, body);
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
+    if (isKeyRefused(err)) throw new KeyRefusedError(err);
     return { ...base(item), outcome: 'failed', session_id: recorded.session_id, diagnostics: [updateFailed(item, err)] };
   }
   const out: AppliedItem = { ...base(item), outcome: 'updated', session_id: session.session_id, mcp_url: session.mcp.url, tool_router_tools: [...session.tool_router_tools] };
@@ -175,6 +180,7 @@ export async function deleteSession(sessionId: string, ctx: StepContext): Promis
     return undefined;
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
+    if (isKeyRefused(err)) throw new KeyRefusedError(err);
     return err.status === 404 ? undefined : err;
   }
 }

@@ -1,7 +1,8 @@
 import type { ApplyProgress } from '../apply/apply.js';
 import type { Plan } from '../plan/plan.js';
 import type { CommandEnv } from './command.js';
-import { ExitCode } from './exit-codes.js';
+import { interruptOn } from './interrupt.js';
+import { safeInline } from '../report/text.js';
 
 /** How often a long run says it is still working. */
 const TICK_MS = 10_000;
@@ -36,38 +37,30 @@ export function watchRun(env: CommandEnv, verb: string, now: () => number = Date
   const started = now();
   let done = 0;
   let total = 0;
-  const controller = new AbortController();
-  let received: 'SIGINT' | 'SIGTERM' | undefined;
-  const unsubscribe = env.io.onSignal?.((signal) => {
-    if (received !== undefined) {
-      unsubscribe?.();
-      return;
-    }
-    received = signal;
-    controller.abort(signal);
-  });
+  const interrupt = interruptOn(env);
   const ticker = setInterval(() => {
     if (total > 0) stderr.write(`${tty ? '\r\u001b[K' : ''}${verb}: still working, ${done} of ${total} done after ${Math.round((now() - started) / 1000)} s\n`);
   }, TICK_MS);
   ticker.unref();
   return {
-    signal: controller.signal,
+    signal: interrupt.signal,
     onProgress: ({ done: d, total: t, item }) => {
       done = d;
       total = t;
       const outcome = item.outcome === 'outcome-unknown' ? 'unknown' : item.outcome;
-      const line = `[${d}/${t}] ${outcome} ${item.name}${item.user_id !== '' ? ` (user ${item.user_id})` : ''}${item.session_id !== undefined ? ` ${item.session_id}` : ''}`;
+      // Names, user ids and session ids come from manifests and the service: masked, and escaped for the terminal.
+      const line = safeInline(env.masker.text(`[${d}/${t}] ${outcome} ${item.name}${item.user_id !== '' ? ` (user ${item.user_id})` : ''}${item.session_id !== undefined ? ` ${item.session_id}` : ''}`));
       stderr.write(tty ? `\r\u001b[K${line}${d === t ? '\n' : ''}` : `${line}\n`);
     },
     onInterrupt: (inFlight, graceMs) => {
       stderr.write(
-        `${tty ? '\n' : ''}${verb}: ${received ?? 'signal'} received: no new requests; waiting up to ${Math.round(graceMs / 1000)} s for ${inFlight} in flight (the state already records every create's intent)\n`,
+        `${tty ? '\n' : ''}${verb}: ${interrupt.received() ?? 'signal'} received: no new requests; waiting up to ${Math.round(graceMs / 1000)} s for ${inFlight} in flight (the state already records every create's intent)\n`,
       );
     },
-    signalExit: () => (received === 'SIGINT' ? ExitCode.interrupted : received === 'SIGTERM' ? ExitCode.terminated : undefined),
+    signalExit: () => interrupt.exitCode(),
     stop: () => {
       clearInterval(ticker);
-      unsubscribe?.();
+      interrupt.stop();
     },
   };
 }
@@ -75,5 +68,6 @@ export function watchRun(env: CommandEnv, verb: string, now: () => number = Date
 /** The sessions about to go, one line each, on stderr. */
 export function announceDeletions(plan: Pick<Plan, 'deletions'>, env: CommandEnv, verb: string): void {
   env.io.stderr.write(`${verb} will delete ${plan.deletions.length} session${plan.deletions.length === 1 ? '' : 's'}:\n`);
-  for (const d of plan.deletions) env.io.stderr.write(`  - ${d.name}  user ${d.user_id}  ${d.session_id}\n`);
+  // From the state: a sensitive user id is shown by its variable, an id from the service escaped.
+  for (const d of plan.deletions) env.io.stderr.write(`  - ${safeInline(env.masker.text(`${d.name}  user ${d.user_id}  ${d.session_id}`))}\n`);
 }

@@ -1,5 +1,7 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { resolveApiKey } from '../client/api-key.js';
+import { API_KEY_ENV, resolveApiKey } from '../client/api-key.js';
+import { printable } from '../client/errors.js';
+import { safeInline } from '../report/text.js';
 import { DEFAULT_BASE_URL } from '../client/base-url.js';
 import type { SessionClient } from '../client/client.js';
 import { UsageError } from '../diagnostics/errors.js';
@@ -78,6 +80,8 @@ export async function clientFromOptions(opts: ConnectionOptions, env: CommandEnv
     cwd: env.io.cwd,
     warn: (message) => env.io.stderr.write(`warning: ${message}\n`),
   });
+  // Masked (and, in GitHub Actions, registered with ::add-mask::) before any request can trace it.
+  env.masker.add(resolved.key, API_KEY_ENV);
   env.redactor.add(resolved.key);
   const baseUrl = opts.baseUrl ?? env.io.env['COMPOSIO_BASE_URL'] ?? DEFAULT_BASE_URL;
   const { createClient } = await import('../client/client.js');
@@ -86,6 +90,14 @@ export async function clientFromOptions(opts: ConnectionOptions, env: CommandEnv
     apiKey: resolved.key,
     apiVersion,
     ...(opts.timeout === undefined ? {} : { timeouts: { callMs: opts.timeout, attemptMs: Math.min(30_000, opts.timeout) } }),
-    ...(opts.verbose === true ? { onTrace: (line: string) => env.io.stderr.write(`${line}\n`) } : {}),
+    ...(opts.verbose === true ? { onTrace: (line: string) => env.io.stderr.write(`${traceLine(line, env)}\n`) } : {}),
   });
+}
+
+/**
+ * A `--verbose` line as it may be printed: headers and URLs come from the service and the
+ * command line, so sensitive values are masked and control characters shown escaped.
+ */
+export function traceLine(line: string, env: Pick<CommandEnv, 'masker'>): string {
+  return safeInline(printable(env.masker.text(line)));
 }

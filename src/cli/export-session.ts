@@ -30,13 +30,21 @@ function nameFor(flags: ExportFlags, resolved: ResolvedSession): string {
 
 /** Reads a session and writes the manifest that declares it (stdout, or `--out FILE`). */
 export async function exportSession(client: SessionClient, sessionId: string, resolved: ResolvedSession, flags: ExportFlags, env: CommandEnv): Promise<void> {
-  const [{ manifestFromSession }, { renderManifestYaml }] = await Promise.all([import('../config/manifest-from-session.js'), import('../report/manifest-yaml.js')]);
-  const session = await client.getSession(sessionId);
+  const [{ manifestFromSession }, { renderManifestYaml }, { maskRecordedSession, registerRecordedSensitive }] = await Promise.all([
+    import('../config/manifest-from-session.js'),
+    import('../report/manifest-yaml.js'),
+    import('../runner/mask-session.js'),
+  ]);
+  const reveal = flags.showSensitive === true;
+  if (!reveal) registerRecordedSensitive(resolved.entry, env.masker, env.io.env);
+  const live = await client.getSession(sessionId);
+  // The fields apply recorded as sensitive come out as `(sensitive: VAR)`, which the file writes as `${VAR}`.
+  const session = reveal ? live : maskRecordedSession(live, resolved.entry, env.masker);
   const out = flags.out === undefined ? undefined : resolve(env.io.cwd, flags.out);
   const text = renderManifestYaml(manifestFromSession(session, nameFor(flags, resolved)), {
     schemaRef: schemaReference(out === undefined ? env.io.cwd : dirname(out), env.io.cwd).ref,
     source: `session ${sessionId}`,
-    ...(flags.showSensitive === true ? { showSensitive: true } : {}),
+    ...(reveal ? { showSensitive: true } : {}),
   });
   if (out === undefined) {
     env.io.stdout.write(text);

@@ -66,8 +66,9 @@ export function colorEnabled(env: Readonly<Record<string, string | undefined>>, 
 
 /**
  * Turns the `--format` specs into output targets. With no specs: `human` to stdout, and inside
- * GitHub Actions (`GITHUB_ACTIONS=true`) also `github` annotations to stdout (workflow commands
- * are read from stdout only) and `markdown` appended to `$GITHUB_STEP_SUMMARY` when it is set.
+ * GitHub Actions (`GITHUB_ACTIONS=true`) also `github` annotations to stdout (the step's log; the
+ * runner reads workflow commands from stderr too) and `markdown` appended to `$GITHUB_STEP_SUMMARY`
+ * when it is set.
  * Every spec is checked before anything is written.
  */
 export function resolveTargets(formats: readonly string[] | undefined, env: Readonly<Record<string, string | undefined>>, cwd: string): OutputTarget[] {

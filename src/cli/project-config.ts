@@ -6,6 +6,7 @@ import type { ProjectConfig } from '../project/types.js';
 import { emitReport } from './output.js';
 import type { CommandEnv } from './command.js';
 import { ExitCode } from './exit-codes.js';
+import { registerDeclared } from './sensitive-options.js';
 
 /** The flags every command that reads manifests takes for the project configuration. */
 export interface ProjectFlags {
@@ -22,8 +23,8 @@ export function addProjectOptions(cmd: Command): Command {
 }
 
 /**
- * Loads the project configuration for a command run (`loadProjectConfig`): its secrets and the
- * values of its `sensitive` variables go to the redactor, and when the file has errors they are
+ * Loads the project configuration for a command run (`loadProjectConfig`): its secrets go to the
+ * redactor and the values of its `sensitive` variables to the masker, and when the file has errors they are
  * reported in the command's formats and the run ends with exit code 2 (`undefined` comes back;
  * the caller returns). Loaded on use, so that commands without manifests do not pay for it.
  */
@@ -32,7 +33,8 @@ export async function loadProjectForRun(command: string, flags: ProjectFlags, en
   const { loadProjectConfig } = await import('../project/load.js');
   const loaded = await loadProjectConfig({ cwd: io.cwd, env: io.env, ...(flags.config !== undefined ? { file: flags.config } : {}) });
   for (const secret of loaded.secrets) env.redactor.add(secret);
-  for (const name of loaded.config?.sensitive ?? []) env.redactor.add(io.env[name]);
+  // Its `sensitive` variables' values (the environment's; a run adds its env files') are masked from here on.
+  registerDeclared({ sensitive: loaded.config?.sensitive ?? [] }, env);
   if (loaded.config !== undefined) return { config: loaded.config, warnings: loaded.diagnostics, sources: loaded.sources };
   const diagnostics: Diagnostic[] = loaded.diagnostics;
   const files = loaded.file === undefined ? [] : [loaded.file];
@@ -78,16 +80,4 @@ export async function checkCatalog(path: string | undefined, shown: string): Pro
 export function envFilesOf(flag: string | undefined, config: ProjectConfig, cwd: string): string[] | undefined {
   // Kept as the user would write them from here: findings name the file by this path.
   return flag !== undefined ? [flag] : config.envFiles?.map((file) => relative(cwd, file));
-}
-
-/**
- * Registers with the redactor the values that the project's `sensitive` variables take from the
- * run's env files (the environment's were registered when the project was loaded), so that a
- * secret kept in `.env` is masked wherever a manifest interpolates it.
- */
-export async function redactSensitiveValues(config: ProjectConfig, envFiles: readonly string[] | undefined, env: CommandEnv): Promise<void> {
-  if (config.sensitive.length === 0 || envFiles === undefined) return;
-  const { runVariables } = await import('../manifest/variables.js');
-  const vars = await runVariables({ cwd: env.io.cwd, env: env.io.env, envFiles });
-  for (const name of config.sensitive) env.redactor.add(vars.env[name]);
 }

@@ -6,15 +6,25 @@ import type { OutStream } from './io.js';
  */
 export class Redactor {
   private readonly secrets = new Set<string>();
+  private readonly sensitive = new Set<string>();
+  /** `--show-sensitive`: the user's sensitive values pass; keys and literal secrets never do. */
+  showSensitive = false;
 
+  /** A key or a literal secret: always replaced. */
   add(secret: string | undefined): void {
     // Very short values would blank out ordinary words; a key is never that short.
     if (secret !== undefined && secret.length >= 6) this.secrets.add(secret);
   }
 
+  /** A sensitive value of the user's (`${VAR}`): replaced unless `showSensitive` is set. */
+  addSensitive(value: string): void {
+    if (value.length >= 6) this.sensitive.add(value);
+  }
+
   redact(text: string): string {
     let out = text;
     for (const s of this.secrets) out = out.split(s).join('****');
+    if (!this.showSensitive) for (const s of this.sensitive) out = out.split(s).join('****');
     return out;
   }
 

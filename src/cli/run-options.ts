@@ -8,12 +8,13 @@ import type { CommandEnv } from './command.js';
 import { sortDiagnostics, tally } from '../diagnostics/diagnostic.js';
 import type { ProjectRunOptions } from '../validate/project-checks.js';
 import { addConnectionOptions, API_VERSION_ENV, type ConnectionOptions } from './connection.js';
-import { addProjectOptions, checkCatalog, envFilesOf, loadProjectForRun, redactSensitiveValues, runPaths, type LoadedProject, type ProjectFlags } from './project-config.js';
+import { addProjectOptions, checkCatalog, envFilesOf, loadProjectForRun, runPaths, type LoadedProject, type ProjectFlags } from './project-config.js';
 import { exitCodeForDiagnostics } from './exit-codes.js';
 import { emitReport, formatOption } from './output.js';
+import { declaredSensitive, revealSensitive, sensitiveOption, type SensitiveFlags } from './sensitive-options.js';
 
 /** Options plan, apply and diff share. */
-export interface RunFlags extends ConnectionOptions, ProjectFlags {
+export interface RunFlags extends ConnectionOptions, ProjectFlags, SensitiveFlags {
   state?: string;
   /** Milliseconds, from `--lock-timeout`. */
   lockTimeout?: number;
@@ -64,6 +65,7 @@ export function addRunOptions(cmd: Command, network: 'always' | 'refresh'): Comm
     .addOption(formatOption())
     .addOption(changedSinceOption())
     .option('--env-file <file>', 'read ${VAR} values from a dotenv file; variables already set in the environment win')
+    .addOption(sensitiveOption())
     .addOption(new Option('--concurrency <n>', `requests in flight at once (default: 4)`).argParser(parseConcurrency))
     .addOption(new Option('--rate-limit <n/min>', 'space requests out to at most this many per minute (creates and reads together)').argParser(parseRate))
     .option(
@@ -99,20 +101,26 @@ export async function projectForRun(command: string, args: readonly string[], fl
   if (flags.baseUrl === undefined && vars['COMPOSIO_BASE_URL'] === undefined && config.baseUrl !== undefined) flags.baseUrl = config.baseUrl;
   if (flags.apiVersion === undefined && vars[API_VERSION_ENV] === undefined && config.apiVersion !== undefined) flags.apiVersion = config.apiVersion;
   const envFiles = envFilesOf(flags.envFile, config, env.io.cwd);
-  await redactSensitiveValues(config, envFiles, env);
   await checkCatalog(config.catalog, config.catalog ?? '');
   const { projectRunOptions } = await import('../project/run-options.js');
   const paths = args.length === 0 && config.paths === undefined && defaultPaths !== undefined ? defaultPaths : runPaths(args, config);
   return { loaded, paths, ...(envFiles !== undefined ? { envFiles } : {}), options: projectRunOptions(config) };
 }
 
-/** What plan, apply and diff all pass their run: where manifests and state come from, and the pace. */
+/**
+ * What plan, apply and diff all pass their run: where manifests and state come from, the pace,
+ * and the sensitive values (declared ones, by flag or by the project; the run's masker, which the
+ * run fills as it loads).
+ */
 export async function runInputs(flags: RunFlags, env: CommandEnv, state: StateBackend, project: RunProject) {
   const { readStreamBounded } = await import('../manifest/load.js');
   const { io } = env;
   return {
     cwd: io.cwd,
     env: io.env,
+    sensitive: declaredSensitive(flags, project.loaded.config.sensitive),
+    masker: env.masker,
+    revealSensitive: revealSensitive(flags, env),
     readStdin: () => readStreamBounded(io.stdin),
     ...(project.envFiles !== undefined ? { envFiles: project.envFiles } : {}),
     project: project.options,

@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { platform } from 'node:os';
 import { resolve } from 'node:path';
 import { InputError, UsageError } from '../diagnostics/errors.js';
+import { ValueMasker } from '../util/sensitive.js';
 
 export const API_KEY_ENV = 'COMPOSIO_API_KEY';
 
@@ -64,4 +65,15 @@ function checkKey(key: string, where: string): void {
   if (!/^[\x21-\x7e]+$/.test(key)) {
     throw new InputError(`${where} holds spaces, line breaks or non-ASCII characters; an API key is one line of visible ASCII`);
   }
+}
+
+/**
+ * What the client runs every string of an error or a trace through: the key masked (`(sensitive:
+ * COMPOSIO_API_KEY)`) as it is and in the spellings a service may echo it in (JSON-escaped,
+ * percent-encoded, cut short), whatever its length.
+ */
+export function keyScrubber(apiKey: string): (text: string) => string {
+  const masker = new ValueMasker({ minText: 1 });
+  masker.add(apiKey, API_KEY_ENV);
+  return (text) => masker.text(text);
 }

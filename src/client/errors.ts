@@ -99,6 +99,37 @@ export class ApiError extends SessionctlError {
   }
 }
 
+/** Whether the service refused the API key itself (401, 403): every other call of the run would fail alike. */
+export function isKeyRefused(err: unknown): boolean {
+  return err instanceof ApiError && err.kind === 'http' && (err.status === 401 || err.status === 403);
+}
+
+/**
+ * The API key was refused: a run over many manifests stops at the first refusal and says so once,
+ * in one line, instead of blaming every manifest for it.
+ */
+export class KeyRefusedError extends ApiError {
+  override readonly name: string = 'KeyRefusedError';
+
+  constructor(refusal: ApiError) {
+    super(refusal.message, {
+      kind: refusal.kind,
+      method: refusal.method,
+      path: refusal.path,
+      ...(refusal.status !== undefined ? { status: refusal.status } : {}),
+      ...(refusal.slug !== undefined ? { slug: refusal.slug } : {}),
+      ...(refusal.code !== undefined ? { code: refusal.code } : {}),
+      ...(refusal.request_id !== undefined ? { request_id: refusal.request_id } : {}),
+      cause: refusal,
+    });
+  }
+
+  override describe(): string[] {
+    const what = this.status === 403 ? 'refused the API key for this request (HTTP 403)' : 'refused the API key (HTTP 401)';
+    return [`error: the service ${what}: ${this.message}; the run stopped there. Check COMPOSIO_API_KEY (or --api-key-file) and the --base-url it belongs to`];
+  }
+}
+
 /** The fields of an error body, from the envelope or the rate limiter's bare `{"message"}`. */
 export interface ErrorBody {
   message?: string;

@@ -4,6 +4,7 @@
  * service's own origin, as the SDK does (api facts §8): an `mcp.url` on another origin than the
  * base URL is refused before anything is sent. Failures become `ApiError`s without the key.
  */
+import { keyScrubber } from './api-key.js';
 import { ApiError } from './errors.js';
 import { errorCode } from './response.js';
 
@@ -70,7 +71,7 @@ async function withMcp<T>(conn: McpConnection, work: (client: McpClient) => Prom
 /** An MCP SDK failure as an ApiError: the HTTP status when there was one, the key scrubbed. */
 function mcpError(err: unknown, path: string, apiKey: string, signal: AbortSignal): ApiError {
   if (err instanceof ApiError) return err;
-  const scrub = (s: string): string => (apiKey.length > 0 ? s.split(apiKey).join('****') : s);
+  const scrub = keyScrubber(apiKey);
   const e = err as { code?: unknown; message?: unknown };
   const raw = typeof e.message === 'string' ? e.message : String(err);
   const status = typeof e.code === 'number' && e.code >= 400 && e.code < 600 ? e.code : /\b(4\d\d|5\d\d)\b/.exec(raw)?.[1];

@@ -56,7 +56,11 @@ export async function uploadFile(url: string, filePath: string, options: UploadO
   return { bytes: size, status: res.statusCode };
 }
 
-/** GETs a presigned download URL into `destPath` (temp file + rename). Resolves with the bytes written. */
+/**
+ * GETs a presigned download URL into `destPath` (temp file + rename). Resolves with the bytes
+ * written. `signal` stops the transfer at any point; the temp file is removed then, as after any
+ * failure, so an interrupted download leaves nothing behind.
+ */
 export async function downloadToFile(url: string, destPath: string, options: DownloadOptions = {}): Promise<{ bytes: number }> {
   const target = checkKeyedUrl(url, 'the download URL');
   const where = target.pathname;
@@ -76,6 +80,7 @@ export async function downloadToFile(url: string, destPath: string, options: Dow
         }
       },
       createWriteStream(tmp, { flags: 'wx', mode: 0o644 }),
+      ...(options.signal === undefined ? [] : [{ signal: options.signal }]),
     );
     await rename(tmp, destPath);
   } catch (err) {

@@ -13,6 +13,7 @@ import { jsonShapeProblem } from '../util/json-shape.js';
 import { errorCode, headerValue, readText, safeOrigin } from './response.js';
 import { decideRetry, defaultRetryOptions, isTimeoutCode, type AttemptOutcome, type CallClass, type RetryDecision, type RetryOptions } from './retry.js';
 import { headerLines } from './trace.js';
+import { keyScrubber } from './api-key.js';
 
 export interface ClientTimeouts {
   /** TCP/TLS connect, ms. Default 10 000. */
@@ -119,7 +120,7 @@ export function createTransport(options: TransportOptions): Transport {
         })
       : undefined;
   const apiKey = options.apiKey;
-  const scrub = (s: string): string => (apiKey.length > 0 ? s.split(apiKey).join('****') : s);
+  const scrub = keyScrubber(apiKey);
   const trace = options.onTrace;
   const ctx: Context = {
     baseUrl: normalizeBaseUrl(options.baseUrl),

@@ -24,6 +24,11 @@ export interface DriftItem {
   actual?: Json;
   /** For list members and meta tools: the member concerned. */
   member?: Json;
+  /**
+   * Set when the field holds a sensitive value: the variables it comes from. `expected` and
+   * `actual` are then masks, and the finding says `changed (sensitive: HOOK_TOKEN)`.
+   */
+  sensitive?: string[];
 }
 
 /** What the session answered with: its `config` and `tool_router_tools`. Other response fields are not compared. */
@@ -200,6 +205,7 @@ function driftMessage(item: DriftItem, name: string): string {
         const has = Array.isArray(item.actual) && item.actual.some((v) => canonicalJson(v) === canonicalJson(item.member!));
         return `${name}: ${where} ${has ? 'holds' : 'lacks'} ${JSON.stringify(item.member)}, ${has ? 'which is not declared' : 'which is declared'}`;
       }
+      if (item.sensitive !== undefined) return `${name}: ${where} changed (sensitive: ${item.sensitive.join(', ')}): the service holds another value than the one declared`;
       return `${name}: ${where} is ${show(item.actual)} at the service, declared ${show(item.expected)}`;
     case 'dropped':
       return `${name}: ${where} is declared ${show(item.expected)} but the service does not echo it`;

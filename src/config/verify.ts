@@ -2,7 +2,10 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { ManifestDocument } from '../manifest/types.js';
 import { computeDrift, driftDiagnostics, type DriftItem, type Effective } from './drift.js';
 import type { ExpectedConfig } from './expected.js';
+import { documentMasker } from '../manifest/sensitive.js';
+import { maskConfig, sensitiveAt } from './sensitive-fields.js';
 import { unifiedConfigDiff } from './unified.js';
+import { sensitiveMark } from '../util/sensitive.js';
 
 /** A live session checked against its manifest. */
 export interface Verification {
@@ -16,21 +19,52 @@ export interface Verification {
   diff: string;
 }
 
+export interface VerifyOptions {
+  /** `added` differences count as drift. */
+  strict?: boolean;
+  /** Show sensitive values as they are (`--show-sensitive`); by default every one is masked. */
+  revealSensitive?: boolean;
+}
+
 /**
  * The one place that decides whether a session drifted from its manifest: apply (each answer and
  * each refreshed session), diff, plan's refresh and the library all ask here. Declared against
- * effective, key by key, lists as sets, documented defaults not counted.
+ * effective, key by key, lists as sets, documented defaults not counted. Values are compared as
+ * they are; what is returned has the document's sensitive values masked (unless revealed), on
+ * both sides, so a changed secret is `changed (sensitive: HOOK_TOKEN)` and neither value shows.
  */
-export function verifySession(doc: ManifestDocument, expected: ExpectedConfig, session: Effective & { session_id: string }, options: { strict?: boolean } = {}): Verification {
-  const differences = computeDrift(expected, session);
-  const drifted = differences.some((d) => d.kind === 'changed' || d.kind === 'dropped' || (options.strict === true && d.kind === 'added'));
-  const shown = differences.some((d) => d.kind !== 'defaulted');
-  return {
-    status: drifted ? 'drifted' : 'in-sync',
-    differences,
-    diagnostics: driftDiagnostics(differences, doc, doc.name),
-    diff: shown ? unifiedConfigDiff(expected, session, { expected: `${doc.name} (declared)`, effective: `${session.session_id} (effective)` }) : '',
-  };
+export function verifySession(doc: ManifestDocument, expected: ExpectedConfig, session: Effective & { session_id: string }, options: VerifyOptions = {}): Verification {
+  const found = computeDrift(expected, session);
+  const drifted = found.some((d) => d.kind === 'changed' || d.kind === 'dropped' || (options.strict === true && d.kind === 'added'));
+  const shown = found.some((d) => d.kind !== 'defaulted');
+  const masked = doc.sensitive !== undefined && options.revealSensitive !== true;
+  const differences = masked ? maskDifferences(found, doc) : found;
+  const labels = { expected: `${doc.name} (declared)`, effective: `${session.session_id} (effective)` };
+  let diff = '';
+  if (shown && masked) {
+    const masker = documentMasker(doc);
+    const changed = new Set(found.filter((d) => d.kind === 'changed').map((d) => d.path.slice('/config'.length)));
+    const config = maskConfig(expected, session.config, sensitiveAt(doc), masker, changed);
+    diff = unifiedConfigDiff({ ...expected, config: masker.json(expected.config) }, { config, tool_router_tools: masker.json(session.tool_router_tools) }, labels);
+  } else if (shown) diff = unifiedConfigDiff(expected, session, labels);
+  return { status: drifted ? 'drifted' : 'in-sync', differences, diagnostics: driftDiagnostics(differences, doc, doc.name), diff };
+}
+
+/** Differences with sensitive values masked: a declared sensitive field is masked whole on both sides and says so. */
+function maskDifferences(items: readonly DriftItem[], doc: ManifestDocument): DriftItem[] {
+  const masker = documentMasker(doc);
+  const at = sensitiveAt(doc);
+  return items.map((d) => {
+    const labels = at(d.pointer);
+    if (labels !== undefined && d.member === undefined) {
+      const mark = sensitiveMark(labels);
+      const out: DriftItem = { kind: d.kind, path: d.path, pointer: d.pointer, sensitive: [...labels] };
+      if (d.expected !== undefined) out.expected = mark;
+      if (d.actual !== undefined) out.actual = mark;
+      return out;
+    }
+    return masker.json(d);
+  });
 }
 
 /**

@@ -21,7 +21,8 @@ interface Cells {
 }
 
 // A tab would move the text by a width we cannot know; control characters (an ESC from a
-// hostile file) must never reach the terminal. Both are replaced by harmless cells.
+// hostile file) must never reach the terminal. Both are replaced by harmless cells. A line of a
+// frame never starts with `::` (the gutter comes first), so only `##[` needs a cell of its own.
 const TAB_CELLS = ['→', ' '];
 const REPLACEMENT = '\uFFFD';
 
@@ -47,6 +48,9 @@ function toCells(line: string): Cells {
       }
     } else if (code >= 0xd800 && code <= 0xdfff) {
       cells.push(REPLACEMENT);
+    } else if (code === 0x5b && line.startsWith('##', i - 2)) {
+      // `##[name]` anywhere in a CI log line is a (legacy) workflow command: shown as `##\[`.
+      cells.push('\\', '[');
     } else {
       cells.push(line[i] as string);
     }

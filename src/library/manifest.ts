@@ -11,6 +11,8 @@ export interface ParseManifestOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** The name used in diagnostics and as the default manifest name (its stem). Default `manifest.yaml`. */
   file?: string;
+  /** Variables whose values are sensitive whatever their names (see `LoadOptions.sensitive`). */
+  sensitive?: readonly string[];
 }
 
 /**
@@ -19,7 +21,7 @@ export interface ParseManifestOptions {
  * create body of a document with `requestBody(document.data)` once there is no error.
  */
 export function parseManifest(text: string, options: ParseManifestOptions = {}): { documents: ManifestDocument[]; diagnostics: Diagnostic[] } {
-  const parsed = parseManifestText(text, options.file ?? 'manifest.yaml', { env: options.env ?? {} });
+  const parsed = parseManifestText(text, options.file ?? 'manifest.yaml', { env: options.env ?? {}, ...(options.sensitive !== undefined ? { sensitive: options.sensitive } : {}) });
   return { documents: parsed.documents, diagnostics: sortDiagnostics([...parsed.diagnostics, ...validateDocuments(parsed.documents)]) };
 }
 

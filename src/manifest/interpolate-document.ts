@@ -1,14 +1,24 @@
 import { isDocument, isMap, isPair, isSeq, visit, type Document } from 'yaml';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { interpolate } from './interpolate.js';
+import { sensitivityOf, type SensitiveScalar } from './sensitive.js';
 import { escapePointerSegment, keyString, nodeRange, type SourceText } from './source.js';
 
 /**
  * Expands `${VAR}` in every string value (never in keys), in place, before the document becomes
  * data, so each problem is located at its scalar. Aliased scalars are expanded once, at the anchor.
+ * Returns the findings and the expanded values that are sensitive (see `sensitive.ts`).
  */
-export function interpolateDocument(doc: Document, source: SourceText, file: string, env: Readonly<Record<string, string | undefined>>, budget: { remaining: number }): Diagnostic[] {
+export function interpolateDocument(
+  doc: Document,
+  source: SourceText,
+  file: string,
+  env: Readonly<Record<string, string | undefined>>,
+  budget: { remaining: number },
+  declared: ReadonlySet<string> = new Set(),
+): { diagnostics: Diagnostic[]; sensitive: SensitiveScalar[] } {
   const out: Diagnostic[] = [];
+  const sensitive: SensitiveScalar[] = [];
   visit(doc, {
     Scalar(key, node, path) {
       if (key === 'key' || typeof node.value !== 'string' || !node.value.includes('${')) return;
@@ -16,6 +26,8 @@ export function interpolateDocument(doc: Document, source: SourceText, file: str
       if (budget.remaining === 0) return;
       const result = interpolate(node.value, env, { budget });
       node.value = result.value;
+      const found = sensitivityOf(result, declared);
+      if (found !== undefined) sensitive.push(found);
       // One env/too-large per document: the values after it would cost time for the same finding.
       if (result.problems.some((p) => p.code === 'env/too-large')) budget.remaining = 0;
       for (const p of result.problems) {
@@ -32,7 +44,7 @@ export function interpolateDocument(doc: Document, source: SourceText, file: str
       }
     },
   });
-  return out;
+  return { diagnostics: out, sensitive };
 }
 
 /** The JSON pointer of a node from yaml's visitor path (document, collections and pairs). */

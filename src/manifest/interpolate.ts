@@ -14,6 +14,8 @@ export interface Interpolated {
   problems: InterpolationProblem[];
   /** The names of the variables that were read, in order of first use. */
   variables: string[];
+  /** The variables whose values went into `value` (not those that fell back to a default), with those values. */
+  used: Array<{ name: string; value: string }>;
 }
 
 /** Bounds on what expansion may produce: values are data, and a `${X}` repeated must not fill the memory. */
@@ -51,29 +53,30 @@ class TooLarge extends Error {}
  * Only `${...}` is expanded, never `$VAR`, so prices and regexes with a bare `$` stay as written.
  */
 export function interpolate(text: string, env: Readonly<Record<string, string | undefined>>, limits: InterpolationLimits = {}): Interpolated {
-  if (!text.includes('${')) return { value: text, problems: [], variables: [] };
-  const state: State = { env, problems: [], variables: new Set(), maxLength: limits.maxLength ?? MAX_EXPANDED_VALUE };
+  if (!text.includes('${')) return { value: text, problems: [], variables: [], used: [] };
+  const state: State = { env, problems: [], variables: new Set(), used: new Map(), maxLength: limits.maxLength ?? MAX_EXPANDED_VALUE };
   let value: string;
   try {
     value = expand(text, state, 0);
   } catch (err) {
     if (!(err instanceof TooLarge)) throw err;
-    return { value: text, problems: [tooLarge(`expanding its \${...} makes this value longer than ${state.maxLength.toLocaleString('en')} characters`)], variables: [...state.variables] };
+    return { value: text, problems: [tooLarge(`expanding its \${...} makes this value longer than ${state.maxLength.toLocaleString('en')} characters`)], variables: [...state.variables], used: [] };
   }
   if (limits.budget !== undefined) {
     if (value.length > limits.budget.remaining) {
       limits.budget.remaining = 0;
-      return { value: text, problems: [tooLarge('expanding ${...} makes this document larger than the file size limit')], variables: [...state.variables] };
+      return { value: text, problems: [tooLarge('expanding ${...} makes this document larger than the file size limit')], variables: [...state.variables], used: [] };
     }
     limits.budget.remaining -= value.length;
   }
-  return { value, problems: state.problems, variables: [...state.variables] };
+  return { value, problems: state.problems, variables: [...state.variables], used: [...state.used].map(([name, v]) => ({ name, value: v })) };
 }
 
 interface State {
   env: Readonly<Record<string, string | undefined>>;
   problems: InterpolationProblem[];
   variables: Set<string>;
+  used: Map<string, string>;
   maxLength: number;
 }
 
@@ -138,7 +141,10 @@ function resolveReference(reference: string, state: State, depth: number): strin
   state.variables.add(name);
   const value = state.env[name];
   if (op !== -1) {
-    if (value !== undefined && value !== '') return value;
+    if (value !== undefined && value !== '') {
+      state.used.set(name, value);
+      return value;
+    }
     const fallback = body.slice(op + 2);
     if (!fallback.includes('${')) return fallback;
     if (depth + 1 >= MAX_NESTING) {
@@ -156,6 +162,7 @@ function resolveReference(reference: string, state: State, depth: number): strin
     });
     return reference;
   }
+  state.used.set(name, value);
   return value;
 }
 

@@ -42,7 +42,12 @@ export async function loadManifestFile(file: string, options: Omit<LoadOptions, 
   const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const read = file === STDIN_FILE ? await readStdin(options, maxBytes) : readManifestBytes(file, maxBytes);
   if ('problem' in read) return { file, text: undefined, documents: [], diagnostics: [read.problem] };
-  return parseManifestText(read.bytes, file, { env: options.env, maxFileBytes: maxBytes, ...(options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {}) });
+  return parseManifestText(read.bytes, file, {
+    env: options.env,
+    maxFileBytes: maxBytes,
+    ...(options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {}),
+    ...(options.sensitive !== undefined ? { sensitive: options.sensitive } : {}),
+  });
 }
 
 type Read = { bytes: Uint8Array } | { problem: Diagnostic };

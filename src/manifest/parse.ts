@@ -6,6 +6,7 @@ import { checkManifestText, decodeManifestBytes, DEFAULT_MAX_FILE_BYTES } from '
 import { DEFAULT_MAX_DEPTH, findTooDeep } from './depth.js';
 import { findDuplicateKeys } from './duplicate-keys.js';
 import { interpolateDocument } from './interpolate-document.js';
+import { locateSensitive } from './sensitive.js';
 import { makeLocate, makeScalar, SourceText } from './source.js';
 import { MAX_YAML_FINDINGS, readTokens, tooDeep } from './tokens.js';
 
@@ -22,6 +23,8 @@ export interface ParseOptions {
   maxFileBytes?: number;
   /** Default 64. */
   maxDepth?: number;
+  /** Variables declared sensitive, besides those whose name or value says so (see `sensitive.ts`). */
+  sensitive?: readonly string[] | undefined;
 }
 
 export interface ParsedSource {
@@ -99,8 +102,9 @@ export function parseManifestText(input: string | Uint8Array, file: string, opti
 
   const documents: ManifestDocument[] = [];
   const maxExpansion = EXPANSION_FACTOR * maxBytes;
+  const expand = { env: options.env ?? {}, declared: new Set(options.sensitive ?? []) };
   docs.forEach((doc, index) => {
-    const result = composeDocument(doc, index, docs.length, source, file, options.env ?? {}, maxExpansion);
+    const result = composeDocument(doc, index, docs.length, source, file, expand, maxExpansion);
     diagnostics.push(...result.diagnostics);
     if (result.document !== undefined) documents.push(result.document);
   });
@@ -113,7 +117,7 @@ function composeDocument(
   count: number,
   source: SourceText,
   file: string,
-  env: Readonly<Record<string, string | undefined>>,
+  expand: { env: Readonly<Record<string, string | undefined>>; declared: ReadonlySet<string> },
   maxExpansion: number,
 ): { document?: ManifestDocument; diagnostics: Diagnostic[] } {
   const diagnostics: Diagnostic[] = [];
@@ -136,7 +140,8 @@ function composeDocument(
 
   const aliases = checkAliases(doc, source, file);
   diagnostics.push(...aliases.diagnostics);
-  diagnostics.push(...interpolateDocument(doc, source, file, env, { remaining: maxExpansion / EXPANSION_FACTOR }));
+  const expanded = interpolateDocument(doc, source, file, expand.env, { remaining: maxExpansion / EXPANSION_FACTOR }, expand.declared);
+  diagnostics.push(...expanded.diagnostics);
 
   if (diagnostics.some((d) => d.severity === 'error' && !d.code.startsWith('env/'))) return { diagnostics };
 
@@ -185,6 +190,8 @@ function composeDocument(
     locate: makeLocate(source, doc),
     scalar: makeScalar(source, doc),
   };
+  const sensitive = locateSensitive(data, expanded.sensitive);
+  if (sensitive.size > 0) document.sensitive = sensitive;
   return { document, diagnostics };
 }
 

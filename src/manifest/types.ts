@@ -1,4 +1,5 @@
 import type { Diagnostic, Range } from '../diagnostics/diagnostic.js';
+import type { SensitiveScalar } from './sensitive.js';
 
 /** How a scalar was written in the source, for lint rules that care (YAML 1.1 ambiguities). */
 export interface ScalarSource {
@@ -33,6 +34,11 @@ export interface ManifestDocument {
   locate(pointer: string, options?: { key?: boolean }): Range;
   /** How the scalar at a pointer was written, or undefined when it is not a scalar. */
   scalar(pointer: string): ScalarSource | undefined;
+  /**
+   * The sensitive values of `data` (expanded from a secret: see `sensitive.ts`), by the JSON
+   * pointer of each place that holds one. Absent when there are none.
+   */
+  sensitive?: ReadonlyMap<string, SensitiveScalar>;
 }
 
 export interface LoadOptions {
@@ -49,6 +55,12 @@ export interface LoadOptions {
   maxFileBytes?: number;
   /** Deeper nesting of collections is refused before composing. Default 64. */
   maxDepth?: number;
+  /**
+   * Variables whose values are sensitive whatever their names (`--sensitive VAR`, the project
+   * config's `sensitive:` list). Values from variables named like secrets (`*_TOKEN`, ...) or with
+   * a known secret format are sensitive anyway. Sensitive values are masked in every output.
+   */
+  sensitive?: readonly string[] | undefined;
 }
 
 export interface LoadResult {

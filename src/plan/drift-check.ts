@@ -1,4 +1,5 @@
-import { ApiError } from '../client/errors.js';
+import { ApiError, isKeyRefused, KeyRefusedError } from '../client/errors.js';
+import { recordedUserId } from '../config/sensitive-fields.js';
 import type { DriftItem } from '../config/drift.js';
 import { expectedConfig } from '../config/expected.js';
 import type { ManifestData } from '../config/types.js';
@@ -39,6 +40,8 @@ export interface DriftCheckOptions {
   limiter?: RateLimiter;
   /** Count `added` differences as drift. */
   strict?: boolean;
+  /** Show sensitive values as they are (`diff --show-sensitive`). */
+  revealSensitive?: boolean;
   /** Also compare the tools an agent sees over the session's MCP endpoint (`diff --mcp`). */
   mcpTools?(sessionId: string): Promise<string[]>;
 }
@@ -55,7 +58,7 @@ export interface DriftCheckResult {
  */
 export async function checkRecordedSessions(documents: readonly ManifestDocument[], state: Pick<StateView, 'get'>, options: DriftCheckOptions): Promise<DriftCheckResult> {
   const results = await mapConcurrent(documents, options.concurrency ?? 8, async (doc) => {
-    const userId = String((doc.data as ManifestData).user_id);
+    const userId = recordedUserId(doc);
     const recorded = state.get(doc.name, userId);
     if (recorded === undefined) {
       const d = atDocument(doc, 'state/not-applied', 'error', `${doc.name}: not applied: no session is recorded for user ${JSON.stringify(userId)}`);
@@ -68,7 +71,7 @@ export async function checkRecordedSessions(documents: readonly ManifestDocument
 
 /** One manifest against any live session (`diff MANIFEST --session trs_...`). */
 export async function checkSession(doc: ManifestDocument, sessionId: string, options: DriftCheckOptions): Promise<DriftCheckResult> {
-  const r = await compare(doc, String((doc.data as ManifestData).user_id), sessionId, options);
+  const r = await compare(doc, recordedUserId(doc), sessionId, options);
   return { items: [r.item], diagnostics: r.diagnostics };
 }
 
@@ -79,6 +82,8 @@ async function compare(doc: ManifestDocument, userId: string, sessionId: string,
     session = await options.getSession(sessionId);
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
+    // A refused key fails every read alike: the run stops at the first, with one message.
+    if (isKeyRefused(err)) throw new KeyRefusedError(err as ApiError);
     if (err.status === 404) {
       const d = atDocument(doc, 'state/session-missing', 'error', `${doc.name}: session ${sessionId} no longer exists (404)`);
       return { item: item(doc, userId, sessionId, 'missing'), diagnostics: [{ ...d, hint: 'run `sessionctl apply` to create it again' }] };
@@ -87,7 +92,7 @@ async function compare(doc: ManifestDocument, userId: string, sessionId: string,
     return { item: item(doc, userId, sessionId, 'unreadable'), diagnostics: [d] };
   }
   const expected = expectedConfig(doc.data as ManifestData);
-  const check = verifySession(doc, expected, session, { strict: options.strict === true });
+  const check = verifySession(doc, expected, session, { strict: options.strict === true, revealSensitive: options.revealSensitive === true });
   const out = { item: { ...item(doc, userId, session.session_id, check.status), differences: check.differences, diff: check.diff }, diagnostics: check.diagnostics };
   if (options.mcpTools === undefined) return out;
   const mcp = verifyMcpTools(doc, expected, await options.mcpTools(session.session_id));

@@ -103,5 +103,8 @@ export function describeChange(change: FieldChange): string {
   }
   if (change.op === 'add') return show(change.new);
   if (change.op === 'remove') return `${show(change.old)} (removed)`;
-  return `${show(change.old)} -> ${show(change.new)}`;
+  const [was, now] = [show(change.old), show(change.new)];
+  // Two masks alike: a sensitive value changed (its digest did), and neither value may show.
+  if (was === now) return `changed ${[...new Set(was.match(/\(sensitive: [^)]*\)/g) ?? ['(a value hidden)'])].join(' ')}`;
+  return `${was} -> ${now}`;
 }

@@ -45,9 +45,13 @@ function patchable(body: Body): Body {
  * (PATCH replaces them whole); other objects are sent whole, with `null` for a member no longer
  * declared (PATCH merges them member by member). With no `before` (an adopted session, or state
  * written before bodies were recorded), every declared key is sent.
+ *
+ * `before` and `after` are compared as the state records them (sensitive values as digests);
+ * what is sent is taken from `values`, the same body with the values themselves.
  */
-export function patchBody(before: Body | null, after: Body): UpdateSessionRequest {
+export function patchBody(before: Body | null, after: Body, values: Body = after): UpdateSessionRequest {
   const next = patchable(after);
+  const real = patchable(values);
   const prev = before === null ? undefined : patchable(before);
   const out: Record<string, Json> = {};
   for (const key of new Set([...Object.keys(prev ?? {}), ...Object.keys(next)])) {
@@ -58,7 +62,8 @@ export function patchBody(before: Body | null, after: Body): UpdateSessionReques
       continue;
     }
     if (was !== undefined && canonicalJson(was) === canonicalJson(now)) continue;
-    out[key] = REPLACED_WHOLE.has(key) || !isPlainObject(now) || !isPlainObject(was) ? now : withRemovedMembers(was, now);
+    const sent = real[key] ?? now;
+    out[key] = REPLACED_WHOLE.has(key) || !isPlainObject(sent) || !isPlainObject(was) ? sent : withRemovedMembers(was, sent);
   }
   return out as UpdateSessionRequest;
 }

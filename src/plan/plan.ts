@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { expectedConfig, type ExpectedConfig } from '../config/expected.js';
 import { bodyHash, canonicalJson, requestBody } from '../config/request.js';
+import { recordedUserId, storedBody } from '../config/sensitive-fields.js';
 import type { CreateSessionBody, ManifestData } from '../config/types.js';
 import { sameEffect } from '../config/equivalent.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
@@ -42,7 +43,11 @@ export interface PlanItem {
   user_id: string;
   action: PlanAction;
   reason: PlanReason;
+  /** The request body a create sends, sensitive values and all. */
   body: CreateSessionBody;
+  /** The body as the state records it: sensitive values in their stored form (mask and digest). */
+  stored: { [key: string]: Json };
+  /** The hash of `stored`: a changed secret changes it, and nothing can be read back from it. */
   body_hash: string;
   expected: ExpectedConfig;
   doc: ManifestDocument;
@@ -114,7 +119,9 @@ export function deletionOf(entry: StateEntry, reason: Deletion['reason']): Delet
 function planItem(doc: ManifestDocument, state: Pick<StateView, 'get' | 'list'>, options: PlanOptions, diagnostics: Diagnostic[], consumed: Set<StateEntry>): PlanItem {
   const data = doc.data as ManifestData;
   const body = requestBody(data);
-  const userId = String(data.user_id);
+  // Compared, recorded and hashed in the stored form: the state never holds a sensitive value.
+  const stored = storedBody(body as unknown as { [key: string]: Json }, doc);
+  const userId = recordedUserId(doc);
   const recorded = state.get(doc.name, userId);
   if (recorded !== undefined) consumed.add(recorded);
   const base: PlanItem = {
@@ -124,7 +131,8 @@ function planItem(doc: ManifestDocument, state: Pick<StateView, 'get' | 'list'>,
     action: 'no-op',
     reason: 'up-to-date',
     body,
-    body_hash: bodyHash(body),
+    stored,
+    body_hash: bodyHash(stored),
     expected: expectedConfig(data),
     doc,
     ...(recorded !== undefined ? { recorded } : {}),
@@ -140,20 +148,20 @@ function planItem(doc: ManifestDocument, state: Pick<StateView, 'get' | 'list'>,
     const previous = singleUser(doc) ? otherUser(state, doc.name, userId) : undefined;
     if (previous !== undefined) {
       consumed.add(previous);
-      const changes = previous.body !== null ? fieldChanges(previous.body as Json, body as unknown as Json) : [{ field: 'user_id', pointer: '/user_id', op: 'change' as const, old: previous.user_id, new: userId, source: 'manifest' as const }];
+      const changes = previous.body !== null ? fieldChanges(previous.body as Json, stored) : [{ field: 'user_id', pointer: '/user_id', op: 'change' as const, old: previous.user_id, new: userId, source: 'manifest' as const }];
       return { ...base, action: 'replace', reason: 'user-changed', replaces: previous, changes };
     }
     return { ...base, action: 'create', reason: 'not-applied' };
   }
   const before = recorded.body;
-  const changes = before === null ? [] : fieldChanges(before as Json, body as unknown as Json);
+  const changes = before === null ? [] : fieldChanges(before as Json, stored);
   // Written differently, asking for the same: nothing to send (an exported manifest, a default spelled out).
-  if (before !== null && (changes.length === 0 || sameEffect(before, body))) return base;
-  const fixed = before === null ? undefined : firstUnpatchable(before, body as unknown as { [key: string]: Json });
+  if (before !== null && (changes.length === 0 || sameEffect(before, stored))) return base;
+  const fixed = before === null ? undefined : firstUnpatchable(before, stored);
   if (fixed !== undefined) return { ...base, action: 'replace', reason: 'custom-tools-changed', replaces: recorded, changes };
   // An adopted session, or state written before bodies were recorded: every declared field is sent.
   if (before === null && recorded.body_hash === base.body_hash) return base;
-  return { ...base, action: 'update', reason: 'config-changed', changes, patch: patchBody(before, body as unknown as { [key: string]: Json }) };
+  return { ...base, action: 'update', reason: 'config-changed', changes, patch: patchBody(before, stored, body as unknown as { [key: string]: Json }) };
 }
 
 /** The first field PATCH cannot change that differs between the two bodies. */

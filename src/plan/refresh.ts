@@ -1,4 +1,4 @@
-import { ApiError } from '../client/errors.js';
+import { ApiError, isKeyRefused, KeyRefusedError } from '../client/errors.js';
 import type { DriftItem } from '../config/drift.js';
 import { expectedConfig } from '../config/expected.js';
 import type { ManifestData } from '../config/types.js';
@@ -6,6 +6,7 @@ import { verifySession } from '../config/verify.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { atDocument } from '../manifest/at-document.js';
 import { hasSession } from '../state/entry.js';
+import { sensitiveMark } from '../util/sensitive.js';
 import { mapConcurrent, type RateLimiter } from '../util/throttle.js';
 import type { Json } from '../wire/json.js';
 import type { Session } from '../wire/session.js';
@@ -19,6 +20,8 @@ export interface RefreshOptions {
   limiter?: RateLimiter;
   /** Differences the manifest does not declare (`added`) are drift to repair too. */
   strict?: boolean;
+  /** Drift shows sensitive values as they are (`plan --show-sensitive`). */
+  revealSensitive?: boolean;
 }
 
 /**
@@ -38,6 +41,8 @@ export async function refreshPlan(plan: Plan, options: RefreshOptions): Promise<
     try {
       live = await options.getSession(recorded.session_id);
     } catch (err) {
+      // A refused key fails every read alike: the run stops at the first, with one message.
+      if (isKeyRefused(err)) throw new KeyRefusedError(err as ApiError);
       if (err instanceof ApiError && err.status === 404) {
         diagnostics.push(atDocument(item.doc, 'state/session-missing', 'info', `${item.name}: recorded session ${recorded.session_id} no longer exists; it will be created again`));
         const { replaces: _gone, patch: _patch, ...rest } = item;
@@ -46,17 +51,18 @@ export async function refreshPlan(plan: Plan, options: RefreshOptions): Promise<
       diagnostics.push(atDocument(item.doc, 'state/refresh-failed', 'error', `${item.name}: cannot read recorded session ${recorded.session_id}: ${describe(err)}`));
       return item;
     }
-    return withDrift({ ...item, live }, live, options.strict === true);
+    return withDrift({ ...item, live }, live, { strict: options.strict === true, revealSensitive: options.revealSensitive === true });
   });
   return { ...plan, items, diagnostics };
 }
 
 /** The item with the drift of its live session planned for repair (a replace makes a new session anyway). */
-function withDrift(item: PlanItem, live: Session, strict: boolean): PlanItem {
+function withDrift(item: PlanItem, live: Session, options: { strict: boolean; revealSensitive: boolean }): PlanItem {
   if (item.action === 'replace') return item;
+  const strict = options.strict;
   // An update is measured against what was applied before it: the pending change is not drift.
   const before = item.action === 'update' && item.recorded?.body != null ? expectedConfig(item.recorded.body as ManifestData) : item.expected;
-  const check = verifySession(item.doc, before, live, { strict });
+  const check = verifySession(item.doc, before, live, options);
   if (check.status !== 'drifted') return item;
   const drifted = check.differences.filter((d) => d.kind === 'changed' || d.kind === 'dropped' || (strict && d.kind === 'added'));
   // A meta tool that follows a drifted key (the workbench tools of `workbench.enable`) is its consequence, not a change of its own.
@@ -88,6 +94,10 @@ export function driftChange(d: DriftItem): FieldChange {
   if (d.member !== undefined) {
     const live = Array.isArray(d.actual) && d.actual.some((m) => JSON.stringify(m) === JSON.stringify(d.member));
     return { ...base, op: 'change', members: live ? { added: [], removed: [d.member] } : { added: [d.member], removed: [] } };
+  }
+  if (d.sensitive !== undefined && d.kind === 'changed') {
+    const mark = sensitiveMark(d.sensitive);
+    return { ...base, op: 'change', old: mark, new: mark };
   }
   if (d.kind === 'dropped') return { ...base, op: 'add', new: d.expected ?? null };
   if (d.kind === 'added') return { ...base, op: 'remove', old: d.actual ?? null };

@@ -1,7 +1,7 @@
 import type { Diagnostic, Severity } from '../diagnostics/diagnostic.js';
 import { compareSeverity, tally } from '../diagnostics/diagnostic.js';
 import { displayPath } from './paths.js';
-import { describeTally, plural } from './text.js';
+import { describeTally, noWorkflowCommands, plural } from './text.js';
 import { toolName } from './tool.js';
 import type { Reporter } from './types.js';
 
@@ -26,6 +26,16 @@ export function escapeProperty(text: string): string {
   return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
 }
 
+// Line breaks are escaped by `escapeData`; every other control character (an escape sequence
+// from a manifest key or the service) would reach the log raw, where ANSI sequences are rendered.
+// eslint-disable-next-line no-control-regex
+const LOG_CONTROL = /[\u0000-\u0009\u000b\u000c\u000e-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/** Text from outside as a workflow command's data or property: control characters and `##[` shown, not passed on. */
+function visible(text: string): string {
+  return text.replace(LOG_CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).replace(/##\[/g, '##\\[');
+}
+
 function annotation(d: Diagnostic, cwd: string): string {
   const props: string[] = [];
   let message = d.message;
@@ -36,7 +46,7 @@ function annotation(d: Diagnostic, cwd: string): string {
       // place goes into the message instead.
       message = `${path}${d.range === undefined ? '' : `:${d.range.start.line}:${d.range.start.col}`}: ${message}`;
     } else {
-      props.push(`file=${escapeProperty(path)}`);
+      props.push(`file=${escapeProperty(visible(path))}`);
       if (d.range !== undefined) {
         const { start, end } = d.range;
         props.push(`line=${start.line}`, `col=${start.col}`, `endLine=${end.line}`, `endColumn=${end.col}`);
@@ -45,7 +55,7 @@ function annotation(d: Diagnostic, cwd: string): string {
   }
   props.push(`title=${escapeProperty(d.code)}`);
   if (d.hint !== undefined) message += `\n\nhint: ${d.hint}`;
-  return `::${command[d.severity]} ${props.join(',')}::${escapeData(message)}`;
+  return `::${command[d.severity]} ${props.join(',')}::${escapeData(visible(message))}`;
 }
 
 // eslint-disable-next-line no-control-regex
@@ -59,7 +69,7 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
 function plainLine(d: Diagnostic, cwd: string): string {
   const where = d.file === undefined ? '' : `${displayPath(d.file, cwd)}${d.range === undefined ? '' : `:${d.range.start.line}:${d.range.start.col}`}: `;
   // File names can hold line breaks too, so the whole line is flattened, not just the message.
-  return `- ${where}${d.severity}: ${d.message} [${d.code}]`.replace(/\r?\n/g, ' ').replace(CONTROL, '?');
+  return noWorkflowCommands(`- ${where}${d.severity}: ${d.message} [${d.code}]`.replace(/\r?\n/g, ' ').replace(CONTROL, '?'));
 }
 
 /** GitHub Actions workflow commands: one annotation per diagnostic, within GitHub's display budget. */

@@ -82,6 +82,7 @@ export function jsonBlocks<D>(report: Report, ctx: ReportContext, diagnostic: (d
           expected: d.expected ?? null,
           actual: d.actual ?? null,
           ...(d.member !== undefined ? { member: d.member } : {}),
+          ...(d.sensitive !== undefined ? { sensitive: d.sensitive } : {}),
         })),
       })),
     };

@@ -1,6 +1,7 @@
 import type { Diagnostic, Range, SuppressedDiagnostic } from '../diagnostics/diagnostic.js';
 import { jsonBlocks } from './json-blocks.js';
 import { displayPath } from './paths.js';
+import { inertJson } from './text.js';
 import { toolName } from './tool.js';
 import type { Report, ReportContext, Reporter } from './types.js';
 
@@ -95,5 +96,5 @@ export function toJsonReport(report: Report, ctx: ReportContext): JsonReport {
 
 export const json: Reporter = {
   name: 'json',
-  render: (report, ctx) => `${JSON.stringify(toJsonReport(report, ctx), null, 2)}\n`,
+  render: (report, ctx) => `${inertJson(JSON.stringify(toJsonReport(report, ctx), null, 2))}\n`,
 };

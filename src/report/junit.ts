@@ -10,7 +10,17 @@ const INVALID_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud80
 
 /** Escapes element text. */
 export function xmlText(text: string): string {
-  return text.replace(INVALID_XML, '\uFFFD').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  // A CI log that prints the file must not meet a carriage return (it rewrites the line), a line
+  // that starts with `::` or a `##[` (workflow commands): `&#13;`, `&#58;` and `#&#35;[` are the
+  // same text to XML.
+  return text
+    .replace(INVALID_XML, '\uFFFD')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/\r/g, '&#13;')
+    .replace(/(^|\n)([ \t]*):/g, '$1$2&#58;')
+    .replace(/##\[/g, '#&#35;[');
 }
 
 /** Escapes an attribute value; line breaks and tabs are kept as references so parsers do not fold them. */

@@ -8,9 +8,15 @@ export interface ManifestYamlOptions {
   schemaRef: string;
   /** Where it came from, for the header comment. */
   source: string;
-  /** Write secret-looking values as they are instead of `${VARIABLE}`. */
+  /**
+   * Write secret-looking values as they are instead of `${VARIABLE}`. (Values masked before they
+   * get here, `(sensitive: VAR)`, are written as `${VAR}` whatever this says.)
+   */
   showSensitive?: boolean;
 }
+
+/** A sensitive value as the masker writes it (`(sensitive: HOOK_TOKEN)`), whole or inside a text. */
+const SENSITIVE_MARK = /\(sensitive: ([A-Za-z0-9_]+(?:, [A-Za-z0-9_]+)*)\)/;
 
 /** `MCP_CALLBACK_URL` from a pointer such as `/manage_connections/callback_url`. */
 function variableName(path: readonly string[]): string {
@@ -21,7 +27,8 @@ function variableName(path: readonly string[]): string {
  * A manifest file for exported data: the schema modeline, a header saying where it came from and
  * what it could not say, the data in the manifest's own order. A value that looks like a secret
  * (a known key format, or a key named like one) is written as `${VARIABLE}` with a comment saying
- * what to set, so the file can go to git as it is.
+ * what to set, so the file can go to git as it is; so is a value masked as sensitive, under the
+ * name of the variable it came from.
  */
 export function renderManifestYaml(exported: ExportedManifest, options: ManifestYamlOptions): string {
   const doc = new Document(exported.data as unknown as Json);
@@ -31,11 +38,20 @@ export function renderManifestYaml(exported: ExportedManifest, options: Manifest
       Pair(_key, pair, path) {
         if (!isScalar(pair.value) || typeof pair.value.value !== 'string' || !isScalar(pair.key)) return;
         const key = String(pair.key.value);
-        if (classifySecret(pair.value.value, key) === undefined) return;
+        const value = pair.value.value;
+        const masked = SENSITIVE_MARK.exec(value);
         const keys = path.filter(isPair).map((p) => (isScalar(p.key) ? String(p.key.value) : ''));
-        const name = variableName([...keys, key]);
+        let name: string;
+        if (masked !== null) {
+          // Recorded by apply as coming from these variables: the manifest names them again.
+          const labels = masked[1]!.split(', ');
+          name = labels.length === 1 && value === masked[0] ? labels[0]! : variableName([...keys, key]);
+          pair.value.comment = name === labels[0] ? ` set ${name}: a sensitive value` : ` set ${name}: a sensitive value made from ${labels.join(', ')}`;
+        } else if (classifySecret(value, key) !== undefined) {
+          name = variableName([...keys, key]);
+          pair.value.comment = ` set ${name}: the exported value looked like a secret`;
+        } else return;
         pair.value.value = `\${${name}}`;
-        pair.value.comment = ` set ${name}: the exported value looked like a secret`;
         unset.push(name);
       },
     });

@@ -1,7 +1,7 @@
 import { formatTally } from '../apply/tally.js';
 import { describeChange } from '../plan/field-changes.js';
 import { countActions } from '../plan/plan.js';
-import { escapeCell, MARKDOWN_MAX_ROWS } from './markdown-text.js';
+import { code, escapeCell, MARKDOWN_MAX_ROWS } from './markdown-text.js';
 import type { Report } from './types.js';
 
 /**
@@ -10,7 +10,8 @@ import type { Report } from './types.js';
  */
 export function markdownBlocks(report: Report): string[] {
   const out: string[] = [];
-  const cell = (text: string | null): string => (text === null || text === '' ? '' : `\`${text.replace(/`/g, "'")}\``);
+  // Ids and URLs come from the service: a pipe, a line break or a backtick in one must not break the table.
+  const cell = (text: string | null): string => (text === null || text === '' ? '' : code(text));
   const table = (head: string[], rows: string[][]): void => {
     out.push('', `| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`);
     for (const r of rows.slice(0, MARKDOWN_MAX_ROWS)) out.push(`| ${r.join(' | ')} |`);

@@ -5,16 +5,9 @@ import { displayPath } from './paths.js';
 import { toolName } from './tool.js';
 import type { Reporter } from './types.js';
 import { markdownBlocks } from './markdown-blocks.js';
-import { escapeCell, MARKDOWN_MAX_ROWS, MAX_MESSAGE } from './markdown-text.js';
+import { code, escapeCell, MARKDOWN_MAX_ROWS, MAX_MESSAGE } from './markdown-text.js';
 
 const icon: Record<Severity, string> = { error: '❌ error', warning: '⚠️ warning', info: 'ℹ️ info' };
-
-/** A code span whose content may hold backticks or pipes. */
-function code(text: string): string {
-  const fence = text.includes('`') ? '`` ' : '`';
-  // A line break would end the table row; in a code span it is only a space anyway.
-  return `${fence}${text.replace(/\|/g, '\\|').replace(/\r\n?|\n/g, ' ')}${fence.split('').reverse().join('')}`;
-}
 
 function clip(text: string): string {
   return text.length <= MAX_MESSAGE ? text : `${text.slice(0, MAX_MESSAGE - 1)}…`;

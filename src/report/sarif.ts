@@ -1,6 +1,7 @@
 import { catalogue as fullCatalogue, docsAnchor, type Code, type CodeInfo } from '../diagnostics/codes.js';
 import type { Diagnostic, Range, Severity, SuppressedDiagnostic } from '../diagnostics/diagnostic.js';
 import { displayPath } from './paths.js';
+import { inertJson } from './text.js';
 import { rulesDocPath, toolName } from './tool.js';
 import type { PolicyRule, ReportContext, Reporter } from './types.js';
 
@@ -121,5 +122,5 @@ export function toSarif(
 
 export const sarif: Reporter = {
   name: 'sarif',
-  render: (report, ctx) => `${JSON.stringify(toSarif(report, ctx), null, 2)}\n`,
+  render: (report, ctx) => `${inertJson(JSON.stringify(toSarif(report, ctx), null, 2))}\n`,
 };

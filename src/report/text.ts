@@ -33,19 +33,39 @@ export function location(file: string | undefined, range: Diagnostic['range'], c
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
+/**
+ * A CI runner reads two forms of workflow command in a log: a line that starts with `::` once
+ * leading blanks are trimmed, and the legacy `##[name]` anywhere in a line (actions/runner,
+ * ActionCommand.cs). Text from outside shows both written out instead, so it can never raise an
+ * annotation, register a mask or stop command processing.
+ */
+export function noWorkflowCommands(line: string): string {
+  const legacy = line.includes('##[') ? line.replace(/##\[/g, '##\\[') : line;
+  return /^\s*::/.test(legacy) ? legacy.replace(/::/, ':\\:') : legacy;
+}
+
+/**
+ * Serialised JSON that a CI log may show: `##[` inside a string is written `#\u0023[`, which JSON
+ * reads back as the same text but no runner reads as a command.
+ */
+export function inertJson(json: string): string {
+  return json.includes('##[') ? json.replace(/##\[/g, '#\\u0023[') : json;
+}
+
 /** Text from a diagnostic, safe to print: control characters escaped, lines after the first indented. */
 export function safeText(text: string, indent = ''): string {
   return text
     .replace(/\r\n?/g, '\n')
     .replace(CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
     .split('\n')
+    .map(noWorkflowCommands)
     .join(`\n${indent}`);
 }
 
 // eslint-disable-next-line no-control-regex
 const CONTROL_ALL = /[\u0000-\u001f\u007f-\u009f]/g;
 
-/** One-line text (a file name), safe to print: every control character escaped, line breaks too. */
+/** One-line text (a file name, an id from the service), safe to print: every control character escaped, line breaks too. */
 export function safeInline(text: string): string {
-  return text.replace(CONTROL_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return noWorkflowCommands(text.replace(CONTROL_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
 }

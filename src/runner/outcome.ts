@@ -1,12 +1,16 @@
 import { sortDiagnostics, tally, type Diagnostic } from '../diagnostics/diagnostic.js';
 import type { Report } from '../report/types.js';
+import { API_KEY_ENV } from '../client/api-key.js';
 import type { StateBackend } from '../state/backend.js';
+import type { ValueMasker } from '../util/sensitive.js';
 import type { InputOptions, ValidatedManifests } from './inputs.js';
 
 /** What every plan, apply and diff run is given. */
 export interface RunBase extends InputOptions {
   /** Where the state is. */
   state: StateBackend;
+  /** The report shows sensitive values as they are (`--show-sensitive`); the API key stays masked. */
+  revealSensitive?: boolean;
 }
 
 /** What a plan, apply or diff run hands back to its command: the report and what renders it. */
@@ -34,4 +38,14 @@ export function makeReport(command: string, inputs: ValidatedManifests, more: re
 /** The outcome of a run that stopped at its inputs (a finding blocked it) or adds no block of its own. */
 export function outcomeOf(command: string, inputs: ValidatedManifests, more: readonly Diagnostic[] = []): RunOutcome {
   return { report: makeReport(command, inputs, more), sources: inputs.sources, secrets: inputs.secrets };
+}
+
+/**
+ * The report as every format may show it: each sensitive value of the run masked in the domain's
+ * own data (plan bodies, changes, drift, messages, service answers), before any renderer escapes
+ * anything. With `reveal`, only the API key stays masked.
+ */
+export function maskReport<T extends { report: Report }>(outcome: T, masker: ValueMasker, reveal: boolean | undefined): T {
+  const shown = reveal === true ? masker.filter((label) => label === API_KEY_ENV) : masker;
+  return { ...outcome, report: shown.json(outcome.report) };
 }

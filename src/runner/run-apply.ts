@@ -4,8 +4,8 @@ import { refreshPlan } from '../plan/refresh.js';
 import type { StateLockOptions } from '../state/file-lock.js';
 import { RateLimiter } from '../util/throttle.js';
 import type { Connect } from './connection.js';
-import { loadAndValidate } from './inputs.js';
-import { outcomeOf, type RunBase, type RunOutcome } from './outcome.js';
+import { loadAndValidate, type ValidatedManifests } from './inputs.js';
+import { maskReport, outcomeOf, type RunBase, type RunOutcome } from './outcome.js';
 import { planOptions, refreshable } from './plan-options.js';
 import { staleness, type SavedPlan } from './saved-plan.js';
 
@@ -53,6 +53,10 @@ export interface ApplyRun extends RunOutcome {
  */
 export async function runApply(paths: readonly string[], options: ApplyRunOptions): Promise<ApplyRun> {
   const inputs = await loadAndValidate(paths, options);
+  return maskReport(await applyInputs(paths, inputs, options), inputs.masker, false);
+}
+
+async function applyInputs(paths: readonly string[], inputs: ValidatedManifests, options: ApplyRunOptions): Promise<ApplyRun> {
   if (inputs.blocked) return outcomeOf('apply', inputs);
   const planned = planOptions(paths, options);
 
@@ -67,18 +71,19 @@ export async function runApply(paths: readonly string[], options: ApplyRunOption
   try {
     let plan = buildPlan(inputs.documents, state, planned);
     if (options.saved !== undefined) {
-      const stale = staleness(plan, options.saved);
+      const stale = staleness(plan, options.saved, inputs.sensitive);
       if (stale !== undefined) return outcomeOf('apply', inputs, [stale]);
     }
     const refresh = options.refresh !== false && plan.items.some(refreshable);
     // Nothing to send and nothing to read: no connection, so no key is needed.
-    if (!refresh && !needsService(plan)) return finish(inputs, await applyPlan(plan, { ...applyOptions(options, undefined), api: noApi, state }));
+    const mask = (text: string): string => inputs.masker.text(text);
+    if (!refresh && !needsService(plan)) return finish(inputs, await applyPlan(plan, { ...applyOptions(options, undefined), mask, api: noApi, state }));
     const api = await options.connect();
     try {
       const limiter = options.rateLimitPerMinute === undefined ? undefined : new RateLimiter(options.rateLimitPerMinute);
       if (refresh) plan = await refreshPlan(plan, { getSession: (id) => api.getSession(id), concurrency: options.concurrency ?? 4, strict: options.strict === true, ...(limiter ? { limiter } : {}) });
       if (plan.deletions.length > 0) options.beforeDeletes?.(plan);
-      const result = await applyPlan(plan, { ...applyOptions(options, limiter), api, state });
+      const result = await applyPlan(plan, { ...applyOptions(options, limiter), mask, api, state });
       // Interrupted, and the wait is over: the requests still in flight are given up, not waited for.
       if (result.interrupted !== undefined) await api.close({ abort: true });
       return finish(inputs, result);

@@ -6,7 +6,7 @@ import type { StateView } from '../state/store.js';
 import { RateLimiter } from '../util/throttle.js';
 import type { Connect } from './connection.js';
 import { loadAndValidate, type ValidatedManifests } from './inputs.js';
-import { outcomeOf, type RunBase, type RunOutcome } from './outcome.js';
+import { maskReport, outcomeOf, type RunBase, type RunOutcome } from './outcome.js';
 
 export interface DestroyRunOptions extends RunBase {
   connect: Connect;
@@ -46,6 +46,10 @@ function destroyPlan(inputs: ValidatedManifests, state: StateView): Plan {
  */
 export async function runDestroy(paths: readonly string[], options: DestroyRunOptions): Promise<DestroyRun> {
   const loaded = await loadAndValidate(paths, options);
+  return maskReport(await destroyLoaded(loaded, options), loaded.masker, false);
+}
+
+async function destroyLoaded(loaded: ValidatedManifests, options: DestroyRunOptions): Promise<DestroyRun> {
   // Destroy needs the manifests' names, not their users: a `${USER_ID}` left unset is no obstacle
   // (every user's session is deleted), an unset variable in `name:` is.
   const diagnostics = loaded.diagnostics.filter((d) => !(d.code === 'env/unset-variable' && d.pointer !== '/name'));

@@ -1,10 +1,10 @@
-import type { ManifestData } from '../config/types.js';
+import { recordedUserId } from '../config/sensitive-fields.js';
 import { UsageError } from '../diagnostics/errors.js';
 import { checkRecordedSessions, checkSession, type DriftCheckOptions } from '../plan/drift-check.js';
 import { RateLimiter } from '../util/throttle.js';
 import type { Connect } from './connection.js';
 import { loadAndValidate } from './inputs.js';
-import { makeReport, outcomeOf, type RunBase, type RunOutcome } from './outcome.js';
+import { makeReport, maskReport, outcomeOf, type RunBase, type RunOutcome } from './outcome.js';
 
 export interface DiffRunOptions extends RunBase {
   connect: Connect;
@@ -20,13 +20,13 @@ export interface DiffRunOptions extends RunBase {
 /** `diff`: validate, then compare every manifest with its session (GET), or one with `--session`. */
 export async function runDiff(paths: readonly string[], options: DiffRunOptions): Promise<RunOutcome> {
   const inputs = await loadAndValidate(paths, options);
-  if (inputs.blocked) return outcomeOf('diff', inputs);
+  if (inputs.blocked) return maskReport(outcomeOf('diff', inputs), inputs.masker, options.revealSensitive);
   if (options.session !== undefined && inputs.documents.length !== 1) {
     throw new UsageError(`--session compares one manifest with one session, but the paths hold ${inputs.documents.length} manifests`, 'name a single manifest (a file with one document)');
   }
   const state = options.session === undefined ? await options.state.load() : undefined;
   // Nothing recorded means nothing to read: no connection (and no key) is needed to say so.
-  const needsNetwork = options.session !== undefined || inputs.documents.some((d) => state?.get(d.name, String((d.data as ManifestData).user_id)) !== undefined);
+  const needsNetwork = options.session !== undefined || inputs.documents.some((d) => state?.get(d.name, recordedUserId(d)) !== undefined);
   const api = needsNetwork ? await options.connect() : undefined;
   try {
     const limiter = options.rateLimitPerMinute === undefined ? undefined : new RateLimiter(options.rateLimitPerMinute);
@@ -34,6 +34,7 @@ export async function runDiff(paths: readonly string[], options: DiffRunOptions)
       getSession: (id) => (api ?? unreachable()).getSession(id),
       concurrency: options.concurrency ?? 8,
       strict: options.strict === true,
+      revealSensitive: options.revealSensitive === true,
       ...(limiter ? { limiter } : {}),
       ...(options.mcp === true ? { mcpTools: (id: string) => (api ?? unreachable()).mcpToolNames(id) } : {}),
     };
@@ -41,7 +42,7 @@ export async function runDiff(paths: readonly string[], options: DiffRunOptions)
       options.session !== undefined ? await checkSession(inputs.documents[0]!, options.session, checkOptions) : await checkRecordedSessions(inputs.documents, state!, checkOptions);
     const report = makeReport('diff', inputs, result.diagnostics);
     report.drift = { items: result.items };
-    return { report, sources: inputs.sources, secrets: inputs.secrets };
+    return maskReport({ report, sources: inputs.sources, secrets: inputs.secrets }, inputs.masker, options.revealSensitive);
   } finally {
     await api?.close();
   }

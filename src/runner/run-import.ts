@@ -1,6 +1,7 @@
 import { relative, sep } from 'node:path';
 import { expectedConfig } from '../config/expected.js';
 import { bodyHash, requestBody } from '../config/request.js';
+import { recordedUserId, storedBody } from '../config/sensitive-fields.js';
 import type { ManifestData } from '../config/types.js';
 import { verifySession } from '../config/verify.js';
 import { UsageError } from '../diagnostics/errors.js';
@@ -10,7 +11,7 @@ import { hasSession } from '../state/entry.js';
 import type { StateLockOptions } from '../state/file-lock.js';
 import type { Connect } from './connection.js';
 import { loadAndValidate } from './inputs.js';
-import { makeReport, outcomeOf, type RunBase, type RunOutcome } from './outcome.js';
+import { makeReport, maskReport, outcomeOf, type RunBase, type RunOutcome } from './outcome.js';
 
 export interface ImportRunOptions extends RunBase {
   connect: Connect;
@@ -42,9 +43,11 @@ export async function runImport(name: string, sessionId: string, paths: readonly
   const doc = docs[0]!;
   // Only the imported manifest's own findings count; other files of the paths are not this command's business.
   const own = { ...inputs, diagnostics: inputs.diagnostics.filter((d) => d.file === doc.file), files: [doc.file], documents: [doc] };
-  if (own.diagnostics.some((d) => d.severity === 'error')) return outcomeOf('import', own);
+  if (own.diagnostics.some((d) => d.severity === 'error')) return maskReport(outcomeOf('import', own), inputs.masker, false);
   const data = doc.data as ManifestData;
   const userId = String(data.user_id);
+  // What the state keeps: sensitive values (a `${USER_TOKEN}` user id too) in their stored forms.
+  const recordedUser = recordedUserId(doc);
 
   const api = await options.connect();
   try {
@@ -53,26 +56,26 @@ export async function runImport(name: string, sessionId: string, paths: readonly
     if (typeof liveUser === 'string' && liveUser !== userId) {
       const d = atDocument(doc, 'state/import-refused', 'error', `${name}: session ${sessionId} acts for user ${JSON.stringify(liveUser)}, the manifest declares ${JSON.stringify(userId)}; it was not imported`);
       d.hint = 'import it under the manifest (or the USER_ID) it was created for';
-      return outcomeOf('import', own, [d]);
+      return maskReport(outcomeOf('import', own, [d]), inputs.masker, false);
     }
     const expected = expectedConfig(data);
     const check = verifySession(doc, expected, live, { strict: options.strict === true });
     const state = await options.state.openLocked(options.lock);
     try {
-      const existing = state.get(name, userId);
+      const existing = state.get(name, recordedUser);
       if (existing !== undefined && hasSession(existing) && existing.session_id !== sessionId) {
         throw new UsageError(
-          `the state already records session ${existing.session_id} for ${name} (user ${JSON.stringify(userId)})`,
+          `the state already records session ${existing.session_id} for ${name} (user ${JSON.stringify(inputs.masker.text(userId))})`,
           `forget it first with \`sessionctl state rm ${name}\` (the session stays alive), or delete it with \`sessionctl destroy\``,
         );
       }
-      const body = requestBody(data);
+      const body = storedBody(requestBody(data), doc);
       const inSync = check.status === 'in-sync';
       const entry: StateEntry = {
         name,
-        user_id: userId,
+        user_id: recordedUser,
         session_id: live.session_id,
-        mcp_url: live.mcp.url,
+        mcp_url: inputs.masker.text(live.mcp.url),
         tool_router_tools: [...live.tool_router_tools],
         config_version: typeof live.config_version === 'number' ? live.config_version : null,
         // In sync, the manifest's body is what the session holds; drifted, nothing is known to be, so the next plan updates every field.
@@ -84,8 +87,8 @@ export async function runImport(name: string, sessionId: string, paths: readonly
       };
       await state.record(entry);
       const report = makeReport('import', own, check.diagnostics);
-      report.drift = { items: [{ name, file: doc.file, user_id: userId, session_id: live.session_id, status: check.status, differences: check.differences, diff: check.diff }] };
-      return { report, sources: own.sources, secrets: own.secrets, imported: entry };
+      report.drift = { items: [{ name, file: doc.file, user_id: recordedUser, session_id: live.session_id, status: check.status, differences: check.differences, diff: check.diff }] };
+      return maskReport({ report, sources: own.sources, secrets: own.secrets, imported: entry }, inputs.masker, false);
     } finally {
       await state.unlock();
     }

@@ -1,10 +1,11 @@
 import { hasChanges, buildPlan, type Plan } from '../plan/plan.js';
 import { planOptions, refreshable } from './plan-options.js';
+import { revealStored } from '../config/sensitive-fields.js';
 import { refreshPlan } from '../plan/refresh.js';
 import { RateLimiter } from '../util/throttle.js';
 import type { Connect } from './connection.js';
 import { loadAndValidate } from './inputs.js';
-import { makeReport, outcomeOf, type RunBase, type RunOutcome } from './outcome.js';
+import { makeReport, maskReport, outcomeOf, type RunBase, type RunOutcome } from './outcome.js';
 import { writeSavedPlan } from './saved-plan.js';
 
 export interface PlanRunOptions extends RunBase {
@@ -32,7 +33,7 @@ export interface PlanRun extends RunOutcome {
 /** `plan`: validate, then the action per manifest against the state; no network unless refreshing. */
 export async function runPlan(paths: readonly string[], options: PlanRunOptions): Promise<PlanRun> {
   const inputs = await loadAndValidate(paths, options);
-  if (inputs.blocked) return { ...outcomeOf('plan', inputs), changes: false };
+  if (inputs.blocked) return maskReport({ ...outcomeOf('plan', inputs), changes: false }, inputs.masker, options.revealSensitive);
   const state = await options.state.load();
   let plan = buildPlan(inputs.documents, state, planOptions(paths, options));
   // Only recorded sessions are read: with none, no connection (and no key) is needed.
@@ -40,13 +41,20 @@ export async function runPlan(paths: readonly string[], options: PlanRunOptions)
     const api = await options.refresh();
     try {
       const limiter = options.rateLimitPerMinute === undefined ? undefined : new RateLimiter(options.rateLimitPerMinute);
-      plan = await refreshPlan(plan, { getSession: (id) => api.getSession(id), concurrency: options.concurrency ?? 4, strict: options.strict === true, ...(limiter ? { limiter } : {}) });
+      plan = await refreshPlan(plan, {
+        getSession: (id) => api.getSession(id),
+        concurrency: options.concurrency ?? 4,
+        strict: options.strict === true,
+        revealSensitive: options.revealSensitive === true,
+        ...(limiter ? { limiter } : {}),
+      });
     } finally {
       await api.close();
     }
   }
   if (options.out !== undefined) await writeSavedPlan(options.out, plan, inputs, { ...options, paths });
   const report = makeReport('plan', inputs, plan.diagnostics);
-  report.plan = plan;
-  return { report, sources: inputs.sources, secrets: inputs.secrets, plan, changes: hasChanges(plan) };
+  // --show-sensitive: what a change sets is shown as it is (the state's side is a digest either way).
+  report.plan = options.revealSensitive === true ? { ...plan, items: plan.items.map((i) => ({ ...i, changes: revealStored(i.changes, inputs.documents) })) } : plan;
+  return maskReport({ report, sources: inputs.sources, secrets: inputs.secrets, plan, changes: hasChanges(plan) }, inputs.masker, options.revealSensitive);
 }

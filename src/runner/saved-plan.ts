@@ -5,6 +5,7 @@ import { InputError } from '../diagnostics/errors.js';
 import type { Plan } from '../plan/plan.js';
 import type { StateBackend } from '../state/backend.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
+import { sensitiveDigest } from '../util/sensitive.js';
 import type { ValidatedManifests } from './inputs.js';
 
 /** The format version of a saved plan. */
@@ -31,6 +32,11 @@ export interface SavedPlan {
   paths?: string[];
   /** The plan creates where a create's outcome was unknown (`plan --recreate-unknown`). */
   recreate_unknown?: boolean;
+  /**
+   * The digest of each sensitive variable the plan was made with, never the value: `apply` reads
+   * them from its environment again and stops, naming the variable, when one has another value.
+   */
+  sensitive?: Record<string, string>;
 }
 
 function rel(cwd: string, file: string): string {
@@ -55,6 +61,7 @@ export async function writeSavedPlan(
     items: plan.items.map((i) => ({ name: i.name, user_id: i.user_id, action: i.action, body_hash: i.body_hash, session_id: i.recorded?.session_id ?? null })),
     ...(options.prune === true ? { prune: true, paths: options.paths.map((p) => rel(options.cwd, resolve(options.cwd, p))) } : {}),
     ...(options.recreateUnknown === true ? { recreate_unknown: true } : {}),
+    ...(inputs.sensitive.size > 0 ? { sensitive: Object.fromEntries([...inputs.sensitive].map(([name, value]) => [name, sensitiveDigest(value)])) } : {}),
   };
   try {
     await writeFileAtomic(out, JSON.stringify(saved, null, 2) + '\n', { mode: 0o600 });
@@ -88,6 +95,10 @@ export async function readSavedPlan(path: string): Promise<SavedPlan | undefined
   if (!Array.isArray(v.files) || !v.files.every((f) => typeof f === 'string') || typeof v.state !== 'string' || typeof v.manifests_hash !== 'string' || typeof v.state_hash !== 'string' || !Array.isArray(v.items)) {
     throw new InputError('the plan file is damaged (a required field is missing or of the wrong type); run `sessionctl plan --out` again', path);
   }
+  const sensitive = v.sensitive as unknown;
+  if (sensitive !== undefined && (typeof sensitive !== 'object' || sensitive === null || Array.isArray(sensitive) || !Object.values(sensitive).every((d) => typeof d === 'string'))) {
+    throw new InputError('the plan file is damaged ("sensitive" is not a map of digests); run `sessionctl plan --out` again', path);
+  }
   return v as SavedPlan;
 }
 
@@ -96,15 +107,31 @@ export function savedPlanPaths(saved: SavedPlan, cwd: string): { files: string[]
   return { files: saved.files.map((f) => resolve(cwd, f)), state: saved.state, ...(saved.paths !== undefined ? { pruneRoots: saved.paths.map((p) => resolve(cwd, p)) } : {}) };
 }
 
-/** A `plan/stale` finding when the manifests or the state no longer match a saved plan. */
-export function staleness(plan: Plan, saved: { path: string; plan: SavedPlan }): Diagnostic | undefined {
-  const what = plan.manifestsHash !== saved.plan.manifests_hash ? 'the manifests (or the variables they use) changed' : plan.stateHash !== saved.plan.state_hash ? 'the state file changed' : undefined;
+/**
+ * A `plan/stale` finding when the manifests or the state no longer match a saved plan. A sensitive
+ * variable whose value changed is named (its digest no longer matches; neither value is shown).
+ */
+export function staleness(plan: Plan, saved: { path: string; plan: SavedPlan }, sensitive: ReadonlyMap<string, string> = new Map()): Diagnostic | undefined {
+  const changed = Object.entries(saved.plan.sensitive ?? {})
+    .filter(([name, digest]) => sensitive.has(name) && sensitiveDigest(sensitive.get(name)!) !== digest)
+    .map(([name]) => name);
+  const what =
+    changed.length > 0
+      ? `${changed.join(', ')} ${changed.length === 1 ? 'has' : 'have'} another value than the plan was made with (the digest${changed.length === 1 ? '' : 's'} no longer match${changed.length === 1 ? 'es' : ''})`
+      : plan.manifestsHash !== saved.plan.manifests_hash
+        ? 'the manifests (or the variables they use) changed'
+        : plan.stateHash !== saved.plan.state_hash
+          ? 'the state file changed'
+          : undefined;
   if (what === undefined) return undefined;
   return {
     code: 'plan/stale',
     severity: 'error',
     message: `the saved plan is stale: ${what} since it was made (${saved.plan.created_at}); nothing was applied`,
     file: saved.path,
-    hint: 'run `sessionctl plan --out` again, review it, and apply the new plan',
+    hint:
+      changed.length > 0
+        ? `set ${changed.join(', ')} to the value${changed.length === 1 ? '' : 's'} the plan was made with, or run \`sessionctl plan --out\` again and review the new plan`
+        : 'run `sessionctl plan --out` again, review it, and apply the new plan',
   };
 }

@@ -38,7 +38,7 @@ export async function resolveSession(ref: string, options: ResolveOptions): Prom
     if (options.userId !== undefined) {
       throw new UsageError('--user-id picks among the sessions of a manifest name; it does not apply to a session id', `drop --user-id, or name the session by its manifest name`);
     }
-    return { sessionId: ref };
+    return { sessionId: ref, ...(await recordedFor(ref, options.state)) };
   }
   const shown = options.state.kind === 'file' ? relative(options.cwd, options.state.location) || options.state.location : options.state.location;
   const store = await options.state.load();
@@ -76,4 +76,15 @@ export async function resolveSession(ref: string, options: ResolveOptions): Prom
   }
   const entry = matches[0] as StateEntry;
   return { sessionId: entry.session_id, entry };
+}
+
+/** The state's entry for a session id, when the state records one: it says which of the session's fields are sensitive. */
+async function recordedFor(sessionId: string, state: StateBackend): Promise<{ entry?: StateEntry }> {
+  try {
+    const entry = (await state.load()).list().find((e) => e.session_id === sessionId);
+    return entry === undefined ? {} : { entry };
+  } catch {
+    // A missing or unreadable state only means no entry: a session id needs none.
+    return {};
+  }
 }

@@ -6,6 +6,8 @@ import { checkLoaded, envPlaces } from './check-loaded.js';
 import { tryFastPath } from './fast-path/try-fast-path.js';
 import type { FoundSecret } from './mask.js';
 import type { ProjectChecks } from './project-checks.js';
+import { sensitiveValues } from '../manifest/sensitive.js';
+import type { SensitiveValue } from '../util/sensitive.js';
 
 /**
  * The outcome of one file, as plain data (it crosses from worker threads): its documents' names
@@ -29,6 +31,8 @@ export interface FileResult {
   envPlaces?: string[];
   /** The file's suppression comments (`# sessionctl-ignore`); the run applies them at its end. */
   directives?: SuppressionDirective[];
+  /** The file's sensitive values (expanded from secrets), for the run's masker; its findings already mask them. */
+  sensitive?: SensitiveValue[];
 }
 
 /**
@@ -48,7 +52,7 @@ export const NamePlaces = {
 } as const;
 
 /** The options a file is loaded with: the run's `LoadOptions` without what only the main thread has. */
-export type FileLoadOptions = Pick<LoadOptions, 'env' | 'maxFileBytes' | 'maxDepth' | 'readStdin'> & {
+export type FileLoadOptions = Pick<LoadOptions, 'env' | 'maxFileBytes' | 'maxDepth' | 'readStdin' | 'sensitive'> & {
   /** `false`: every file is read by the loader alone, never by the fast path (`fast-path/`). Default true. */
   fastPath?: boolean;
 };
@@ -93,5 +97,7 @@ export async function checkFile(file: string, options: FileCheckOptions): Promis
   if (secrets.length > 0) result.secrets = secrets;
   const masking = [...envPlaces(parsed.diagnostics)];
   if (masking.length > 0) result.envPlaces = masking;
+  const sensitive = parsed.documents.flatMap((doc) => sensitiveValues(new Set(doc.sensitive?.values())));
+  if (sensitive.length > 0) result.sensitive = sensitive;
   return result;
 }

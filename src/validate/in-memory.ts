@@ -2,7 +2,9 @@ import type { Diagnostic, SuppressedDiagnostic } from '../diagnostics/diagnostic
 import type { PolicyRule } from '../diagnostics/report-base.js';
 import { expandManifestPaths, loadManifests } from '../manifest/load.js';
 import type { LoadOptions, ManifestDocument } from '../manifest/types.js';
+import { sensitiveValues, withSecretInside } from '../manifest/sensitive.js';
 import { runVariables } from '../manifest/variables.js';
+import type { SensitiveValue } from '../util/sensitive.js';
 import { checkLoaded } from './check-loaded.js';
 import { applyDiagnosticControls } from './controls.js';
 import type { FoundSecret } from './mask.js';
@@ -31,6 +33,10 @@ export interface CheckedManifests {
   /** Source text per file, secrets not yet masked. */
   sources: Map<string, string>;
   secrets: FoundSecret[];
+  /** The run's sensitive values: of the variables declared sensitive, and expanded from secrets. */
+  sensitive: SensitiveValue[];
+  /** The variables `${VAR}` was expanded with: the environment over the env files'. */
+  env: Readonly<Record<string, string | undefined>>;
 }
 
 /**
@@ -55,7 +61,13 @@ export async function checkInMemory(paths: readonly string[], options: InMemoryO
     ...(project?.severities !== undefined ? { severities: project.severities } : {}),
     policyCodes: policyCodesOf(project),
   });
-  return { files, documents, ...controlled, sources, secrets: checked.secrets };
+  const sensitive = [...declaredValues(variables.env, options.sensitive), ...documents.flatMap((doc) => sensitiveValues(new Set(doc.sensitive?.values())))];
+  return { files, documents, ...controlled, sources, secrets: checked.secrets, sensitive, env: variables.env };
+}
+
+/** The values of the variables declared sensitive, when they are set. */
+export function declaredValues(env: Readonly<Record<string, string | undefined>>, declared: readonly string[] | undefined): SensitiveValue[] {
+  return (declared ?? []).flatMap((name) => (env[name] === undefined || env[name] === '' ? [] : withSecretInside(env[name]!, [name])));
 }
 
 /** The project's policies as the report's rules (SARIF's, for their `policy/<id>` codes). */

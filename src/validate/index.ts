@@ -15,6 +15,7 @@ import { toolsVariant } from './rules/tools-variant.js';
 import { waitWithoutManageConnections } from './rules/wait-without-manage-connections.js';
 import { schemaDiagnostics, yaml11Diagnostics } from './schema.js';
 import { capDiagnostic } from '../diagnostics/excerpt.js';
+import { documentMasker } from '../manifest/sensitive.js';
 
 /** Rules that look at one document. Each reads data that may have failed the schema, defensively. */
 export const documentRules: readonly DocumentRule[] = [
@@ -33,7 +34,10 @@ export const documentRules: readonly DocumentRule[] = [
 /** Rules that look at all documents of a run together. */
 export const runRules: readonly RunRule[] = [duplicateName];
 
-/** Schema, YAML 1.1 and rule findings of one document (without the cross-document rules). */
+/**
+ * Schema, YAML 1.1 and rule findings of one document (without the cross-document rules). A
+ * message that quotes a sensitive value (an enum's "got ...", a cut excerpt) names its variable instead.
+ */
 export function validateDocument(doc: ManifestDocument): Diagnostic[] {
   const rules: Diagnostic[] = [];
   for (const rule of documentRules) rules.push(...rule.check(doc));
@@ -45,7 +49,8 @@ export function validateDocument(doc: ManifestDocument): Diagnostic[] {
       const hint = intentHint(doc, d);
       return hint === undefined ? d : { ...d, hint };
     });
-  return [...schema, ...yaml11Diagnostics(doc), ...rules].map(capDiagnostic);
+  const capped = [...schema, ...yaml11Diagnostics(doc), ...rules].map(capDiagnostic);
+  return doc.sensitive === undefined ? capped : documentMasker(doc).json(capped);
 }
 
 /**

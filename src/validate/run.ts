@@ -7,11 +7,12 @@ import type { ReportBase } from '../diagnostics/report-base.js';
 import { checkFile, NamePlaces, type FileCheckOptions, type FileResult } from './check-file.js';
 import { placeKey } from './check-loaded.js';
 import { applyDiagnosticControls } from './controls.js';
-import { checkInMemory, policyCodesOf, policyRulesOf, type InMemoryOptions } from './in-memory.js';
+import { checkInMemory, declaredValues, policyCodesOf, policyRulesOf, type InMemoryOptions } from './in-memory.js';
 import { checkAllFiles, threadsFor } from './parallel.js';
 import { maskSecretsInSources, type FoundSecret } from './mask.js';
 import { selectProjectFiles, type ProjectRunOptions } from './project-checks.js';
 import { duplicateName } from './rules/duplicate-name.js';
+import { ValueMasker, type SensitiveValue } from '../util/sensitive.js';
 
 export interface ValidateRun {
   /** The report of the run (`command: 'validate'`), diagnostics sorted. */
@@ -20,6 +21,11 @@ export interface ValidateRun {
   sources: Map<string, string>;
   /** The literal secrets found, so that callers can also redact them from anything else. */
   secrets: string[];
+  /**
+   * The sensitive values of the run (expanded from secrets, or of variables declared sensitive),
+   * already masked in the report: for the caller's other outputs (GitHub's `::add-mask::`).
+   */
+  sensitive: SensitiveValue[];
 }
 
 export interface ValidatePathsOptions extends InMemoryOptions {
@@ -50,7 +56,7 @@ export interface ValidatePathsOptions extends InMemoryOptions {
 export async function validatePaths(paths: readonly string[], options: ValidatePathsOptions): Promise<ValidateRun> {
   if (options.perFile === false) {
     const checked = await checkInMemory(paths, options);
-    return finish(checked.files, checked, checked.documents.length, checked.sources, checked.secrets, options.project);
+    return finish(checked.files, checked, checked.documents.length, checked.sources, checked.secrets, checked.sensitive, options.project);
   }
   const variables = await runVariables({ cwd: options.cwd, ...(options.env !== undefined ? { env: options.env } : {}), ...(options.envFiles !== undefined ? { envFiles: options.envFiles } : {}) });
   const listed = await expandManifestPaths(paths, options.cwd);
@@ -62,6 +68,7 @@ export async function validatePaths(paths: readonly string[], options: ValidateP
     ...(options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {}),
     ...(options.readStdin !== undefined ? { readStdin: options.readStdin } : {}),
     ...(options.fastPath === false ? { fastPath: false } : {}),
+    ...(options.sensitive !== undefined ? { sensitive: options.sensitive } : {}),
   };
   // Each file is loaded and checked on its own, on worker threads for big runs; only findings,
   // name records and the sources of files with findings come back, so memory stays flat however
@@ -73,6 +80,7 @@ export async function validatePaths(paths: readonly string[], options: ValidateP
   const diagnostics: Diagnostic[] = [...variables.diagnostics, ...listed.diagnostics];
   const sources = new Map<string, string>();
   const secrets: FoundSecret[] = [];
+  const sensitive: SensitiveValue[] = declaredValues(variables.env, options.sensitive);
   const envPlaces = new Set<string>();
   const directives = new Map<string, SuppressionDirective[]>();
   // Every document of the run in load order, for the rule across documents.
@@ -84,6 +92,7 @@ export async function validatePaths(paths: readonly string[], options: ValidateP
     if (r.source !== undefined) sources.set(file, r.source);
     if (r.secrets !== undefined) secrets.push(...r.secrets);
     if (r.envPlaces !== undefined) for (const p of r.envPlaces) envPlaces.add(p);
+    if (r.sensitive !== undefined) sensitive.push(...r.sensitive);
     r.names.forEach((name, n) => ordered.push(new NamedDocument(file, name, r.places, n * NamePlaces.Count)));
   });
   const duplicates = duplicateName.checkAll(ordered).filter((d) => !envPlaces.has(placeKey(d)));
@@ -94,7 +103,7 @@ export async function validatePaths(paths: readonly string[], options: ValidateP
     const text = (await loadManifestFile(file, load)).text;
     if (text !== undefined) sources.set(file, text);
   }
-  return finish(files, applyProject(diagnostics, directives, options.project), ordered.length, sources, secrets, options.project);
+  return finish(files, applyProject(diagnostics, directives, options.project), ordered.length, sources, secrets, sensitive, options.project);
 }
 
 /** The project's severities and the files' suppression comments, applied to the run's findings. */
@@ -129,9 +138,14 @@ function finish(
   manifests: number,
   sources: Map<string, string>,
   secrets: FoundSecret[],
+  sensitive: SensitiveValue[],
   project: ProjectRunOptions | undefined,
 ): ValidateRun {
-  const { diagnostics, suppressed } = controlled;
+  const masker = new ValueMasker();
+  masker.addAll(sensitive);
+  // Each file's findings mask its own values already; across files (a duplicate name) they may not.
+  const diagnostics = masker.json(controlled.diagnostics);
+  const suppressed = masker.json(controlled.suppressed);
   const withFindings = new Set(diagnostics.map((d) => d.file));
   const policies = policyRulesOf(project);
   const report: ReportBase = {
@@ -146,6 +160,7 @@ function finish(
     report,
     sources: maskSecretsInSources(new Map([...sources].filter(([file]) => withFindings.has(file))), secrets),
     secrets: [...new Set(secrets.map((f) => f.secret))],
+    sensitive: masker.entries(),
   };
 }
 

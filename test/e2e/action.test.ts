@@ -32,6 +32,8 @@ interface ActionRun {
   stderr: string;
   outputs: Record<string, string>;
   summary: string;
+  /** Each step's own streams, in step order. */
+  steps: Array<{ stdout: string; stderr: string }>;
 }
 
 function expand(text: string, ctx: { inputs: Record<string, string>; steps: Record<string, Record<string, string>> }): string {
@@ -82,7 +84,7 @@ async function runAction(workspace: string, inputs: Record<string, string>, extr
   for (const [name, spec] of Object.entries(action.inputs)) allInputs[name] = spec.default ?? '';
   Object.assign(allInputs, inputs);
   const ctx = { inputs: allInputs, steps: {} as Record<string, Record<string, string>> };
-  const result: ActionRun = { status: 0, stdout: '', stderr: '', outputs: {}, summary: '' };
+  const result: ActionRun = { status: 0, stdout: '', stderr: '', outputs: {}, summary: '', steps: [] };
   for (const [index, step] of action.runs.steps.entries()) {
     expect(step.uses, 'composite steps are run: steps, so the test can run them').toBeUndefined();
     expect(step.shell).toBe('bash');
@@ -107,6 +109,7 @@ async function runAction(workspace: string, inputs: Record<string, string>, extr
     });
     result.stdout += run.stdout;
     result.stderr += run.stderr;
+    result.steps.push({ stdout: run.stdout, stderr: run.stderr });
     if (step.id !== undefined) ctx.steps[step.id] = parseOutputFile(readFileSync(outputFile, 'utf8'));
     if (run.code !== 0) {
       result.status = run.code;
@@ -258,7 +261,7 @@ describe('the GitHub Action, run locally', () => {
     expect(run.summary).toContain(ids['support-agent']);
     // The key was masked for the runner, and appears nowhere else.
     expect(run.stdout.split('\n').filter((l) => l.includes(apiKey))).toEqual([`::add-mask::${apiKey}`]);
-    expect(run.stderr).not.toContain(apiKey);
+    expect(run.stderr.split('\n').filter((l) => l.includes(apiKey))).toEqual([`::add-mask::${apiKey}`]);
     expect(run.summary).not.toContain(apiKey);
     expect(readFileSync(run.outputs['report']!, 'utf8')).not.toContain(apiKey);
 
@@ -266,6 +269,26 @@ describe('the GitHub Action, run locally', () => {
     const again = await runAction(workspace, inputs);
     expect(again.status).toBe(0);
     expect(JSON.parse(again.outputs['session-ids']!)).toEqual(ids);
+  }, ACTION_TWICE_TIMEOUT);
+
+  test('sensitive values: registered with ::add-mask:: before anything else is printed, shown nowhere else', async () => {
+    const token = 'hooktoken-Zx81Qa77Lm';
+    const user = 'user-private-991';
+    mkdirSync(path.join(workspace, 'secret'));
+    writeFileSync(path.join(workspace, 'secret/support.yaml'), `name: secret-support\nuser_id: \${SUPPORT_USER}\ntoolkits: [gmail]\nmanage_connections:\n  callback_url: "https://hooks.example.com/cb?token=\${HOOK_TOKEN}"\n`);
+    const inputs = { command: 'apply', paths: 'secret', 'base-url': emulator.url, 'api-key': apiKey, state: 'state/secret.json', sensitive: 'SUPPORT_USER' };
+    const run = await runAction(workspace, inputs, { HOOK_TOKEN: token, SUPPORT_USER: user });
+    expect(run.status, run.stderr).toBe(0);
+    // The run step: on stdout the script's own mask of the key comes first, on stderr sessionctl's masks.
+    const step = run.steps[action.runs.steps.findIndex((st) => st.id === 'run')]!;
+    expect(step.stdout.split('\n')[0]).toBe(`::add-mask::${apiKey}`);
+    const stderr = step.stderr.split('\n');
+    const masks = stderr.slice(0, stderr.findIndex((l) => !l.startsWith('::add-mask::')));
+    expect(new Set(masks)).toEqual(new Set([`::add-mask::${apiKey}`, `::add-mask::${user}`, `::add-mask::https://hooks.example.com/cb?token=${token}`, `::add-mask::${token}`]));
+    const rest = [...stderr.slice(masks.length), run.stdout, run.summary, readFileSync(run.outputs['report']!, 'utf8'), readFileSync(path.join(workspace, 'state/secret.json'), 'utf8'), run.outputs['mcp-urls']!].join('\n');
+    expect(rest).not.toContain(token);
+    expect(rest).not.toContain(user);
+    expect(rest).toContain('user (sensitive: SUPPORT_USER)');
   }, ACTION_TWICE_TIMEOUT);
 
   test('diff: drift after an edit is annotated on the declared line, and the step fails', async () => {

@@ -13,6 +13,7 @@ import { runCli } from '../helpers/run-cli.js';
 import { refusedPort, startFaultServer, type Behaviour, type FaultServer } from './client-fault-server.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { spawnEmulator } from '../conformance/cli-bundle.js';
+import { ValueMasker } from '../../src/util/sensitive.js';
 
 /**
  * A sentinel key goes through every failing path of the client; it must appear in no error
@@ -128,13 +129,13 @@ describe('clientFromOptions', () => {
     const io = memoryIo({ env: { COMPOSIO_API_KEY: SENTINEL } });
     const redactor = new Redactor();
     const stderr = redactor.wrap(io.stderr);
-    const c = await clientFromOptions({ baseUrl: s.url, verbose: true }, { io: { ...io, stderr }, redactor, setExitCode: () => undefined });
+    const c = await clientFromOptions({ baseUrl: s.url, verbose: true }, { io: { ...io, stderr }, redactor, masker: new ValueMasker(), setExitCode: () => undefined });
     open.push(c);
     const err = (await c.getSession('trs_x').catch((e: unknown) => e)) as ApiError;
     stderr.write(`${err.describe().join('\n')}\n`);
     expect(s.hits[0]?.headers['x-api-key']).toBe(SENTINEL);
     expect(io.err()).toContain('> x-api-key: [redacted]');
-    expect(io.err()).toContain('no session for ****');
+    expect(io.err()).toContain('no session for (sensitive: COMPOSIO_API_KEY)');
     expect(io.err()).not.toContain(SENTINEL);
     // The redactor now knows the key, whatever else writes it.
     expect(redactor.redact(`x ${SENTINEL} y`)).toBe('x **** y');

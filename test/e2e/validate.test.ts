@@ -205,9 +205,23 @@ describe('sessionctl init', () => {
     for (const format of ['human', 'json', 'sarif', 'github']) {
       const r = await runCli(['validate', 'm.yaml', '--format', format], { cwd: dir, env: { SANDBOX_SIZE: 'tenant-7f3a9c-huge' } });
       expect(r.exitCode).toBe(1);
-      // The schema quotes the value it refuses; the value of a sensitive variable is masked.
-      expect(r.stdout).toContain('****');
+      // The schema quotes the value it refuses; the value of a sensitive variable is named instead.
+      expect(r.stdout).toContain(format === 'json' || format === 'sarif' ? '(sensitive: SANDBOX_SIZE)' : 'sensitive: SANDBOX_SIZE');
       expect(r.stdout + r.stderr).not.toContain('tenant-7f3a9c-huge');
+    }
+  });
+
+  it('masks a sensitive variable whose value comes from the project\'s env file, in validate and plan', async () => {
+    const dir = scratch();
+    mkdirSync(join(dir, '.git'));
+    writeFileSync(join(dir, 'sessionctl.yaml'), 'sensitive: [SANDBOX_SIZE]\nenv_files: [ci.env]\nstate: state.json\n');
+    writeFileSync(join(dir, 'ci.env'), 'SANDBOX_SIZE=tenant-51d0e2-huge\n');
+    writeFileSync(join(dir, 'm.yaml'), 'name: m\nuser_id: u\nworkbench:\n  sandbox_size: ${SANDBOX_SIZE}\n');
+    for (const args of [['validate', 'm.yaml'], ['plan', 'm.yaml', '--format', 'json']]) {
+      const r = await runCli(args, { cwd: dir, env: {} });
+      expect(r.exitCode, r.stderr).toBe(1);
+      expect(r.stdout).toContain('sensitive: SANDBOX_SIZE');
+      expect(r.stdout + r.stderr).not.toContain('tenant-51d0e2-huge');
     }
   });
 

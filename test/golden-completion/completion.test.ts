@@ -10,11 +10,12 @@ import { commandTree, completionModel } from '../../src/cli/completion/model.js'
 import { version } from '../../src/version.js';
 import { runCli } from '../helpers/run-cli.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { ValueMasker } from '../../src/util/sensitive.js';
 
 const shells = ['bash', 'zsh', 'fish'] as const;
 
 function model() {
-  const program = buildProgram({ io: memoryIo(), redactor: new Redactor(), setExitCode: () => undefined }, allCommands);
+  const program = buildProgram({ io: memoryIo(), redactor: new Redactor(), masker: new ValueMasker(), setExitCode: () => undefined }, allCommands);
   return completionModel(program);
 }
 

@@ -13,14 +13,14 @@ _sessionctl_subcommands() {
 _sessionctl_options() {
   case "$1" in
     '') echo '-V --version -h --help' ;;
-    'validate') echo '--format --changed-since --strict --env-file --max-file-size --jobs --no-fast-path --catalog --config --no-config -h --help' ;;
-    'plan') echo '--refresh --prune --recreate-unknown --detailed-exitcode --out --strict --state --format --changed-since --env-file --concurrency --rate-limit --emulator --lock-timeout --config --no-config --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
-    'apply') echo '--dry-run --refresh --prune --keep-replaced --recreate-unknown --strict --github-output --state --format --changed-since --env-file --concurrency --rate-limit --emulator --lock-timeout --config --no-config --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
-    'diff') echo '--session --strict --mcp --state --format --changed-since --env-file --concurrency --rate-limit --emulator --lock-timeout --config --no-config --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
-    'destroy') echo '--auto-approve --dry-run --state --format --changed-since --env-file --concurrency --rate-limit --emulator --lock-timeout --config --no-config --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
-    'import') echo '--strict --state --format --changed-since --env-file --concurrency --rate-limit --emulator --lock-timeout --config --no-config --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
+    'validate') echo '--format --changed-since --strict --env-file --sensitive --max-file-size --jobs --no-fast-path --catalog --config --no-config -h --help' ;;
+    'plan') echo '--refresh --prune --recreate-unknown --detailed-exitcode --out --strict --show-sensitive --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --emulator --lock-timeout --config --no-config --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
+    'apply') echo '--dry-run --refresh --prune --keep-replaced --recreate-unknown --strict --github-output --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --emulator --lock-timeout --config --no-config --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
+    'diff') echo '--session --strict --mcp --show-sensitive --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --emulator --lock-timeout --config --no-config --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
+    'destroy') echo '--auto-approve --dry-run --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --emulator --lock-timeout --config --no-config --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
+    'import') echo '--strict --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --emulator --lock-timeout --config --no-config --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
     'export') echo '--name --out --force --show-sensitive --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
-    'history') echo '--diff --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout --all --limit -h --help' ;;
+    'history') echo '--diff --sensitive --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout --all --limit -h --help' ;;
     'state') echo '-h --help' ;;
     'state list') echo '--state --format -h --help' ;;
     'state show') echo '--user-id --state --format -h --help' ;;
@@ -30,7 +30,7 @@ _sessionctl_options() {
     'state push') echo '--force --dry-run --state --format --lock-timeout -h --help' ;;
     'state unlock') echo '--state --format -h --help' ;;
     'state help') echo '' ;;
-    'get') echo '--state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
+    'get') echo '--sensitive --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
     'toolkits') echo '--connected --search --toolkit --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout --all --limit -h --help' ;;
     'tools') echo '--state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
     'search') echo '--known-fields --model --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
@@ -57,14 +57,14 @@ _sessionctl_options() {
 
 _sessionctl_value_options() {
   case "$1" in
-    'validate') echo '--format --changed-since --env-file --max-file-size --jobs --catalog --config' ;;
-    'plan') echo '--out --state --format --changed-since --env-file --concurrency --rate-limit --lock-timeout --config --base-url --api-key-file --api-version --timeout' ;;
-    'apply') echo '--refresh --state --format --changed-since --env-file --concurrency --rate-limit --lock-timeout --config --base-url --api-key-file --api-version --timeout' ;;
-    'diff') echo '--session --state --format --changed-since --env-file --concurrency --rate-limit --lock-timeout --config --base-url --api-key-file --api-version --timeout' ;;
-    'destroy') echo '--state --format --changed-since --env-file --concurrency --rate-limit --lock-timeout --config --base-url --api-key-file --api-version --timeout' ;;
-    'import') echo '--state --format --changed-since --env-file --concurrency --rate-limit --lock-timeout --config --base-url --api-key-file --api-version --timeout' ;;
+    'validate') echo '--format --changed-since --env-file --sensitive --max-file-size --jobs --catalog --config' ;;
+    'plan') echo '--out --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --lock-timeout --config --base-url --api-key-file --api-version --timeout' ;;
+    'apply') echo '--refresh --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --lock-timeout --config --base-url --api-key-file --api-version --timeout' ;;
+    'diff') echo '--session --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --lock-timeout --config --base-url --api-key-file --api-version --timeout' ;;
+    'destroy') echo '--state --format --changed-since --env-file --sensitive --concurrency --rate-limit --lock-timeout --config --base-url --api-key-file --api-version --timeout' ;;
+    'import') echo '--state --format --changed-since --env-file --sensitive --concurrency --rate-limit --lock-timeout --config --base-url --api-key-file --api-version --timeout' ;;
     'export') echo '--name --out --state --user-id --format --base-url --api-key-file --api-version --timeout' ;;
-    'history') echo '--diff --state --user-id --format --base-url --api-key-file --api-version --timeout --limit' ;;
+    'history') echo '--diff --sensitive --state --user-id --format --base-url --api-key-file --api-version --timeout --limit' ;;
     'state list') echo '--state --format' ;;
     'state show') echo '--user-id --state --format' ;;
     'state rm') echo '--user-id --state --format --lock-timeout' ;;
@@ -72,7 +72,7 @@ _sessionctl_value_options() {
     'state pull') echo '--state --format' ;;
     'state push') echo '--state --format --lock-timeout' ;;
     'state unlock') echo '--state --format' ;;
-    'get') echo '--state --user-id --format --base-url --api-key-file --api-version --timeout' ;;
+    'get') echo '--sensitive --state --user-id --format --base-url --api-key-file --api-version --timeout' ;;
     'toolkits') echo '--search --toolkit --state --user-id --format --base-url --api-key-file --api-version --timeout --limit' ;;
     'tools') echo '--state --user-id --format --base-url --api-key-file --api-version --timeout' ;;
     'search') echo '--known-fields --model --state --user-id --format --base-url --api-key-file --api-version --timeout' ;;

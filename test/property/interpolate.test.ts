@@ -39,7 +39,7 @@ describe('interpolate on any text and environment', () => {
   it('leaves a text without `${` as it is', () => {
     fc.assert(
       fc.property(text.filter((t) => !t.includes('${')), env, (t, e) => {
-        expect(interpolate(t, e)).toEqual({ value: t, problems: [], variables: [] });
+        expect(interpolate(t, e)).toEqual({ value: t, problems: [], variables: [], used: [] });
       }),
       runs(regressions.filter(([t]) => !t.includes('${'))),
     );
@@ -50,7 +50,7 @@ describe('interpolate on any text and environment', () => {
       fc.property(text, env, (t, e) => {
         const once = interpolate(t, e).value;
         fc.pre(!once.includes('${'));
-        expect(interpolate(once, e)).toEqual({ value: once, problems: [], variables: [] });
+        expect(interpolate(once, e)).toEqual({ value: once, problems: [], variables: [], used: [] });
       }),
       runs(regressions),
     );
@@ -61,6 +61,11 @@ describe('interpolate on any text and environment', () => {
       fc.property(text, env, (t, e) => {
         const r = interpolate(t, e);
         expect(new Set(r.variables).size).toBe(r.variables.length);
+        // The values that went into the result (what sensitivity is judged on) are the environment's.
+        for (const u of r.used) {
+          expect(r.variables).toContain(u.name);
+          expect(u.value).toBe(e[u.name]);
+        }
         for (const name of r.variables) expect(t).toContain(name);
         for (const p of r.problems) {
           expect(['env/unset-variable', 'env/bad-reference']).toContain(p.code);

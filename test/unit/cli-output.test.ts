@@ -13,6 +13,7 @@ import { writeFileAtomic } from '../../src/util/atomic-write.js';
 import { version } from '../../src/version.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { thrown } from '../helpers/rejection.js';
+import { ValueMasker } from '../../src/util/sensitive.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -41,7 +42,7 @@ function envFor(options: Parameters<typeof memoryIo>[0]): CommandEnv & { io: Ret
   const io = memoryIo(options);
   const redactor = new Redactor();
   redactor.add(SECRET);
-  return { io, redactor, setExitCode: () => undefined };
+  return { io, redactor, masker: new ValueMasker(), setExitCode: () => undefined };
 }
 
 /** What a reporter renders for this report without colour, as a file would hold it. */
@@ -195,8 +196,9 @@ describe('emitReport', () => {
     const start = lines.findIndex((l) => l.startsWith('::stop-commands::'));
     const token = lines[start]!.slice('::stop-commands::'.length);
     const resume = lines.indexOf(`::${token}::`);
-    const forged = lines.findIndex((l) => l.trimStart().startsWith('::add-mask::'));
-    // The forged line is printed, but only while the runner ignores commands.
+    const forged = lines.findIndex((l) => l.includes('add-mask::forged'));
+    // The forged line is printed written out (no line starts with `::`), and only while the runner ignores commands.
+    expect(lines[forged]!.trimStart()).toBe(':\\:add-mask::forged`');
     expect(forged).toBeGreaterThan(start);
     expect(forged).toBeLessThan(resume);
     // Each run draws a new token, so report text cannot know it in advance.

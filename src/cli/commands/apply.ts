@@ -120,8 +120,10 @@ export const registerApply: RegisterCommand = (program, env) => {
       } finally {
         watch.stop();
       }
-      if (flags.githubOutput === true && outcome.result !== undefined) {
-        const lines = githubOutputLines(outcome.result.items);
+      // The service's answers with every sensitive value masked; a sensitive user id is in its stored form already.
+      const applied = outcome.result?.items.map((i) => ({ ...i, ...(i.session_id !== undefined ? { session_id: env.masker.text(i.session_id) } : {}), ...(i.mcp_url !== undefined ? { mcp_url: env.masker.text(i.mcp_url) } : {}) }));
+      if (flags.githubOutput === true && applied !== undefined) {
+        const lines = githubOutputLines(applied);
         try {
           if (lines !== '') await appendFile(outputFile!, lines);
         } catch (err) {

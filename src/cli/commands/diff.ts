@@ -3,6 +3,7 @@ import { narrowToChanged } from '../changed-since.js';
 import type { RegisterCommand } from '../command.js';
 import { connector } from '../open-connection.js';
 import { addRunOptions, finishRun, projectForRun, runInputs, stateOf, type RunFlags } from '../run-options.js';
+import { showSensitiveOption } from '../sensitive-options.js';
 
 interface DiffFlags extends RunFlags {
   session?: string;
@@ -21,6 +22,7 @@ export const registerDiff: RegisterCommand = (program, env) => {
     .option('--session <id>', 'audit this session (trs_...) against the one manifest given, whatever the state says')
     .option('--strict', 'differences the manifest does not declare (added) count as drift too')
     .option('--mcp', 'also compare the tools an agent sees at each session\'s MCP URL with the ones the manifest expects');
+  cmd.addOption(showSensitiveOption());
   addRunOptions(cmd, 'always')
     .addHelpText(
       'after',

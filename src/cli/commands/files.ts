@@ -4,6 +4,8 @@ import { basename, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { InputError, UsageError } from '../../diagnostics/errors.js';
 import type { RegisterCommand } from '../command.js';
+import { traceLine } from '../connection.js';
+import { interruptOn } from '../interrupt.js';
 import { addListOptions, addOperateOptions, printJson, renderContext, SESSION_ARG_HELP, sessionHelp, withSession, type ListFlags, type OperateFlags } from '../operate-options.js';
 
 interface MountFlags extends OperateFlags {
@@ -132,7 +134,7 @@ export const registerFiles: RegisterCommand = (program, env) => {
         const r = await client.mountUploadUrl(id, remote, { mountId: flags.mount, ...(flags.contentType !== undefined ? { mimetype: flags.contentType } : {}) });
         const sent = await uploadFile(r.upload_url, path, {
           ...(flags.contentType !== undefined ? { contentType: flags.contentType } : {}),
-          ...(flags.verbose === true ? { onTrace: (line: string) => env.io.stderr.write(`${line}\n`) } : {}),
+          ...(flags.verbose === true ? { onTrace: (line: string) => env.io.stderr.write(`${traceLine(line, env)}\n`) } : {}),
         });
         if (flags.format === 'json') return printJson(env, r);
         const { renderUploaded } = await import('../../report/operate/files.js');
@@ -169,19 +171,34 @@ export const registerFiles: RegisterCommand = (program, env) => {
       if (flags.force !== true && (await lstat(path).catch(() => undefined)) !== undefined) {
         throw new UsageError(`${shown} already exists; files get does not replace a local file`, 'pass --force to replace it, or name another file');
       }
-      await withSession(ref, flags, env, async (client, id) => {
-        const r = await client.mountDownloadUrl(id, remote, flags.mount);
-        const got = await downloadToFile(r.download_url, path, flags.verbose === true ? { onTrace: (line: string) => env.io.stderr.write(`${line}\n`) } : {}).catch(
-          (err: unknown) => {
+      // Ctrl-C (or SIGTERM) stops the transfer: its temp file is removed, nothing half-written stays.
+      const interrupt = interruptOn(env);
+      const stopped = (): boolean => {
+        const code = interrupt.exitCode();
+        if (code === undefined) return false;
+        env.io.stderr.write(`files get: ${interrupt.received()} received: the download was stopped and nothing was written\n`);
+        env.setExitCode(code);
+        return true;
+      };
+      try {
+        await withSession(ref, flags, env, async (client, id) => {
+          const r = await client.mountDownloadUrl(id, remote, flags.mount);
+          if (stopped()) return;
+          const options = { signal: interrupt.signal, ...(flags.verbose === true ? { onTrace: (line: string) => env.io.stderr.write(`${traceLine(line, env)}\n`) } : {}) };
+          const got = await downloadToFile(r.download_url, path, options).catch((err: unknown) => {
+            if (interrupt.signal.aborted) return undefined;
             // Name the file as the user wrote it, not its absolute path.
             if (err instanceof InputError) throw new InputError(err.message, shown, { cause: err });
             throw err;
-          },
-        );
-        if (flags.format === 'json') return printJson(env, r);
-        const { renderDownloaded } = await import('../../report/operate/files.js');
-        env.io.stdout.write(renderDownloaded(shown, got.bytes, r));
-      });
+          });
+          if (got === undefined) return void stopped();
+          if (flags.format === 'json') return printJson(env, r);
+          const { renderDownloaded } = await import('../../report/operate/files.js');
+          env.io.stdout.write(renderDownloaded(shown, got.bytes, r));
+        });
+      } finally {
+        interrupt.stop();
+      }
     });
 
   for (const sub of files.commands) sub.exitOverride();

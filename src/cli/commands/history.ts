@@ -2,9 +2,10 @@ import { InvalidArgumentError } from 'commander';
 import { UsageError } from '../../diagnostics/errors.js';
 import type { ConfigHistory, ConfigVersion } from '../../wire/session.js';
 import type { RegisterCommand } from '../command.js';
+import { registerDeclared, sensitiveOption, type SensitiveFlags } from '../sensitive-options.js';
 import { addListOptions, addOperateOptions, printJson, renderContext, SESSION_ARG_HELP, sessionHelp, withSession, type ListFlags } from '../operate-options.js';
 
-interface HistoryFlags extends ListFlags {
+interface HistoryFlags extends ListFlags, SensitiveFlags {
   diff?: [number, number];
 }
 
@@ -25,7 +26,8 @@ export const registerHistory: RegisterCommand = (program, env) => {
     .command('history')
     .description('List the config versions of a session, newest first; --diff V1 V2 shows what changed between two.')
     .argument('<session>', SESSION_ARG_HELP)
-    .option('--diff <version...>', 'a unified diff of the config of two versions (give two numbers)', parseVersions);
+    .option('--diff <version...>', 'a unified diff of the config of two versions (give two numbers)', parseVersions)
+    .addOption(sensitiveOption());
   addListOptions(addOperateOptions(cmd))
     .addHelpText(
       'after',
@@ -40,17 +42,22 @@ export const registerHistory: RegisterCommand = (program, env) => {
       const versions = flags.diff;
       // A diff needs the two versions wherever they are in the history, so it reads every page.
       const selection = versions !== undefined ? { all: true } : pageSelection(flags.all, flags.limit);
-      await withSession(ref, flags, env, async (client, id) => {
+      const { maskRecordedConfig, registerRecordedSensitive } = await import('../../runner/mask-session.js');
+      registerDeclared(flags, env);
+      await withSession(ref, flags, env, async (client, id, resolved) => {
+        registerRecordedSensitive(resolved.entry, env.masker, env.io.env);
         const got = await collectPages<ConfigHistory>(
           (cursor, limit) => client.configHistory(id, { ...(cursor !== undefined ? { cursor } : {}), ...(limit !== undefined && cursor === undefined ? { limit } : {}) }),
           cursorOf,
           selection,
           MAX_PAGE,
         );
-        if (versions !== undefined) return showDiff(got.items, versions[0]!, versions[1]!);
-        if (flags.format === 'json') return printJson(env, got.response);
+        // Every version holds the values its config was given: the fields apply recorded as sensitive are masked whole.
+        const items = got.items.map((item) => ({ ...env.masker.json(item), config: maskRecordedConfig(item.config, resolved.entry, env.masker) }));
+        if (versions !== undefined) return showDiff(items, versions[0]!, versions[1]!);
+        if (flags.format === 'json') return printJson(env, { ...env.masker.json(got.response), items });
         const { renderHistory } = await import('../../report/operate/history.js');
-        env.io.stdout.write(renderHistory(got.items, typeof got.response.total_items === 'number' ? got.response.total_items : undefined, got.more, renderContext(env)));
+        env.io.stdout.write(renderHistory(items, typeof got.response.total_items === 'number' ? got.response.total_items : undefined, got.more, renderContext(env)));
       });
     });
 

@@ -4,6 +4,7 @@ import { narrowToChanged } from '../changed-since.js';
 import { ExitCode } from '../exit-codes.js';
 import { connector } from '../open-connection.js';
 import { addRunOptions, finishRun, projectForRun, runInputs, stateOf, type RunFlags } from '../run-options.js';
+import { showSensitiveOption } from '../sensitive-options.js';
 
 interface PlanFlags extends RunFlags {
   refresh?: boolean;
@@ -28,6 +29,7 @@ export const registerPlan: RegisterCommand = (program, env) => {
     .option('--detailed-exitcode', 'exit 4 when changes are pending (0 when none)')
     .option('--out <file>', 'save the plan; `sessionctl apply FILE` executes it only while manifests and state are unchanged')
     .option('--strict', 'warnings fail the run too (exit code 1)');
+  cmd.addOption(showSensitiveOption());
   addRunOptions(cmd, 'refresh')
     .addHelpText(
       'after',

@@ -6,7 +6,8 @@ import { changedSinceOption, narrowToChanged } from '../changed-since.js';
 import { emitReport, formatOption } from '../output.js';
 import type { RegisterCommand } from '../command.js';
 import { exitCodeForDiagnostics } from '../exit-codes.js';
-import { addProjectOptions, checkCatalog, envFilesOf, loadProjectForRun, redactSensitiveValues, runPaths, type ProjectFlags } from '../project-config.js';
+import { addProjectOptions, checkCatalog, envFilesOf, loadProjectForRun, runPaths, type ProjectFlags } from '../project-config.js';
+import { declaredSensitive, sensitiveOption } from '../sensitive-options.js';
 
 interface ValidateOptions extends ProjectFlags {
   strict?: boolean;
@@ -16,6 +17,7 @@ interface ValidateOptions extends ProjectFlags {
   changedSince?: string;
   fastPath?: boolean;
   catalog?: string;
+  sensitive?: string[];
 }
 
 function parseJobs(value: string): number {
@@ -44,6 +46,7 @@ export const registerValidate: RegisterCommand = (program, env) => {
     .addOption(changedSinceOption())
     .option('--strict', 'warnings fail the run too (exit code 1)')
     .option('--env-file <file>', 'read ${VAR} values from a dotenv file; variables already set in the environment win')
+    .addOption(sensitiveOption())
     .addOption(new Option('--max-file-size <bytes>', 'refuse larger files before parsing them (default: 1048576, 1 MiB)').argParser(parseBytes))
     .addOption(
       new Option('--jobs <n>', 'threads for big runs, the main one included (default: every core, at most 4, from 5,000 files on); results never depend on it').argParser(parseJobs),
@@ -89,7 +92,6 @@ export const registerValidate: RegisterCommand = (program, env) => {
         import('../../project/run-options.js'),
       ]);
       const envFiles = envFilesOf(options.envFile, config, io.cwd);
-      await redactSensitiveValues(config, envFiles, env);
       const selected = await narrowToChanged(paths, options.changedSince, { io, ...(envFiles !== undefined ? { envFiles } : {}) });
       const run = await validatePaths(selected, {
         cwd: io.cwd,
@@ -100,8 +102,11 @@ export const registerValidate: RegisterCommand = (program, env) => {
         ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
         ...(options.fastPath === false ? { fastPath: false } : {}),
         project: projectRunOptions(config, catalog !== undefined ? { catalog } : {}),
+        sensitive: declaredSensitive(options, config.sensitive),
       });
       for (const secret of run.secrets) env.redactor.add(secret);
+      // The report masks them already; the rest of the run's output (and GitHub's log) must too.
+      env.masker.addAll(run.sensitive);
       const report = run.report;
       if (project.warnings.length > 0) {
         report.diagnostics = sortDiagnostics([...project.warnings, ...report.diagnostics]);

@@ -1,4 +1,5 @@
 import type { Style } from '../ansi.js';
+import { noWorkflowCommands } from '../text.js';
 
 /** One column of a table. */
 export interface Column {
@@ -29,7 +30,7 @@ const MIN_SHRUNK = 10;
 export function cell(value: unknown): string {
   const text = value === null || value === undefined ? '' : typeof value === 'string' ? value : String(value);
   // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').replace(/ {2,}/g, ' ').trim();
+  return noWorkflowCommands(text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').replace(/ {2,}/g, ' ').trim());
 }
 
 /** Characters as a terminal counts them (code points; wide CJK is rare in this data). */

@@ -12,8 +12,9 @@ export function appliedSection(report: Report, _ctx: ReportContext, style: Style
     (i.outcome === 'outcome-unknown' ? 'unknown' : i.outcome) + (i.drifted ? ' (drifted)' : ''),
     safeInline(i.name),
     i.user_id === '' ? '' : `user ${safeInline(i.user_id)}`,
-    i.session_id ?? '-',
-    i.mcp_url ?? '',
+    // From the service: an id or URL with an escape sequence or a line break is shown escaped.
+    safeInline(i.session_id ?? '-'),
+    safeInline(i.mcp_url ?? ''),
   ]);
   const painted = table(rows).map((line, n) => {
     const i = block.items[n]!;

@@ -16,7 +16,7 @@ const STATUS_TEXT: Record<DriftStatus, string> = {
 export function driftSection(report: Report, _ctx: ReportContext, style: Style): string {
   const block = report.drift;
   if (block === undefined) return '';
-  const rows = block.items.map((i) => [STATUS_TEXT[i.status], safeInline(i.name), `user ${safeInline(i.user_id)}`, i.session_id ?? '-']);
+  const rows = block.items.map((i) => [STATUS_TEXT[i.status], safeInline(i.name), `user ${safeInline(i.user_id)}`, safeInline(i.session_id ?? '-')]);
   const painted = table(rows).map((line, n) => `  ${(block.items[n]!.status === 'in-sync' ? style.green : style.red)(line)}`);
   const lines = [style.bold('Drift:'), ...painted];
   for (const i of block.items) {

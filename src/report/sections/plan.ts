@@ -47,9 +47,9 @@ function changeLine(change: FieldChange, item: PlanItem, ctx: ReportContext, sty
 function itemLines(item: PlanItem, width: number, ctx: ReportContext, style: Style): string[] {
   const paint = item.action === 'create' ? style.green : item.action === 'update' ? style.yellow : item.action === 'replace' ? style.red : style.dim;
   const lines = [`  ${paint(`${MARK[item.action].padStart(3)} ${item.action.padEnd(7)}`)} ${style.bold(safeInline(item.name).padEnd(width))}  ${style.dim(`user ${safeInline(item.user_id)}, ${displayPath(item.file, ctx.cwd)}`)}`];
-  lines.push(`        ${why(item)}`);
+  lines.push(`        ${safeInline(why(item))}`);
   for (const c of item.changes) lines.push(changeLine(c, item, ctx, style));
-  if (item.cleanup.length > 0) lines.push(`        also deletes ${item.cleanup.join(', ')} (left by an earlier replace)`);
+  if (item.cleanup.length > 0) lines.push(`        also deletes ${safeInline(item.cleanup.join(', '))} (left by an earlier replace)`);
   if (item.action === 'create' || (item.action === 'replace' && item.changes.length === 0)) {
     lines.push(`        body:  ${safeInline(shorten(JSON.stringify(item.body)))}`);
     lines.push(`        tools: ${item.expected.toolRouterTools.join(', ')}`);
@@ -60,7 +60,7 @@ function itemLines(item: PlanItem, width: number, ctx: ReportContext, style: Sty
 function deletionLines(d: Deletion, width: number, ctx: ReportContext, style: Style): string[] {
   const from = d.file === null ? '' : `, ${displayPath(d.file, ctx.cwd)}`;
   const why = d.reason === 'destroy' ? 'deleted by destroy' : 'its manifest is gone from these paths (--prune)';
-  return [`  ${style.red('  - delete ')} ${style.bold(safeInline(d.name).padEnd(width))}  ${style.dim(`user ${safeInline(d.user_id)}${from}`)}`, `        ${d.session_id}: ${why}`];
+  return [`  ${style.red('  - delete ')} ${style.bold(safeInline(d.name).padEnd(width))}  ${style.dim(`user ${safeInline(d.user_id)}${from}`)}`, `        ${safeInline(d.session_id)}: ${why}`];
 }
 
 /** The plan of `plan`, `apply --dry-run` and `destroy`: the counts, then per manifest its action, why, and the field changes. */

@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import type { AppliedItem } from '../../../src/apply/apply.js';
 import { githubOutputLines, outputKey } from '../../../src/apply/github-output.js';
 import { formatTally } from '../../../src/apply/tally.js';
+import { storedForm } from '../../../src/util/sensitive.js';
 
 function applied(name: string, user: string, session?: string): AppliedItem {
   return {
@@ -42,6 +43,14 @@ describe('GitHub outputs and the tally', () => {
       ].join('\n'),
     );
     expect(githubOutputLines([])).toBe('');
+  });
+
+  test('sensitive user ids of one manifest: told apart by the start of their digests, never by their values', () => {
+    const [a, b] = [storedForm('user-alice-secret', ['USER_TOKEN']), storedForm('user-bob-secret', ['USER_TOKEN'])];
+    const text = githubOutputLines([applied('p', a, 'trs_2'), applied('p', b, 'trs_3')]);
+    const keys = text.trimEnd().split('\n').map((l) => l.slice(0, l.indexOf('=')));
+    expect(keys).toEqual([`p_sensitive_${a.slice(-64, -52)}_session_id`, `p_sensitive_${a.slice(-64, -52)}_mcp_url`, `p_sensitive_${b.slice(-64, -52)}_session_id`, `p_sensitive_${b.slice(-64, -52)}_mcp_url`]);
+    expect(text).not.toContain('alice');
   });
 
   test.each([

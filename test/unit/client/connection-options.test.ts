@@ -5,6 +5,7 @@ import { memoryIo } from '../../../src/cli/io.js';
 import { Redactor } from '../../../src/cli/redact.js';
 import { UsageError } from '../../../src/diagnostics/errors.js';
 import { runCli } from '../../helpers/run-cli.js';
+import { ValueMasker } from '../../../src/util/sensitive.js';
 
 const SENTINEL = 'ak_SENTINEL_conn_5e4d3c2b1a';
 
@@ -50,7 +51,7 @@ describe('connection options', () => {
 });
 
 describe('clientFromOptions', () => {
-  const env = (vars: Record<string, string>) => ({ io: memoryIo({ env: vars }), redactor: new Redactor(), setExitCode: () => undefined });
+  const env = (vars: Record<string, string>) => ({ io: memoryIo({ env: vars }), redactor: new Redactor(), masker: new ValueMasker(), setExitCode: () => undefined });
 
   test('base URL: flag, then COMPOSIO_BASE_URL from the injected env, then the default', async () => {
     const e = env({ COMPOSIO_API_KEY: SENTINEL, COMPOSIO_BASE_URL: 'http://127.0.0.1:4999' });

@@ -25,7 +25,8 @@ async function builtValidate(): Promise<Validate> {
 }
 
 function comparable(run: ValidateRun): unknown {
-  return { report: run.report, sources: [...run.sources].sort(), secrets: run.secrets };
+  const sensitive = run.sensitive.map((v) => JSON.stringify(v)).sort();
+  return { report: run.report, sources: [...run.sources].sort(), secrets: run.secrets, sensitive };
 }
 
 /** The three runs of the same paths: per file on this thread, per file on this thread and two workers, in memory. */
@@ -99,6 +100,7 @@ describe('per-file validation', () => {
       'w.yaml': 'user_id: u\nuser_id: v\n',
       'x.yaml': 'user_id: [unclosed\n',
       'y.yaml': `a: [${'1,'.repeat(300_000)}1]\n`,
+      'za.yaml': 'user_id: u\nworkbench: { sandbox_size: "${SIZE_TOKEN}" }\n',
       'node_modules/skip.yaml': 'user_id: 1\n',
       '.hidden/skip.yaml': 'user_id: 1\n',
     };
@@ -106,7 +108,7 @@ describe('per-file validation', () => {
     writeFileSync(join(dir, 'z.yaml'), Buffer.from([0xff, 0xfe, 0x00, 0x41]));
     symlinkSync(join(dir, 'sub'), join(dir, 'linked'));
     symlinkSync(dir, join(dir, 'sub', 'loop'));
-    const r = await threeWays(['.'], dir, { env: { USER_X: 'x' }, maxFileBytes: 2 * 1024 * 1024 });
+    const r = await threeWays(['.'], dir, { env: { USER_X: 'x', SIZE_TOKEN: 'big-secret-sandbox-size' }, maxFileBytes: 2 * 1024 * 1024 });
     expect(r.perFile).toEqual(r.inMemory);
     expect(r.threaded).toEqual(r.inMemory);
     const codes = new Set(r.run.report.diagnostics.map((d) => d.code));
@@ -115,6 +117,10 @@ describe('per-file validation', () => {
     }
     // A secret never reaches the sources kept for code frames.
     expect([...r.run.sources.values()].join('\n')).not.toContain('ghp_abcdefghijklmnopqrstuvwxyz0123456789');
+    // A sensitive value, quoted by a finding, is named by its variable; the run hands it back, masked everywhere.
+    expect(JSON.stringify(r.run.report)).not.toContain('big-secret-sandbox-size');
+    expect(JSON.stringify(r.run.report)).toContain('(sensitive: SIZE_TOKEN)');
+    expect(r.run.sensitive).toEqual([{ value: 'big-secret-sandbox-size', labels: ['SIZE_TOKEN'] }]);
     expect(r.run.report.files.some((f) => f.includes('node_modules') || f.includes('.hidden'))).toBe(false);
     // The linked folder is the same real folder as sub/: listed once; the link loop ends.
     expect(r.run.report.files.filter((f) => f.endsWith('/c.yaml'))).toHaveLength(2);

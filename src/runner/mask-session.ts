@@ -1,0 +1,46 @@
+import { expectedConfig } from '../config/expected.js';
+import { maskConfig, storedSensitiveAt } from '../config/sensitive-fields.js';
+import type { ManifestData } from '../config/types.js';
+import { withSecretInside } from '../manifest/sensitive.js';
+import type { StateEntry } from '../state/entry.js';
+import { storedLabels, type ValueMasker } from '../util/sensitive.js';
+import type { Session } from '../wire/session.js';
+
+/**
+ * The state's entry for a session (written by apply) names the variables its sensitive fields
+ * came from: their current values go into the masker, before the session is read.
+ */
+export function registerRecordedSensitive(entry: StateEntry | undefined, masker: ValueMasker, env: Readonly<Record<string, string | undefined>>): void {
+  for (const label of labelsIn(entry?.body ?? null)) {
+    const value = env[label];
+    if (value !== undefined) masker.addAll(withSecretInside(value, [label]));
+  }
+}
+
+/**
+ * A session's answer as `get` may show it: the fields its entry recorded as sensitive are masked
+ * whole, whatever the service holds there now, and every value the masker holds (the API key,
+ * the values declared or recorded as sensitive) is masked wherever else it shows.
+ */
+export function maskRecordedSession(session: Session, entry: StateEntry | undefined, masker: ValueMasker): Session {
+  return { ...masker.json(session), config: maskRecordedConfig(session.config, entry, masker) };
+}
+
+/** A config the service holds (now, or in a version of its history), masked as `maskRecordedSession` masks a session's. */
+export function maskRecordedConfig<T>(config: T, entry: StateEntry | undefined, masker: ValueMasker): T {
+  const body = entry?.body ?? null;
+  if (body === null) return masker.json(config);
+  return maskConfig(expectedConfig(body as ManifestData), config, storedSensitiveAt(body), masker) as T;
+}
+
+function labelsIn(value: unknown): Set<string> {
+  const out = new Set<string>();
+  const walk = (v: unknown): void => {
+    const labels = storedLabels(v);
+    if (labels !== undefined) for (const l of labels) out.add(l);
+    else if (Array.isArray(v)) v.forEach(walk);
+    else if (v !== null && typeof v === 'object') Object.values(v).forEach(walk);
+  };
+  walk(value);
+  return out;
+}
