@@ -101,8 +101,9 @@ async function applyPhase(base, dir, concurrency, perMinute, backend = 'file') {
     const plan = buildPlan(inputs.documents, state);
     const t0 = performance.now();
     const result = await applyPlan(plan, {
-      createSession: (body) => client.createSession(body),
+      api: client,
       state,
+      cwd: dir,
       concurrency,
       ...(perMinute ? { limiter: new RateLimiter(perMinute) } : {}),
     });

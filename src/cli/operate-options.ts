@@ -26,12 +26,12 @@ export interface ListFlags extends OperateFlags {
   limit?: string;
 }
 
-export const SESSION_ARG_HELP = 'a session id (trs_...) or the name of a manifest recorded in the state file by apply';
+export const SESSION_ARG_HELP = 'a session id (trs_...) or the name of a manifest recorded in the state by apply';
 
 /** Adds --state, --user-id, --format and the connection options. */
 export function addOperateOptions(cmd: Command, formats: { yaml?: string } = {}): Command {
   cmd
-    .option('--state <path>', `the state file that resolves manifest names (default: ${DEFAULT_STATE_PATH})`)
+    .option('--state <path|url>', `the state that resolves manifest names: a file (default: ${DEFAULT_STATE_PATH}) or a postgres:// URL; also SESSIONCTL_STATE`)
     .option('--user-id <id>', 'the user id to pick when a manifest name was applied for several users')
     .addOption(
       new Option('--format <format>', `human: tables and summaries; json: the service's response, unchanged${formats.yaml !== undefined ? `; yaml: ${formats.yaml}` : ''}`)
@@ -108,7 +108,7 @@ export function sessionHelp(examples: readonly string[], extra: readonly string[
     '',
     ...extra,
     ...(extra.length > 0 ? [''] : []),
-    'SESSION is a session id (trs_...) or a manifest name from the state file (--state, --user-id).',
+    'SESSION is a session id (trs_...) or a manifest name from the state (--state, --user-id).',
     'Exit codes: 0 ok, 1 the tool or request failed at its own level, 2 usage or input error, 3 the service failed or refused.',
   ].join('\n');
 }

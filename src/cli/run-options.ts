@@ -58,8 +58,12 @@ function parseRate(value: string): number {
   return n;
 }
 
-/** Adds the options every state-aware command shares (and the connection options). */
-export function addRunOptions(cmd: Command, network: 'always' | 'refresh'): Command {
+/**
+ * Adds the options every state-aware command shares (and the connection options). Only commands
+ * that take the state's lock (apply, destroy, import) get `--lock-timeout`: plan and diff read a
+ * snapshot and never wait.
+ */
+export function addRunOptions(cmd: Command, network: 'always' | 'refresh', locks = true): Command {
   cmd
     .option('--state <path|url>', STATE_OPTION_HELP)
     .addOption(formatOption())
@@ -72,7 +76,7 @@ export function addRunOptions(cmd: Command, network: 'always' | 'refresh'): Comm
       '--emulator',
       `use an in-process emulator instead of the service${network === 'refresh' ? ' (with --refresh)' : ''}; its sessions are kept beside the state file, so plan, apply and diff runs see the same ones`,
     );
-  addLockTimeoutOption(cmd);
+  if (locks) addLockTimeoutOption(cmd);
   addProjectOptions(cmd);
   return addConnectionOptions(cmd);
 }

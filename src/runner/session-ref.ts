@@ -27,9 +27,9 @@ export function isSessionId(ref: string): boolean {
 
 /**
  * Resolves `SESSION` as given on the command line: a `trs_...` id is used as it is (the service
- * judges a malformed one), anything else is a manifest name looked up in the state file that
- * `apply` writes. A name applied for several user ids needs `--user-id`; an unknown name, or a
- * state file that does not exist, is a usage error with a hint. The state file is only read,
+ * judges a malformed one), anything else is a manifest name looked up in the state that `apply`
+ * writes (a file or PostgreSQL). A name applied for several user ids needs `--user-id`; an
+ * unknown name, or a state never written, is a usage error with a hint. The state is only read,
  * never locked or written.
  */
 export async function resolveSession(ref: string, options: ResolveOptions): Promise<ResolvedSession> {
@@ -42,20 +42,23 @@ export async function resolveSession(ref: string, options: ResolveOptions): Prom
   }
   const shown = options.state.kind === 'file' ? relative(options.cwd, options.state.location) || options.state.location : options.state.location;
   const store = await options.state.load();
+  // A file that does not exist, or a database (or workspace) that apply never wrote.
+  const noun = options.state.kind === 'file' ? 'state file' : 'state';
+  const where = `the ${noun} ${shown}`;
   if (store.hashAtLoad === '') {
     throw new UsageError(
-      `"${ref}" is not a session id (trs_...), and there is no state file at ${shown} to look it up as a manifest name`,
-      'pass a session id (trs_...), run `sessionctl apply` first, or point --state at the state file apply wrote',
+      `"${ref}" is not a session id (trs_...), and ${options.state.kind === 'file' ? `there is no state file at ${shown}` : `nothing has been applied to the state ${shown}`} to look it up as a manifest name`,
+      `pass a session id (trs_...), run \`sessionctl apply\` first, or point --state at the ${noun} apply wrote`,
     );
   }
   const all = store.list();
   const matches = all.filter((e) => e.name === ref);
   if (matches.length === 0) {
     const names = [...new Set(all.map((e) => e.name))];
-    const known = names.length === 0 ? `the state file ${shown} records no sessions` : `the state file ${shown} records: ${names.join(', ')}`;
+    const known = names.length === 0 ? `${where} records no sessions` : `${where} records: ${names.join(', ')}`;
     throw new UsageError(
       `no session named "${ref}": ${known}`,
-      'pass a session id (trs_...), a recorded manifest name, or point --state at another state file',
+      `pass a session id (trs_...), a recorded manifest name, or point --state at another ${noun}`,
     );
   }
   if (options.userId !== undefined) {

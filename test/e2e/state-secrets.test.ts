@@ -57,6 +57,10 @@ describe.skipIf(skipBecause(db === null, 'needs a PostgreSQL server (the run pri
       return r;
     };
 
+    // A name looked up in a workspace nothing was applied to: said so, in the state's words.
+    const never = await run(['get', 'svc-00', '--state', stateUrl(db!, schema, 'never-applied')], {}, 2);
+    expect(never.stderr).toContain('"svc-00" is not a session id (trs_...), and nothing has been applied to the state postgres://');
+    expect(never.stderr).toContain('point --state at the state apply wrote');
     await run(['apply', 'm', '--state', url, '--verbose'], {}, 0);
     await run(['plan', 'm', '--state', url, '--out', 'plan.json', '--format', 'human', '--format', 'json=report.json'], {}, 0);
     await run(['apply', 'plan.json', '--format', 'json=apply.json'], {}, 0);

@@ -14,9 +14,9 @@ _sessionctl_options() {
   case "$1" in
     '') echo '-V --version -h --help' ;;
     'validate') echo '--format --changed-since --strict --env-file --sensitive --max-file-size --jobs --no-fast-path --catalog --config --no-config -h --help' ;;
-    'plan') echo '--refresh --prune --recreate-unknown --detailed-exitcode --out --strict --show-sensitive --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --emulator --lock-timeout --config --no-config --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
+    'plan') echo '--refresh --prune --recreate-unknown --detailed-exitcode --out --strict --show-sensitive --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --emulator --config --no-config --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
     'apply') echo '--dry-run --refresh --prune --keep-replaced --recreate-unknown --strict --github-output --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --emulator --lock-timeout --config --no-config --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
-    'diff') echo '--session --strict --mcp --show-sensitive --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --emulator --lock-timeout --config --no-config --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
+    'diff') echo '--session --strict --mcp --show-sensitive --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --emulator --config --no-config --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
     'destroy') echo '--auto-approve --dry-run --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --emulator --lock-timeout --config --no-config --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
     'import') echo '--strict --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --emulator --lock-timeout --config --no-config --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
     'export') echo '--name --out --force --show-sensitive --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
@@ -58,9 +58,9 @@ _sessionctl_options() {
 _sessionctl_value_options() {
   case "$1" in
     'validate') echo '--format --changed-since --env-file --sensitive --max-file-size --jobs --catalog --config' ;;
-    'plan') echo '--out --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --lock-timeout --config --base-url --api-key-file --api-version --timeout' ;;
+    'plan') echo '--out --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --config --base-url --api-key-file --api-version --timeout' ;;
     'apply') echo '--refresh --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --lock-timeout --config --base-url --api-key-file --api-version --timeout' ;;
-    'diff') echo '--session --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --lock-timeout --config --base-url --api-key-file --api-version --timeout' ;;
+    'diff') echo '--session --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --config --base-url --api-key-file --api-version --timeout' ;;
     'destroy') echo '--state --format --changed-since --env-file --sensitive --concurrency --rate-limit --lock-timeout --config --base-url --api-key-file --api-version --timeout' ;;
     'import') echo '--state --format --changed-since --env-file --sensitive --concurrency --rate-limit --lock-timeout --config --base-url --api-key-file --api-version --timeout' ;;
     'export') echo '--name --out --state --user-id --format --base-url --api-key-file --api-version --timeout' ;;

@@ -18,11 +18,11 @@ function __sessionctl_value_options
         case 'p:validate'
             printf '%s\n' '--format' '--changed-since' '--env-file' '--sensitive' '--max-file-size' '--jobs' '--catalog' '--config'
         case 'p:plan'
-            printf '%s\n' '--out' '--state' '--format' '--changed-since' '--env-file' '--sensitive' '--concurrency' '--rate-limit' '--lock-timeout' '--config' '--base-url' '--api-key-file' '--api-version' '--timeout'
+            printf '%s\n' '--out' '--state' '--format' '--changed-since' '--env-file' '--sensitive' '--concurrency' '--rate-limit' '--config' '--base-url' '--api-key-file' '--api-version' '--timeout'
         case 'p:apply'
             printf '%s\n' '--refresh' '--state' '--format' '--changed-since' '--env-file' '--sensitive' '--concurrency' '--rate-limit' '--lock-timeout' '--config' '--base-url' '--api-key-file' '--api-version' '--timeout'
         case 'p:diff'
-            printf '%s\n' '--session' '--state' '--format' '--changed-since' '--env-file' '--sensitive' '--concurrency' '--rate-limit' '--lock-timeout' '--config' '--base-url' '--api-key-file' '--api-version' '--timeout'
+            printf '%s\n' '--session' '--state' '--format' '--changed-since' '--env-file' '--sensitive' '--concurrency' '--rate-limit' '--config' '--base-url' '--api-key-file' '--api-version' '--timeout'
         case 'p:destroy'
             printf '%s\n' '--state' '--format' '--changed-since' '--env-file' '--sensitive' '--concurrency' '--rate-limit' '--lock-timeout' '--config' '--base-url' '--api-key-file' '--api-version' '--timeout'
         case 'p:import'
@@ -173,7 +173,6 @@ complete -c sessionctl -n '__sessionctl_at \'plan\'' -l 'sensitive' -r -F -d 'ma
 complete -c sessionctl -n '__sessionctl_at \'plan\'' -l 'concurrency' -r -F -d 'requests in flight at once (default: 4)'
 complete -c sessionctl -n '__sessionctl_at \'plan\'' -l 'rate-limit' -r -F -d 'space requests out to at most this many per minute (creates and reads together)'
 complete -c sessionctl -n '__sessionctl_at \'plan\'' -l 'emulator' -d 'use an in-process emulator instead of the service (with --refresh); its sessions are kept beside the state file, so plan, apply and diff runs see the same ones'
-complete -c sessionctl -n '__sessionctl_at \'plan\'' -l 'lock-timeout' -r -F -d 'how long to wait for the state lock while another apply (or state command) holds it: 30s, 5m (default: 0, fail at once naming the holder)'
 complete -c sessionctl -n '__sessionctl_at \'plan\'' -l 'config' -r -F -d 'the project configuration (default: sessionctl.yaml in this folder or the nearest above it, up to the repository root)'
 complete -c sessionctl -n '__sessionctl_at \'plan\'' -l 'no-config' -d 'read no project configuration'
 complete -c sessionctl -n '__sessionctl_at \'plan\'' -l 'base-url' -r -F -d 'the service\'s base URL (default: https://backend.composio.dev; plain http only to loopback)'
@@ -222,7 +221,6 @@ complete -c sessionctl -n '__sessionctl_at \'diff\'' -l 'sensitive' -r -F -d 'ma
 complete -c sessionctl -n '__sessionctl_at \'diff\'' -l 'concurrency' -r -F -d 'requests in flight at once (default: 4)'
 complete -c sessionctl -n '__sessionctl_at \'diff\'' -l 'rate-limit' -r -F -d 'space requests out to at most this many per minute (creates and reads together)'
 complete -c sessionctl -n '__sessionctl_at \'diff\'' -l 'emulator' -d 'use an in-process emulator instead of the service; its sessions are kept beside the state file, so plan, apply and diff runs see the same ones'
-complete -c sessionctl -n '__sessionctl_at \'diff\'' -l 'lock-timeout' -r -F -d 'how long to wait for the state lock while another apply (or state command) holds it: 30s, 5m (default: 0, fail at once naming the holder)'
 complete -c sessionctl -n '__sessionctl_at \'diff\'' -l 'config' -r -F -d 'the project configuration (default: sessionctl.yaml in this folder or the nearest above it, up to the repository root)'
 complete -c sessionctl -n '__sessionctl_at \'diff\'' -l 'no-config' -d 'read no project configuration'
 complete -c sessionctl -n '__sessionctl_at \'diff\'' -l 'base-url' -r -F -d 'the service\'s base URL (default: https://backend.composio.dev; plain http only to loopback)'
@@ -278,7 +276,7 @@ complete -c sessionctl -n '__sessionctl_at \'export\'' -l 'name' -r -F -d 'the m
 complete -c sessionctl -n '__sessionctl_at \'export\'' -l 'out' -r -F -d 'write the manifest to this file instead of standard output'
 complete -c sessionctl -n '__sessionctl_at \'export\'' -l 'force' -d 'replace --out when it exists'
 complete -c sessionctl -n '__sessionctl_at \'export\'' -l 'show-sensitive' -d 'write values that look like secrets as they are (not for files that go to git)'
-complete -c sessionctl -n '__sessionctl_at \'export\'' -l 'state' -r -F -d 'the state file that resolves manifest names (default: .sessionctl/state.json)'
+complete -c sessionctl -n '__sessionctl_at \'export\'' -l 'state' -r -F -d 'the state that resolves manifest names: a file (default: .sessionctl/state.json) or a postgres:// URL; also SESSIONCTL_STATE'
 complete -c sessionctl -n '__sessionctl_at \'export\'' -l 'user-id' -r -F -d 'the user id to pick when a manifest name was applied for several users'
 complete -c sessionctl -n '__sessionctl_at \'export\'' -l 'format' -x -a 'human json' -d 'human: tables and summaries; json: the service\'s response, unchanged'
 complete -c sessionctl -n '__sessionctl_at \'export\'' -l 'emulator' -d 'use the offline emulator of apply --emulator (kept beside the state file); URLs it prints last only as long as the command'
@@ -292,7 +290,7 @@ complete -c sessionctl -n '__sessionctl_at \'export\'' -s 'h' -l 'help' -d 'disp
 # sessionctl history
 complete -c sessionctl -n '__sessionctl_at \'history\'' -l 'diff' -r -F -d 'a unified diff of the config of two versions (give two numbers)'
 complete -c sessionctl -n '__sessionctl_at \'history\'' -l 'sensitive' -r -F -d 'mask the value of this ${VAR} in every output, report, plan file and the state, whatever its name (repeatable)'
-complete -c sessionctl -n '__sessionctl_at \'history\'' -l 'state' -r -F -d 'the state file that resolves manifest names (default: .sessionctl/state.json)'
+complete -c sessionctl -n '__sessionctl_at \'history\'' -l 'state' -r -F -d 'the state that resolves manifest names: a file (default: .sessionctl/state.json) or a postgres:// URL; also SESSIONCTL_STATE'
 complete -c sessionctl -n '__sessionctl_at \'history\'' -l 'user-id' -r -F -d 'the user id to pick when a manifest name was applied for several users'
 complete -c sessionctl -n '__sessionctl_at \'history\'' -l 'format' -x -a 'human json' -d 'human: tables and summaries; json: the service\'s response, unchanged'
 complete -c sessionctl -n '__sessionctl_at \'history\'' -l 'emulator' -d 'use the offline emulator of apply --emulator (kept beside the state file); URLs it prints last only as long as the command'
@@ -366,7 +364,7 @@ complete -c sessionctl -n '__sessionctl_at \'state help\'' -a 'list show rm mv p
 
 # sessionctl get
 complete -c sessionctl -n '__sessionctl_at \'get\'' -l 'sensitive' -r -F -d 'mask the value of this ${VAR} in every output, report, plan file and the state, whatever its name (repeatable)'
-complete -c sessionctl -n '__sessionctl_at \'get\'' -l 'state' -r -F -d 'the state file that resolves manifest names (default: .sessionctl/state.json)'
+complete -c sessionctl -n '__sessionctl_at \'get\'' -l 'state' -r -F -d 'the state that resolves manifest names: a file (default: .sessionctl/state.json) or a postgres:// URL; also SESSIONCTL_STATE'
 complete -c sessionctl -n '__sessionctl_at \'get\'' -l 'user-id' -r -F -d 'the user id to pick when a manifest name was applied for several users'
 complete -c sessionctl -n '__sessionctl_at \'get\'' -l 'format' -x -a 'human json yaml' -d 'human: tables and summaries; json: the service\'s response, unchanged; yaml: the manifest that declares the session (as `sessionctl export`)'
 complete -c sessionctl -n '__sessionctl_at \'get\'' -l 'emulator' -d 'use the offline emulator of apply --emulator (kept beside the state file); URLs it prints last only as long as the command'
@@ -381,7 +379,7 @@ complete -c sessionctl -n '__sessionctl_at \'get\'' -s 'h' -l 'help' -d 'display
 complete -c sessionctl -n '__sessionctl_at \'toolkits\'' -l 'connected' -d 'only toolkits with an active connection'
 complete -c sessionctl -n '__sessionctl_at \'toolkits\'' -l 'search' -r -F -d 'only toolkits whose slug, name or description matches'
 complete -c sessionctl -n '__sessionctl_at \'toolkits\'' -l 'toolkit' -r -F -d 'only this toolkit (repeatable); overrides the session\'s own toolkit filter'
-complete -c sessionctl -n '__sessionctl_at \'toolkits\'' -l 'state' -r -F -d 'the state file that resolves manifest names (default: .sessionctl/state.json)'
+complete -c sessionctl -n '__sessionctl_at \'toolkits\'' -l 'state' -r -F -d 'the state that resolves manifest names: a file (default: .sessionctl/state.json) or a postgres:// URL; also SESSIONCTL_STATE'
 complete -c sessionctl -n '__sessionctl_at \'toolkits\'' -l 'user-id' -r -F -d 'the user id to pick when a manifest name was applied for several users'
 complete -c sessionctl -n '__sessionctl_at \'toolkits\'' -l 'format' -x -a 'human json' -d 'human: tables and summaries; json: the service\'s response, unchanged'
 complete -c sessionctl -n '__sessionctl_at \'toolkits\'' -l 'emulator' -d 'use the offline emulator of apply --emulator (kept beside the state file); URLs it prints last only as long as the command'
@@ -395,7 +393,7 @@ complete -c sessionctl -n '__sessionctl_at \'toolkits\'' -l 'limit' -r -F -d 'fe
 complete -c sessionctl -n '__sessionctl_at \'toolkits\'' -s 'h' -l 'help' -d 'display help for command'
 
 # sessionctl tools
-complete -c sessionctl -n '__sessionctl_at \'tools\'' -l 'state' -r -F -d 'the state file that resolves manifest names (default: .sessionctl/state.json)'
+complete -c sessionctl -n '__sessionctl_at \'tools\'' -l 'state' -r -F -d 'the state that resolves manifest names: a file (default: .sessionctl/state.json) or a postgres:// URL; also SESSIONCTL_STATE'
 complete -c sessionctl -n '__sessionctl_at \'tools\'' -l 'user-id' -r -F -d 'the user id to pick when a manifest name was applied for several users'
 complete -c sessionctl -n '__sessionctl_at \'tools\'' -l 'format' -x -a 'human json' -d 'human: tables and summaries; json: the service\'s response, unchanged'
 complete -c sessionctl -n '__sessionctl_at \'tools\'' -l 'emulator' -d 'use the offline emulator of apply --emulator (kept beside the state file); URLs it prints last only as long as the command'
@@ -409,7 +407,7 @@ complete -c sessionctl -n '__sessionctl_at \'tools\'' -s 'h' -l 'help' -d 'displ
 # sessionctl search
 complete -c sessionctl -n '__sessionctl_at \'search\'' -l 'known-fields' -r -F -d 'facts the search may use for every use case, e.g. channel:general,user:alice'
 complete -c sessionctl -n '__sessionctl_at \'search\'' -l 'model' -r -F -d 'a model name the search may tailor its plan to (a hint)'
-complete -c sessionctl -n '__sessionctl_at \'search\'' -l 'state' -r -F -d 'the state file that resolves manifest names (default: .sessionctl/state.json)'
+complete -c sessionctl -n '__sessionctl_at \'search\'' -l 'state' -r -F -d 'the state that resolves manifest names: a file (default: .sessionctl/state.json) or a postgres:// URL; also SESSIONCTL_STATE'
 complete -c sessionctl -n '__sessionctl_at \'search\'' -l 'user-id' -r -F -d 'the user id to pick when a manifest name was applied for several users'
 complete -c sessionctl -n '__sessionctl_at \'search\'' -l 'format' -x -a 'human json' -d 'human: tables and summaries; json: the service\'s response, unchanged'
 complete -c sessionctl -n '__sessionctl_at \'search\'' -l 'emulator' -d 'use the offline emulator of apply --emulator (kept beside the state file); URLs it prints last only as long as the command'
@@ -423,7 +421,7 @@ complete -c sessionctl -n '__sessionctl_at \'search\'' -s 'h' -l 'help' -d 'disp
 # sessionctl execute
 complete -c sessionctl -n '__sessionctl_at \'execute\'' -l 'arg' -r -F -d 'one argument; the value is JSON when it parses, else a string (repeatable)'
 complete -c sessionctl -n '__sessionctl_at \'execute\'' -l 'args-file' -r -F -d 'a JSON object of arguments, from a file or - for standard input'
-complete -c sessionctl -n '__sessionctl_at \'execute\'' -l 'state' -r -F -d 'the state file that resolves manifest names (default: .sessionctl/state.json)'
+complete -c sessionctl -n '__sessionctl_at \'execute\'' -l 'state' -r -F -d 'the state that resolves manifest names: a file (default: .sessionctl/state.json) or a postgres:// URL; also SESSIONCTL_STATE'
 complete -c sessionctl -n '__sessionctl_at \'execute\'' -l 'user-id' -r -F -d 'the user id to pick when a manifest name was applied for several users'
 complete -c sessionctl -n '__sessionctl_at \'execute\'' -l 'format' -x -a 'human json' -d 'human: tables and summaries; json: the service\'s response, unchanged'
 complete -c sessionctl -n '__sessionctl_at \'execute\'' -l 'emulator' -d 'use the offline emulator of apply --emulator (kept beside the state file); URLs it prints last only as long as the command'
@@ -437,7 +435,7 @@ complete -c sessionctl -n '__sessionctl_at \'execute\'' -s 'h' -l 'help' -d 'dis
 # sessionctl execute-meta
 complete -c sessionctl -n '__sessionctl_at \'execute-meta\'' -l 'arg' -r -F -d 'one argument; the value is JSON when it parses, else a string (repeatable)'
 complete -c sessionctl -n '__sessionctl_at \'execute-meta\'' -l 'args-file' -r -F -d 'a JSON object of arguments, from a file or - for standard input'
-complete -c sessionctl -n '__sessionctl_at \'execute-meta\'' -l 'state' -r -F -d 'the state file that resolves manifest names (default: .sessionctl/state.json)'
+complete -c sessionctl -n '__sessionctl_at \'execute-meta\'' -l 'state' -r -F -d 'the state that resolves manifest names: a file (default: .sessionctl/state.json) or a postgres:// URL; also SESSIONCTL_STATE'
 complete -c sessionctl -n '__sessionctl_at \'execute-meta\'' -l 'user-id' -r -F -d 'the user id to pick when a manifest name was applied for several users'
 complete -c sessionctl -n '__sessionctl_at \'execute-meta\'' -l 'format' -x -a 'human json' -d 'human: tables and summaries; json: the service\'s response, unchanged'
 complete -c sessionctl -n '__sessionctl_at \'execute-meta\'' -l 'emulator' -d 'use the offline emulator of apply --emulator (kept beside the state file); URLs it prints last only as long as the command'
@@ -451,7 +449,7 @@ complete -c sessionctl -n '__sessionctl_at \'execute-meta\'' -s 'h' -l 'help' -d
 # sessionctl link
 complete -c sessionctl -n '__sessionctl_at \'link\'' -l 'callback-url' -r -F -d 'where the user lands after authorising (http or https)'
 complete -c sessionctl -n '__sessionctl_at \'link\'' -l 'approve' -d 'emulator only: complete the link at once, without a browser, so the toolkit is connected'
-complete -c sessionctl -n '__sessionctl_at \'link\'' -l 'state' -r -F -d 'the state file that resolves manifest names (default: .sessionctl/state.json)'
+complete -c sessionctl -n '__sessionctl_at \'link\'' -l 'state' -r -F -d 'the state that resolves manifest names: a file (default: .sessionctl/state.json) or a postgres:// URL; also SESSIONCTL_STATE'
 complete -c sessionctl -n '__sessionctl_at \'link\'' -l 'user-id' -r -F -d 'the user id to pick when a manifest name was applied for several users'
 complete -c sessionctl -n '__sessionctl_at \'link\'' -l 'format' -x -a 'human json' -d 'human: tables and summaries; json: the service\'s response, unchanged'
 complete -c sessionctl -n '__sessionctl_at \'link\'' -l 'emulator' -d 'use the offline emulator of apply --emulator (kept beside the state file); URLs it prints last only as long as the command'
@@ -468,7 +466,7 @@ complete -c sessionctl -n '__sessionctl_at \'proxy\'' -l 'method' -r -F -d 'the 
 complete -c sessionctl -n '__sessionctl_at \'proxy\'' -l 'endpoint' -r -F -d 'a path relative to the toolkit\'s API base (or an absolute URL), e.g. /user/repos'
 complete -c sessionctl -n '__sessionctl_at \'proxy\'' -l 'body' -r -F -d 'a JSON request body, from a file or - for standard input'
 complete -c sessionctl -n '__sessionctl_at \'proxy\'' -l 'param' -r -F -d 'a header or query parameter: header:Accept=application/json, query:per_page=5 (repeatable)'
-complete -c sessionctl -n '__sessionctl_at \'proxy\'' -l 'state' -r -F -d 'the state file that resolves manifest names (default: .sessionctl/state.json)'
+complete -c sessionctl -n '__sessionctl_at \'proxy\'' -l 'state' -r -F -d 'the state that resolves manifest names: a file (default: .sessionctl/state.json) or a postgres:// URL; also SESSIONCTL_STATE'
 complete -c sessionctl -n '__sessionctl_at \'proxy\'' -l 'user-id' -r -F -d 'the user id to pick when a manifest name was applied for several users'
 complete -c sessionctl -n '__sessionctl_at \'proxy\'' -l 'format' -x -a 'human json' -d 'human: tables and summaries; json: the service\'s response, unchanged'
 complete -c sessionctl -n '__sessionctl_at \'proxy\'' -l 'emulator' -d 'use the offline emulator of apply --emulator (kept beside the state file); URLs it prints last only as long as the command'
@@ -492,7 +490,7 @@ complete -c sessionctl -n '__sessionctl_at \'files\'' -s 'h' -l 'help' -d 'displ
 
 # sessionctl files ls
 complete -c sessionctl -n '__sessionctl_at \'files ls\'' -l 'mount' -r -F -d 'the mount'
-complete -c sessionctl -n '__sessionctl_at \'files ls\'' -l 'state' -r -F -d 'the state file that resolves manifest names (default: .sessionctl/state.json)'
+complete -c sessionctl -n '__sessionctl_at \'files ls\'' -l 'state' -r -F -d 'the state that resolves manifest names: a file (default: .sessionctl/state.json) or a postgres:// URL; also SESSIONCTL_STATE'
 complete -c sessionctl -n '__sessionctl_at \'files ls\'' -l 'user-id' -r -F -d 'the user id to pick when a manifest name was applied for several users'
 complete -c sessionctl -n '__sessionctl_at \'files ls\'' -l 'format' -x -a 'human json' -d 'human: tables and summaries; json: the service\'s response, unchanged'
 complete -c sessionctl -n '__sessionctl_at \'files ls\'' -l 'emulator' -d 'use the offline emulator of apply --emulator (kept beside the state file); URLs it prints last only as long as the command'
@@ -508,7 +506,7 @@ complete -c sessionctl -n '__sessionctl_at \'files ls\'' -s 'h' -l 'help' -d 'di
 # sessionctl files upload-url
 complete -c sessionctl -n '__sessionctl_at \'files upload-url\'' -l 'content-type' -r -F -d 'the file\'s media type, e.g. text/csv'
 complete -c sessionctl -n '__sessionctl_at \'files upload-url\'' -l 'mount' -r -F -d 'the mount'
-complete -c sessionctl -n '__sessionctl_at \'files upload-url\'' -l 'state' -r -F -d 'the state file that resolves manifest names (default: .sessionctl/state.json)'
+complete -c sessionctl -n '__sessionctl_at \'files upload-url\'' -l 'state' -r -F -d 'the state that resolves manifest names: a file (default: .sessionctl/state.json) or a postgres:// URL; also SESSIONCTL_STATE'
 complete -c sessionctl -n '__sessionctl_at \'files upload-url\'' -l 'user-id' -r -F -d 'the user id to pick when a manifest name was applied for several users'
 complete -c sessionctl -n '__sessionctl_at \'files upload-url\'' -l 'format' -x -a 'human json' -d 'human: tables and summaries; json: the service\'s response, unchanged'
 complete -c sessionctl -n '__sessionctl_at \'files upload-url\'' -l 'emulator' -d 'use the offline emulator of apply --emulator (kept beside the state file); URLs it prints last only as long as the command'
@@ -521,7 +519,7 @@ complete -c sessionctl -n '__sessionctl_at \'files upload-url\'' -s 'h' -l 'help
 
 # sessionctl files download-url
 complete -c sessionctl -n '__sessionctl_at \'files download-url\'' -l 'mount' -r -F -d 'the mount'
-complete -c sessionctl -n '__sessionctl_at \'files download-url\'' -l 'state' -r -F -d 'the state file that resolves manifest names (default: .sessionctl/state.json)'
+complete -c sessionctl -n '__sessionctl_at \'files download-url\'' -l 'state' -r -F -d 'the state that resolves manifest names: a file (default: .sessionctl/state.json) or a postgres:// URL; also SESSIONCTL_STATE'
 complete -c sessionctl -n '__sessionctl_at \'files download-url\'' -l 'user-id' -r -F -d 'the user id to pick when a manifest name was applied for several users'
 complete -c sessionctl -n '__sessionctl_at \'files download-url\'' -l 'format' -x -a 'human json' -d 'human: tables and summaries; json: the service\'s response, unchanged'
 complete -c sessionctl -n '__sessionctl_at \'files download-url\'' -l 'emulator' -d 'use the offline emulator of apply --emulator (kept beside the state file); URLs it prints last only as long as the command'
@@ -534,7 +532,7 @@ complete -c sessionctl -n '__sessionctl_at \'files download-url\'' -s 'h' -l 'he
 
 # sessionctl files rm
 complete -c sessionctl -n '__sessionctl_at \'files rm\'' -l 'mount' -r -F -d 'the mount'
-complete -c sessionctl -n '__sessionctl_at \'files rm\'' -l 'state' -r -F -d 'the state file that resolves manifest names (default: .sessionctl/state.json)'
+complete -c sessionctl -n '__sessionctl_at \'files rm\'' -l 'state' -r -F -d 'the state that resolves manifest names: a file (default: .sessionctl/state.json) or a postgres:// URL; also SESSIONCTL_STATE'
 complete -c sessionctl -n '__sessionctl_at \'files rm\'' -l 'user-id' -r -F -d 'the user id to pick when a manifest name was applied for several users'
 complete -c sessionctl -n '__sessionctl_at \'files rm\'' -l 'format' -x -a 'human json' -d 'human: tables and summaries; json: the service\'s response, unchanged'
 complete -c sessionctl -n '__sessionctl_at \'files rm\'' -l 'emulator' -d 'use the offline emulator of apply --emulator (kept beside the state file); URLs it prints last only as long as the command'
@@ -548,7 +546,7 @@ complete -c sessionctl -n '__sessionctl_at \'files rm\'' -s 'h' -l 'help' -d 'di
 # sessionctl files put
 complete -c sessionctl -n '__sessionctl_at \'files put\'' -l 'content-type' -r -F -d 'the file\'s media type (default application/octet-stream)'
 complete -c sessionctl -n '__sessionctl_at \'files put\'' -l 'mount' -r -F -d 'the mount'
-complete -c sessionctl -n '__sessionctl_at \'files put\'' -l 'state' -r -F -d 'the state file that resolves manifest names (default: .sessionctl/state.json)'
+complete -c sessionctl -n '__sessionctl_at \'files put\'' -l 'state' -r -F -d 'the state that resolves manifest names: a file (default: .sessionctl/state.json) or a postgres:// URL; also SESSIONCTL_STATE'
 complete -c sessionctl -n '__sessionctl_at \'files put\'' -l 'user-id' -r -F -d 'the user id to pick when a manifest name was applied for several users'
 complete -c sessionctl -n '__sessionctl_at \'files put\'' -l 'format' -x -a 'human json' -d 'human: tables and summaries; json: the service\'s response, unchanged'
 complete -c sessionctl -n '__sessionctl_at \'files put\'' -l 'emulator' -d 'use the offline emulator of apply --emulator (kept beside the state file); URLs it prints last only as long as the command'
@@ -562,7 +560,7 @@ complete -c sessionctl -n '__sessionctl_at \'files put\'' -s 'h' -l 'help' -d 'd
 # sessionctl files get
 complete -c sessionctl -n '__sessionctl_at \'files get\'' -l 'force' -d 'replace the local file if it exists'
 complete -c sessionctl -n '__sessionctl_at \'files get\'' -l 'mount' -r -F -d 'the mount'
-complete -c sessionctl -n '__sessionctl_at \'files get\'' -l 'state' -r -F -d 'the state file that resolves manifest names (default: .sessionctl/state.json)'
+complete -c sessionctl -n '__sessionctl_at \'files get\'' -l 'state' -r -F -d 'the state that resolves manifest names: a file (default: .sessionctl/state.json) or a postgres:// URL; also SESSIONCTL_STATE'
 complete -c sessionctl -n '__sessionctl_at \'files get\'' -l 'user-id' -r -F -d 'the user id to pick when a manifest name was applied for several users'
 complete -c sessionctl -n '__sessionctl_at \'files get\'' -l 'format' -x -a 'human json' -d 'human: tables and summaries; json: the service\'s response, unchanged'
 complete -c sessionctl -n '__sessionctl_at \'files get\'' -l 'emulator' -d 'use the offline emulator of apply --emulator (kept beside the state file); URLs it prints last only as long as the command'
@@ -581,7 +579,7 @@ complete -c sessionctl -n '__sessionctl_at \'files help\'' -a 'ls upload-url dow
 complete -c sessionctl -n '__sessionctl_at \'mcp\'' -l 'call' -r -F -d 'call this tool over MCP (tools/call) instead of listing'
 complete -c sessionctl -n '__sessionctl_at \'mcp\'' -l 'arg' -r -F -d 'one argument; the value is JSON when it parses, else a string (repeatable)'
 complete -c sessionctl -n '__sessionctl_at \'mcp\'' -l 'args-file' -r -F -d 'a JSON object of arguments, from a file or - for standard input'
-complete -c sessionctl -n '__sessionctl_at \'mcp\'' -l 'state' -r -F -d 'the state file that resolves manifest names (default: .sessionctl/state.json)'
+complete -c sessionctl -n '__sessionctl_at \'mcp\'' -l 'state' -r -F -d 'the state that resolves manifest names: a file (default: .sessionctl/state.json) or a postgres:// URL; also SESSIONCTL_STATE'
 complete -c sessionctl -n '__sessionctl_at \'mcp\'' -l 'user-id' -r -F -d 'the user id to pick when a manifest name was applied for several users'
 complete -c sessionctl -n '__sessionctl_at \'mcp\'' -l 'format' -x -a 'human json' -d 'human: tables and summaries; json: the service\'s response, unchanged'
 complete -c sessionctl -n '__sessionctl_at \'mcp\'' -l 'emulator' -d 'use the offline emulator of apply --emulator (kept beside the state file); URLs it prints last only as long as the command'

@@ -23,7 +23,7 @@ export const registerDiff: RegisterCommand = (program, env) => {
     .option('--strict', 'differences the manifest does not declare (added) count as drift too')
     .option('--mcp', 'also compare the tools an agent sees at each session\'s MCP URL with the ones the manifest expects');
   cmd.addOption(showSensitiveOption());
-  addRunOptions(cmd, 'always')
+  addRunOptions(cmd, 'always', false)
     .addHelpText(
       'after',
       [

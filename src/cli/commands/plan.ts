@@ -30,7 +30,7 @@ export const registerPlan: RegisterCommand = (program, env) => {
     .option('--out <file>', 'save the plan; `sessionctl apply FILE` executes it only while manifests and state are unchanged')
     .option('--strict', 'warnings fail the run too (exit code 1)');
   cmd.addOption(showSensitiveOption());
-  addRunOptions(cmd, 'refresh')
+  addRunOptions(cmd, 'refresh', false)
     .addHelpText(
       'after',
       [
