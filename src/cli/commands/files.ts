@@ -3,7 +3,7 @@ import { lstat, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { InputError, UsageError } from '../../diagnostics/errors.js';
-import type { RegisterCommand } from '../command.js';
+import type { CommandEnv, RegisterCommand } from '../command.js';
 import { traceLine } from '../connection.js';
 import { interruptOn } from '../interrupt.js';
 import { addListOptions, addOperateOptions, printJson, renderContext, SESSION_ARG_HELP, sessionHelp, withSession, type ListFlags, type OperateFlags } from '../operate-options.js';
@@ -21,6 +21,16 @@ function withMount(cmd: Command): Command {
   return addOperateOptions(cmd.option('--mount <id>', 'the mount', 'files'));
 }
 
+const FILES_HELP = [
+  '',
+  'Examples:',
+  '  sessionctl files put support-agent ./report.csv reports/q3.csv',
+  '  sessionctl files ls support-agent reports/',
+  '  sessionctl files get support-agent reports/q3.csv ./copy.csv',
+  '',
+  'Presigned URLs point at storage, not the service: the API key is never sent there, and files are streamed.',
+].join('\n');
+
 /**
  * `sessionctl files ...`: the session's mount (the sandbox's `/mnt/files`): list, presigned URLs,
  * delete, and `put` / `get`, which also move the bytes. Presigned URLs point at storage, not the
@@ -30,19 +40,13 @@ export const registerFiles: RegisterCommand = (program, env) => {
   const files = program
     .command('files')
     .description("Work with the files in a session's mount (/mnt/files in its sandbox): ls, put, get, rm, upload-url, download-url.")
-    .addHelpText(
-      'after',
-      [
-        '',
-        'Examples:',
-        '  sessionctl files put support-agent ./report.csv reports/q3.csv',
-        '  sessionctl files ls support-agent reports/',
-        '  sessionctl files get support-agent reports/q3.csv ./copy.csv',
-        '',
-        'Presigned URLs point at storage, not the service: the API key is never sent there, and files are streamed.',
-      ].join('\n'),
-    );
+    .addHelpText('after', FILES_HELP);
+  for (const register of [registerLs, registerUploadUrl, registerDownloadUrl, registerRm, registerPut, registerGet]) register(files, env);
+  for (const sub of files.commands) sub.exitOverride();
+};
 
+/** `files ls`: list the mount, a page or all of it. */
+function registerLs(files: Command, env: CommandEnv): void {
   const ls = files.command('ls').description('List the files in the mount (paginated).').argument('<session>', SESSION_ARG_HELP).argument('[prefix]', 'only paths that start with this, e.g. data/');
   addListOptions(withMount(ls))
     .addHelpText('after', sessionHelp(['sessionctl files ls support-agent', 'sessionctl files ls trs_1a2b3c4d5e6f data/ --all --format json']))
@@ -66,7 +70,10 @@ export const registerFiles: RegisterCommand = (program, env) => {
         env.io.stdout.write(renderMountItems(got.items, got.more, renderContext(env)));
       });
     });
+}
 
+/** `files upload-url`: a presigned URL to PUT into. */
+function registerUploadUrl(files: Command, env: CommandEnv): void {
   const uploadUrl = files
     .command('upload-url')
     .description('Get a presigned URL to PUT a file into the mount (no API key needed there).')
@@ -83,7 +90,10 @@ export const registerFiles: RegisterCommand = (program, env) => {
         env.io.stdout.write(renderPresigned('upload', r, renderContext(env)));
       });
     });
+}
 
+/** `files download-url`: a presigned URL to GET from. */
+function registerDownloadUrl(files: Command, env: CommandEnv): void {
   const downloadUrl = files
     .command('download-url')
     .description('Get a presigned URL to GET a file from the mount (no API key needed there).')
@@ -99,7 +109,10 @@ export const registerFiles: RegisterCommand = (program, env) => {
         env.io.stdout.write(renderPresigned('download', r, renderContext(env)));
       });
     });
+}
 
+/** `files rm`: delete one file of the mount. */
+function registerRm(files: Command, env: CommandEnv): void {
   const rm = files.command('rm').description('Delete a file from the mount (deleting a missing file succeeds).').argument('<session>', SESSION_ARG_HELP).argument('<remote>', REMOTE_HELP);
   withMount(rm)
     .addHelpText('after', sessionHelp(['sessionctl files rm support-agent data/report.csv']))
@@ -111,7 +124,10 @@ export const registerFiles: RegisterCommand = (program, env) => {
         env.io.stdout.write(renderDeleted(r));
       });
     });
+}
 
+/** `files put`: a presigned upload URL, then the local file streamed to it. */
+function registerPut(files: Command, env: CommandEnv): void {
   const put = files
     .command('put')
     .description('Upload a local file into the mount: asks for a presigned URL, then streams the file to it.')
@@ -141,7 +157,10 @@ export const registerFiles: RegisterCommand = (program, env) => {
         env.io.stdout.write(renderUploaded(local, sent.bytes, r));
       });
     });
+}
 
+/** `files get`: a presigned download URL, then the file streamed into a local one, whole or not at all. */
+function registerGet(files: Command, env: CommandEnv): void {
   const get = files
     .command('get')
     .description('Download a file from the mount: asks for a presigned URL, then streams it into a local file (written whole or not at all).')
@@ -200,6 +219,4 @@ export const registerFiles: RegisterCommand = (program, env) => {
         interrupt.stop();
       }
     });
-
-  for (const sub of files.commands) sub.exitOverride();
-};
+}
