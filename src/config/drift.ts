@@ -1,7 +1,8 @@
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { ManifestDocument } from '../manifest/types.js';
 import type { ExpectedConfig, Origin } from './expected.js';
-import { canonicalJson, isPlainObject } from './request.js';
+import { canonicalJson } from './request.js';
+import { isPlainObject } from '../util/plain-object.js';
 import { parentPointer, toPointer } from './pointer.js';
 import type { Json } from '../wire/json.js';
 

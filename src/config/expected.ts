@@ -1,4 +1,4 @@
-import { isPlainObject } from './request.js';
+import { isPlainObject } from '../util/plain-object.js';
 import { toPointer } from './pointer.js';
 import type { Json } from '../wire/json.js';
 import type { ManifestData } from './types.js';

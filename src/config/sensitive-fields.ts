@@ -3,7 +3,7 @@ import { sensitiveMark, storedForm, storedLabels, type ValueMasker } from '../ut
 import type { Json } from '../wire/json.js';
 import type { ExpectedConfig } from './expected.js';
 import { fromPointer } from './pointer.js';
-import { isPlainObject } from './request.js';
+import { isPlainObject } from '../util/plain-object.js';
 import type { ManifestData } from './types.js';
 
 /** The labels of the sensitive value at a pointer (a manifest's or a body's), or undefined. */

@@ -1,7 +1,8 @@
 import { createTwoFilesPatch } from 'diff';
 import type { ExpectedConfig } from './expected.js';
 import { SERVICE_CHOSEN, type Effective } from './drift.js';
-import { canonicalJson, isPlainObject } from './request.js';
+import { canonicalJson } from './request.js';
+import { isPlainObject } from '../util/plain-object.js';
 import { toPointer } from './pointer.js';
 
 /** A text diff of two very different configs can take seconds (runtime-facts §4); give up after this. */

@@ -14,6 +14,7 @@ export { MAX_DOCUMENTS, MAX_TOKENS } from './tokens.js';
 import { capDiagnostic } from '../diagnostics/excerpt.js';
 import type { ManifestDocument } from './types.js';
 import { yamlDiagnostic } from './yaml-errors.js';
+import { isPlainObject } from '../util/plain-object.js';
 
 /** Options for parsing one in-memory source; see `LoadOptions` for the meaning of each. */
 export interface ParseOptions {
@@ -139,15 +140,15 @@ function composeDocument(
   if ('diagnostic' in converted) return { diagnostics: [...diagnostics, converted.diagnostic] };
   const { data } = converted;
 
-  const declared = isPlainObject(data) && Object.prototype.hasOwnProperty.call(data, 'name') ? data['name'] : undefined;
-  const nameDeclared = typeof declared === 'string' && declared !== '';
+  const declared = declaredName(data);
+  const nameDeclared = declared !== undefined;
   // A name whose `${VAR}` could not be expanded is not an identity (it would be the same for
   // every manifest with that mistake): the file stem stands in while the env error is fixed.
   const nameUnexpanded = diagnostics.some((d) => d.code.startsWith('env/') && d.pointer === '/name');
   const document: ManifestDocument = {
     file,
     index,
-    name: nameDeclared && !nameUnexpanded ? declared : defaultName(file, index),
+    name: declared !== undefined && !nameUnexpanded ? declared : defaultName(file, index),
     nameDeclared,
     data,
     locate: makeLocate(source, doc),
@@ -218,14 +219,16 @@ function documentData(
   }
 }
 
+/** The document's own `name:`, when it is a non-empty string. */
+export function declaredName(data: unknown): string | undefined {
+  const declared = isPlainObject(data) && Object.prototype.hasOwnProperty.call(data, 'name') ? data['name'] : undefined;
+  return typeof declared === 'string' && declared !== '' ? declared : undefined;
+}
+
 /** The file stem, with `#N` for the second and later documents (DESIGN §1). */
 export function defaultName(file: string, index: number): string {
   const stem = file === STDIN_FILE ? 'stdin' : basename(file, extname(file));
   return index === 0 ? stem : `${stem}#${index + 1}`;
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function isEmptyDocument(doc: Document.Parsed): boolean {

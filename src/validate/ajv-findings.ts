@@ -1,7 +1,8 @@
 import { excerpt } from '../diagnostics/excerpt.js';
 import { didYouMean } from './did-you-mean.js';
 import { displayPath, joinPointer, valueAt } from './pointer.js';
-import { asSchema, type AjvError, type CleanupSource, type SchemaFinding } from './cleanup-types.js';
+import type { AjvError, CleanupSource, SchemaFinding } from './cleanup-types.js';
+import { asPlainObject } from '../util/plain-object.js';
 
 /** What a value is, with its article, as a message says it ("not a string"). */
 function jsonType(value: unknown): string {
@@ -92,7 +93,7 @@ function limitMessage(err: AjvError, where: string): string {
     case 'maxItems':
       return `\`${where}\` must have at most ${String(limit)} items`;
     case 'minProperties': {
-      const props = Object.keys(asSchema(asSchema(err.parentSchema)?.['properties']) ?? {});
+      const props = Object.keys(asPlainObject(asPlainObject(err.parentSchema)?.['properties']) ?? {});
       return limit === 1 && props.length > 0
         ? `\`${where}\` is empty; set ${listWords(props.map((p) => `\`${p}\``))}`
         : `\`${where}\` must have at least ${String(limit)} keys`;
@@ -116,7 +117,7 @@ const limitKeywords = new Set(['minLength', 'maxLength', 'minItems', 'maxItems',
 
 /** The schema's own description of a value, used as the hint for pattern and format errors. */
 function describeHint(schema: unknown): string | undefined {
-  const d = asSchema(schema)?.['description'];
+  const d = asPlainObject(schema)?.['description'];
   return typeof d === 'string' ? d : undefined;
 }
 
@@ -200,7 +201,7 @@ function unknownKeyFinding(err: AjvError, src: CleanupSource): SchemaFinding | u
   const pointer = err.instancePath;
   const where = displayPath(pointer, src.data);
   const key = String(err.params['additionalProperty']);
-  const allowed = Object.keys(asSchema(asSchema(err.parentSchema)?.['properties']) ?? {});
+  const allowed = Object.keys(asPlainObject(asPlainObject(err.parentSchema)?.['properties']) ?? {});
   if (['__proto__', 'constructor', 'prototype'].includes(key)) {
     return keyFinding({ ...err, keyword: 'not', propertyName: key }, src);
   }
@@ -225,8 +226,8 @@ function requiredFinding(err: AjvError, src: CleanupSource): SchemaFinding {
   return {
     code: 'schema/required',
     message: pointer === '' ? `missing required key \`${missing}\`` : `\`${where}\` is missing required key \`${missing}\``,
-    ...(describeHint(asSchema(asSchema(err.parentSchema)?.['properties'])?.[missing]) !== undefined
-      ? { hint: `\`${missing}\`: ${describeHint(asSchema(asSchema(err.parentSchema)?.['properties'])?.[missing])}` }
+    ...(describeHint(asPlainObject(asPlainObject(err.parentSchema)?.['properties'])?.[missing]) !== undefined
+      ? { hint: `\`${missing}\`: ${describeHint(asPlainObject(asPlainObject(err.parentSchema)?.['properties'])?.[missing])}` }
       : {}),
     // At the parent's key when it has one (`workbench:`), else at the start of the mapping.
     target: pointer !== '' && !Array.isArray(valueAt(src.data, pointer.replace(/\/[^/]*$/, ''))) ? { pointer, key: true } : { pointer, key: false, point: true },

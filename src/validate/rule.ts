@@ -29,11 +29,6 @@ export interface RunRule {
 
 export type Json = Record<string, unknown>;
 
-/** The value as a plain mapping, or undefined. Rules read data that may have failed the schema. */
-export function mapping(value: unknown): Json | undefined {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : undefined;
-}
-
 export function stringList(value: unknown): string[] | undefined {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : undefined;
 }

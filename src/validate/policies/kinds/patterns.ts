@@ -1,8 +1,8 @@
 import type { ManifestDocument } from '../../../manifest/types.js';
 import { displayPath, joinPointer } from '../../pointer.js';
-import { mapping } from '../../rule.js';
 import { compilePattern } from '../safe-pattern.js';
 import type { PolicyKind, Violation } from '../types.js';
+import { asPlainObject } from '../../../util/plain-object.js';
 
 /**
  * Longer values are not matched: the schema already bounds `user_id` (256) and auth config ids
@@ -33,7 +33,7 @@ export const userIdPattern: PolicyKind = {
     manifest: 'name: demo\nuser_id: alice@example.com',
   },
   check(doc, value) {
-    return unmatched(doc, [[mapping(doc.data)?.['user_id'], () => '/user_id']], value as string, 'a user id');
+    return unmatched(doc, [[asPlainObject(doc.data)?.['user_id'], () => '/user_id']], value as string, 'a user id');
   },
 };
 
@@ -45,7 +45,7 @@ export const authConfigPattern: PolicyKind = {
     manifest: 'name: mailer\nuser_id: u-1\nauth_configs:\n  gmail: ac_staging42',
   },
   check(doc, value) {
-    const entries = Object.entries(mapping(mapping(doc.data)?.['auth_configs']) ?? {});
+    const entries = Object.entries(asPlainObject(asPlainObject(doc.data)?.['auth_configs']) ?? {});
     return unmatched(doc, entries.map(([t, id]): [unknown, () => string] => [id, () => joinPointer('/auth_configs', t)]), value as string, 'an auth config id');
   },
 };
