@@ -6,7 +6,8 @@ import type { ManifestDocument } from '../manifest/types.js';
 import { didYouMean } from '../validate/did-you-mean.js';
 import { policyKinds } from '../validate/policies/index.js';
 import { patternProblem } from '../validate/policies/safe-pattern.js';
-import { displayPath, joinPointer } from '../validate/pointer.js';
+import { dottedPath } from '../validate/pointer.js';
+import { joinPointer } from '../util/json-pointer.js';
 import { asPlainObject } from '../util/plain-object.js';
 
 /** Pattern-valued conditions, whose patterns must be safe to run. */
@@ -150,7 +151,7 @@ function policyProblems(doc: ManifestDocument, policies: ReturnType<typeof polic
           doc,
           'config/unsafe-pattern',
           joinPointer(base, kind),
-          `\`${displayPath(joinPointer(base, kind), doc.data)}\` is refused: ${problem}`,
+          `\`${dottedPath(joinPointer(base, kind), doc.data)}\` is refused: ${problem}`,
           'Write the pattern without nested or back-to-back repetition of the same characters, such as `^[a-z]+-[0-9]+$`; see "Patterns" in docs/policies.md.',
         ),
       );

@@ -1,6 +1,6 @@
 import type { Catalog } from '../catalog/catalog.js';
 import { didYouMean } from './did-you-mean.js';
-import { joinPointer } from './pointer.js';
+import { joinPointer } from '../util/json-pointer.js';
 import { has } from './rule.js';
 import type { CatalogSlugs, NamedSlug } from './slug-types.js';
 import { asPlainObject } from '../util/plain-object.js';

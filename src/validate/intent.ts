@@ -1,7 +1,8 @@
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { ManifestDocument } from '../manifest/types.js';
 import { KEYWORDS } from './catalog-slugs.js';
-import { displayPath, splitPointer, valueAt } from './pointer.js';
+import { dottedPath, valueAt } from './pointer.js';
+import { joinPointer, splitPointer } from '../util/json-pointer.js';
 import { manifestSchema } from './schema.js';
 import { asPlainObject } from '../util/plain-object.js';
 
@@ -67,11 +68,12 @@ function underEmptySibling(doc: ManifestDocument, pointer: string): string | und
   if (key === undefined) return undefined;
   const parentPointer = pointer.slice(0, pointer.lastIndexOf('/'));
   const previous = neighbour(doc, parentPointer, key, -1);
-  if (previous === undefined || valueAt(doc.data, `${parentPointer}/${previous.replace(/~/g, '~0').replace(/\//g, '~1')}`) !== null) return undefined;
-  const siblingPointer = `${parentPointer}/${previous.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+  if (previous === undefined) return undefined;
+  const siblingPointer = joinPointer(parentPointer, previous);
+  if (valueAt(doc.data, siblingPointer) !== null) return undefined;
   if (!acceptsKey(siblingPointer, key)) return undefined;
   const line = doc.locate(siblingPointer, { key: true }).start;
-  return `\`${key}\` is at the same indentation as \`${displayPath(siblingPointer)}\` (line ${line.line}), whose value is empty: indent \`${key}\` under \`${previous}\`.`;
+  return `\`${key}\` is at the same indentation as \`${dottedPath(siblingPointer)}\` (line ${line.line}), whose value is empty: indent \`${key}\` under \`${previous}\`.`;
 }
 
 /** The other side of `underEmptySibling`: an empty key followed by a key that belongs under it. */

@@ -1,4 +1,4 @@
-import { escapeSegment } from './pointer.js';
+import { joinPointer } from '../util/json-pointer.js';
 import { asPlainObject } from '../util/plain-object.js';
 
 type SchemaObject = Record<string, unknown>;
@@ -51,7 +51,7 @@ export function stringLocations(root: object, data: unknown, accept: (value: str
   const walk = (schemaIn: SchemaObject, value: unknown): void => {
     const schema = resolveSchema(root as SchemaObject, schemaIn);
     if (typeof value === 'string') {
-      if (allowsString(schema) && accept(value)) out.push(path.map((s) => '/' + escapeSegment(s)).join(''));
+      if (allowsString(schema) && accept(value)) out.push(joinPointer('', ...path));
       return;
     }
     if (Array.isArray(value)) {

@@ -1,4 +1,5 @@
-import { joinPointer, valueAt } from '../pointer.js';
+import { valueAt } from '../pointer.js';
+import { joinPointer } from '../../util/json-pointer.js';
 import { has, stringList } from '../rule.js';
 import { asPlainObject } from '../../util/plain-object.js';
 

@@ -2,7 +2,7 @@ import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { ManifestDocument } from '../../manifest/types.js';
 import { KEYWORDS, TOOLKIT_SECTIONS } from '../catalog-slugs.js';
 import { intentHint } from '../intent.js';
-import { joinPointer } from '../pointer.js';
+import { joinPointer } from '../../util/json-pointer.js';
 import { finding, type DocumentRule } from '../rule.js';
 import { asPlainObject } from '../../util/plain-object.js';
 

@@ -1,7 +1,7 @@
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { ManifestDocument } from '../../manifest/types.js';
 import { KEYWORDS } from '../catalog-slugs.js';
-import { joinPointer } from '../pointer.js';
+import { joinPointer } from '../../util/json-pointer.js';
 import { finding, has, stringList, type DocumentRule } from '../rule.js';
 import { asPlainObject } from '../../util/plain-object.js';
 

@@ -1,6 +1,6 @@
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { ManifestDocument } from '../../manifest/types.js';
-import { joinPointer } from '../pointer.js';
+import { joinPointer } from '../../util/json-pointer.js';
 import { before, finding, has, type DocumentRule } from '../rule.js';
 import { asPlainObject } from '../../util/plain-object.js';
 

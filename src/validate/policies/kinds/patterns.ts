@@ -1,5 +1,6 @@
 import type { ManifestDocument } from '../../../manifest/types.js';
-import { displayPath, joinPointer } from '../../pointer.js';
+import { dottedPath } from '../../pointer.js';
+import { joinPointer } from '../../../util/json-pointer.js';
 import { compilePattern } from '../safe-pattern.js';
 import type { PolicyKind, Violation } from '../types.js';
 import { asPlainObject } from '../../../util/plain-object.js';
@@ -20,7 +21,7 @@ function unmatched(doc: ManifestDocument, values: ReadonlyArray<[unknown, () => 
     // A value that came from the environment is not repeated: it may be a secret.
     const fromEnv = doc.scalar(pointer)?.source.includes('${') === true;
     const shown = fromEnv ? 'set from the environment to a value that' : `\`${value.length > 60 ? `${value.slice(0, 57)}...` : value}\`, which`;
-    out.push({ pointer, key: false, detail: `\`${displayPath(pointer, doc.data)}\` is ${shown} does not match ${pattern}`, hint: `Use ${what} that matches ${pattern}.` });
+    out.push({ pointer, key: false, detail: `\`${dottedPath(pointer, doc.data)}\` is ${shown} does not match ${pattern}`, hint: `Use ${what} that matches ${pattern}.` });
   }
   return out;
 }
