@@ -27,13 +27,12 @@ export interface RunRule {
   checkAll(docs: readonly ManifestDocument[]): Diagnostic[];
 }
 
-export type Json = Record<string, unknown>;
-
 export function stringList(value: unknown): string[] | undefined {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : undefined;
 }
 
-export function has(obj: Json, key: string): boolean {
+/** An own key (not one inherited, such as `constructor`). */
+export function has(obj: Record<string, unknown>, key: string): boolean {
   return Object.prototype.hasOwnProperty.call(obj, key);
 }
 
