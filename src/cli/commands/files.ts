@@ -21,6 +21,15 @@ function withMount(cmd: Command): Command {
   return addOperateOptions(cmd.option('--mount <id>', 'the mount', 'files'));
 }
 
+function uploadUrlOptions(flags: MountFlags & { contentType?: string }): { mountId: string; mimetype?: string } {
+  return { mountId: flags.mount, ...(flags.contentType !== undefined ? { mimetype: flags.contentType } : {}) };
+}
+
+/** With --verbose, the transfer is traced on stderr, each line masked and escaped by traceLine. */
+function traceOption(flags: OperateFlags, env: CommandEnv): { onTrace?: (line: string) => void } {
+  return flags.verbose === true ? { onTrace: (line) => env.io.stderr.write(`${traceLine(line, env)}\n`) } : {};
+}
+
 const FILES_HELP = [
   '',
   'Examples:',
@@ -84,7 +93,7 @@ function registerUploadUrl(files: Command, env: CommandEnv): void {
     .addHelpText('after', sessionHelp(['sessionctl files upload-url support-agent data/report.csv --content-type text/csv']))
     .action(async (ref: string, remote: string, flags: MountFlags & { contentType?: string }) => {
       await withSession(ref, flags, env, async (client, id) => {
-        const r = await client.mountUploadUrl(id, remote, { mountId: flags.mount, ...(flags.contentType !== undefined ? { mimetype: flags.contentType } : {}) });
+        const r = await client.mountUploadUrl(id, remote, uploadUrlOptions(flags));
         if (flags.format === 'json') return printJson(env, r);
         const { renderPresigned } = await import('../../report/operate/files.js');
         env.io.stdout.write(renderPresigned('upload', r, renderContext(env)));
@@ -147,10 +156,10 @@ function registerPut(files: Command, env: CommandEnv): void {
         throw new InputError(`cannot read the file to upload (${why})`, local);
       }
       await withSession(ref, flags, env, async (client, id) => {
-        const r = await client.mountUploadUrl(id, remote, { mountId: flags.mount, ...(flags.contentType !== undefined ? { mimetype: flags.contentType } : {}) });
+        const r = await client.mountUploadUrl(id, remote, uploadUrlOptions(flags));
         const sent = await uploadFile(r.upload_url, path, {
           ...(flags.contentType !== undefined ? { contentType: flags.contentType } : {}),
-          ...(flags.verbose === true ? { onTrace: (line: string) => env.io.stderr.write(`${traceLine(line, env)}\n`) } : {}),
+          ...traceOption(flags, env),
         });
         if (flags.format === 'json') return printJson(env, r);
         const { renderUploaded } = await import('../../report/operate/files.js');
@@ -203,7 +212,7 @@ function registerGet(files: Command, env: CommandEnv): void {
         await withSession(ref, flags, env, async (client, id) => {
           const r = await client.mountDownloadUrl(id, remote, flags.mount);
           if (stopped()) return;
-          const options = { signal: interrupt.signal, ...(flags.verbose === true ? { onTrace: (line: string) => env.io.stderr.write(`${traceLine(line, env)}\n`) } : {}) };
+          const options = { signal: interrupt.signal, ...traceOption(flags, env) };
           const got = await downloadToFile(r.download_url, path, options).catch((err: unknown) => {
             if (interrupt.signal.aborted) return undefined;
             // Name the file as the user wrote it, not its absolute path.
