@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { describe, expect, test } from 'vitest';
 
 /**
@@ -58,6 +59,35 @@ function resolveImport(from: string, spec: string): string {
 function layerOf(file: string): string {
   const rel = path.relative(src, file).split(path.sep);
   return rel.length === 1 ? rel[0]! : rel[0]!;
+}
+
+/** Generated files (in a `generated/` folder or named `*.generated.ts`) are exempt from the size limits. */
+function isGenerated(file: string): boolean {
+  return file.split(path.sep).includes('generated') || file.endsWith('.generated.ts');
+}
+
+function lineCount(text: string): number {
+  return text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+}
+
+/**
+ * Every function, arrow, method, accessor and constructor of a file longer than `max` lines,
+ * counted from the line it starts on to the line it ends on, as `line name (N lines)`.
+ */
+export function longFunctions(fileName: string, text: string, max: number): string[] {
+  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isFunctionLike(node) && 'body' in node && node.body !== undefined) {
+      const start = source.getLineAndCharacterOfPosition(node.getStart(source)).line;
+      const end = source.getLineAndCharacterOfPosition(node.getEnd()).line;
+      const name = ts.isConstructorDeclaration(node) ? 'constructor' : node.name !== undefined ? node.name.getText(source) : ts.isVariableDeclaration(node.parent) ? node.parent.name.getText(source) : '(anonymous)';
+      if (end - start + 1 > max) found.push(`${start + 1} ${name} (${end - start + 1} lines)`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
 }
 
 const layers = parseLayers(readFileSync(path.join(root, 'ARCHITECTURE.md'), 'utf8'));
@@ -152,9 +182,22 @@ describe('architecture (ARCHITECTURE.md)', () => {
     const statements = code.split(';').map((s) => s.trim()).filter((s) => s !== '');
     expect(statements.filter((s) => !/^export (type )?\{[^}]*\} from '[^']+'$/s.test(s))).toEqual([]);
   });
+
+  test('no source file over 300 lines outside generated files', () => {
+    const long = files.filter((f) => !isGenerated(f)).flatMap((f) => {
+      const lines = lineCount(readFileSync(f, 'utf8'));
+      return lines > 300 ? [`${rel(f)}: ${lines} lines`] : [];
+    });
+    expect(long).toEqual([]);
+  });
+
+  test('no function over 80 lines outside generated files', () => {
+    const long = files.filter((f) => !isGenerated(f)).flatMap((f) => longFunctions(f, readFileSync(f, 'utf8'), 80).map((l) => `${rel(f)}:${l}`));
+    expect(long).toEqual([]);
+  });
 });
 
-describe('the import reader this test relies on', () => {
+describe('the readers these tests rely on', () => {
   test.each([
     ["import { a } from './a.js';", ['./a.js']],
     ["import type { A } from '../x/a.js';", ['../x/a.js']],
@@ -166,6 +209,19 @@ describe('the import reader this test relies on', () => {
     ["import { x } from 'node:fs';", []],
   ])('%s', (text, expected) => {
     expect(importsOf(text).sort()).toEqual([...expected].sort());
+  });
+
+  test('measures functions, arrows, methods and constructors from their first line to their last', () => {
+    const body = (n: number): string => Array.from({ length: n - 2 }, (_, i) => `  x(${i});`).join('\n');
+    const text = [
+      `function long() {\n${body(81)}\n}`,
+      `function fits() {\n${body(80)}\n}`,
+      `const arrow = () => {\n${body(81)}\n};`,
+      `class C {\n  method() {\n${body(81)}\n  }\n  constructor() {\n${body(81)}\n  }\n}`,
+      `call(function () {\n${body(81)}\n});`,
+      'declare function bodiless(): void;',
+    ].join('\n');
+    expect(longFunctions('x.ts', text, 80)).toEqual(['1 long (81 lines)', '162 arrow (81 lines)', '244 method (81 lines)', '325 constructor (81 lines)', '407 (anonymous) (81 lines)']);
   });
 
   test('reads the order and the apart rule from a layers block', () => {

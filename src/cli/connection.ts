@@ -1,4 +1,4 @@
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { API_KEY_ENV, resolveApiKey } from '../client/api-key.js';
 import { printable } from '../client/errors.js';
 import { safeInline } from '../report/text.js';
@@ -7,6 +7,7 @@ import type { SessionClient } from '../client/client.js';
 import { UsageError } from '../diagnostics/errors.js';
 import type { ApiVersion } from '../wire/json.js';
 import type { CommandEnv } from './command.js';
+import { integerOption } from './integer-option.js';
 
 /** The options `addConnectionOptions` defines, as commander's `opts()` returns them. */
 export interface ConnectionOptions {
@@ -48,12 +49,7 @@ export function addConnectionOptions(cmd: Command): Command {
     );
 }
 
-function parseTimeout(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 3_600_000) {
-    throw new InvalidArgumentError('expected a whole number of milliseconds between 1 and 3600000');
-  }
-  return Number(value);
-}
+const parseTimeout = integerOption(1, 3_600_000, 'a whole number of milliseconds between 1 and 3600000');
 
 export const API_VERSION_ENV = 'COMPOSIO_API_VERSION';
 

@@ -5,6 +5,7 @@ import { parseRateLimit } from '../util/throttle.js';
 import type { RunOutcome } from '../runner/outcome.js';
 import { changedSinceOption } from './changed-since.js';
 import type { CommandEnv } from './command.js';
+import { integerOption } from './integer-option.js';
 import { sortDiagnostics, tally } from '../diagnostics/diagnostic.js';
 import type { ProjectRunOptions } from '../validate/project-checks.js';
 import { addConnectionOptions, API_VERSION_ENV, type ConnectionOptions } from './connection.js';
@@ -26,11 +27,7 @@ export interface RunFlags extends ConnectionOptions, ProjectFlags, SensitiveFlag
   changedSince?: string;
 }
 
-function parseConcurrency(value: string): number {
-  const n = /^\d+$/.test(value) ? Number(value) : NaN;
-  if (!(n >= 1 && n <= 64)) throw new InvalidArgumentError('expected a whole number from 1 to 64');
-  return n;
-}
+const parseConcurrency = integerOption(1, 64, 'a whole number from 1 to 64');
 
 /** `--lock-timeout`: 0, 90 (seconds), 500ms, 30s, 5m, 1h; at most a day. */
 export function parseLockTimeout(value: string): number {

@@ -1,5 +1,6 @@
 import { SessionctlError } from '../diagnostics/errors.js';
 import { jsonShapeProblem } from '../util/json-shape.js';
+import { isPlainObject } from '../util/plain-object.js';
 
 /**
  * How a call failed:
@@ -157,10 +158,10 @@ export function parseErrorBody(text: string): ErrorBody {
     const excerpt = printable(text.replace(/\s+/g, ' ').trim().slice(0, MAX_EXCERPT));
     return excerpt === '' ? {} : { message: excerpt };
   }
-  if (!isObject(value)) return {};
+  if (!isPlainObject(value)) return {};
   // `errors` items are stringified below: refuse a hostile nesting before that recursion.
   if (jsonShapeProblem(value) !== undefined) return { message: 'the service sent an error body nested too deeply or too wide to read' };
-  const inner = isObject(value['error']) ? value['error'] : typeof value['error'] === 'string' ? { message: value['error'] } : value;
+  const inner = isPlainObject(value['error']) ? value['error'] : typeof value['error'] === 'string' ? { message: value['error'] } : value;
   const out: ErrorBody = {};
   const message = str(inner['message']);
   if (message !== undefined) out.message = message;
@@ -188,10 +189,6 @@ export function parseErrorBody(text: string): ErrorBody {
 export function printable(text: string): string {
   // eslint-disable-next-line no-control-regex
   return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function str(v: unknown): string | undefined {

@@ -1,8 +1,9 @@
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { ManifestDocument } from '../manifest/types.js';
 import type { ExpectedConfig, Origin } from './expected.js';
-import { canonicalJson, isPlainObject } from './request.js';
-import { parentPointer, toPointer } from './pointer.js';
+import { canonicalJson } from './request.js';
+import { isPlainObject } from '../util/plain-object.js';
+import { joinPointer, parentPointer } from '../util/json-pointer.js';
 import type { Json } from '../wire/json.js';
 
 /**
@@ -67,7 +68,7 @@ function walk(expected: ExpectedConfig, at: string, exp: Json | undefined, act: 
   if (act === undefined || act === null) {
     if (origin?.declared !== true || isEmpty(exp)) return; // a default the service does not echo
     if (isPlainObject(exp)) {
-      for (const [k, v] of Object.entries(exp)) walk(expected, `${at}${toPointer([k])}`, v, undefined, out);
+      for (const [k, v] of Object.entries(exp)) walk(expected, `${at}${joinPointer('', k)}`, v, undefined, out);
       return;
     }
     out.push({ kind: 'dropped', path, pointer: origin.pointer, expected: exp });
@@ -75,7 +76,7 @@ function walk(expected: ExpectedConfig, at: string, exp: Json | undefined, act: 
   }
   if (isPlainObject(exp) && isPlainObject(act)) {
     for (const k of new Set([...Object.keys(exp), ...Object.keys(act)])) {
-      walk(expected, `${at}${toPointer([k])}`, (exp as Record<string, Json>)[k], (act as Record<string, Json>)[k], out);
+      walk(expected, `${at}${joinPointer('', k)}`, (exp as Record<string, Json>)[k], (act as Record<string, Json>)[k], out);
     }
     return;
   }

@@ -1,5 +1,6 @@
 import { expectedConfig } from './expected.js';
-import { canonicalJson, isPlainObject } from './request.js';
+import { canonicalJson } from './request.js';
+import { isPlainObject } from '../util/plain-object.js';
 import type { ManifestData } from './types.js';
 
 /** A copy with every list of scalars sorted: lists are sets at the service. */

@@ -1,5 +1,5 @@
-import { isPlainObject } from './request.js';
-import { toPointer } from './pointer.js';
+import { isPlainObject } from '../util/plain-object.js';
+import { joinPointer } from '../util/json-pointer.js';
 import type { Json } from '../wire/json.js';
 import type { ManifestData } from './types.js';
 
@@ -78,7 +78,7 @@ export function expectedConfig(manifest: ManifestData): ExpectedConfig {
   if (has('tools') && isPlainObject(m['tools'])) {
     b.container(['tools'], '/tools');
     for (const [toolkit, filter] of Object.entries(m['tools'])) {
-      const at = toPointer(['tools', toolkit]);
+      const at = joinPointer('', 'tools', toolkit);
       b.container(['tools', toolkit], at);
       if (Array.isArray(filter)) b.list(['tools', toolkit, 'enabled'], filter, at);
       else if (isPlainObject(filter)) {
@@ -94,7 +94,7 @@ export function expectedConfig(manifest: ManifestData): ExpectedConfig {
     const map = m[key];
     if (!isPlainObject(map)) continue;
     b.container([key], `/${key}`);
-    for (const [toolkit, id] of Object.entries(map)) b.declared([key, toolkit], id as Json, toPointer([key, toolkit]));
+    for (const [toolkit, id] of Object.entries(map)) b.declared([key, toolkit], id as Json, joinPointer('', key, toolkit));
   }
 
   const mc = isPlainObject(m['manage_connections']) ? m['manage_connections'] : undefined;
@@ -132,7 +132,7 @@ export function expectedConfig(manifest: ManifestData): ExpectedConfig {
   // as declared. `experimental` is not echoed in `config`, and `name` is never sent.
   const modelled = new Set(['name', 'user_id', 'toolkits', 'tools', 'tags', 'auth_configs', 'connected_accounts', 'manage_connections', 'workbench', 'preload', 'multi_account', 'experimental', 'premium_usage']);
   for (const [key, value] of Object.entries(m)) {
-    if (!modelled.has(key) && value !== undefined) b.verbatim([key], value, toPointer([key]));
+    if (!modelled.has(key) && value !== undefined) b.verbatim([key], value, joinPointer('', key));
   }
 
   const metaTools = metaToolRules(m);
@@ -145,7 +145,7 @@ function metaToolRules(m: Record<string, unknown>): MetaToolRule[] {
   const flag = (block: string, key: string): { value: unknown; pointer?: string } => {
     const obj = m[block];
     if (!isPlainObject(obj) || obj[key] === undefined || obj[key] === null) return { value: undefined };
-    return { value: obj[key], pointer: toPointer([block, key]) };
+    return { value: obj[key], pointer: joinPointer('', block, key) };
   };
   const rule = (slug: string, expected: boolean, pointer?: string): MetaToolRule => (pointer === undefined ? { slug, expected } : { slug, expected, pointer });
 
@@ -195,7 +195,7 @@ class Builder {
   /** An object node created by a declared manifest object. */
   container(path: string[], at: string): void {
     this.node(path);
-    this.origins.set(toPointer(path), { declared: true, pointer: at });
+    this.origins.set(joinPointer('', ...path), { declared: true, pointer: at });
   }
 
   declared(path: string[], value: Json, at: string): void {
@@ -218,14 +218,14 @@ class Builder {
     const value = block?.[key];
     // `null` asks for the default (the schema allows it for manage_connections flags).
     if (value === undefined) this.defaulted(path, fallback, anchor);
-    else this.declared(path, value === null ? fallback : (value as Json), toPointer([...pointerBase(anchor), key]));
+    else this.declared(path, value === null ? fallback : (value as Json), joinPointer('', ...pointerBase(anchor), key));
   }
 
   /** A declared value expected back in the same spelling, origins recorded at every level. */
   verbatim(path: string[], value: unknown, at: string): void {
     if (isPlainObject(value)) {
       this.container(path, at);
-      for (const [k, v] of Object.entries(value)) this.verbatim([...path, k], v, `${at}${toPointer([k])}`);
+      for (const [k, v] of Object.entries(value)) this.verbatim([...path, k], v, `${at}${joinPointer('', k)}`);
     } else if (Array.isArray(value)) this.list(path, value, at);
     else this.declared(path, value as Json, at);
   }
@@ -233,7 +233,7 @@ class Builder {
   private put(path: string[], value: Json, origin: Origin): void {
     const parent = this.node(path.slice(0, -1));
     parent[path[path.length - 1]!] = value;
-    this.origins.set(toPointer(path), origin);
+    this.origins.set(joinPointer('', ...path), origin);
   }
 
   private node(path: string[]): { [key: string]: Json } {

@@ -1,6 +1,6 @@
 import type { Json } from '../wire/json.js';
 import type { Session } from '../wire/session.js';
-import { isPlainObject } from './request.js';
+import { isPlainObject } from '../util/plain-object.js';
 
 type Obj = { [key: string]: Json };
 

@@ -1,5 +1,5 @@
 import type { ApiVersion } from '../wire/json.js';
-import { isPlainObject } from './request.js';
+import { isPlainObject } from '../util/plain-object.js';
 
 /**
  * A create or PATCH body in the shapes of an API version. Manifests use v3's spelling; v3.1 takes

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { CreateSessionBody, ManifestData } from './types.js';
+import { isPlainObject } from '../util/plain-object.js';
 
 /**
  * The wire body of a session create for a validated manifest: `name` is dropped (it is the
@@ -51,8 +52,4 @@ export function sortKeys(value: unknown): unknown {
     return out;
   }
   return value;
-}
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

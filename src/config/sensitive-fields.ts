@@ -2,8 +2,8 @@ import type { ManifestDocument } from '../manifest/types.js';
 import { sensitiveMark, storedForm, storedLabels, type ValueMasker } from '../util/sensitive.js';
 import type { Json } from '../wire/json.js';
 import type { ExpectedConfig } from './expected.js';
-import { fromPointer } from './pointer.js';
-import { isPlainObject } from './request.js';
+import { joinPointer, splitPointer } from '../util/json-pointer.js';
+import { isPlainObject } from '../util/plain-object.js';
 import type { ManifestData } from './types.js';
 
 /** The labels of the sensitive value at a pointer (a manifest's or a body's), or undefined. */
@@ -67,7 +67,7 @@ export function storedSensitiveAt(body: unknown): SensitiveAt {
     const labels = storedLabels(value);
     if (labels !== undefined) map.set(pointer, labels);
     else if (Array.isArray(value)) value.forEach((v, i) => walk(v, `${pointer}/${i}`));
-    else if (isPlainObject(value)) for (const [k, v] of Object.entries(value)) walk(v, `${pointer}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+    else if (isPlainObject(value)) for (const [k, v] of Object.entries(value)) walk(v, joinPointer(pointer, k));
   };
   walk(body, '');
   return (pointer) => map.get(pointer);
@@ -85,7 +85,7 @@ export function maskConfig(expected: ExpectedConfig, config: unknown, at: Sensit
     if (!origin.declared) continue;
     const labels = at(origin.pointer);
     if (labels === undefined) continue;
-    out = replaceAt(out, fromPointer(path), `${sensitiveMark(labels)}${changed.has(path) ? ' (changed)' : ''}`);
+    out = replaceAt(out, splitPointer(path), `${sensitiveMark(labels)}${changed.has(path) ? ' (changed)' : ''}`);
   }
   return out;
 }

@@ -1,8 +1,9 @@
 import { createTwoFilesPatch } from 'diff';
 import type { ExpectedConfig } from './expected.js';
 import { SERVICE_CHOSEN, type Effective } from './drift.js';
-import { canonicalJson, isPlainObject } from './request.js';
-import { toPointer } from './pointer.js';
+import { canonicalJson } from './request.js';
+import { isPlainObject } from '../util/plain-object.js';
+import { joinPointer } from '../util/json-pointer.js';
 
 /** A text diff of two very different configs can take seconds (runtime-facts §4); give up after this. */
 const DIFF_TIMEOUT_MS = 200;
@@ -45,7 +46,7 @@ function pruneExpected(expected: ExpectedConfig, at: string, exp: unknown, act: 
   if (!isPlainObject(exp)) return exp;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(exp)) {
-    const p = `${at}${toPointer([k])}`;
+    const p = `${at}${joinPointer('', k)}`;
     const a = isPlainObject(act) ? act[k] : undefined;
     const origin = expected.origins.get(p);
     if (a === undefined && origin?.declared !== true && !isPlainObject(v)) continue;
@@ -61,7 +62,7 @@ function pruneEffective(expected: ExpectedConfig, at: string, act: unknown): unk
   if (!isPlainObject(act)) return act;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(act)) {
-    const p = `${at}${toPointer([k])}`;
+    const p = `${at}${joinPointer('', k)}`;
     const known = expected.origins.has(p);
     if (!known && (SERVICE_CHOSEN.has(p) || isEmptyValue(v))) continue;
     out[k] = pruneEffective(expected, p, v);

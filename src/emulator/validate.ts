@@ -9,6 +9,7 @@
  */
 import type { ErrorObject } from 'ajv';
 import { validatorKey, type ValidatorPart } from './contract/validator-key.js';
+import { splitPointer } from '../util/json-pointer.js';
 
 interface Validator {
   (data: unknown): boolean;
@@ -31,8 +32,7 @@ export async function validateRequest(operationId: string, part: ValidatorPart, 
 /** `/queries/0/use_case` -> `payload.queries[0].use_case`. */
 export function fieldPath(root: string, instancePath: string): string {
   let out = root;
-  for (const raw of instancePath.split('/').slice(1)) {
-    const part = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+  for (const part of splitPointer(instancePath)) {
     out += /^\d+$/.test(part) ? `[${part}]` : `.${part}`;
   }
   return out;

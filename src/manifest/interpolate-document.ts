@@ -2,7 +2,8 @@ import { isDocument, isMap, isPair, isSeq, visit, type Document } from 'yaml';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { interpolate } from './interpolate.js';
 import { sensitivityOf, type SensitiveScalar } from './sensitive.js';
-import { escapePointerSegment, keyString, nodeRange, type SourceText } from './source.js';
+import { keyString, nodeRange, type SourceText } from './source.js';
+import { escapeSegment } from '../util/json-pointer.js';
 
 /**
  * Expands `${VAR}` in every string value (never in keys), in place, before the document becomes
@@ -55,7 +56,7 @@ function pointerOf(path: readonly unknown[], node: unknown): string {
     const here = chain[i];
     const next = chain[i + 1];
     if (isDocument(here)) continue;
-    if (isPair(here)) segments.push(escapePointerSegment(keyString(here.key)));
+    if (isPair(here)) segments.push(escapeSegment(keyString(here.key)));
     else if (isSeq(here)) segments.push(String(here.items.indexOf(next as never)));
     else if (isMap(here)) continue;
   }

@@ -1,6 +1,6 @@
 import { basename, extname } from 'node:path';
 import { Composer, isScalar, type CST, type Document, type Node } from 'yaml';
-import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import type { Diagnostic, Range } from '../diagnostics/diagnostic.js';
 import { checkAliases, copyWithin, EXPANSION_FACTOR, ExpansionTooLarge, MAX_ALIAS_COUNT } from './aliases.js';
 import { checkManifestText, decodeManifestBytes, DEFAULT_MAX_FILE_BYTES } from './decode.js';
 import { DEFAULT_MAX_DEPTH, findTooDeep } from './depth.js';
@@ -14,6 +14,7 @@ export { MAX_DOCUMENTS, MAX_TOKENS } from './tokens.js';
 import { capDiagnostic } from '../diagnostics/excerpt.js';
 import type { ManifestDocument } from './types.js';
 import { yamlDiagnostic } from './yaml-errors.js';
+import { isPlainObject } from '../util/plain-object.js';
 
 /** Options for parsing one in-memory source; see `LoadOptions` for the meaning of each. */
 export interface ParseOptions {
@@ -120,17 +121,7 @@ function composeDocument(
   expand: { env: Readonly<Record<string, string | undefined>>; declared: ReadonlySet<string> },
   maxExpansion: number,
 ): { document?: ManifestDocument; diagnostics: Diagnostic[] } {
-  const diagnostics: Diagnostic[] = [];
-  const duplicates = findDuplicateKeys(doc, source, file);
-  const duplicateAt = new Set(duplicates.map((d) => d.offset));
-  diagnostics.push(...duplicates.map((d) => d.diagnostic));
-  for (const e of [...doc.errors, ...doc.warnings]) {
-    // Our duplicate-key finding names both places; yaml's names only the second.
-    if (e.code === 'DUPLICATE_KEY' && duplicateAt.has(e.pos[0])) continue;
-    // Reported once per directive by versionDirectives, with the version in the message.
-    if (e.code === 'BAD_DIRECTIVE' && /YAML version/i.test(e.message)) continue;
-    diagnostics.push(yamlDiagnostic(e, source, file));
-  }
+  const diagnostics = yamlFindings(doc, source, file);
 
   const docLabel = count > 1 ? `document ${index + 1}` : 'the document';
   if (isEmptyDocument(doc)) {
@@ -145,46 +136,19 @@ function composeDocument(
 
   if (diagnostics.some((d) => d.severity === 'error' && !d.code.startsWith('env/'))) return { diagnostics };
 
-  let data: unknown;
-  try {
-    data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
-    if (aliases.firstAlias !== undefined) data = copyWithin(data, maxExpansion);
-  } catch (err) {
-    if (err instanceof ExpansionTooLarge || (err instanceof ReferenceError && /alias/i.test(err.message))) {
-      diagnostics.push({
-        code: 'yaml/excessive-aliases',
-        severity: 'error',
-        message:
-          err instanceof ExpansionTooLarge
-            ? `${docLabel} expands through aliases to more than ${EXPANSION_FACTOR} times the file size limit`
-            : `${docLabel} uses more aliases than the limit of ${MAX_ALIAS_COUNT}`,
-        file,
-        range: aliases.firstAlias ?? source.range(doc.range?.[0] ?? 0),
-        hint: 'write the values out, or share fewer of them through anchors',
-      });
-      return { diagnostics };
-    }
-    // toJS failing otherwise is not expected for a composed document without errors; report it
-    // at the document rather than crash on a file we cannot read.
-    diagnostics.push({
-      code: 'yaml/syntax',
-      severity: 'error',
-      message: `${docLabel} could not be converted to data: ${err instanceof Error ? err.message : String(err)}`,
-      file,
-      range: source.range(doc.range?.[0] ?? 0),
-    });
-    return { diagnostics };
-  }
+  const converted = documentData(doc, aliases.firstAlias, docLabel, source, file, maxExpansion);
+  if ('diagnostic' in converted) return { diagnostics: [...diagnostics, converted.diagnostic] };
+  const { data } = converted;
 
-  const declared = isPlainObject(data) && Object.prototype.hasOwnProperty.call(data, 'name') ? data['name'] : undefined;
-  const nameDeclared = typeof declared === 'string' && declared !== '';
+  const declared = declaredName(data);
+  const nameDeclared = declared !== undefined;
   // A name whose `${VAR}` could not be expanded is not an identity (it would be the same for
   // every manifest with that mistake): the file stem stands in while the env error is fixed.
   const nameUnexpanded = diagnostics.some((d) => d.code.startsWith('env/') && d.pointer === '/name');
   const document: ManifestDocument = {
     file,
     index,
-    name: nameDeclared && !nameUnexpanded ? declared : defaultName(file, index),
+    name: declared !== undefined && !nameUnexpanded ? declared : defaultName(file, index),
     nameDeclared,
     data,
     locate: makeLocate(source, doc),
@@ -195,14 +159,76 @@ function composeDocument(
   return { document, diagnostics };
 }
 
+/** yaml's errors and warnings for one document, with our duplicate-key findings in place of its own. */
+function yamlFindings(doc: Document.Parsed, source: SourceText, file: string): Diagnostic[] {
+  const duplicates = findDuplicateKeys(doc, source, file);
+  const duplicateAt = new Set(duplicates.map((d) => d.offset));
+  const diagnostics = duplicates.map((d) => d.diagnostic);
+  for (const e of [...doc.errors, ...doc.warnings]) {
+    // Our duplicate-key finding names both places; yaml's names only the second.
+    if (e.code === 'DUPLICATE_KEY' && duplicateAt.has(e.pos[0])) continue;
+    // Reported once per directive by versionDirectives, with the version in the message.
+    if (e.code === 'BAD_DIRECTIVE' && /YAML version/i.test(e.message)) continue;
+    diagnostics.push(yamlDiagnostic(e, source, file));
+  }
+  return diagnostics;
+}
+
+/**
+ * The document as data, with its aliases expanded within the limit; or the one finding that says
+ * why it cannot be.
+ */
+function documentData(
+  doc: Document.Parsed,
+  firstAlias: Range | undefined,
+  docLabel: string,
+  source: SourceText,
+  file: string,
+  maxExpansion: number,
+): { data: unknown } | { diagnostic: Diagnostic } {
+  try {
+    const data: unknown = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+    return { data: firstAlias !== undefined ? copyWithin(data, maxExpansion) : data };
+  } catch (err) {
+    if (err instanceof ExpansionTooLarge || (err instanceof ReferenceError && /alias/i.test(err.message))) {
+      return {
+        diagnostic: {
+          code: 'yaml/excessive-aliases',
+          severity: 'error',
+          message:
+            err instanceof ExpansionTooLarge
+              ? `${docLabel} expands through aliases to more than ${EXPANSION_FACTOR} times the file size limit`
+              : `${docLabel} uses more aliases than the limit of ${MAX_ALIAS_COUNT}`,
+          file,
+          range: firstAlias ?? source.range(doc.range?.[0] ?? 0),
+          hint: 'write the values out, or share fewer of them through anchors',
+        },
+      };
+    }
+    // toJS failing otherwise is not expected for a composed document without errors; report it
+    // at the document rather than crash on a file we cannot read.
+    return {
+      diagnostic: {
+        code: 'yaml/syntax',
+        severity: 'error',
+        message: `${docLabel} could not be converted to data: ${err instanceof Error ? err.message : String(err)}`,
+        file,
+        range: source.range(doc.range?.[0] ?? 0),
+      },
+    };
+  }
+}
+
+/** The document's own `name:`, when it is a non-empty string. */
+export function declaredName(data: unknown): string | undefined {
+  const declared = isPlainObject(data) && Object.prototype.hasOwnProperty.call(data, 'name') ? data['name'] : undefined;
+  return typeof declared === 'string' && declared !== '' ? declared : undefined;
+}
+
 /** The file stem, with `#N` for the second and later documents (DESIGN §1). */
 export function defaultName(file: string, index: number): string {
   const stem = file === STDIN_FILE ? 'stdin' : basename(file, extname(file));
   return index === 0 ? stem : `${stem}#${index + 1}`;
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 function isEmptyDocument(doc: Document.Parsed): boolean {

@@ -1,6 +1,7 @@
 import { ValueMasker, type SensitiveValue } from '../util/sensitive.js';
 import type { Interpolated } from './interpolate.js';
 import { isSecretName, knownSecretFormat } from './secret-shapes.js';
+import { joinPointer } from '../util/json-pointer.js';
 
 /**
  * A value of a manifest that must not be shown: a string expanded from a sensitive variable, or
@@ -49,7 +50,7 @@ export function locateSensitive(data: unknown, scalars: readonly SensitiveScalar
       if (hit !== undefined) out.set(pointer, hit);
     } else if (Array.isArray(value)) value.forEach((v, i) => walk(v, `${pointer}/${i}`));
     else if (value !== null && typeof value === 'object') {
-      for (const [k, v] of Object.entries(value)) walk(v, `${pointer}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+      for (const [k, v] of Object.entries(value)) walk(v, joinPointer(pointer, k));
     }
   };
   walk(data, '');

@@ -1,6 +1,7 @@
 import { isAlias, isMap, isScalar, isSeq, LineCounter, type Document, type Node, type Pair, type YAMLMap } from 'yaml';
 import type { Position, Range } from '../diagnostics/diagnostic.js';
 import type { ScalarSource } from './types.js';
+import { splitPointer } from '../util/json-pointer.js';
 
 /**
  * One source text and its line index. Every offset -> line:col conversion of the project happens
@@ -44,17 +45,6 @@ export function keyString(key: unknown): string {
   return String(key);
 }
 
-/** Splits an RFC 6901 JSON pointer into unescaped segments. `''` is the whole document. */
-export function pointerSegments(pointer: string): string[] {
-  if (pointer === '' || pointer === '/') return pointer === '/' ? [''] : [];
-  const body = pointer.startsWith('/') ? pointer.slice(1) : pointer;
-  return body.split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
-}
-
-/** Escapes one segment for a JSON pointer. */
-export function escapePointerSegment(segment: string | number): string {
-  return String(segment).replace(/~/g, '~0').replace(/\//g, '~1');
-}
 
 interface Found {
   /** The deepest node reached. */
@@ -73,7 +63,7 @@ interface Found {
 export function walkPointer(doc: Document, pointer: string): Found {
   let node = resolveAlias(doc, doc.contents as Node | null);
   let keyNode: Node | null = null;
-  for (const segment of pointerSegments(pointer)) {
+  for (const segment of splitPointer(pointer)) {
     if (isMap(node)) {
       const match = pairIndex(node).get(segment);
       if (match === undefined) return { node, keyNode, complete: false };

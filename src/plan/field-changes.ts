@@ -1,4 +1,5 @@
-import { canonicalJson, isPlainObject } from '../config/request.js';
+import { canonicalJson } from '../config/request.js';
+import { isPlainObject } from '../util/plain-object.js';
 import type { Range } from '../diagnostics/diagnostic.js';
 import type { ManifestDocument } from '../manifest/types.js';
 import type { Json } from '../wire/json.js';

@@ -1,4 +1,5 @@
-import { canonicalJson, isPlainObject } from '../config/request.js';
+import { canonicalJson } from '../config/request.js';
+import { isPlainObject } from '../util/plain-object.js';
 import type { Json } from '../wire/json.js';
 import type { UpdateSessionRequest } from '../wire/request.js';
 

@@ -6,8 +6,9 @@ import type { ManifestDocument } from '../manifest/types.js';
 import { didYouMean } from '../validate/did-you-mean.js';
 import { policyKinds } from '../validate/policies/index.js';
 import { patternProblem } from '../validate/policies/safe-pattern.js';
-import { displayPath, joinPointer } from '../validate/pointer.js';
-import { mapping } from '../validate/rule.js';
+import { dottedPath } from '../validate/pointer.js';
+import { joinPointer } from '../util/json-pointer.js';
+import { asPlainObject } from '../util/plain-object.js';
 
 /** Pattern-valued conditions, whose patterns must be safe to run. */
 const PATTERN_KINDS = new Set(['user_id_pattern', 'auth_config_pattern']);
@@ -16,7 +17,7 @@ const PATTERN_KINDS = new Set(['user_id_pattern', 'auth_config_pattern']);
 function globsOf(data: Record<string, unknown> | undefined, overrides: unknown[], policies: ReturnType<typeof policiesOf>): Array<{ pointer: string; glob: string }> {
   const lists: Array<[string, unknown]> = [
     ['/ignore', data?.['ignore']],
-    ...overrides.map((o, i): [string, unknown] => [joinPointer('/overrides', i, 'files'), mapping(o)?.['files']]),
+    ...overrides.map((o, i): [string, unknown] => [joinPointer('/overrides', i, 'files'), asPlainObject(o)?.['files']]),
     ...policies.map((p): [string, unknown] => [joinPointer('/policies', p.index, 'files'), p.policy['files']]),
   ];
   return lists.flatMap(([pointer, list]) => (Array.isArray(list) ? list.flatMap((g, i) => (typeof g === 'string' ? [{ pointer: joinPointer(pointer, i), glob: g }] : [])) : []));
@@ -53,7 +54,7 @@ function policiesOf(data: Record<string, unknown> | undefined): Array<{ index: n
   const list = data?.['policies'];
   if (!Array.isArray(list)) return [];
   return list.flatMap((p, index) => {
-    const policy = mapping(p);
+    const policy = asPlainObject(p);
     return policy !== undefined && typeof policy['id'] === 'string' ? [{ index, policy, id: policy['id'] }] : [];
   });
 }
@@ -65,14 +66,14 @@ function policiesOf(data: Record<string, unknown> | undefined): Array<{ index: n
  * that one pass shows every problem of the file.
  */
 export function configChecks(doc: ManifestDocument): Diagnostic[] {
-  const data = mapping(doc.data);
+  const data = asPlainObject(doc.data);
   const policies = policiesOf(data);
   const policyIds = new Set(policies.map((p) => p.id));
   const out: Diagnostic[] = [];
   const overrides = Array.isArray(data?.['overrides']) ? (data['overrides'] as unknown[]) : [];
   const ruleMaps: Array<[string, Record<string, unknown> | undefined]> = [
-    ['/rules', mapping(data?.['rules'])],
-    ...overrides.map((o, i): [string, Record<string, unknown> | undefined] => [joinPointer('/overrides', i, 'rules'), mapping(mapping(o)?.['rules'])]),
+    ['/rules', asPlainObject(data?.['rules'])],
+    ...overrides.map((o, i): [string, Record<string, unknown> | undefined] => [joinPointer('/overrides', i, 'rules'), asPlainObject(asPlainObject(o)?.['rules'])]),
   ];
   for (const [pointer, rules] of ruleMaps) {
     for (const code of Object.keys(rules ?? {})) out.push(...codeProblems(doc, joinPointer(pointer, code), code, policyIds));
@@ -150,7 +151,7 @@ function policyProblems(doc: ManifestDocument, policies: ReturnType<typeof polic
           doc,
           'config/unsafe-pattern',
           joinPointer(base, kind),
-          `\`${displayPath(joinPointer(base, kind), doc.data)}\` is refused: ${problem}`,
+          `\`${dottedPath(joinPointer(base, kind), doc.data)}\` is refused: ${problem}`,
           'Write the pattern without nested or back-to-back repetition of the same characters, such as `^[a-z]+-[0-9]+$`; see "Patterns" in docs/policies.md.',
         ),
       );

@@ -2,8 +2,8 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { ManifestDocument } from '../manifest/types.js';
 import { secretsOf } from '../validate/check-loaded.js';
 import type { FoundSecret } from '../validate/mask.js';
-import { mapping } from '../validate/rule.js';
 import { literalApiKey, maskSecret } from '../validate/rules/literal-api-key.js';
+import { asPlainObject } from '../util/plain-object.js';
 
 const hints = {
   state: 'Leave the password out of the URL: the PostgreSQL client reads it from PGPASSWORD (or ~/.pgpass). Rotate it if it was real.',
@@ -24,7 +24,7 @@ export function configSecrets(doc: ManifestDocument): { diagnostics: Diagnostic[
   const secrets = secretsOf(found, doc);
   // In the two URLs, the hint says where that credential belongs instead.
   const diagnostics: Diagnostic[] = found.map((d) => ({ ...d, code: 'config/secret', ...(d.pointer === '/base_url' || d.pointer === '/state' ? { hint: hints[d.pointer.slice(1) as 'base_url' | 'state'] } : {}) }));
-  const root = mapping(doc.data);
+  const root = asPlainObject(doc.data);
   for (const key of ['base_url', 'state'] as const) {
     const value = root?.[key];
     if (typeof value !== 'string' || doc.scalar(`/${key}`)?.source.includes('${') === true) continue;

@@ -1,5 +1,6 @@
 import { ApiError } from '../client/errors.js';
 import { UsageError } from '../diagnostics/errors.js';
+import { wholeNumber } from '../util/whole-number.js';
 
 /** How much of a paginated list a command fetches. */
 export interface PageSelection {
@@ -25,8 +26,9 @@ const MAX_PAGES = 10_000;
 export function pageSelection(all: boolean | undefined, limit: string | undefined): PageSelection {
   if (all === true && limit !== undefined) throw new UsageError('--all and --limit cannot be combined', 'use --all for every item, or --limit N for the first N');
   if (limit === undefined) return all === true ? { all: true } : {};
-  if (!/^\d+$/.test(limit) || Number(limit) < 1) throw new UsageError(`--limit expects a whole number of at least 1, got ${JSON.stringify(limit)}`, 'e.g. --limit 100');
-  return { limit: Number(limit) };
+  const n = wholeNumber(limit, 1);
+  if (n === undefined) throw new UsageError(`--limit expects a whole number of at least 1, got ${JSON.stringify(limit)}`, 'e.g. --limit 100');
+  return { limit: n };
 }
 
 /**

@@ -1,3 +1,4 @@
+import { joinPointer } from './json-pointer.js';
 /**
  * Bounds on decoded JSON from outside (a service's answer, a request to the emulator): how deep it
  * nests and how many entries one object or array holds. Checked iteratively, so the check itself
@@ -24,7 +25,7 @@ export function jsonShapeProblem(value: unknown, limits: JsonLimits = DEFAULT_JS
     const entries = Array.isArray(v) ? v.map((item, i) => [String(i), item] as const) : Object.entries(v);
     if (entries.length > limits.maxEntries) return `more than ${limits.maxEntries} entries in one ${Array.isArray(v) ? 'array' : 'object'} at ${at === '' ? '/' : at}`;
     for (const [key, item] of entries) {
-      if (item !== null && typeof item === 'object') stack.push({ value: item, depth: depth + 1, at: `${at}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}` });
+      if (item !== null && typeof item === 'object') stack.push({ value: item, depth: depth + 1, at: joinPointer(at, key) });
     }
   }
   return undefined;

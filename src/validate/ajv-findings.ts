@@ -1,7 +1,9 @@
 import { excerpt } from '../diagnostics/excerpt.js';
 import { didYouMean } from './did-you-mean.js';
-import { displayPath, joinPointer, valueAt } from './pointer.js';
-import { asSchema, type AjvError, type CleanupSource, type SchemaFinding } from './cleanup-types.js';
+import { dottedPath, valueAt } from './pointer.js';
+import { joinPointer } from '../util/json-pointer.js';
+import type { AjvError, CleanupSource, SchemaFinding } from './cleanup-types.js';
+import { asPlainObject } from '../util/plain-object.js';
 
 /** What a value is, with its article, as a message says it ("not a string"). */
 function jsonType(value: unknown): string {
@@ -58,7 +60,7 @@ function typeFinding(err: AjvError, src: CleanupSource): SchemaFinding {
   const pointer = err.instancePath;
   const value = valueAt(src.data, pointer);
   const types = expectedTypes(err.params);
-  const where = displayPath(pointer, src.data);
+  const where = dottedPath(pointer, src.data);
   const finding: SchemaFinding = {
     code: 'schema/type',
     message: `\`${where}\` must be ${expectedWords(types)}, not ${jsonType(value)}`,
@@ -92,7 +94,7 @@ function limitMessage(err: AjvError, where: string): string {
     case 'maxItems':
       return `\`${where}\` must have at most ${String(limit)} items`;
     case 'minProperties': {
-      const props = Object.keys(asSchema(asSchema(err.parentSchema)?.['properties']) ?? {});
+      const props = Object.keys(asPlainObject(asPlainObject(err.parentSchema)?.['properties']) ?? {});
       return limit === 1 && props.length > 0
         ? `\`${where}\` is empty; set ${listWords(props.map((p) => `\`${p}\``))}`
         : `\`${where}\` must have at least ${String(limit)} keys`;
@@ -116,7 +118,7 @@ const limitKeywords = new Set(['minLength', 'maxLength', 'minItems', 'maxItems',
 
 /** The schema's own description of a value, used as the hint for pattern and format errors. */
 function describeHint(schema: unknown): string | undefined {
-  const d = asSchema(schema)?.['description'];
+  const d = asPlainObject(schema)?.['description'];
   return typeof d === 'string' ? d : undefined;
 }
 
@@ -124,7 +126,7 @@ function keyFinding(err: AjvError, src: CleanupSource): SchemaFinding | undefine
   const key = err.propertyName ?? (err.params['propertyName'] as string | undefined);
   if (key === undefined) return undefined;
   const target = { pointer: joinPointer(err.instancePath, key), key: true };
-  const where = displayPath(err.instancePath, src.data);
+  const where = dottedPath(err.instancePath, src.data);
   if (err.keyword === 'not' || ['__proto__', 'constructor', 'prototype'].includes(key)) {
     return {
       code: 'schema/forbidden-key',
@@ -149,7 +151,7 @@ export function findingFor(err: AjvError, src: CleanupSource): SchemaFinding | u
   if (err.keyword === 'propertyNames') return keyFinding(err, src);
   if (err.propertyName !== undefined) return keyFinding(err, src);
   const pointer = err.instancePath;
-  const where = displayPath(pointer, src.data);
+  const where = dottedPath(pointer, src.data);
   switch (err.keyword) {
     case 'additionalProperties':
       return unknownKeyFinding(err, src);
@@ -198,9 +200,9 @@ export function findingFor(err: AjvError, src: CleanupSource): SchemaFinding | u
 /** `additionalProperties`: the unknown key itself, with a did-you-mean or the allowed keys. */
 function unknownKeyFinding(err: AjvError, src: CleanupSource): SchemaFinding | undefined {
   const pointer = err.instancePath;
-  const where = displayPath(pointer, src.data);
+  const where = dottedPath(pointer, src.data);
   const key = String(err.params['additionalProperty']);
-  const allowed = Object.keys(asSchema(asSchema(err.parentSchema)?.['properties']) ?? {});
+  const allowed = Object.keys(asPlainObject(asPlainObject(err.parentSchema)?.['properties']) ?? {});
   if (['__proto__', 'constructor', 'prototype'].includes(key)) {
     return keyFinding({ ...err, keyword: 'not', propertyName: key }, src);
   }
@@ -220,13 +222,13 @@ function unknownKeyFinding(err: AjvError, src: CleanupSource): SchemaFinding | u
 /** `required`: at the parent's key when it has one (`workbench:`), else at the start of the mapping. */
 function requiredFinding(err: AjvError, src: CleanupSource): SchemaFinding {
   const pointer = err.instancePath;
-  const where = displayPath(pointer, src.data);
+  const where = dottedPath(pointer, src.data);
   const missing = String(err.params['missingProperty']);
   return {
     code: 'schema/required',
     message: pointer === '' ? `missing required key \`${missing}\`` : `\`${where}\` is missing required key \`${missing}\``,
-    ...(describeHint(asSchema(asSchema(err.parentSchema)?.['properties'])?.[missing]) !== undefined
-      ? { hint: `\`${missing}\`: ${describeHint(asSchema(asSchema(err.parentSchema)?.['properties'])?.[missing])}` }
+    ...(describeHint(asPlainObject(asPlainObject(err.parentSchema)?.['properties'])?.[missing]) !== undefined
+      ? { hint: `\`${missing}\`: ${describeHint(asPlainObject(asPlainObject(err.parentSchema)?.['properties'])?.[missing])}` }
       : {}),
     // At the parent's key when it has one (`workbench:`), else at the start of the mapping.
     target: pointer !== '' && !Array.isArray(valueAt(src.data, pointer.replace(/\/[^/]*$/, ''))) ? { pointer, key: true } : { pointer, key: false, point: true },
@@ -236,7 +238,7 @@ function requiredFinding(err: AjvError, src: CleanupSource): SchemaFinding {
 /** `enum` and `const`: the allowed values, and a did-you-mean for a misspelt string. */
 function enumFinding(err: AjvError, src: CleanupSource): SchemaFinding {
   const pointer = err.instancePath;
-  const where = displayPath(pointer, src.data);
+  const where = dottedPath(pointer, src.data);
   const allowed = (err.keyword === 'enum' ? (err.params['allowedValues'] as unknown[]) : [err.params['allowedValue']]).map((v) => String(v));
   const value = valueAt(src.data, pointer);
   const suggestion = typeof value === 'string' ? didYouMean(value, allowed) : undefined;
@@ -251,7 +253,7 @@ function enumFinding(err: AjvError, src: CleanupSource): SchemaFinding {
 /** `uniqueItems`: at the repeated item, with the first one as related. */
 function duplicateItemFinding(err: AjvError, src: CleanupSource): SchemaFinding {
   const pointer = err.instancePath;
-  const where = displayPath(pointer, src.data);
+  const where = dottedPath(pointer, src.data);
   const first = Number(err.params['j']);
   const second = Number(err.params['i']);
   const value = valueAt(src.data, joinPointer(pointer, second));

@@ -1,8 +1,9 @@
 import type { Catalog } from '../catalog/catalog.js';
 import { didYouMean } from './did-you-mean.js';
-import { joinPointer } from './pointer.js';
-import { has, mapping } from './rule.js';
+import { joinPointer } from '../util/json-pointer.js';
+import { has } from './rule.js';
 import type { CatalogSlugs, NamedSlug } from './slug-types.js';
+import { asPlainObject } from '../util/plain-object.js';
 
 export type { CatalogSlugs, NamedSlug } from './slug-types.js';
 
@@ -29,7 +30,7 @@ export function slugPointer(s: NamedSlug): string {
 
 /** Every toolkit slug a document names, with where: list items (values) and section keys. */
 export function toolkitSlugs(data: unknown): NamedSlug[] {
-  const root = mapping(data);
+  const root = asPlainObject(data);
   if (root === undefined) return [];
   const out: NamedSlug[] = [];
   const list = (parent: string, value: unknown): void => {
@@ -37,10 +38,10 @@ export function toolkitSlugs(data: unknown): NamedSlug[] {
   };
   const toolkits = root['toolkits'];
   if (Array.isArray(toolkits)) list('/toolkits', toolkits);
-  else for (const k of ['enable', 'disable']) list(`/toolkits/${k}`, mapping(toolkits)?.[k]);
+  else for (const k of ['enable', 'disable']) list(`/toolkits/${k}`, asPlainObject(toolkits)?.[k]);
   const custom = customToolkits(root);
   for (const section of TOOLKIT_SECTIONS) {
-    for (const slug of Object.keys(mapping(root[section]) ?? {})) {
+    for (const slug of Object.keys(asPlainObject(root[section]) ?? {})) {
       if (!KEYWORDS.has(slug)) out.push({ slug, parent: `/${section}` });
     }
   }
@@ -51,17 +52,17 @@ const none: ReadonlySet<string> = new Set();
 
 /** The slugs of `experimental.custom_toolkits`: the project's own, never in the catalogue. */
 function customToolkits(root: Record<string, unknown>): ReadonlySet<string> {
-  const list = mapping(root['experimental'])?.['custom_toolkits'];
+  const list = asPlainObject(root['experimental'])?.['custom_toolkits'];
   if (!Array.isArray(list)) return none;
-  return new Set(list.map((t) => mapping(t)?.['slug']).filter((s): s is string => typeof s === 'string'));
+  return new Set(list.map((t) => asPlainObject(t)?.['slug']).filter((s): s is string => typeof s === 'string'));
 }
 
 /** The tool slugs listed under each toolkit of `tools` (bare list, `enable` or `disable`). */
 export function toolSlugs(data: unknown): Array<NamedSlug & { toolkit: string }> {
   const out: Array<NamedSlug & { toolkit: string }> = [];
-  for (const [toolkit, filter] of Object.entries(mapping(mapping(data)?.['tools']) ?? {})) {
+  for (const [toolkit, filter] of Object.entries(asPlainObject(asPlainObject(data)?.['tools']) ?? {})) {
     if (KEYWORDS.has(toolkit) || !plausible(toolkit)) continue;
-    const obj = mapping(filter);
+    const obj = asPlainObject(filter);
     const lists: Array<[string, unknown]> = Array.isArray(filter)
       ? [['', filter]]
       : obj === undefined
@@ -78,7 +79,7 @@ export function toolSlugs(data: unknown): Array<NamedSlug & { toolkit: string }>
 
 /** Whether a document names any toolkit or tool: only then is the catalogue loaded. */
 export function namesCatalogSlugs(data: unknown): boolean {
-  const root = mapping(data);
+  const root = asPlainObject(data);
   if (root === undefined) return false;
   return ['toolkits', 'preload', ...TOOLKIT_SECTIONS].some((k) => has(root, k));
 }

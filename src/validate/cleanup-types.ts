@@ -46,7 +46,3 @@ export interface CleanupSource {
 }
 
 export type SchemaObject = Record<string, unknown>;
-
-export function asSchema(value: unknown): SchemaObject | undefined {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as SchemaObject) : undefined;
-}

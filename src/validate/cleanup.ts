@@ -1,6 +1,7 @@
 import type { Diagnostic, RelatedLocation } from '../diagnostics/diagnostic.js';
-import { asSchema, type AjvError, type CleanupSource, type SchemaFinding, type Target } from './cleanup-types.js';
+import type { AjvError, CleanupSource, SchemaFinding, Target } from './cleanup-types.js';
 import { findingFor } from './ajv-findings.js';
+import { asPlainObject } from '../util/plain-object.js';
 
 export type { AjvError, CleanupSource, SchemaFinding } from './cleanup-types.js';
 
@@ -11,7 +12,7 @@ export type { AjvError, CleanupSource, SchemaFinding } from './cleanup-types.js'
  */
 function ownedByRule(err: AjvError): boolean {
   if (err.keyword !== 'not' && err.keyword !== 'minProperties' && err.keyword !== 'maxProperties') return false;
-  const comment = err.keyword === 'not' ? asSchema(err.schema)?.['$comment'] : asSchema(err.parentSchema)?.['$comment'];
+  const comment = err.keyword === 'not' ? asPlainObject(err.schema)?.['$comment'] : asPlainObject(err.parentSchema)?.['$comment'];
   return typeof comment === 'string' && comment.includes('rule/') && (err.keyword === 'not' || comment.includes(err.keyword));
 }
 

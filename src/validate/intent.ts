@@ -1,15 +1,12 @@
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { ManifestDocument } from '../manifest/types.js';
 import { KEYWORDS } from './catalog-slugs.js';
-import { displayPath, splitPointer, valueAt } from './pointer.js';
-import { mapping } from './rule.js';
+import { dottedPath, valueAt } from './pointer.js';
+import { joinPointer, splitPointer } from '../util/json-pointer.js';
 import { manifestSchema } from './schema.js';
+import { asPlainObject } from '../util/plain-object.js';
 
 type SchemaObject = Record<string, unknown>;
-
-function asSchema(value: unknown): SchemaObject | undefined {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as SchemaObject) : undefined;
-}
 
 /** A schema with local `$ref`s followed and `allOf` branches merged (enough to list keys). */
 function resolved(schema: SchemaObject | undefined): SchemaObject | undefined {
@@ -17,11 +14,11 @@ function resolved(schema: SchemaObject | undefined): SchemaObject | undefined {
   const root = manifestSchema() as SchemaObject;
   for (let hops = 0; current !== undefined && typeof current['$ref'] === 'string' && hops < 8; hops++) {
     let target: unknown = root;
-    for (const seg of (current['$ref'] as string).replace(/^#\//, '').split('/')) target = asSchema(target)?.[seg];
-    current = asSchema(target);
+    for (const seg of (current['$ref'] as string).replace(/^#\//, '').split('/')) target = asPlainObject(target)?.[seg];
+    current = asPlainObject(target);
   }
   const allOf = current?.['allOf'];
-  if (Array.isArray(allOf)) return allOf.map((s) => resolved(asSchema(s))).reduce<SchemaObject>((acc, s) => ({ ...acc, ...s }), { ...current });
+  if (Array.isArray(allOf)) return allOf.map((s) => resolved(asPlainObject(s))).reduce<SchemaObject>((acc, s) => ({ ...acc, ...s }), { ...current });
   return current;
 }
 
@@ -29,8 +26,8 @@ function resolved(schema: SchemaObject | undefined): SchemaObject | undefined {
 function schemaAt(pointer: string): SchemaObject | undefined {
   let schema = resolved(manifestSchema() as SchemaObject);
   for (const seg of splitPointer(pointer)) {
-    const props = asSchema(schema?.['properties']);
-    schema = resolved(props !== undefined && Object.hasOwn(props, seg) ? asSchema(props[seg]) : (asSchema(schema?.['additionalProperties']) ?? asSchema(schema?.['items'])));
+    const props = asPlainObject(schema?.['properties']);
+    schema = resolved(props !== undefined && Object.hasOwn(props, seg) ? asPlainObject(props[seg]) : (asPlainObject(schema?.['additionalProperties']) ?? asPlainObject(schema?.['items'])));
     if (schema === undefined) return undefined;
   }
   return schema;
@@ -39,8 +36,8 @@ function schemaAt(pointer: string): SchemaObject | undefined {
 /** Whether a key may stand inside the value at `pointer` (a property, or any key of a map). */
 function acceptsKey(pointer: string, key: string): boolean {
   const schema = schemaAt(pointer);
-  const props = asSchema(schema?.['properties']);
-  return (props !== undefined && Object.hasOwn(props, key)) || asSchema(schema?.['additionalProperties']) !== undefined;
+  const props = asPlainObject(schema?.['properties']);
+  return (props !== undefined && Object.hasOwn(props, key)) || asPlainObject(schema?.['additionalProperties']) !== undefined;
 }
 
 /** Each mapping's keys and their places, listed once: a document can have 30,000 unknown keys. */
@@ -48,7 +45,7 @@ const keyPlaces = new WeakMap<object, { keys: string[]; place: Map<string, numbe
 
 /** The key written just before (`step` -1) or after (+1) `key` in the mapping at `parentPointer`. */
 function neighbour(doc: ManifestDocument, parentPointer: string, key: string, step: -1 | 1): string | undefined {
-  const map = mapping(valueAt(doc.data, parentPointer));
+  const map = asPlainObject(valueAt(doc.data, parentPointer));
   if (map === undefined) return undefined;
   let places = keyPlaces.get(map);
   if (places === undefined) {
@@ -71,11 +68,12 @@ function underEmptySibling(doc: ManifestDocument, pointer: string): string | und
   if (key === undefined) return undefined;
   const parentPointer = pointer.slice(0, pointer.lastIndexOf('/'));
   const previous = neighbour(doc, parentPointer, key, -1);
-  if (previous === undefined || valueAt(doc.data, `${parentPointer}/${previous.replace(/~/g, '~0').replace(/\//g, '~1')}`) !== null) return undefined;
-  const siblingPointer = `${parentPointer}/${previous.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+  if (previous === undefined) return undefined;
+  const siblingPointer = joinPointer(parentPointer, previous);
+  if (valueAt(doc.data, siblingPointer) !== null) return undefined;
   if (!acceptsKey(siblingPointer, key)) return undefined;
   const line = doc.locate(siblingPointer, { key: true }).start;
-  return `\`${key}\` is at the same indentation as \`${displayPath(siblingPointer)}\` (line ${line.line}), whose value is empty: indent \`${key}\` under \`${previous}\`.`;
+  return `\`${key}\` is at the same indentation as \`${dottedPath(siblingPointer)}\` (line ${line.line}), whose value is empty: indent \`${key}\` under \`${previous}\`.`;
 }
 
 /** The other side of `underEmptySibling`: an empty key followed by a key that belongs under it. */

@@ -1,20 +1,5 @@
-/** JSON pointer (RFC 6901) helpers and the dotted path users read in messages. */
-
-export function escapeSegment(segment: string): string {
-  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
-}
-
-export function unescapeSegment(segment: string): string {
-  return segment.replace(/~1/g, '/').replace(/~0/g, '~');
-}
-
-export function joinPointer(pointer: string, ...segments: Array<string | number>): string {
-  return pointer + segments.map((s) => '/' + escapeSegment(String(s))).join('');
-}
-
-export function splitPointer(pointer: string): string[] {
-  return pointer === '' ? [] : pointer.slice(1).split('/').map(unescapeSegment);
-}
+/** The dotted path users read in messages, and the value a JSON pointer names. */
+import { splitPointer } from '../util/json-pointer.js';
 
 const plainKey = /^[A-Za-z_][A-Za-z0-9_-]*$/;
 
@@ -22,7 +7,7 @@ const plainKey = /^[A-Za-z_][A-Za-z0-9_-]*$/;
  * `/tools/gmail/enable/0` -> `tools.gmail.enable[0]`. Keys that are not plain identifiers are
  * quoted; array indices are shown in brackets. The document root is `(document)`.
  */
-export function displayPath(pointer: string, data?: unknown): string {
+export function dottedPath(pointer: string, data?: unknown): string {
   const segments = splitPointer(pointer);
   if (segments.length === 0) return '(document)';
   let out = '';

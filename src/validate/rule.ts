@@ -27,18 +27,12 @@ export interface RunRule {
   checkAll(docs: readonly ManifestDocument[]): Diagnostic[];
 }
 
-export type Json = Record<string, unknown>;
-
-/** The value as a plain mapping, or undefined. Rules read data that may have failed the schema. */
-export function mapping(value: unknown): Json | undefined {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : undefined;
-}
-
 export function stringList(value: unknown): string[] | undefined {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : undefined;
 }
 
-export function has(obj: Json, key: string): boolean {
+/** An own key (not one inherited, such as `constructor`). */
+export function has(obj: Record<string, unknown>, key: string): boolean {
   return Object.prototype.hasOwnProperty.call(obj, key);
 }
 

@@ -5,7 +5,7 @@ import { yaml11Reading } from '../manifest/yaml11.js';
 import { clampLists, largestMaxItems } from './clamp-lists.js';
 import { cleanErrors, locateFinding, type AjvError } from './cleanup.js';
 import { validate as generatedValidate, schemaText } from './generated/manifest-validator.js';
-import { displayPath } from './pointer.js';
+import { dottedPath } from './pointer.js';
 import { stringLocations } from './string-locations.js';
 
 /**
@@ -89,7 +89,7 @@ export function yaml11Diagnostics(doc: ManifestDocument): Diagnostic[] {
     out.push({
       code: 'yaml/yaml11-scalar',
       severity: codeInfo('yaml/yaml11-scalar').severity,
-      message: `\`${displayPath(pointer, doc.data)}\` is the string "${scalar.source}" here, but a YAML 1.1 parser reads it as ${reading}`,
+      message: `\`${dottedPath(pointer, doc.data)}\` is the string "${scalar.source}" here, but a YAML 1.1 parser reads it as ${reading}`,
       hint: `Quote it: "${scalar.source}".`,
       file: doc.file,
       pointer,

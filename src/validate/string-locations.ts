@@ -1,10 +1,7 @@
-import { escapeSegment } from './pointer.js';
+import { joinPointer } from '../util/json-pointer.js';
+import { asPlainObject } from '../util/plain-object.js';
 
 type SchemaObject = Record<string, unknown>;
-
-function asSchema(value: unknown): SchemaObject | undefined {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as SchemaObject) : undefined;
-}
 
 /** The schema to walk for a value: `$ref`s followed and `allOf` reduced to its shape-giving branch. */
 const resolvedCache = new WeakMap<SchemaObject, SchemaObject>();
@@ -16,8 +13,8 @@ function resolveSchema(root: SchemaObject, schema: SchemaObject): SchemaObject {
   // Local refs only (`#/definitions/x`): the manifest schema has no others.
   for (let hops = 0; typeof current['$ref'] === 'string' && hops < 16; hops++) {
     let target: unknown = root;
-    for (const seg of (current['$ref'] as string).replace(/^#\//, '').split('/')) target = asSchema(target)?.[seg];
-    const next = asSchema(target);
+    for (const seg of (current['$ref'] as string).replace(/^#\//, '').split('/')) target = asPlainObject(target)?.[seg];
+    const next = asPlainObject(target);
     if (next === undefined) break;
     current = next;
   }
@@ -25,7 +22,7 @@ function resolveSchema(root: SchemaObject, schema: SchemaObject): SchemaObject {
   if (Array.isArray(allOf)) {
     // Only the first branch that gives the value a type is followed, so a string counts once.
     for (const sub of allOf) {
-      const s = asSchema(sub);
+      const s = asPlainObject(sub);
       if (s !== undefined && resolveSchema(root, s)['type'] !== undefined) {
         current = resolveSchema(root, s);
         break;
@@ -54,11 +51,11 @@ export function stringLocations(root: object, data: unknown, accept: (value: str
   const walk = (schemaIn: SchemaObject, value: unknown): void => {
     const schema = resolveSchema(root as SchemaObject, schemaIn);
     if (typeof value === 'string') {
-      if (allowsString(schema) && accept(value)) out.push(path.map((s) => '/' + escapeSegment(s)).join(''));
+      if (allowsString(schema) && accept(value)) out.push(joinPointer('', ...path));
       return;
     }
     if (Array.isArray(value)) {
-      const items = asSchema(schema['items']);
+      const items = asPlainObject(schema['items']);
       if (items === undefined) return;
       for (let i = 0; i < value.length; i++) {
         path.push(String(i));
@@ -68,10 +65,10 @@ export function stringLocations(root: object, data: unknown, accept: (value: str
       return;
     }
     if (value !== null && typeof value === 'object') {
-      const props = asSchema(schema['properties']);
-      const extra = asSchema(schema['additionalProperties']);
+      const props = asPlainObject(schema['properties']);
+      const extra = asPlainObject(schema['additionalProperties']);
       for (const key of Object.keys(value)) {
-        const sub = props !== undefined && Object.prototype.hasOwnProperty.call(props, key) ? asSchema(props[key]) : extra;
+        const sub = props !== undefined && Object.prototype.hasOwnProperty.call(props, key) ? asPlainObject(props[key]) : extra;
         if (sub === undefined) continue;
         path.push(key);
         walk(sub, (value as Record<string, unknown>)[key]);

@@ -4,10 +4,13 @@ import { InvalidArgumentError, Option } from 'commander';
 import { InputError, UsageError } from '../../diagnostics/errors.js';
 import { narrowToChanged } from '../changed-since.js';
 import { announceDeletions, graceMs, watchRun } from '../apply-progress.js';
-import type { RegisterCommand } from '../command.js';
+import type { CommandEnv, RegisterCommand } from '../command.js';
 import { connector } from '../open-connection.js';
 import { processLock } from '../process-lock.js';
-import { addRunOptions, finishRun, projectForRun, runInputs, stateOf, type RunFlags } from '../run-options.js';
+import { addRunOptions, finishRun, projectForRun, runInputs, stateOf, type RunFlags, type RunProject } from '../run-options.js';
+import type { AppliedItem } from '../../apply/apply.js';
+import type { SavedPlan } from '../../runner/saved-plan.js';
+import type { StateBackend } from '../../state/backend.js';
 
 interface ApplyFlags extends RunFlags {
   dryRun?: boolean;
@@ -24,6 +27,21 @@ function parseRefresh(value: string | undefined): boolean {
   if (value === 'false') return false;
   throw new InvalidArgumentError('expected true or false');
 }
+
+const APPLY_HELP = [
+  '',
+  'Examples:',
+  '  sessionctl apply manifests/                          # create, update or replace what changed',
+  '  sessionctl apply manifests/ --prune                  # also delete sessions of removed manifests',
+  '  sessionctl plan manifests/ --out plan.json && sessionctl apply plan.json',
+  '  sessionctl apply examples/ --emulator --state /tmp/demo/state.json',
+  '  USER_ID=alice sessionctl apply profile.yaml          # one manifest, several users',
+  '',
+  'Exit codes: 0 applied and in sync, 1 findings or drift, 2 usage or input error,',
+  '3 the service failed or refused a request (the others still ran; the state keeps every success),',
+  '130 interrupted (SIGINT), 143 stopped (SIGTERM): requests in flight were given 10 s; a create left',
+  'without an answer is recorded as outcome unknown and never sent again unless --recreate-unknown.',
+].join('\n');
 
 /**
  * `sessionctl apply [paths..]` / `sessionctl apply PLAN.json`: validate, plan, create what changed,
@@ -43,94 +61,96 @@ export const registerApply: RegisterCommand = (program, env) => {
     .option('--strict', 'drift the manifest does not declare (added) and warnings fail the run too')
     .option('--github-output', 'append <name>_session_id and <name>_mcp_url to the file named by $GITHUB_OUTPUT');
   addRunOptions(cmd, 'always')
-    .addHelpText(
-      'after',
-      [
-        '',
-        'Examples:',
-        '  sessionctl apply manifests/                          # create, update or replace what changed',
-        '  sessionctl apply manifests/ --prune                  # also delete sessions of removed manifests',
-        '  sessionctl plan manifests/ --out plan.json && sessionctl apply plan.json',
-        '  sessionctl apply examples/ --emulator --state /tmp/demo/state.json',
-        '  USER_ID=alice sessionctl apply profile.yaml          # one manifest, several users',
-        '',
-        'Exit codes: 0 applied and in sync, 1 findings or drift, 2 usage or input error,',
-        '3 the service failed or refused a request (the others still ran; the state keeps every success),',
-        '130 interrupted (SIGINT), 143 stopped (SIGTERM): requests in flight were given 10 s; a create left',
-        'without an answer is recorded as outcome unknown and never sent again unless --recreate-unknown.',
-      ].join('\n'),
-    )
-    .action(async (args: string[], flags: ApplyFlags) => {
-      const { io } = env;
-      const project = await projectForRun('apply', args, flags, env);
-      if (project === undefined) return;
-      const { paths } = project;
-      const [{ runApply }, { readSavedPlan, savedPlanPaths }, { githubOutputLines }] = await Promise.all([
-        import('../../runner/run-apply.js'),
-        import('../../runner/saved-plan.js'),
-        import('../../apply/github-output.js'),
-      ]);
-      const outputFile = io.env['GITHUB_OUTPUT'];
-      if (flags.githubOutput === true && (outputFile === undefined || outputFile === '')) {
-        throw new UsageError('--github-output needs $GITHUB_OUTPUT, which GitHub Actions sets for each step', 'run inside a GitHub Actions step, or set GITHUB_OUTPUT to a file');
-      }
-      let state = stateOf(flags, env, project.loaded.config.state);
-      let targets = paths;
-      let pruneRoots: string[] | undefined;
-      let saved: { path: string; plan: Awaited<ReturnType<typeof readSavedPlan>> & object } | undefined;
-      if (paths.length === 1) {
-        const planPath = resolve(io.cwd, paths[0]!);
-        const plan = await readSavedPlan(planPath);
-        if (plan !== undefined) {
-          const named = savedPlanPaths(plan, io.cwd);
-          targets = named.files;
-          if (flags.state === undefined) state = stateOf({ state: named.state }, env);
-          saved = { path: planPath, plan };
-          // What the plan was made with is what it applies.
-          if (plan.prune === true) flags.prune = true;
-          if (named.pruneRoots !== undefined) pruneRoots = named.pruneRoots;
-          if (plan.recreate_unknown === true) flags.recreateUnknown = true;
-        }
-      }
-      if (saved !== undefined && flags.changedSince !== undefined) {
-        throw new UsageError('--changed-since cannot narrow a saved plan', 'pass --changed-since to `sessionctl plan --out` instead');
-      }
-      if (saved === undefined) targets = await narrowToChanged(targets, flags.changedSince, { io, ...(project.envFiles !== undefined ? { envFiles: project.envFiles } : {}) });
-      const watch = watchRun(env, 'apply');
-      let outcome;
-      try {
-        outcome = await runApply(targets, {
-          ...(await runInputs(flags, env, state, project)),
-          connect: connector(flags, env, state),
-          dryRun: flags.dryRun === true,
-          refresh: flags.refresh !== false,
-          prune: flags.prune === true,
-          ...(pruneRoots !== undefined ? { pruneRoots } : {}),
-          keepReplaced: flags.keepReplaced === true,
-          recreateUnknown: flags.recreateUnknown === true,
-          strict: flags.strict === true,
-          ...(saved !== undefined ? { saved } : {}),
-          lock: processLock(),
-          onProgress: watch.onProgress,
-          signal: watch.signal,
-          graceMs: graceMs(env),
-          onInterrupt: watch.onInterrupt,
-          beforeDeletes: (plan) => announceDeletions(plan, env, 'apply --prune'),
-        });
-      } finally {
-        watch.stop();
-      }
-      // The service's answers with every sensitive value masked; a sensitive user id is in its stored form already.
-      const applied = outcome.result?.items.map((i) => ({ ...i, ...(i.session_id !== undefined ? { session_id: env.masker.text(i.session_id) } : {}), ...(i.mcp_url !== undefined ? { mcp_url: env.masker.text(i.mcp_url) } : {}) }));
-      if (flags.githubOutput === true && applied !== undefined) {
-        const lines = githubOutputLines(applied);
-        try {
-          if (lines !== '') await appendFile(outputFile!, lines);
-        } catch (err) {
-          throw new InputError(`cannot append to $GITHUB_OUTPUT: ${(err as Error).message}`, outputFile);
-        }
-      }
-      const interrupted = watch.signalExit();
-      await finishRun(outcome, flags, env, project, (code) => interrupted ?? code);
-    });
+    .addHelpText('after', APPLY_HELP)
+    .action((args: string[], flags: ApplyFlags) => runApplyCommand(args, flags, env));
 };
+
+/** What apply works on: the manifests (or a saved plan's), the state, and what a saved plan fixed. */
+interface ApplyTargets {
+  targets: string[];
+  state: StateBackend;
+  pruneRoots?: string[];
+  saved?: { path: string; plan: SavedPlan };
+}
+
+/**
+ * One path that is a plan saved by `plan --out` applies that plan: its files, its state (unless
+ * --state names another) and the options it was made with, which are set on `flags`.
+ */
+async function applyTargets(paths: string[], flags: ApplyFlags, env: CommandEnv, project: RunProject): Promise<ApplyTargets> {
+  const { io } = env;
+  const state = stateOf(flags, env, project.loaded.config.state);
+  if (paths.length === 1) {
+    const { readSavedPlan, savedPlanPaths } = await import('../../runner/saved-plan.js');
+    const planPath = resolve(io.cwd, paths[0]!);
+    const plan = await readSavedPlan(planPath);
+    if (plan !== undefined) {
+      const named = savedPlanPaths(plan, io.cwd);
+      const planState = flags.state === undefined ? stateOf({ state: named.state }, env) : state;
+      if (flags.changedSince !== undefined) throw new UsageError('--changed-since cannot narrow a saved plan', 'pass --changed-since to `sessionctl plan --out` instead');
+      // What the plan was made with is what it applies.
+      if (plan.prune === true) flags.prune = true;
+      if (plan.recreate_unknown === true) flags.recreateUnknown = true;
+      return { targets: named.files, state: planState, ...(named.pruneRoots !== undefined ? { pruneRoots: named.pruneRoots } : {}), saved: { path: planPath, plan } };
+    }
+  }
+  const targets = await narrowToChanged(paths, flags.changedSince, { io, ...(project.envFiles !== undefined ? { envFiles: project.envFiles } : {}) });
+  return { targets, state };
+}
+
+/** The file named by $GITHUB_OUTPUT, checked before anything runs when --github-output asks for it. */
+function githubOutputFile(flags: ApplyFlags, env: CommandEnv): string | undefined {
+  if (flags.githubOutput !== true) return undefined;
+  const outputFile = env.io.env['GITHUB_OUTPUT'];
+  if (outputFile === undefined || outputFile === '') {
+    throw new UsageError('--github-output needs $GITHUB_OUTPUT, which GitHub Actions sets for each step', 'run inside a GitHub Actions step, or set GITHUB_OUTPUT to a file');
+  }
+  return outputFile;
+}
+
+async function appendGithubOutput(outputFile: string, applied: AppliedItem[]): Promise<void> {
+  const { githubOutputLines } = await import('../../apply/github-output.js');
+  const lines = githubOutputLines(applied);
+  try {
+    if (lines !== '') await appendFile(outputFile, lines);
+  } catch (err) {
+    throw new InputError(`cannot append to $GITHUB_OUTPUT: ${(err as Error).message}`, outputFile);
+  }
+}
+
+async function runApplyCommand(args: string[], flags: ApplyFlags, env: CommandEnv): Promise<void> {
+  const project = await projectForRun('apply', args, flags, env);
+  if (project === undefined) return;
+  const { runApply } = await import('../../runner/run-apply.js');
+  const outputFile = githubOutputFile(flags, env);
+  const { targets, state, pruneRoots, saved } = await applyTargets(project.paths, flags, env, project);
+  const watch = watchRun(env, 'apply');
+  let outcome;
+  try {
+    outcome = await runApply(targets, {
+      ...(await runInputs(flags, env, state, project)),
+      connect: connector(flags, env, state),
+      dryRun: flags.dryRun === true,
+      refresh: flags.refresh !== false,
+      prune: flags.prune === true,
+      ...(pruneRoots !== undefined ? { pruneRoots } : {}),
+      keepReplaced: flags.keepReplaced === true,
+      recreateUnknown: flags.recreateUnknown === true,
+      strict: flags.strict === true,
+      ...(saved !== undefined ? { saved } : {}),
+      lock: processLock(),
+      onProgress: watch.onProgress,
+      signal: watch.signal,
+      graceMs: graceMs(env),
+      onInterrupt: watch.onInterrupt,
+      beforeDeletes: (plan) => announceDeletions(plan, env, 'apply --prune'),
+    });
+  } finally {
+    watch.stop();
+  }
+  // The service's answers with every sensitive value masked; a sensitive user id is in its stored form already.
+  const applied = outcome.result?.items.map((i) => ({ ...i, ...(i.session_id !== undefined ? { session_id: env.masker.text(i.session_id) } : {}), ...(i.mcp_url !== undefined ? { mcp_url: env.masker.text(i.mcp_url) } : {}) }));
+  if (outputFile !== undefined && applied !== undefined) await appendGithubOutput(outputFile, applied);
+  const interrupted = watch.signalExit();
+  await finishRun(outcome, flags, env, project, (code) => interrupted ?? code);
+}

@@ -3,7 +3,7 @@ import { lstat, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { InputError, UsageError } from '../../diagnostics/errors.js';
-import type { RegisterCommand } from '../command.js';
+import type { CommandEnv, RegisterCommand } from '../command.js';
 import { traceLine } from '../connection.js';
 import { interruptOn } from '../interrupt.js';
 import { addListOptions, addOperateOptions, printJson, renderContext, SESSION_ARG_HELP, sessionHelp, withSession, type ListFlags, type OperateFlags } from '../operate-options.js';
@@ -21,6 +21,25 @@ function withMount(cmd: Command): Command {
   return addOperateOptions(cmd.option('--mount <id>', 'the mount', 'files'));
 }
 
+function uploadUrlOptions(flags: MountFlags & { contentType?: string }): { mountId: string; mimetype?: string } {
+  return { mountId: flags.mount, ...(flags.contentType !== undefined ? { mimetype: flags.contentType } : {}) };
+}
+
+/** With --verbose, the transfer is traced on stderr, each line masked and escaped by traceLine. */
+function traceOption(flags: OperateFlags, env: CommandEnv): { onTrace?: (line: string) => void } {
+  return flags.verbose === true ? { onTrace: (line) => env.io.stderr.write(`${traceLine(line, env)}\n`) } : {};
+}
+
+const FILES_HELP = [
+  '',
+  'Examples:',
+  '  sessionctl files put support-agent ./report.csv reports/q3.csv',
+  '  sessionctl files ls support-agent reports/',
+  '  sessionctl files get support-agent reports/q3.csv ./copy.csv',
+  '',
+  'Presigned URLs point at storage, not the service: the API key is never sent there, and files are streamed.',
+].join('\n');
+
 /**
  * `sessionctl files ...`: the session's mount (the sandbox's `/mnt/files`): list, presigned URLs,
  * delete, and `put` / `get`, which also move the bytes. Presigned URLs point at storage, not the
@@ -30,19 +49,13 @@ export const registerFiles: RegisterCommand = (program, env) => {
   const files = program
     .command('files')
     .description("Work with the files in a session's mount (/mnt/files in its sandbox): ls, put, get, rm, upload-url, download-url.")
-    .addHelpText(
-      'after',
-      [
-        '',
-        'Examples:',
-        '  sessionctl files put support-agent ./report.csv reports/q3.csv',
-        '  sessionctl files ls support-agent reports/',
-        '  sessionctl files get support-agent reports/q3.csv ./copy.csv',
-        '',
-        'Presigned URLs point at storage, not the service: the API key is never sent there, and files are streamed.',
-      ].join('\n'),
-    );
+    .addHelpText('after', FILES_HELP);
+  for (const register of [registerLs, registerUploadUrl, registerDownloadUrl, registerRm, registerPut, registerGet]) register(files, env);
+  for (const sub of files.commands) sub.exitOverride();
+};
 
+/** `files ls`: list the mount, a page or all of it. */
+function registerLs(files: Command, env: CommandEnv): void {
   const ls = files.command('ls').description('List the files in the mount (paginated).').argument('<session>', SESSION_ARG_HELP).argument('[prefix]', 'only paths that start with this, e.g. data/');
   addListOptions(withMount(ls))
     .addHelpText('after', sessionHelp(['sessionctl files ls support-agent', 'sessionctl files ls trs_1a2b3c4d5e6f data/ --all --format json']))
@@ -66,7 +79,10 @@ export const registerFiles: RegisterCommand = (program, env) => {
         env.io.stdout.write(renderMountItems(got.items, got.more, renderContext(env)));
       });
     });
+}
 
+/** `files upload-url`: a presigned URL to PUT into. */
+function registerUploadUrl(files: Command, env: CommandEnv): void {
   const uploadUrl = files
     .command('upload-url')
     .description('Get a presigned URL to PUT a file into the mount (no API key needed there).')
@@ -77,13 +93,16 @@ export const registerFiles: RegisterCommand = (program, env) => {
     .addHelpText('after', sessionHelp(['sessionctl files upload-url support-agent data/report.csv --content-type text/csv']))
     .action(async (ref: string, remote: string, flags: MountFlags & { contentType?: string }) => {
       await withSession(ref, flags, env, async (client, id) => {
-        const r = await client.mountUploadUrl(id, remote, { mountId: flags.mount, ...(flags.contentType !== undefined ? { mimetype: flags.contentType } : {}) });
+        const r = await client.mountUploadUrl(id, remote, uploadUrlOptions(flags));
         if (flags.format === 'json') return printJson(env, r);
         const { renderPresigned } = await import('../../report/operate/files.js');
         env.io.stdout.write(renderPresigned('upload', r, renderContext(env)));
       });
     });
+}
 
+/** `files download-url`: a presigned URL to GET from. */
+function registerDownloadUrl(files: Command, env: CommandEnv): void {
   const downloadUrl = files
     .command('download-url')
     .description('Get a presigned URL to GET a file from the mount (no API key needed there).')
@@ -99,7 +118,10 @@ export const registerFiles: RegisterCommand = (program, env) => {
         env.io.stdout.write(renderPresigned('download', r, renderContext(env)));
       });
     });
+}
 
+/** `files rm`: delete one file of the mount. */
+function registerRm(files: Command, env: CommandEnv): void {
   const rm = files.command('rm').description('Delete a file from the mount (deleting a missing file succeeds).').argument('<session>', SESSION_ARG_HELP).argument('<remote>', REMOTE_HELP);
   withMount(rm)
     .addHelpText('after', sessionHelp(['sessionctl files rm support-agent data/report.csv']))
@@ -111,7 +133,10 @@ export const registerFiles: RegisterCommand = (program, env) => {
         env.io.stdout.write(renderDeleted(r));
       });
     });
+}
 
+/** `files put`: a presigned upload URL, then the local file streamed to it. */
+function registerPut(files: Command, env: CommandEnv): void {
   const put = files
     .command('put')
     .description('Upload a local file into the mount: asks for a presigned URL, then streams the file to it.')
@@ -131,17 +156,20 @@ export const registerFiles: RegisterCommand = (program, env) => {
         throw new InputError(`cannot read the file to upload (${why})`, local);
       }
       await withSession(ref, flags, env, async (client, id) => {
-        const r = await client.mountUploadUrl(id, remote, { mountId: flags.mount, ...(flags.contentType !== undefined ? { mimetype: flags.contentType } : {}) });
+        const r = await client.mountUploadUrl(id, remote, uploadUrlOptions(flags));
         const sent = await uploadFile(r.upload_url, path, {
           ...(flags.contentType !== undefined ? { contentType: flags.contentType } : {}),
-          ...(flags.verbose === true ? { onTrace: (line: string) => env.io.stderr.write(`${traceLine(line, env)}\n`) } : {}),
+          ...traceOption(flags, env),
         });
         if (flags.format === 'json') return printJson(env, r);
         const { renderUploaded } = await import('../../report/operate/files.js');
         env.io.stdout.write(renderUploaded(local, sent.bytes, r));
       });
     });
+}
 
+/** `files get`: a presigned download URL, then the file streamed into a local one, whole or not at all. */
+function registerGet(files: Command, env: CommandEnv): void {
   const get = files
     .command('get')
     .description('Download a file from the mount: asks for a presigned URL, then streams it into a local file (written whole or not at all).')
@@ -184,7 +212,7 @@ export const registerFiles: RegisterCommand = (program, env) => {
         await withSession(ref, flags, env, async (client, id) => {
           const r = await client.mountDownloadUrl(id, remote, flags.mount);
           if (stopped()) return;
-          const options = { signal: interrupt.signal, ...(flags.verbose === true ? { onTrace: (line: string) => env.io.stderr.write(`${traceLine(line, env)}\n`) } : {}) };
+          const options = { signal: interrupt.signal, ...traceOption(flags, env) };
           const got = await downloadToFile(r.download_url, path, options).catch((err: unknown) => {
             if (interrupt.signal.aborted) return undefined;
             // Name the file as the user wrote it, not its absolute path.
@@ -200,6 +228,4 @@ export const registerFiles: RegisterCommand = (program, env) => {
         interrupt.stop();
       }
     });
-
-  for (const sub of files.commands) sub.exitOverride();
-};
+}

@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from 'commander';
+import { integerOption } from '../integer-option.js';
 import { UsageError } from '../../diagnostics/errors.js';
 import type { ConfigHistory, ConfigVersion } from '../../wire/session.js';
 import type { RegisterCommand } from '../command.js';
@@ -12,9 +12,10 @@ interface HistoryFlags extends ListFlags, SensitiveFlags {
 /** config_history pages: the service's maximum page size (api facts §7). */
 const MAX_PAGE = 100;
 
+const parseVersion = integerOption(1, Number.MAX_SAFE_INTEGER, 'a config version, a whole number from 1');
+
 function parseVersions(value: string, previous: number[] | undefined): number[] {
-  if (!/^\d+$/.test(value) || Number(value) < 1) throw new InvalidArgumentError('expected a config version, a whole number from 1');
-  return [...(previous ?? []), Number(value)];
+  return [...(previous ?? []), parseVersion(value)];
 }
 
 /**

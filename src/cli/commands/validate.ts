@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
-import { InvalidArgumentError, Option } from 'commander';
+import { Option } from 'commander';
+import { integerOption } from '../integer-option.js';
 import { sortDiagnostics, tally } from '../../diagnostics/diagnostic.js';
 import { UsageError } from '../../diagnostics/errors.js';
 import { changedSinceOption, narrowToChanged } from '../changed-since.js';
@@ -20,17 +21,9 @@ interface ValidateOptions extends ProjectFlags {
   sensitive?: string[];
 }
 
-function parseJobs(value: string): number {
-  const n = /^[0-9]+$/.test(value) ? Number(value) : NaN;
-  if (!Number.isSafeInteger(n) || n < 1 || n > 64) throw new InvalidArgumentError('expected a whole number of threads from 1 to 64');
-  return n;
-}
+const parseJobs = integerOption(1, 64, 'a whole number of threads from 1 to 64');
 
-function parseBytes(value: string): number {
-  const n = /^[0-9]+$/.test(value) ? Number(value) : NaN;
-  if (!Number.isSafeInteger(n) || n <= 0) throw new InvalidArgumentError('expected a positive whole number of bytes, such as 1048576');
-  return n;
-}
+const parseBytes = integerOption(1, Number.MAX_SAFE_INTEGER, 'a positive whole number of bytes, such as 1048576');
 
 /**
  * `sessionctl validate [paths..]`: parse, schema and rules, every finding at file:line:col.

@@ -14,3 +14,8 @@ export function fishQuote(text: string): string {
 export function wordList(words: readonly string[]): string {
   return singleQuote(words.join(' '));
 }
+
+/** A shell function name made from the program's: what is not a letter, digit or `_` becomes `_`. */
+export function identifier(name: string): string {
+  return name.replace(/[^A-Za-z0-9_]/g, '_');
+}

@@ -10,6 +10,7 @@ import type { UpdateSessionRequest } from '../../wire/request.js';
 import { readJsonBody } from '../http.js';
 import { configOf } from '../session-view.js';
 import { newId, type ConnectionRecord, type SessionRecord } from '../store.js';
+import { isPlainObject } from '../../util/plain-object.js';
 
 const UPDATE_OPERATION_V31 = 'patchToolRouterSessionBySessionIdV31';
 
@@ -45,9 +46,8 @@ function adminView(s: SessionRecord, query: URLSearchParams): Record<string, unk
 
 /** RFC 7386: objects merge recursively, `null` deletes, anything else replaces. */
 export function mergePatch(target: unknown, patch: unknown): unknown {
-  if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return patch;
-  const out: Record<string, unknown> =
-    target !== null && typeof target === 'object' && !Array.isArray(target) ? { ...(target as Record<string, unknown>) } : {};
+  if (!isPlainObject(patch)) return patch;
+  const out: Record<string, unknown> = isPlainObject(target) ? { ...target } : {};
   for (const [k, v] of Object.entries(patch)) {
     if (v === null) delete out[k];
     else out[k] = mergePatch(out[k], v);

@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import type { CatalogTool } from '../../catalog/types.js';
 import type { ApiHandler, EmulatorState } from '../context.js';
 import { requireSession } from '../context.js';
+import { isPlainObject } from '../../util/plain-object.js';
 import { connectionOf, isConnected } from '../connections.js';
 import { toolRouterErrors } from '../errors.js';
 import { appToolView, inputSchemaOf, metaTool } from '../meta-tools.js';
@@ -43,7 +44,7 @@ function typeMatches(expected: string, value: unknown): boolean {
     case 'array':
       return Array.isArray(value);
     case 'object':
-      return value !== null && typeof value === 'object' && !Array.isArray(value);
+      return isPlainObject(value);
     default:
       return true;
   }

@@ -1,7 +1,7 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import type { Range } from '../../diagnostics/diagnostic.js';
 import { DEFAULT_MAX_DEPTH } from '../../manifest/depth.js';
-import { defaultName, STDIN_FILE } from '../../manifest/parse.js';
+import { declaredName, defaultName, STDIN_FILE } from '../../manifest/parse.js';
 import type { LoadOptions, ManifestDocument, ScalarSource } from '../../manifest/types.js';
 import { validateDocument } from '../index.js';
 import { projectDiagnostics, type ProjectChecks } from '../project-checks.js';
@@ -100,9 +100,9 @@ class PlainDocument implements ManifestDocument {
     readonly file: string,
     readonly data: unknown,
   ) {
-    const declared = data !== null && typeof data === 'object' && !Array.isArray(data) && Object.prototype.hasOwnProperty.call(data, 'name') ? (data as Record<string, unknown>)['name'] : undefined;
-    this.nameDeclared = typeof declared === 'string' && declared !== '';
-    this.name = this.nameDeclared ? (declared as string) : defaultName(file, 0);
+    const declared = declaredName(data);
+    this.nameDeclared = declared !== undefined;
+    this.name = declared ?? defaultName(file, 0);
   }
 
   locate(): Range {

@@ -1,5 +1,7 @@
-import { joinPointer, valueAt } from '../pointer.js';
-import { has, mapping, stringList } from '../rule.js';
+import { valueAt } from '../pointer.js';
+import { joinPointer } from '../../util/json-pointer.js';
+import { has, stringList } from '../rule.js';
+import { asPlainObject } from '../../util/plain-object.js';
 
 /**
  * Readings of a manifest that several policy kinds share. Policies read data that may have
@@ -24,7 +26,7 @@ export function itemPointer(access: ToolkitAccess, item: { index: number }): str
 const accessOf = new WeakMap<object, ToolkitAccess>();
 
 export function toolkitAccess(data: unknown): ToolkitAccess {
-  const root = mapping(data);
+  const root = asPlainObject(data);
   if (root === undefined) return { mode: 'all', items: [] };
   let access = accessOf.get(root);
   if (access === undefined) {
@@ -42,7 +44,7 @@ function readAccess(root: Record<string, unknown>): ToolkitAccess {
     return out;
   };
   if (Array.isArray(raw)) return { mode: 'allow', listPointer: '/toolkits', items: listed(raw) };
-  const obj = mapping(raw);
+  const obj = asPlainObject(raw);
   // With both lists set (an error of its own), the allowlist is what the session would get.
   if (obj !== undefined && has(obj, 'enable')) return { mode: 'allow', listPointer: '/toolkits/enable', items: listed(obj['enable']) };
   if (obj !== undefined && has(obj, 'disable')) return { mode: 'deny', listPointer: '/toolkits/disable', items: listed(obj['disable']) };
@@ -66,21 +68,21 @@ export interface TagFilter {
 
 /** The global tag filter (`tags`), or a toolkit's own (`tools.<toolkit>.tags`); undefined when not declared. */
 export function tagFilter(data: unknown, toolkit?: string): TagFilter | undefined {
-  const root = mapping(data);
-  const value = toolkit === undefined ? root?.['tags'] : mapping(mapping(root?.['tools'])?.[toolkit])?.['tags'];
+  const root = asPlainObject(data);
+  const value = toolkit === undefined ? root?.['tags'] : asPlainObject(asPlainObject(root?.['tools'])?.[toolkit])?.['tags'];
   if (value === undefined) return undefined;
   const pointer = toolkit === undefined ? '/tags' : joinPointer('/tools', toolkit, 'tags');
   const entries = (p: string, list: unknown): Array<{ tag: string; pointer: string }> =>
     (stringList(list) !== undefined ? (list as unknown[]) : []).flatMap((tag, i) => (typeof tag === 'string' ? [{ tag, pointer: joinPointer(p, i) }] : []));
   if (Array.isArray(value)) return { pointer, bare: true, enable: entries(pointer, value), disable: [] };
-  const obj = mapping(value);
+  const obj = asPlainObject(value);
   if (obj === undefined) return undefined;
   return { pointer, bare: false, enable: entries(joinPointer(pointer, 'enable'), obj['enable']), disable: entries(joinPointer(pointer, 'disable'), obj['disable']) };
 }
 
 /** The toolkits that have a `tools.<toolkit>` entry, in order. */
 export function toolEntries(data: unknown): string[] {
-  return Object.keys(mapping(mapping(data)?.['tools']) ?? {});
+  return Object.keys(asPlainObject(asPlainObject(data)?.['tools']) ?? {});
 }
 
 const dotted = new Map<string, string>();
@@ -113,7 +115,7 @@ export function placeOf(data: unknown, pointer: string): { pointer: string; key:
 export function lookupPath(data: unknown, path: string): { declared: boolean; value?: unknown } {
   let node: unknown = data;
   for (const segment of path.split('.')) {
-    const obj = mapping(node);
+    const obj = asPlainObject(node);
     if (obj === undefined || !has(obj, segment)) return { declared: false };
     node = obj[segment];
   }
@@ -128,10 +130,10 @@ export function expandPointer(data: unknown, path: string): string[] {
     for (const { pointer, value } of found) {
       if (segment === '*') {
         if (Array.isArray(value)) value.forEach((v, i) => next.push({ pointer: joinPointer(pointer, i), value: v }));
-        else for (const [k, v] of Object.entries(mapping(value) ?? {})) next.push({ pointer: joinPointer(pointer, k), value: v });
+        else for (const [k, v] of Object.entries(asPlainObject(value) ?? {})) next.push({ pointer: joinPointer(pointer, k), value: v });
         continue;
       }
-      const obj = mapping(value);
+      const obj = asPlainObject(value);
       if (obj !== undefined && has(obj, segment)) next.push({ pointer: joinPointer(pointer, segment), value: obj[segment] });
       else if (Array.isArray(value) && /^(0|[1-9][0-9]*)$/.test(segment) && Number(segment) < value.length) {
         next.push({ pointer: joinPointer(pointer, segment), value: value[Number(segment)] });

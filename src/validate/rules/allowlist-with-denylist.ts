@@ -1,5 +1,6 @@
 import type { ManifestDocument } from '../../manifest/types.js';
-import { before, finding, has, mapping, type DocumentRule } from '../rule.js';
+import { before, finding, has, type DocumentRule } from '../rule.js';
+import { asPlainObject } from '../../util/plain-object.js';
 
 /**
  * `toolkits` with both `enable` and `disable`. The service's variants are closed objects, so the
@@ -9,7 +10,7 @@ import { before, finding, has, mapping, type DocumentRule } from '../rule.js';
 export const allowlistWithDenylist: DocumentRule = {
   code: 'rule/allowlist-with-denylist',
   check(doc: ManifestDocument) {
-    const toolkits = mapping(mapping(doc.data)?.['toolkits']);
+    const toolkits = asPlainObject(asPlainObject(doc.data)?.['toolkits']);
     if (toolkits === undefined || !has(toolkits, 'enable') || !has(toolkits, 'disable')) return [];
     const [first, second] = before(doc, '/toolkits/enable', '/toolkits/disable') ? ['enable', 'disable'] : ['disable', 'enable'];
     return [

@@ -1,6 +1,7 @@
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { ManifestDocument } from '../../manifest/types.js';
-import { displayPath, joinPointer } from '../pointer.js';
+import { dottedPath } from '../pointer.js';
+import { joinPointer } from '../../util/json-pointer.js';
 import { finding, type DocumentRule } from '../rule.js';
 import { classifySecret } from '../../manifest/secret-shapes.js';
 
@@ -35,7 +36,7 @@ export const literalApiKey: DocumentRule = {
             doc,
             this.code,
             pointer,
-            `\`${displayPath(pointer, doc.data)}\` holds what looks like ${hit.label} (${maskSecret(hit.secret)})`,
+            `\`${dottedPath(pointer, doc.data)}\` holds what looks like ${hit.label} (${maskSecret(hit.secret)})`,
             'Never commit secrets: reference an environment variable instead, such as `${MY_SECRET}`, and rotate this one if it was real.',
           ),
         );

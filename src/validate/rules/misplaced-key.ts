@@ -2,8 +2,9 @@ import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { ManifestDocument } from '../../manifest/types.js';
 import { KEYWORDS, TOOLKIT_SECTIONS } from '../catalog-slugs.js';
 import { intentHint } from '../intent.js';
-import { joinPointer } from '../pointer.js';
-import { finding, mapping, type DocumentRule } from '../rule.js';
+import { joinPointer } from '../../util/json-pointer.js';
+import { finding, type DocumentRule } from '../rule.js';
+import { asPlainObject } from '../../util/plain-object.js';
 
 /**
  * A keyword where a toolkit slug belongs: `tools.enable`, `auth_configs.disable`. The schema
@@ -14,10 +15,10 @@ import { finding, mapping, type DocumentRule } from '../rule.js';
 export const misplacedKey: DocumentRule = {
   code: 'rule/misplaced-key',
   check(doc: ManifestDocument) {
-    const root = mapping(doc.data);
+    const root = asPlainObject(doc.data);
     const out: Diagnostic[] = [];
     for (const section of TOOLKIT_SECTIONS) {
-      for (const key of Object.keys(mapping(root?.[section]) ?? {})) {
+      for (const key of Object.keys(asPlainObject(root?.[section]) ?? {})) {
         if (!KEYWORDS.has(key)) continue;
         const pointer = joinPointer(`/${section}`, key);
         const hint = intentHint(doc, { code: this.code, pointer }) ?? `Move \`${key}\` where it belongs, such as \`toolkits.${key}\`.`;

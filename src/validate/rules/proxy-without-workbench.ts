@@ -1,5 +1,6 @@
 import type { ManifestDocument } from '../../manifest/types.js';
-import { finding, mapping, type DocumentRule } from '../rule.js';
+import { finding, type DocumentRule } from '../rule.js';
+import { asPlainObject } from '../../util/plain-object.js';
 
 /**
  * `workbench.enable_proxy_execution: true` with `workbench.enable: false`: proxy execution runs
@@ -8,7 +9,7 @@ import { finding, mapping, type DocumentRule } from '../rule.js';
 export const proxyWithoutWorkbench: DocumentRule = {
   code: 'rule/proxy-without-workbench',
   check(doc: ManifestDocument) {
-    const workbench = mapping(mapping(doc.data)?.['workbench']);
+    const workbench = asPlainObject(asPlainObject(doc.data)?.['workbench']);
     if (workbench?.['enable'] !== false || workbench['enable_proxy_execution'] !== true) return [];
     return [
       finding(

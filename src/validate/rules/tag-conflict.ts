@@ -1,7 +1,8 @@
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { ManifestDocument } from '../../manifest/types.js';
-import { joinPointer } from '../pointer.js';
-import { finding, mapping, stringList, type DocumentRule } from '../rule.js';
+import { joinPointer } from '../../util/json-pointer.js';
+import { finding, stringList, type DocumentRule } from '../rule.js';
+import { asPlainObject } from '../../util/plain-object.js';
 
 /**
  * A tag both enabled and disabled in one filter: a tool passes only with an enabled tag and none
@@ -11,19 +12,19 @@ import { finding, mapping, stringList, type DocumentRule } from '../rule.js';
 export const tagConflict: DocumentRule = {
   code: 'rule/tag-conflict',
   check(doc: ManifestDocument) {
-    const data = mapping(doc.data);
+    const data = asPlainObject(doc.data);
     if (data === undefined) return [];
     const filters: Array<{ pointer: string; label: string; value: unknown }> = [{ pointer: '/tags', label: 'tags', value: data['tags'] }];
-    const tools = mapping(data['tools']);
+    const tools = asPlainObject(data['tools']);
     if (tools !== undefined) {
       for (const [toolkit, filter] of Object.entries(tools)) {
-        const tags = mapping(filter)?.['tags'];
+        const tags = asPlainObject(filter)?.['tags'];
         if (tags !== undefined) filters.push({ pointer: joinPointer('/tools', toolkit, 'tags'), label: `tools.${toolkit}.tags`, value: tags });
       }
     }
     const out: Diagnostic[] = [];
     for (const { pointer, label, value } of filters) {
-      const filter = mapping(value);
+      const filter = asPlainObject(value);
       if (filter === undefined) continue;
       const enabled = stringList(filter['enable']) ?? [];
       const disabled = stringList(filter['disable']) ?? [];

@@ -1,7 +1,7 @@
 import type { Catalog } from '../../catalog/catalog.js';
 import type { ManifestDocument } from '../../manifest/types.js';
 import { slugPointer, type CatalogSlugs } from '../catalog-slugs.js';
-import { joinPointer } from '../pointer.js';
+import { joinPointer } from '../../util/json-pointer.js';
 import { finding, type CatalogRule } from '../rule.js';
 
 /**

@@ -1,8 +1,9 @@
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { ManifestDocument } from '../../manifest/types.js';
 import { KEYWORDS } from '../catalog-slugs.js';
-import { joinPointer } from '../pointer.js';
-import { finding, has, mapping, stringList, type DocumentRule } from '../rule.js';
+import { joinPointer } from '../../util/json-pointer.js';
+import { finding, has, stringList, type DocumentRule } from '../rule.js';
+import { asPlainObject } from '../../util/plain-object.js';
 
 const sections = ['tools', 'auth_configs', 'connected_accounts'] as const;
 
@@ -14,10 +15,10 @@ const sections = ['tools', 'auth_configs', 'connected_accounts'] as const;
 export const toolkitNotEnabled: DocumentRule = {
   code: 'rule/toolkit-not-enabled',
   check(doc: ManifestDocument) {
-    const data = mapping(doc.data);
+    const data = asPlainObject(doc.data);
     if (data === undefined || !has(data, 'toolkits')) return [];
     const raw = data['toolkits'];
-    const obj = mapping(raw);
+    const obj = asPlainObject(raw);
     let allow: string[] | undefined;
     let deny: string[] | undefined;
     let listPointer: string;
@@ -36,7 +37,7 @@ export const toolkitNotEnabled: DocumentRule = {
     if (allow === undefined && deny === undefined) return [];
     const out: Diagnostic[] = [];
     for (const section of sections) {
-      const entries = mapping(data[section]);
+      const entries = asPlainObject(data[section]);
       if (entries === undefined) continue;
       for (const toolkit of Object.keys(entries)) {
         // `tools.enable` is a misplaced keyword, not a toolkit: rule/misplaced-key says what was meant.

@@ -1,7 +1,8 @@
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { ManifestDocument } from '../../manifest/types.js';
-import { joinPointer } from '../pointer.js';
-import { before, finding, has, mapping, type DocumentRule } from '../rule.js';
+import { joinPointer } from '../../util/json-pointer.js';
+import { before, finding, has, type DocumentRule } from '../rule.js';
+import { asPlainObject } from '../../util/plain-object.js';
 
 const variants = ['enable', 'disable', 'tags'] as const;
 
@@ -14,11 +15,11 @@ const variants = ['enable', 'disable', 'tags'] as const;
 export const toolsVariant: DocumentRule = {
   code: 'rule/tools-variant',
   check(doc: ManifestDocument) {
-    const tools = mapping(mapping(doc.data)?.['tools']);
+    const tools = asPlainObject(asPlainObject(doc.data)?.['tools']);
     if (tools === undefined) return [];
     const out: Diagnostic[] = [];
     for (const [toolkit, value] of Object.entries(tools)) {
-      const filter = mapping(value);
+      const filter = asPlainObject(value);
       if (filter === undefined) continue;
       // In source order, so the finding sits at the later key and names the earlier as related.
       const set = variants.filter((v) => has(filter, v)).sort((a, b) => (before(doc, joinPointer('/tools', toolkit, a), joinPointer('/tools', toolkit, b)) ? -1 : 1));

@@ -2,7 +2,8 @@ import type { Catalog } from '../../catalog/catalog.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { ManifestDocument } from '../../manifest/types.js';
 import { slugPointer, suggest, toolkitByPrefix, type CatalogSlugs } from '../catalog-slugs.js';
-import { joinPointer, valueAt } from '../pointer.js';
+import { valueAt } from '../pointer.js';
+import { joinPointer } from '../../util/json-pointer.js';
 import { finding, type CatalogRule } from '../rule.js';
 
 /** A hint with the closest tool of the toolkit, or how to list them. */

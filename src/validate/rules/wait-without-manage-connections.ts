@@ -1,5 +1,6 @@
 import type { ManifestDocument } from '../../manifest/types.js';
-import { finding, mapping, type DocumentRule } from '../rule.js';
+import { finding, type DocumentRule } from '../rule.js';
+import { asPlainObject } from '../../util/plain-object.js';
 
 /**
  * `manage_connections.enable_wait_for_connections: true` with `manage_connections.enable: false`:
@@ -9,7 +10,7 @@ import { finding, mapping, type DocumentRule } from '../rule.js';
 export const waitWithoutManageConnections: DocumentRule = {
   code: 'rule/wait-without-manage-connections',
   check(doc: ManifestDocument) {
-    const mc = mapping(mapping(doc.data)?.['manage_connections']);
+    const mc = asPlainObject(asPlainObject(doc.data)?.['manage_connections']);
     if (mc?.['enable'] !== false || mc['enable_wait_for_connections'] !== true) return [];
     return [
       finding(

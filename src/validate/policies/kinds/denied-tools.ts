@@ -1,17 +1,17 @@
 import type { ManifestDocument } from '../../../manifest/types.js';
-import { joinPointer } from '../../pointer.js';
-import { mapping } from '../../rule.js';
+import { joinPointer } from '../../../util/json-pointer.js';
 import type { PolicyKind, Violation } from '../types.js';
+import { asPlainObject } from '../../../util/plain-object.js';
 
 /** The lists that name tools a session turns on: each toolkit's allowlist (or bare list) and `preload.tools`, with their pointers built lazily. */
 function enablingLists(data: unknown): Array<{ list: unknown[]; pointer: () => string; label: string }> {
   const lists: Array<{ list: unknown[]; pointer: () => string; label: string }> = [];
-  for (const [toolkit, filter] of Object.entries(mapping(mapping(data)?.['tools']) ?? {})) {
-    const enable = mapping(filter)?.['enable'];
+  for (const [toolkit, filter] of Object.entries(asPlainObject(asPlainObject(data)?.['tools']) ?? {})) {
+    const enable = asPlainObject(filter)?.['enable'];
     if (Array.isArray(filter)) lists.push({ list: filter, pointer: () => joinPointer('/tools', toolkit), label: `tools.${toolkit}` });
     else if (Array.isArray(enable)) lists.push({ list: enable, pointer: () => joinPointer('/tools', toolkit, 'enable'), label: `tools.${toolkit}.enable` });
   }
-  const preload = mapping(mapping(data)?.['preload'])?.['tools'];
+  const preload = asPlainObject(asPlainObject(data)?.['preload'])?.['tools'];
   if (Array.isArray(preload)) lists.push({ list: preload, pointer: () => '/preload/tools', label: 'preload.tools' });
   return lists;
 }

@@ -1,5 +1,5 @@
 import type { ManifestDocument } from '../../../manifest/types.js';
-import { displayPath } from '../../pointer.js';
+import { dottedPath } from '../../pointer.js';
 import { expandPointer } from '../manifest-view.js';
 import type { PolicyKind, Violation } from '../types.js';
 
@@ -15,8 +15,8 @@ export const forbiddenKeys: PolicyKind = {
       expandPointer(doc.data, path).map((pointer) => ({
         pointer,
         key: true,
-        detail: `\`${displayPath(pointer, doc.data)}\` must not be declared`,
-        hint: `Remove \`${displayPath(pointer, doc.data)}\`.`,
+        detail: `\`${dottedPath(pointer, doc.data)}\` must not be declared`,
+        hint: `Remove \`${dottedPath(pointer, doc.data)}\`.`,
       })),
     );
   },

@@ -1,6 +1,6 @@
 import type { ManifestDocument } from '../../../manifest/types.js';
-import { mapping } from '../../rule.js';
 import type { PolicyKind, Violation } from '../types.js';
+import { asPlainObject } from '../../../util/plain-object.js';
 
 /** At most N preloaded tools: each is in the agent's context from the first turn. */
 export const maxPreloadedTools: PolicyKind = {
@@ -11,7 +11,7 @@ export const maxPreloadedTools: PolicyKind = {
   },
   check(doc: ManifestDocument, value: unknown): Violation[] {
     const max = value as number;
-    const tools = mapping(mapping(doc.data)?.['preload'])?.['tools'];
+    const tools = asPlainObject(asPlainObject(doc.data)?.['preload'])?.['tools'];
     if (!Array.isArray(tools) || tools.length <= max) return [];
     return [{ pointer: '/preload/tools', key: true, detail: `${tools.length} tools are preloaded; at most ${max} are allowed`, hint: 'Keep the rest reachable through search instead of preloading them.' }];
   },

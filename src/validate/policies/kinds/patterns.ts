@@ -1,8 +1,9 @@
 import type { ManifestDocument } from '../../../manifest/types.js';
-import { displayPath, joinPointer } from '../../pointer.js';
-import { mapping } from '../../rule.js';
+import { dottedPath } from '../../pointer.js';
+import { joinPointer } from '../../../util/json-pointer.js';
 import { compilePattern } from '../safe-pattern.js';
 import type { PolicyKind, Violation } from '../types.js';
+import { asPlainObject } from '../../../util/plain-object.js';
 
 /**
  * Longer values are not matched: the schema already bounds `user_id` (256) and auth config ids
@@ -20,7 +21,7 @@ function unmatched(doc: ManifestDocument, values: ReadonlyArray<[unknown, () => 
     // A value that came from the environment is not repeated: it may be a secret.
     const fromEnv = doc.scalar(pointer)?.source.includes('${') === true;
     const shown = fromEnv ? 'set from the environment to a value that' : `\`${value.length > 60 ? `${value.slice(0, 57)}...` : value}\`, which`;
-    out.push({ pointer, key: false, detail: `\`${displayPath(pointer, doc.data)}\` is ${shown} does not match ${pattern}`, hint: `Use ${what} that matches ${pattern}.` });
+    out.push({ pointer, key: false, detail: `\`${dottedPath(pointer, doc.data)}\` is ${shown} does not match ${pattern}`, hint: `Use ${what} that matches ${pattern}.` });
   }
   return out;
 }
@@ -33,7 +34,7 @@ export const userIdPattern: PolicyKind = {
     manifest: 'name: demo\nuser_id: alice@example.com',
   },
   check(doc, value) {
-    return unmatched(doc, [[mapping(doc.data)?.['user_id'], () => '/user_id']], value as string, 'a user id');
+    return unmatched(doc, [[asPlainObject(doc.data)?.['user_id'], () => '/user_id']], value as string, 'a user id');
   },
 };
 
@@ -45,7 +46,7 @@ export const authConfigPattern: PolicyKind = {
     manifest: 'name: mailer\nuser_id: u-1\nauth_configs:\n  gmail: ac_staging42',
   },
   check(doc, value) {
-    const entries = Object.entries(mapping(mapping(doc.data)?.['auth_configs']) ?? {});
+    const entries = Object.entries(asPlainObject(asPlainObject(doc.data)?.['auth_configs']) ?? {});
     return unmatched(doc, entries.map(([t, id]): [unknown, () => string] => [id, () => joinPointer('/auth_configs', t)]), value as string, 'an auth config id');
   },
 };

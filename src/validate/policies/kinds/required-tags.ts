@@ -1,5 +1,5 @@
 import type { ManifestDocument } from '../../../manifest/types.js';
-import { joinPointer } from '../../pointer.js';
+import { joinPointer } from '../../../util/json-pointer.js';
 import { placeOf, tagFilter, toolEntries, toolkitAccess, usable, type TagFilter } from '../manifest-view.js';
 import type { PolicyKind, Violation } from '../types.js';
 import { names } from '../words.js';

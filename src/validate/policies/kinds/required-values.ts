@@ -1,5 +1,5 @@
 import type { ManifestDocument } from '../../../manifest/types.js';
-import { displayPath } from '../../pointer.js';
+import { dottedPath } from '../../pointer.js';
 import { dottedPointer, lookupPath, placeOf } from '../manifest-view.js';
 import type { PolicyKind, Violation } from '../types.js';
 import { scalar } from '../words.js';
@@ -21,7 +21,7 @@ export const requiredValues: PolicyKind = {
       const found = lookupPath(doc.data, path);
       if (found.declared && found.value === wanted) continue;
       const pointer = dottedPointer(path);
-      const where = `\`${displayPath(pointer)}\``;
+      const where = `\`${dottedPath(pointer)}\``;
       if (!found.declared) {
         out.push({ ...placeOf(doc.data, pointer), detail: `${where} is not set (the service default applies); it must be ${scalar(wanted)}`, hint: `Declare ${where}: ${JSON.stringify(wanted)}.` });
         continue;

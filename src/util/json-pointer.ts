@@ -1,0 +1,26 @@
+/** JSON pointers (RFC 6901): the one escaping of segments (`~` as `~0`, `/` as `~1`), joined and split. */
+
+export function escapeSegment(segment: string | number): string {
+  return String(segment).replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+export function unescapeSegment(segment: string): string {
+  return segment.replace(/~1/g, '/').replace(/~0/g, '~');
+}
+
+/** `pointer` with `segments` appended: `joinPointer('/tools', 'a/b', 0)` is `/tools/a~1b/0`; `''` is the whole document. */
+export function joinPointer(pointer: string, ...segments: ReadonlyArray<string | number>): string {
+  return pointer + segments.map((s) => '/' + escapeSegment(s)).join('');
+}
+
+/** The unescaped segments of a pointer; `''` is the whole document, `'/'` its key `''`. */
+export function splitPointer(pointer: string): string[] {
+  if (pointer === '') return [];
+  return (pointer.startsWith('/') ? pointer.slice(1) : pointer).split('/').map(unescapeSegment);
+}
+
+/** The pointer one level up; the document's parent is itself. */
+export function parentPointer(pointer: string): string {
+  const i = pointer.lastIndexOf('/');
+  return i <= 0 ? '' : pointer.slice(0, i);
+}
