@@ -1,7 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { statSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { hostname, userInfo } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { processLock } from '../../../src/cli/process-lock.js';
@@ -16,8 +17,23 @@ import { tempDir } from '../../helpers/temp-dir.js';
  */
 
 const processLockJs = fileURLToPath(new URL('../../../dist/cli/process-lock.js', import.meta.url));
-/** Starting a process as another user needs root. */
-const asRoot = process.getuid?.() === 0;
+/**
+ * Another user's process must be able to load the build: every folder above it searchable by
+ * others and the file readable (not so in a private copy of the tree, as mutation testing's sandbox).
+ */
+function readableByOthers(file: string): boolean {
+  try {
+    if ((statSync(file).mode & 0o004) === 0) return false;
+    for (let d = dirname(file); ; d = dirname(d)) {
+      if ((statSync(d).mode & 0o001) === 0) return false;
+      if (dirname(d) === d) return true;
+    }
+  } catch {
+    return false;
+  }
+}
+/** Starting a process as another user needs root, and a build that user can read. */
+const asRoot = process.getuid?.() === 0 && readableByOthers(processLockJs);
 const NOBODY = { uid: 65534, gid: 65534 };
 
 let dir: string;
@@ -66,7 +82,7 @@ describe('processLock().isAlive', () => {
     expect(lock.isAlive(await exitedPid())).toBe(false);
   });
 
-  test.skipIf(skipBecause(!asRoot, 'needs root to run a process as another user'))(`a process of another user is alive (EPERM), asked as that other user (needs root to switch users; running as ${userInfo().username})`, async () => {
+  test.skipIf(skipBecause(!asRoot, 'needs root to run a process as another user, and a build that user can read'))(`a process of another user is alive (EPERM), asked as that other user (needs root to switch users; running as ${userInfo().username})`, async () => {
     const rootsLive = sleeper();
     expect(await isAliveAsNobody(rootsLive.pid!)).toBe('true');
     expect(await isAliveAsNobody(await exitedPid())).toBe('false');
@@ -89,7 +105,7 @@ describe('the file lock of a real holder', () => {
     await store.unlock();
   });
 
-  test.skipIf(skipBecause(!asRoot, 'needs root to run a process as another user'))('the lock of a live process of another user stands (needs root to start one)', async () => {
+  test.skipIf(skipBecause(!asRoot, 'needs root to run a process as another user, and a build that user can read'))('the lock of a live process of another user stands (needs root to start one)', async () => {
     const state = join(dir, 'b', 'state.json');
     await mkdir(join(dir, 'b'));
     const holder = sleeper(NOBODY);
