@@ -186,7 +186,7 @@ function outcomeUnknown(doc: ManifestDocument, userId: string, entry: StateEntry
     'error',
     `${doc.name}: a create for user ${JSON.stringify(userId)} was sent at ${pending.since} and its outcome is unknown${pending.reason !== undefined ? ` (${pending.reason})` : ''}; a session may exist that the state does not record, so nothing is sent for this manifest`,
   );
-  d.hint = `look for a session of user ${JSON.stringify(userId)} created from ${pending.since} on; adopt it with \`sessionctl import ${doc.name} trs_...${entry.user_id !== '' ? ` --user-id ${entry.user_id}` : ''}\`, or, if there is none, apply with --recreate-unknown to create it`;
+  d.hint = `look for a session of user ${JSON.stringify(userId)} created from ${pending.since} on; adopt it with \`sessionctl import ${doc.name} trs_...\`, or, if there is none, apply with --recreate-unknown to create it`;
   return d;
 }
 

@@ -227,6 +227,17 @@ describe('buildPlan: every field of an item, and the edges of each action', () =
     ]);
   });
 
+  test('the outcome-unknown finding names the reason, and its hint is a command that exists (import takes no --user-id)', () => {
+    const entry: StateEntry = { ...A, session_id: '', body: null, pending_create: { since: '2026-11-25T10:00:00.000Z', body_hash: 'h', status: 'unknown', reason: 'the request timed out' } };
+    const [d] = buildPlan(docs(V1), stateOf([entry])).diagnostics;
+    expect(d!.message).toBe(
+      'a: a create for user "bot" was sent at 2026-11-25T10:00:00.000Z and its outcome is unknown (the request timed out); a session may exist that the state does not record, so nothing is sent for this manifest',
+    );
+    expect(d!.hint).toBe(
+      'look for a session of user "bot" created from 2026-11-25T10:00:00.000Z on; adopt it with `sessionctl import a trs_...`, or, if there is none, apply with --recreate-unknown to create it',
+    );
+  });
+
   test('--recreate-unknown over an intent without a session: a create that keeps the entry it will replace', () => {
     const intent: StateEntry = { ...A, session_id: '', body: null, pending_create: { since: 't', body_hash: 'h', status: 'unknown' } };
     const [item] = buildPlan(docs(V1), stateOf([intent]), { recreateUnknown: true }).items;
