@@ -13,7 +13,7 @@ import type { UpdateSessionRequest } from '../wire/request.js';
 import type { Session } from '../wire/session.js';
 import { fieldChanges, locateChanges, type FieldChange } from './field-changes.js';
 import { patchBody, unpatchable } from './patch-body.js';
-import { prunable } from './prune.js';
+import { prunable, type PruneScope } from './prune.js';
 
 /**
  * What apply does for a manifest and user (DESIGN §4):
@@ -88,9 +88,9 @@ export interface Plan {
 
 export interface PlanOptions {
   /** Delete recorded sessions whose manifests are gone from these paths (absolute files, folders or globs). */
-  prune?: { roots: readonly string[]; cwd: string };
+  prune?: PruneScope;
   /** Plan the prunable deletions only to count them (plan without --prune says how many there are). */
-  countPrunable?: { roots: readonly string[]; cwd: string };
+  countPrunable?: PruneScope;
   /** Create again where a create's outcome is unknown (the user checked that no session exists). */
   recreateUnknown?: boolean;
 }

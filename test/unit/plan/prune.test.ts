@@ -65,6 +65,26 @@ describe('prunable: scope', () => {
   });
 });
 
+describe('prunable: a root that exists as written is a path, not a glob (as the loader reads it)', () => {
+  const entries = [entry('lit', 'm/[ab].yaml'), entry('a', 'm/a.yaml'), entry('b', 'm/b.yaml'), entry('in', 'teams[x]/in.yaml'), entry('tx', 'teamsx/tx.yaml')];
+  const existing = new Set(['/w/m/[ab].yaml', '/w/teams[x]']);
+  const literal = (path: string): boolean => existing.has(path);
+
+  test('a file named with glob characters: only its own entry, never the files its name would match as a glob', () => {
+    expect(prunable(entries, kept, new Set(), { roots: ['m/[ab].yaml'], cwd: CWD, literal }).map((e) => e.name)).toStrictEqual(['lit']);
+  });
+
+  test('a folder named with glob characters: the files below it', () => {
+    expect(prunable(entries, kept, new Set(), { roots: ['/w/teams[x]'], cwd: CWD, literal }).map((e) => e.name)).toStrictEqual(['in']);
+  });
+
+  test('a glob that names nothing as written is a glob', () => {
+    expect(prunable(entries, kept, new Set(), { roots: ['m/[a].yaml', 'teams[xy]/*.yaml'], cwd: CWD, literal }).map((e) => e.name)).toStrictEqual(['a', 'tx']);
+    expect(prunable(entries, kept, new Set(), { roots: ['teams?'], cwd: CWD, literal }).map((e) => e.name)).toStrictEqual([]);
+    expect(prunable(entries, kept, new Set(), { roots: ['teams?/*'], cwd: CWD, literal }).map((e) => e.name)).toStrictEqual(['tx']);
+  });
+});
+
 describe('prunable: what is never pruned', () => {
   test('an entry whose manifest is still declared (for any user)', () => {
     expect(pruned([entry('kept', 'm/kept.yaml', { user_id: 'other' }), entry('kept', 'm/old.yaml')], ['m'])).toStrictEqual([]);
