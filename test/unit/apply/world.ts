@@ -1,0 +1,82 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { applyPlan, type ApplyOptions, type ApplyResult } from '../../../src/apply/apply.js';
+import { createClient, type SessionClient } from '../../../src/client/client.js';
+import { startEmulator, type RunningEmulator } from '../../../src/emulator/server.js';
+import type { ManifestDocument } from '../../../src/manifest/types.js';
+import { buildPlan, type Plan, type PlanOptions } from '../../../src/plan/plan.js';
+import { fileBackend } from '../../../src/state/backend.js';
+import type { StateEntry, StateFile } from '../../../src/state/entry.js';
+import type { LockedState } from '../../../src/state/store.js';
+import { emulatorAdmin } from '../../helpers/emulator-admin.js';
+import { tempDir } from '../../helpers/temp-dir.js';
+import { docs } from '../validate/helpers.js';
+
+/**
+ * The parts apply and refresh run against, all real: the emulator in this process on a loopback
+ * port, the HTTP client (no retries, so a fault is seen once), and the file state backend in a
+ * temp dir under its lock. Manifests are parsed from inline YAML as files of that dir.
+ */
+export interface World {
+  dir: string;
+  emulator: RunningEmulator;
+  client: SessionClient;
+  /** The documents of inline YAML, as the file `m/<file>` of the world's dir. */
+  docs(yaml: string, file?: string): ManifestDocument[];
+  /** The state under its lock (one holder at a time: unlock before opening again). */
+  open(): Promise<LockedState>;
+  /** Plans against the state as it is on disk now. */
+  plan(documents: readonly ManifestDocument[], options?: PlanOptions): Promise<Plan>;
+  /** Plans and applies under the lock, as `apply --refresh=false` does. */
+  apply(documents: readonly ManifestDocument[], options?: PlanOptions & Partial<ApplyOptions>): Promise<ApplyResult>;
+  /** The state file's entries as written (what a later run reads). */
+  entries(): StateEntry[];
+  admin(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<any>;
+  /** Session ids the emulator holds, sorted. */
+  live(): Promise<string[]>;
+  /** How many requests reached a route (create, update, delete, get). */
+  received(route: string): Promise<number>;
+  close(): Promise<void>;
+}
+
+export const LOCK = { owner: { pid: 1, hostname: 'test' }, isAlive: () => true };
+
+export async function world(): Promise<World> {
+  const dir = tempDir('apply-unit');
+  const statePath = join(dir, '.sessionctl', 'state.json');
+  const backend = fileBackend(statePath);
+  const emulator = await startEmulator({ port: 0 });
+  const client = createClient({ baseUrl: emulator.url, apiKey: 'apply-unit-key-0001', retries: { maxRetries: 0 } });
+  const admin = (method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<any> => emulatorAdmin(emulator.url, method, path, body);
+  return {
+    dir,
+    emulator,
+    client,
+    docs: (yaml, file = 'a.yaml') => docs(yaml, join(dir, 'm', file)),
+    open: () => backend.openLocked(LOCK),
+    plan: async (documents, options) => buildPlan(documents, await backend.load(), options),
+    apply: async (documents, options = {}) => {
+      const state = await backend.openLocked(LOCK);
+      try {
+        return await applyPlan(buildPlan(documents, state, options), { api: client, cwd: dir, ...options, state });
+      } finally {
+        await state.unlock();
+      }
+    },
+    entries: () => {
+      try {
+        return (JSON.parse(readFileSync(statePath, 'utf8')) as StateFile).sessions;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+        throw err;
+      }
+    },
+    admin,
+    live: async () => ((await admin('GET', 'sessions')) as { sessions: Array<{ session_id: string }> }).sessions.map((s) => s.session_id).sort(),
+    received: async (route) => ((await admin('GET', 'stats')) as { routes: Record<string, { received: number }> }).routes[route]?.received ?? 0,
+    close: async () => {
+      await client.close();
+      await emulator.close();
+    },
+  };
+}
