@@ -75,7 +75,9 @@ function topLevelKey(d: DriftItem): string | undefined {
 
 /** A drifted field as a change from the live value to the declared one. */
 export function driftChange(d: DriftItem): FieldChange {
-  const field = d.path === '/tool_router_tools' ? 'tool_router_tools' : d.pointer !== '' ? d.pointer.slice(1).split('/').join('.') : d.path.replace(/^\/config\//, '').split('/').join('.');
+  // A member is shown at itself (`/toolkits/enable/1`), but its field is the list (`toolkits.enable`).
+  const declared = d.member !== undefined ? d.pointer.replace(/\/\d+$/, '') : d.pointer;
+  const field = d.path === '/tool_router_tools' ? 'tool_router_tools' : declared !== '' ? declared.slice(1).split('/').join('.') : d.path.replace(/^\/config\//, '').split('/').join('.');
   const base = { field, pointer: d.pointer, source: 'drift' as const };
   if (d.member !== undefined) {
     const live = Array.isArray(d.actual) && d.actual.some((m) => JSON.stringify(m) === JSON.stringify(d.member));
