@@ -123,10 +123,12 @@ export async function createStep(item: PlanItem, ctx: StepContext): Promise<{ ou
   if (ctx.abandoned.has(item)) return { out: { ...base(item), outcome: 'outcome-unknown' } };
   const out: AppliedItem = { ...base(item), outcome: item.action === 'replace' ? 'replaced' : 'created', session_id: session.session_id, mcp_url: session.mcp.url, tool_router_tools: [...session.tool_router_tools] };
   const entry = entryOf(item, session, ctx);
-  // A replace in the same entry keeps the old session to delete until its delete is done.
-  const sameEntry = item.replaces !== undefined && item.replaces.name === item.name && item.replaces.user_id === item.user_id;
-  if (sameEntry && !ctx.keepReplaced) entry.superseded = [...(held?.superseded ?? []), item.replaces!.session_id];
-  else if (held?.superseded !== undefined) entry.superseded = [...held.superseded];
+  // A replace keeps the old session to delete in the new entry until its delete is done (cleanupStep),
+  // with what the old entry still had to delete when it is another user's.
+  const replaced = item.replaces;
+  const inherited = replaced !== undefined && (replaced.name !== item.name || replaced.user_id !== item.user_id) ? (replaced.superseded ?? []) : [];
+  const superseded = [...(held?.superseded ?? []), ...inherited, ...(replaced !== undefined && !ctx.keepReplaced ? [replaced.session_id] : [])];
+  if (superseded.length > 0) entry.superseded = superseded;
   queue(ctx, out, item, ctx.state.record(entry), `session ${session.session_id} was created`);
   verify(out, item, session, ctx.strict);
   return { out, session };
@@ -180,25 +182,18 @@ export async function deleteSession(sessionId: string, ctx: StepContext): Promis
 }
 
 /**
- * After a replace, deletes the old session (unless `--keep-replaced`) and forgets what the state
- * held for it; sessions an earlier run failed to delete go the same way.
+ * After a replace: the new entry holds the old session to delete (unless `--keep-replaced`), and
+ * cleanupStep deletes it; when the old session was another user's entry (user_id changed), that
+ * entry is forgotten once the new one is on record.
  */
 export async function retireStep(out: AppliedItem, item: PlanItem, ctx: StepContext): Promise<void> {
   const replaced = item.replaces;
-  if (replaced !== undefined && (replaced.name !== item.name || replaced.user_id !== item.user_id)) {
-    // The old session is another user's entry (user_id changed): delete it, then forget the entry.
-    if (!ctx.keepReplaced) {
-      const failed = await deleteSession(replaced.session_id, ctx);
-      if (failed !== undefined) {
-        out.diagnostics.push(deleteFailed(item, replaced.session_id, failed, 'warning'));
-        return;
-      }
-    }
+  if (replaced === undefined) return;
+  if (replaced.name !== item.name || replaced.user_id !== item.user_id) {
+    await Promise.all(ctx.writes);
     await ctx.state.forget(replaced.name, replaced.user_id);
-    out.replaced_session = replaced.session_id;
-    return;
   }
-  if (replaced !== undefined) out.replaced_session = replaced.session_id;
+  out.replaced_session = replaced.session_id;
 }
 
 /**
