@@ -191,6 +191,8 @@ export async function retireStep(out: AppliedItem, item: PlanItem, ctx: StepCont
   if (replaced === undefined) return;
   if (replaced.name !== item.name || replaced.user_id !== item.user_id) {
     await Promise.all(ctx.writes);
+    // The new entry could not be written: the old one is all the state knows of either session.
+    if (out.outcome === 'failed') return;
     await ctx.state.forget(replaced.name, replaced.user_id);
   }
   out.replaced_session = replaced.session_id;

@@ -3,6 +3,7 @@ import type { ApplyApi } from '../../../src/apply/apply.js';
 import { bodyHash, requestBody } from '../../../src/config/request.js';
 import type { ManifestData } from '../../../src/config/types.js';
 import type { StateEntry } from '../../../src/state/entry.js';
+import type { LockedState } from '../../../src/state/store.js';
 import type { Session } from '../../../src/wire/session.js';
 import { docs } from '../validate/helpers.js';
 import { world, type World } from './world.js';
@@ -227,6 +228,32 @@ describe('a replace whose delete fails', () => {
     expect(result.items.map((i) => [i.outcome, i.replaced_session, i.diagnostics])).toStrictEqual([['replaced', old.session_id, []]]);
     expect(seen).toStrictEqual([[['alice-2', [extra, old.session_id]]], [['alice-2', [old.session_id]]]]);
     expect(await w.live()).toStrictEqual([entry('a')!.session_id]);
+  });
+});
+
+describe('a state write that fails', () => {
+  test('after a create: failed, with the session named; after a user change the old entry is kept (the only record of either session)', async () => {
+    const { buildPlan } = await import('../../../src/plan/plan.js');
+    const { applyPlan } = await import('../../../src/apply/apply.js');
+    await run(A);
+    const old = entry('a')!;
+    const state = await w.open();
+    const failing: LockedState = {
+      location: state.location,
+      hashAtLoad: state.hashAtLoad,
+      get: (n, u) => state.get(n, u),
+      list: () => state.list(),
+      record: (e) => (e.session_id !== '' && e.user_id === 'alice-2' ? Promise.reject(new Error('disk full')) : state.record(e)),
+      forget: (n, u) => state.forget(n, u),
+      unlock: () => state.unlock(),
+    };
+    const result = await applyPlan(buildPlan(w.docs(A.replace('user_id: alice', 'user_id: alice-2')), state), { api: client(), state: failing, cwd: w.dir, now });
+    await state.unlock();
+    const [item] = result.items;
+    expect([item!.outcome, item!.replaced_session]).toStrictEqual(['failed', undefined]);
+    expect(item!.diagnostics.map((d) => [d.code, d.message])).toStrictEqual([['state/write-failed', `a: session ${item!.session_id} was created, but the state could not be written: disk full`]]);
+    expect(w.entries().find((e) => e.user_id === 'alice')).toStrictEqual(old);
+    expect(await w.live()).toContain(old.session_id);
   });
 });
 
