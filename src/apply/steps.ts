@@ -225,20 +225,39 @@ function deleteFailed(item: PlanItem, sessionId: string, err: ApiError, severity
   return d;
 }
 
-/** `--prune` and `destroy`: deletes a recorded session, then forgets its entry. */
+/**
+ * `--prune` and `destroy`: deletes a recorded session and the sessions its entry still holds to
+ * delete, then forgets the entry. A delete that fails leaves the entry recorded (with the
+ * left-overs not yet deleted), so the next run tries again.
+ */
 export async function deletionStep(deletion: Deletion, ctx: StepContext): Promise<AppliedItem> {
   const out: AppliedItem = { name: deletion.name, file: deletion.file ?? '', user_id: deletion.user_id, action: 'delete', outcome: 'deleted', session_id: deletion.session_id, drifted: false, drift: [], diagnostics: [], diff: '' };
   const failed = await deleteSession(deletion.session_id, ctx);
   if (failed !== undefined) {
     out.outcome = 'failed';
-    out.diagnostics.push({
-      code: 'apply/delete-failed',
-      severity: 'error',
-      message: `${deletion.name}: session ${deletion.session_id} (user ${JSON.stringify(deletion.user_id)}) could not be deleted: ${failed.message}${failed.status !== undefined ? ` (HTTP ${failed.status})` : ''}; it stays recorded`,
-    });
+    out.diagnostics.push(deletionFailed(deletion, deletion.session_id, failed));
     return out;
   }
-  for (const old of deletion.entry.superseded ?? []) await deleteSession(old, ctx);
+  const left: string[] = [];
+  for (const old of deletion.entry.superseded ?? []) {
+    const oldFailed = await deleteSession(old, ctx);
+    if (oldFailed === undefined) continue;
+    left.push(old);
+    out.diagnostics.push(deletionFailed(deletion, old, oldFailed));
+  }
+  if (left.length > 0) {
+    out.outcome = 'failed';
+    await ctx.state.record({ ...deletion.entry, superseded: left });
+    return out;
+  }
   await ctx.state.forget(deletion.name, deletion.user_id);
   return out;
+}
+
+function deletionFailed(deletion: Deletion, sessionId: string, err: ApiError): Diagnostic {
+  return {
+    code: 'apply/delete-failed',
+    severity: 'error',
+    message: `${deletion.name}: session ${sessionId} (user ${JSON.stringify(deletion.user_id)}) could not be deleted: ${err.message}${err.status !== undefined ? ` (HTTP ${err.status})` : ''}; it stays recorded`,
+  };
 }

@@ -277,8 +277,11 @@ describe('a prune whose deletes fail', () => {
     const result = await run(A, { api, prune: { roots: ['m'], cwd: w.dir } });
     expect(result.items[1]!.outcome).toBe('failed');
     expect(result.items[1]!.diagnostics.map((d) => d.code)).toStrictEqual(['apply/delete-failed']);
+    expect(result.items[1]!.diagnostics[0]!.message).toMatch(new RegExp(`^b: session ${extra} \\(user "bob"\\) could not be deleted: .+ \\(HTTP 500\\); it stays recorded$`));
     expect(await w.live()).toContain(extra);
     expect(w.entries().map((e) => e.name)).toStrictEqual(['a', 'b']);
+    expect(entry('b')).toStrictEqual({ ...b, superseded: [extra] });
+    expect(result.tally).toMatchObject({ deleted: 0, failed: 1 });
     await run(A, { prune: { roots: ['m'], cwd: w.dir } });
     expect(w.entries().map((e) => e.name)).toStrictEqual(['a']);
     expect(await w.live()).toStrictEqual([entry('a')!.session_id]);
