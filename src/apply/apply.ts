@@ -73,6 +73,7 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
     writes: [],
     inFlight: new Map(),
     abandoned: new Set(),
+    ...(options.signal !== undefined ? { signal: options.signal } : {}),
   };
   const tasks: Task[] = [...plan.items.map((item): Task => ({ kind: 'item', item })), ...plan.deletions.map((deletion): Task => ({ kind: 'delete', deletion }))];
   const results: Array<AppliedItem | undefined> = new Array(tasks.length);
@@ -170,6 +171,8 @@ async function itemTask(item: PlanItem, ctx: StepContext): Promise<AppliedItem> 
   } else {
     out = unchanged(item, ctx);
   }
+  // Stopped by the signal before its request left.
+  if (out.outcome === 'skipped') return skipped({ kind: 'item', item }, ctx.signal?.reason);
   if (out.outcome !== 'failed' && out.outcome !== 'outcome-unknown') await cleanupStep(out, item, ctx);
   return out;
 }

@@ -34,6 +34,8 @@ export interface StepContext {
   inFlight: Map<PlanItem, { since: string }>;
   /** Creates an interrupted run gave up on: whatever their answer, the run has recorded them already. */
   abandoned: Set<PlanItem>;
+  /** The run's stop signal: no request leaves after it fires. */
+  signal?: AbortSignal;
 }
 
 function base(item: PlanItem): Omit<AppliedItem, 'outcome'> {
@@ -97,7 +99,13 @@ export async function createStep(item: PlanItem, ctx: StepContext): Promise<{ ou
   const intentBase: StateEntry = held ?? { name: item.name, user_id: item.user_id, session_id: '', mcp_url: '', tool_router_tools: [], config_version: null, body_hash: item.body_hash, body: null, applied_at: since };
   const { pending_create: _old, ...withoutIntent } = intentBase;
   await ctx.state.record({ ...withoutIntent, pending_create: { since, body_hash: item.body_hash, status: 'in-flight' } });
+  // Nothing was created: the entry is what it was.
+  const undo = (): Promise<void> => (held === undefined ? ctx.state.forget(item.name, item.user_id) : ctx.state.record(withoutIntent));
   await ctx.limiter?.acquire();
+  if (ctx.signal?.aborted === true) {
+    await undo();
+    return { out: { ...base(item), outcome: 'skipped' } };
+  }
   ctx.inFlight.set(item, { since });
   let session: Session;
   try {
@@ -113,8 +121,7 @@ export async function createStep(item: PlanItem, ctx: StepContext): Promise<{ ou
       d.hint = `look for a session of user ${JSON.stringify(item.user_id)} created since ${since}; adopt it with \`sessionctl import ${item.name} trs_...\`, or apply with --recreate-unknown if there is none`;
       return { out: { ...base(item), outcome: 'outcome-unknown', diagnostics: [d] } };
     }
-    // Refused: nothing was created; the entry is what it was.
-    await (held === undefined ? ctx.state.forget(item.name, item.user_id) : ctx.state.record(withoutIntent));
+    await undo();
     return { out: { ...base(item), outcome: 'failed', diagnostics: [refused(item, err, 'create')] } };
   } finally {
     ctx.inFlight.delete(item);
@@ -140,6 +147,7 @@ export async function updateStep(item: PlanItem, ctx: StepContext): Promise<Appl
   const version = item.live?.config_version ?? recorded.config_version;
   const body: UpdateSessionRequest = { ...(item.patch ?? {}), ...(typeof version === 'number' ? { expected_config_version: version } : {}) };
   await ctx.limiter?.acquire();
+  if (ctx.signal?.aborted === true) return { ...base(item), outcome: 'skipped' };
   let session: Session;
   try {
     session = await ctx.api.updateSession(recorded.session_id, body);
@@ -207,6 +215,8 @@ export async function cleanupStep(out: AppliedItem, item: PlanItem, ctx: StepCon
   // The entry the item's own step recorded must be on record before it is edited again.
   await Promise.all(ctx.writes);
   for (const sessionId of ctx.state.get(item.name, item.user_id)?.superseded ?? []) {
+    // The rest stay recorded for the next run.
+    if (ctx.signal?.aborted === true) return;
     const failed = await deleteSession(sessionId, ctx);
     if (failed !== undefined) {
       out.diagnostics.push(deleteFailed(item, sessionId, failed, 'warning'));
