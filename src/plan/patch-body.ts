@@ -6,9 +6,18 @@ type Body = { [key: string]: Json };
 
 /**
  * Keys PATCH replaces whole when supplied (api facts §7): the maps, and the filters whose value is
- * one choice (`toolkits` is an allowlist or a denylist, `tags` a list or a pair).
+ * one choice (`toolkits` is an allowlist or a denylist, `tags` a list or a pair); and
+ * `multi_account`, whose members the contract does not let be null (the emulator replaces it whole).
  */
-const REPLACED_WHOLE = new Set(['toolkits', 'tools', 'tags', 'auth_configs', 'connected_accounts']);
+const REPLACED_WHOLE = new Set(['toolkits', 'tools', 'tags', 'auth_configs', 'connected_accounts', 'multi_account']);
+
+/**
+ * Documented defaults (api §4.3) of block members the contract does not let be null: a member no
+ * longer declared is sent as its default, which is what leaving it out asks for.
+ */
+const MEMBER_DEFAULTS: Readonly<Record<string, Body>> = {
+  workbench: { enable: true, enable_proxy_execution: true, enable_tool_execution: true, sandbox_size: 'standard' },
+};
 
 /** What PATCH cannot change: the session's user, and the custom tools given at creation. */
 export const NOT_PATCHABLE: readonly string[] = ['user_id', 'experimental.custom_tools', 'experimental.custom_toolkits'];
@@ -42,9 +51,10 @@ function patchable(body: Body): Body {
  * The PATCH that turns a session created from `before` into one created from `after`: only keys
  * that differ are sent (PATCH leaves the others as they are); a key no longer declared is `null`
  * (the stored override is removed, the default applies again); maps and filters are sent whole
- * (PATCH replaces them whole); other objects are sent whole, with `null` for a member no longer
- * declared (PATCH merges them member by member). With no `before` (an adopted session, or state
- * written before bodies were recorded), every declared key is sent.
+ * (PATCH replaces them whole); other objects are sent whole, with `null` (or the documented
+ * default, where null is refused) for a member no longer declared (PATCH merges them member by
+ * member). With no `before` (an adopted session, or state written before bodies were recorded),
+ * every declared key is sent.
  */
 export function patchBody(before: Body | null, after: Body): UpdateSessionRequest {
   const next = patchable(after);
@@ -58,14 +68,14 @@ export function patchBody(before: Body | null, after: Body): UpdateSessionReques
       continue;
     }
     if (was !== undefined && canonicalJson(was) === canonicalJson(now)) continue;
-    out[key] = REPLACED_WHOLE.has(key) || !isPlainObject(now) || !isPlainObject(was) ? now : withRemovedMembers(was, now);
+    out[key] = REPLACED_WHOLE.has(key) || !isPlainObject(now) || !isPlainObject(was) ? now : withRemovedMembers(was, now, MEMBER_DEFAULTS[key] ?? {});
   }
   return out as UpdateSessionRequest;
 }
 
-function withRemovedMembers(was: { [key: string]: Json }, now: { [key: string]: Json }): Json {
-  const out: { [key: string]: Json } = { ...now };
-  for (const key of Object.keys(was)) if (!(key in now)) out[key] = null;
+function withRemovedMembers(was: Body, now: Body, defaults: Body): Json {
+  const out: Body = { ...now };
+  for (const key of Object.keys(was)) if (!(key in now)) out[key] = defaults[key] ?? null;
   return out;
 }
 

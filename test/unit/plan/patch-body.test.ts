@@ -30,8 +30,13 @@ describe('patchBody', () => {
     expect(patchBody(before, after)).toStrictEqual(after);
   });
 
-  test.each(['toolkits', 'tools', 'tags', 'auth_configs', 'connected_accounts'])('%s: a member no longer declared is simply absent (no null inside a replaced map)', (key) => {
+  test.each(['toolkits', 'tools', 'tags', 'auth_configs', 'connected_accounts', 'multi_account'])('%s: a member no longer declared is simply absent (no null inside a replaced map)', (key) => {
     expect(patchBody({ [key]: { a: 'x', b: 'y' } }, { [key]: { a: 'x' } })).toStrictEqual({ [key]: { a: 'x' } });
+  });
+
+  test('multi_account is replaced whole by PATCH, and its members cannot be null: sent as declared', () => {
+    expect(patchBody({ multi_account: { enable: true, max_accounts_per_toolkit: 3 } }, { multi_account: { enable: true } })).toStrictEqual({ multi_account: { enable: true } });
+    expect(patchBody({ multi_account: { enable: false } }, { multi_account: {} })).toStrictEqual({ multi_account: {} });
   });
 
   test('other blocks are merged by PATCH: sent whole, with null for a member no longer declared', () => {
@@ -39,6 +44,14 @@ describe('patchBody', () => {
       manage_connections: { enable: false, callback_url: null },
     });
     expect(patchBody({ workbench: { enable: true, sandbox_size: 'large' } }, { workbench: { enable: true, sandbox_size: 'small' } })).toStrictEqual({ workbench: { enable: true, sandbox_size: 'small' } });
+  });
+
+  test('a workbench member no longer declared is sent as its documented default: the contract does not let it be null', () => {
+    expect(patchBody({ workbench: { enable: false, enable_proxy_execution: false, enable_tool_execution: false, sandbox_size: 'large' } }, { workbench: {} })).toStrictEqual({
+      workbench: { enable: true, enable_proxy_execution: true, enable_tool_execution: true, sandbox_size: 'standard' },
+    });
+    // Without a documented default (the service chooses it), null is all PATCH has.
+    expect(patchBody({ workbench: { enable: false, auto_offload_threshold: 1000 } }, { workbench: { enable: false } })).toStrictEqual({ workbench: { enable: false, auto_offload_threshold: null } });
   });
 
   test('a block that was not an object (or is not one now) is sent as declared', () => {
