@@ -178,7 +178,8 @@ function otherUser(state: Pick<StateView, 'list'>, name: string, userId: string)
   return others.length === 1 ? others[0] : undefined;
 }
 
-function outcomeUnknown(doc: ManifestDocument, userId: string, entry: StateEntry): Diagnostic {
+/** A create of this manifest and user whose outcome is unknown stands in the way (plan, diff). */
+export function outcomeUnknown(doc: ManifestDocument, userId: string, entry: StateEntry): Diagnostic {
   const pending = entry.pending_create!;
   const d = atDocument(
     doc,
