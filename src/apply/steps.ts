@@ -99,8 +99,8 @@ export async function createStep(item: PlanItem, ctx: StepContext): Promise<{ ou
   const intentBase: StateEntry = held ?? { name: item.name, user_id: item.user_id, session_id: '', mcp_url: '', tool_router_tools: [], config_version: null, body_hash: item.body_hash, body: null, applied_at: since };
   const { pending_create: _old, ...withoutIntent } = intentBase;
   await ctx.state.record({ ...withoutIntent, pending_create: { since, body_hash: item.body_hash, status: 'in-flight' } });
-  // Nothing was created: the entry is what it was.
-  const undo = (): Promise<void> => (held === undefined ? ctx.state.forget(item.name, item.user_id) : ctx.state.record(withoutIntent));
+  // Nothing was created: the entry is what it was (with an earlier create's unknown outcome, if it had one).
+  const undo = (): Promise<void> => (held === undefined ? ctx.state.forget(item.name, item.user_id) : ctx.state.record(held));
   await ctx.limiter?.acquire();
   if (ctx.signal?.aborted === true) {
     await undo();

@@ -128,13 +128,15 @@ describe('a refused create', () => {
     expect(await w.live()).toStrictEqual([old.session_id]);
   });
 
-  test('with --recreate-unknown over an intent: refused, and the intent is cleared (nothing was created by this run)', async () => {
+  test('with --recreate-unknown over an intent: refused, and the entry is what it was (the earlier create still of unknown outcome)', async () => {
     await fault({ route: 'create', reset: 'after', times: 1 });
     await run(A);
+    const before = w.entries();
     await fault({ route: 'create', status: 400, times: 1 });
-    const result = await run(A, { recreateUnknown: true });
+    const result = await run(A, { recreateUnknown: true, now: () => new Date('2026-11-26T00:00:00.000Z') });
     expect(result.items.map((i) => i.outcome)).toStrictEqual(['failed']);
-    expect(entry('a')).not.toHaveProperty('pending_create');
+    // Not an entry without a session and without an intent, which nothing would ever clean up.
+    expect(w.entries()).toStrictEqual(before);
   });
 });
 
