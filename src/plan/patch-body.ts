@@ -12,10 +12,12 @@ type Body = { [key: string]: Json };
 const REPLACED_WHOLE = new Set(['toolkits', 'tools', 'tags', 'auth_configs', 'connected_accounts', 'multi_account']);
 
 /**
- * Documented defaults (api §4.3) of block members the contract does not let be null: a member no
- * longer declared is sent as its default, which is what leaving it out asks for.
+ * What a member of a block PATCH merges stands for when the manifest does not declare it: its
+ * documented default (api §4.3; the contract does not let workbench members be null), or `null`
+ * (`callback_url`: removed). The service's own choice (`auto_offload_threshold`) is left alone.
  */
-const MEMBER_DEFAULTS: Readonly<Record<string, Body>> = {
+const UNDECLARED_MEMBERS: Readonly<Record<string, Body>> = {
+  manage_connections: { enable: true, enable_wait_for_connections: false, enable_connection_removal: true, callback_url: null },
   workbench: { enable: true, enable_proxy_execution: true, enable_tool_execution: true, sandbox_size: 'standard' },
 };
 
@@ -68,7 +70,7 @@ export function patchBody(before: Body | null, after: Body): UpdateSessionReques
       continue;
     }
     if (was !== undefined && canonicalJson(was) === canonicalJson(now)) continue;
-    out[key] = REPLACED_WHOLE.has(key) || !isPlainObject(now) || !isPlainObject(was) ? now : withRemovedMembers(was, now, MEMBER_DEFAULTS[key] ?? {});
+    out[key] = REPLACED_WHOLE.has(key) || !isPlainObject(now) || !isPlainObject(was) ? now : withRemovedMembers(was, now, UNDECLARED_MEMBERS[key] ?? {});
   }
   return out as UpdateSessionRequest;
 }
@@ -82,13 +84,16 @@ function withRemovedMembers(was: Body, now: Body, defaults: Body): Json {
 /**
  * The PATCH that repairs drift: every top-level key the differences touch, sent as declared
  * (`null` when it is not declared, so the service drops what was set behind the manifest's back).
+ * A block PATCH merges is sent with its undeclared members too, since merging would keep them.
  */
 export function repairBody(declared: Body, keys: Iterable<string>): UpdateSessionRequest {
   const next = patchable(declared);
   const out: Record<string, Json> = {};
   for (const key of keys) {
     if (key === '' || key === 'user_id') continue;
-    out[key] = next[key] ?? null;
+    const value = next[key];
+    const undeclared = UNDECLARED_MEMBERS[key];
+    out[key] = value === undefined ? null : undeclared !== undefined && isPlainObject(value) ? { ...undeclared, ...value } : value;
   }
   return out as UpdateSessionRequest;
 }

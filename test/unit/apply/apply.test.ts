@@ -214,6 +214,45 @@ describe('no-op, update', () => {
   });
 });
 
+describe('drift repaired', () => {
+  async function refreshAndApply(yaml: string, strict: boolean) {
+    const { buildPlan } = await import('../../../src/plan/plan.js');
+    const { refreshPlan } = await import('../../../src/plan/refresh.js');
+    const state = await w.open();
+    try {
+      const plan = await refreshPlan(buildPlan(w.docs(yaml), state), { getSession: (x) => w.client.getSession(x), concurrency: 1, strict });
+      return { plan, result: await applyPlan(plan, { api: w.client, state, cwd: w.dir, now, strict }) };
+    } finally {
+      await state.unlock();
+    }
+  }
+
+  test('a declared value changed behind the manifest: PATCHed back, in sync afterwards', async () => {
+    await run(A);
+    const id = entry('a')!.session_id;
+    await w.admin('POST', `sessions/${id}/config`, { config: { workbench: { enable: true } } });
+    const { plan, result } = await refreshAndApply(A, false);
+    expect(plan.items.map((i) => [i.action, i.reason, i.patch])).toStrictEqual([['update', 'drifted', { workbench: { enable: false, enable_proxy_execution: true, enable_tool_execution: true, sandbox_size: 'standard' } }]]);
+    expect(result.items.map((i) => [i.outcome, i.drifted])).toStrictEqual([['updated', false]]);
+    expect(entry('a')!.config_version).toBe(3);
+  });
+
+  test('with --strict, members added behind the manifest inside a merged block (a callback URL, a sandbox size) are taken away', async () => {
+    const declared = 'name: a\nuser_id: u\nworkbench:\n  enable: true\nmanage_connections:\n  enable: true\n';
+    await run(declared);
+    const id = entry('a')!.session_id;
+    await w.admin('POST', `sessions/${id}/config`, { config: { workbench: { sandbox_size: 'large' }, manage_connections: { callback_url: 'https://evil.example/cb' } } });
+    const { result } = await refreshAndApply(declared, true);
+    expect(result.items.map((i) => [i.outcome, i.drifted, i.diagnostics])).toStrictEqual([['updated', false, []]]);
+    const live = await w.client.getSession(id);
+    expect([live.config['manage_connections'], (live.config['workbench'] as Record<string, unknown>)['sandbox_size']]).toStrictEqual([
+      { enabled: true, enable_wait_for_connections: false, enable_connection_removal: true },
+      'standard',
+    ]);
+    expect((await refreshAndApply(declared, true)).result.items.map((i) => i.outcome)).toStrictEqual(['unchanged']);
+  });
+});
+
 describe('replace', () => {
   test('custom tools changed: a new session recorded under the same entry, then the old one deleted', async () => {
     await run(tool('old'));

@@ -50,6 +50,9 @@ describe('patchBody', () => {
     expect(patchBody({ workbench: { enable: false, enable_proxy_execution: false, enable_tool_execution: false, sandbox_size: 'large' } }, { workbench: {} })).toStrictEqual({
       workbench: { enable: true, enable_proxy_execution: true, enable_tool_execution: true, sandbox_size: 'standard' },
     });
+    expect(patchBody({ manage_connections: { enable: false, enable_connection_removal: false, enable_wait_for_connections: true } }, { manage_connections: {} })).toStrictEqual({
+      manage_connections: { enable: true, enable_connection_removal: true, enable_wait_for_connections: false },
+    });
     // Without a documented default (the service chooses it), null is all PATCH has.
     expect(patchBody({ workbench: { enable: false, auto_offload_threshold: 1000 } }, { workbench: { enable: false } })).toStrictEqual({ workbench: { enable: false, auto_offload_threshold: null } });
   });
@@ -105,7 +108,15 @@ describe('repairBody', () => {
   const declared: Body = { user_id: 'u', toolkits: { enable: ['a'] }, workbench: { enable: false }, experimental: { custom_tools: [tool('X')], fast_mode: true } };
 
   test('every key the drift touches, as declared; null for one not declared', () => {
-    expect(repairBody(declared, ['toolkits', 'tags', 'workbench'])).toStrictEqual({ toolkits: { enable: ['a'] }, tags: null, workbench: { enable: false } });
+    expect(repairBody(declared, ['toolkits', 'tags', 'workbench'])).toStrictEqual({ toolkits: { enable: ['a'] }, tags: null, workbench: { enable: false, enable_proxy_execution: true, enable_tool_execution: true, sandbox_size: 'standard' } });
+  });
+
+  test('a block PATCH merges is sent with its undeclared members at their defaults (merging would keep what was set behind the manifest)', () => {
+    expect(repairBody({ manage_connections: { enable_wait_for_connections: true } }, ['manage_connections'])).toStrictEqual({
+      manage_connections: { enable: true, enable_wait_for_connections: true, enable_connection_removal: true, callback_url: null },
+    });
+    expect(repairBody({ manage_connections: { callback_url: 'https://a.example/cb' } }, ['manage_connections']).manage_connections).toMatchObject({ callback_url: 'https://a.example/cb' });
+    expect(repairBody({ manage_connections: 'x', toolkits: { enable: [] } }, ['manage_connections', 'toolkits'])).toStrictEqual({ manage_connections: 'x', toolkits: { enable: [] } });
   });
 
   test('never the document itself, user_id, or custom tools', () => {

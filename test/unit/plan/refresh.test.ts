@@ -126,7 +126,7 @@ describe('refreshPlan', () => {
     const after = await refreshPlan(plan, { getSession: (x) => w.client.getSession(x), concurrency: 1 });
     const [item] = after.items;
     expect([item!.action, item!.reason, item!.live?.config_version]).toStrictEqual(['update', 'drifted', 2]);
-    expect(item!.patch).toStrictEqual({ toolkits: { enable: ['gmail', 'slack'] }, workbench: { enable: false } });
+    expect(item!.patch).toStrictEqual({ toolkits: { enable: ['gmail', 'slack'] }, workbench: { enable: false, enable_proxy_execution: true, enable_tool_execution: true, sandbox_size: 'standard' } });
     expect(item!.changes.map((c) => [c.field, c.pointer, c.op, c.old ?? null, c.new ?? null, c.members ?? null, c.source, c.range?.start])).toStrictEqual([
       ['toolkits.enable', '/toolkits/enable/1', 'change', null, null, { added: ['slack'], removed: [] }, 'drift', { line: 4, col: 19 }],
       ['toolkits.enable', '/toolkits/enable', 'change', null, null, { added: [], removed: ['notion'] }, 'drift', { line: 4, col: 3 }],
@@ -145,7 +145,7 @@ describe('refreshPlan', () => {
     const after = await refreshPlan(plan, { getSession: (x) => w.client.getSession(x), concurrency: 1 });
     const [item] = after.items;
     expect([item!.action, item!.reason]).toStrictEqual(['update', 'config-changed']);
-    expect(item!.patch).toStrictEqual({ toolkits: { enable: ['gmail'] }, workbench: { enable: false } });
+    expect(item!.patch).toStrictEqual({ toolkits: { enable: ['gmail'] }, workbench: { enable: false, enable_proxy_execution: true, enable_tool_execution: true, sandbox_size: 'standard' } });
     expect(item!.changes.map((c) => [c.field, c.source])).toStrictEqual([
       ['toolkits.enable', 'manifest'],
       ['toolkits.enable', 'drift'],
