@@ -118,6 +118,27 @@ describe('a refused create', () => {
     expect((await run(A)).items.map((i) => i.outcome)).toStrictEqual(['created']);
   });
 
+  test('a connection refused (the request never left): refused, not unknown, and the intent removed', async () => {
+    const { createClient } = await import('../../../src/client/client.js');
+    const dead = createClient({ baseUrl: 'http://127.0.0.1:1', apiKey: 'apply-unit-key-0001', retries: { maxRetries: 0 } });
+    try {
+      const result = await run(A, { api: { ...client(), createSession: (b) => dead.createSession(b) } });
+      expect(result.items.map((i) => [i.outcome, i.diagnostics.map((d) => d.code)])).toStrictEqual([['failed', ['apply/create-failed']]]);
+      expect(result.items[0]!.diagnostics[0]!.message).toMatch(/^a: create refused \(network\): /);
+      expect(w.entries()).toStrictEqual([]);
+    } finally {
+      await dead.close();
+    }
+  });
+
+  test('a connection reset, before or after the service handled it: the client cannot tell, so the outcome is unknown', async () => {
+    await fault({ route: 'create', reset: 'before', times: 1 });
+    const result = await run(A);
+    expect(result.items.map((i) => i.outcome)).toStrictEqual(['outcome-unknown']);
+    expect(w.entries().map((e) => e.pending_create?.status)).toStrictEqual(['unknown']);
+    expect(await w.live()).toStrictEqual([]);
+  });
+
   test('during a replace: the entry is what it was, the old session alive and still recorded', async () => {
     await run(tool('old'));
     const old = entry('a')!;
@@ -174,6 +195,16 @@ describe('a PATCH that fails', () => {
     await s.unlock();
     const unknown = await run(A.replace('[gmail, slack]', '[gmail]'), { api });
     expect(unknown.items[0]!.diagnostics[0]!.message).toContain('it is at config version unknown, sessionctl read version unknown;');
+    // After a refresh, the version read is the live one.
+    const { buildPlan } = await import('../../../src/plan/plan.js');
+    const { refreshPlan } = await import('../../../src/plan/refresh.js');
+    const { applyPlan } = await import('../../../src/apply/apply.js');
+    const state = await w.open();
+    const plan = await refreshPlan(buildPlan(w.docs(A.replace('[gmail, slack]', '[gmail]')), state), { getSession: (x) => w.client.getSession(x), concurrency: 1 });
+    const refreshed = await applyPlan(plan, { api, state, cwd: w.dir, now });
+    await state.unlock();
+    expect(refreshed.items[0]!.diagnostics[0]!.message).toContain('it is at config version unknown, sessionctl read version 1;');
+    expect(plan.items[0]!.live?.config_version).toBe(1);
   });
 
   test('refused otherwise: update-failed, the entry as it was', async () => {

@@ -130,6 +130,18 @@ describe('create', () => {
     expect(entry('a')!.session_id).toBe(item!.session_id);
   });
 
+  test('an answer without a config version records null', async () => {
+    const api: ApplyApi = {
+      ...probing([]),
+      createSession: async (body) => {
+        const { config_version: _v, ...s } = await w.client.createSession(body);
+        return s as typeof _v extends never ? never : Awaited<ReturnType<ApplyApi['createSession']>>;
+      },
+    };
+    await run(A, { api });
+    expect(entry('a')!.config_version).toBeNull();
+  });
+
   test('--strict counts what the service added as drift', async () => {
     const api: ApplyApi = {
       ...probing([]),
@@ -158,6 +170,23 @@ describe('no-op, update', () => {
     ]);
     expect(w.entries()).toStrictEqual([before]);
     expect(result.tally).toStrictEqual({ created: 0, updated: 0, replaced: 0, deleted: 0, unchanged: 1, drifted: 0, failed: 0 });
+  });
+
+  test('after a refresh, an unchanged manifest is verified against the live session: drifted with --strict when something was added', async () => {
+    await run(A);
+    await w.admin('POST', `sessions/${entry('a')!.session_id}/config`, { config: { tags: { enabled: ['readOnlyHint'] } } });
+    const { buildPlan } = await import('../../../src/plan/plan.js');
+    const { refreshPlan } = await import('../../../src/plan/refresh.js');
+    const state = await w.open();
+    const plan = await refreshPlan(buildPlan(w.docs(A), state), { getSession: (x) => w.client.getSession(x), concurrency: 1 });
+    const lax = await applyPlan(plan, { api: w.client, state, cwd: w.dir, now });
+    const strict = await applyPlan(plan, { api: w.client, state, cwd: w.dir, now, strict: true });
+    await state.unlock();
+    expect(lax.items.map((i) => [i.outcome, i.drifted, i.diff, i.diagnostics.map((d) => [d.code, d.severity])])).toStrictEqual([['unchanged', false, '', [['drift/added', 'warning']]]]);
+    expect(lax.items[0]!.drift.some((d) => d.kind === 'added' && d.path === '/config/tags')).toBe(true);
+    expect(strict.items.map((i) => [i.outcome, i.drifted])).toStrictEqual([['unchanged', true]]);
+    expect(strict.items[0]!.diff).toContain(`+++ ${entry('a')!.session_id} (effective)`);
+    expect(strict.tally).toMatchObject({ unchanged: 1, drifted: 1, failed: 0 });
   });
 
   test('a changed manifest is PATCHed in place: same session and URL, config version 2, the new body recorded', async () => {
