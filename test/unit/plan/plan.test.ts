@@ -251,6 +251,14 @@ describe('buildPlan: every field of an item, and the edges of each action', () =
     expect(item!.changes).toStrictEqual([{ field: 'user_id', pointer: '/user_id', op: 'change', old: 'bot', new: 'bot-2', source: 'manifest', range: docs(V1)[0]!.locate('/user_id', { key: true }) }]);
   });
 
+  test('a user change with other changes: every field change, from the old entry’s body', () => {
+    const [item] = buildPlan(docs(V1.replace('user_id: bot', 'user_id: bot-2').replace('[gmail, slack]', '[gmail]')), stateOf([A])).items;
+    expect(item!.changes.map((c) => [c.field, c.op, c.old, c.new])).toStrictEqual([
+      ['toolkits.enable', 'change', ['gmail', 'slack'], ['gmail']],
+      ['user_id', 'change', 'bot', 'bot-2'],
+    ]);
+  });
+
   test('only a session of the same manifest under another user is its old one: not another manifest, not a bare intent', () => {
     const other = applied(V1.replace('name: a', 'name: b'));
     expect(buildPlan(docs(V1), stateOf([other])).items.map((i) => [i.action, i.reason])).toStrictEqual([['create', 'not-applied']]);
