@@ -3,10 +3,9 @@ import type { ApplyApi } from '../../../src/apply/apply.js';
 import { bodyHash, requestBody } from '../../../src/config/request.js';
 import type { ManifestData } from '../../../src/config/types.js';
 import type { StateEntry } from '../../../src/state/entry.js';
-import type { LockedState } from '../../../src/state/store.js';
 import type { Session } from '../../../src/wire/session.js';
 import { docs } from '../validate/helpers.js';
-import { world, type World } from './world.js';
+import { A, hooked, NOW, now, withTool as tool, world, type World } from './world.js';
 
 /*
  * apply when the service fails it: a create whose outcome is unknown (reset after it was handled,
@@ -15,10 +14,6 @@ import { world, type World } from './world.js';
  * (real HTTP); what the state holds afterwards is read from the file.
  */
 
-const A = 'name: a\nuser_id: alice\ntoolkits:\n  enable: [gmail, slack]\nworkbench:\n  enable: false\n';
-const NOW = new Date('2026-11-25T10:00:00.000Z');
-const now = (): Date => NOW;
-const tool = (d: string): string => `${A}experimental:\n  custom_tools:\n    - slug: LOCAL_X\n      name: X\n      description: ${d}\n      input_schema: { type: object }\n`;
 
 let w: World;
 beforeEach(async () => {
@@ -271,15 +266,7 @@ describe('a state write that fails', () => {
     await run(A);
     const old = entry('a')!;
     const state = await w.open();
-    const failing: LockedState = {
-      location: state.location,
-      hashAtLoad: state.hashAtLoad,
-      get: (n, u) => state.get(n, u),
-      list: () => state.list(),
-      record: (e) => (e.session_id !== '' && e.user_id === 'alice-2' ? Promise.reject(new Error('disk full')) : state.record(e)),
-      forget: (n, u) => state.forget(n, u),
-      unlock: () => state.unlock(),
-    };
+    const failing = hooked(state, (e, record) => (e.session_id !== '' && e.user_id === 'alice-2' ? Promise.reject(new Error('disk full')) : record(e)));
     const result = await applyPlan(buildPlan(w.docs(A.replace('user_id: alice', 'user_id: alice-2')), state), { api: client(), state: failing, cwd: w.dir, now });
     await state.unlock();
     const [item] = result.items;

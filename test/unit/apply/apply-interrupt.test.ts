@@ -5,7 +5,7 @@ import { buildPlan, type PlanOptions } from '../../../src/plan/plan.js';
 import type { StateEntry } from '../../../src/state/entry.js';
 import type { LockedState } from '../../../src/state/store.js';
 import { RateLimiter } from '../../../src/util/throttle.js';
-import { world, type World } from './world.js';
+import { hooked, NOW, now, world, type World } from './world.js';
 
 /*
  * apply stopped by its signal, with the moments chosen by the test (no timers): requests held at
@@ -14,8 +14,6 @@ import { world, type World } from './world.js';
  * outcome unknown, and its late answer writes nothing.
  */
 
-const NOW = new Date('2026-11-25T10:00:00.000Z');
-const now = (): Date => NOW;
 const three = ['s0', 's1', 's2'].map((n, i) => `name: ${n}\nuser_id: u${i}\n`).join('---\n');
 
 let w: World;
@@ -208,18 +206,10 @@ describe('nothing starts after the signal', () => {
   test('a create stopped after its intent was written (the signal came during the write): not sent, and the intent undone', async () => {
     const controller = new AbortController();
     const state = await w.open();
-    const stopping: LockedState = {
-      location: state.location,
-      hashAtLoad: state.hashAtLoad,
-      get: (n, u) => state.get(n, u),
-      list: () => state.list(),
-      record: (e) => {
-        if (e.pending_create?.status === 'in-flight') controller.abort('SIGINT');
-        return state.record(e);
-      },
-      forget: (n, u) => state.forget(n, u),
-      unlock: () => state.unlock(),
-    };
+    const stopping = hooked(state, (e, record) => {
+      if (e.pending_create?.status === 'in-flight') controller.abort('SIGINT');
+      return record(e);
+    });
     const result = await applyPlan(buildPlan(w.docs('name: s0\nuser_id: u0\n'), state), { api: w.client, state: stopping, cwd: w.dir, now, signal: controller.signal, sleep: () => new Promise<void>(() => undefined) });
     await state.unlock();
     expect(await w.received('create')).toBe(0);

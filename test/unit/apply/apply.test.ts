@@ -4,9 +4,8 @@ import { formatTally } from '../../../src/apply/tally.js';
 import { bodyHash, requestBody } from '../../../src/config/request.js';
 import type { ManifestData } from '../../../src/config/types.js';
 import type { StateEntry } from '../../../src/state/entry.js';
-import type { LockedState } from '../../../src/state/store.js';
 import { docs } from '../validate/helpers.js';
-import { world, type World } from './world.js';
+import { A, hooked, NOW, now, withTool as tool, world, type World } from './world.js';
 
 /*
  * applyPlan against the emulator in this process and the file state in a temp dir: every action,
@@ -14,11 +13,7 @@ import { world, type World } from './world.js';
  * results in plan order, progress, concurrency and the tally.
  */
 
-const A = 'name: a\nuser_id: alice\ntoolkits:\n  enable: [gmail, slack]\nworkbench:\n  enable: false\n';
 const B = 'name: b\nuser_id: bob\ntoolkits: [github]\n';
-const NOW = new Date('2026-11-25T10:00:00.000Z');
-const now = (): Date => NOW;
-const tool = (d: string): string => `${A}experimental:\n  custom_tools:\n    - slug: LOCAL_X\n      name: X\n      description: ${d}\n      input_schema: { type: object }\n`;
 
 let w: World;
 beforeEach(async () => {
@@ -470,18 +465,10 @@ describe('the run', () => {
     const text = Array.from({ length: n }, (_, i) => `name: s${i}\nuser_id: u${i}\n`).join('---\n');
     const state = await w.open();
     const { buildPlan } = await import('../../../src/plan/plan.js');
-    const recording: LockedState = {
-      location: state.location,
-      hashAtLoad: state.hashAtLoad,
-      get: (name, user) => state.get(name, user),
-      list: () => state.list(),
-      record: (e) => {
-        if (e.pending_create?.status === 'in-flight') intents.push(e);
-        return state.record(e);
-      },
-      forget: (name, user) => state.forget(name, user),
-      unlock: () => state.unlock(),
-    };
+    const recording = hooked(state, (e, record) => {
+      if (e.pending_create?.status === 'in-flight') intents.push(e);
+      return record(e);
+    });
     const result = await applyPlan(buildPlan(w.docs(text), state), { api, state: recording, cwd: w.dir, now, ...(concurrency !== undefined ? { concurrency } : {}) });
     await state.unlock();
     expect(result.tally.created).toBe(n);

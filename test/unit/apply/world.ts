@@ -41,6 +41,26 @@ export interface World {
 
 export const LOCK = { owner: { pid: 1, hostname: 'test' }, isAlive: () => true };
 
+/** A manifest of the tests, and the same with custom tools (what only a replace can change). */
+export const A = 'name: a\nuser_id: alice\ntoolkits:\n  enable: [gmail, slack]\nworkbench:\n  enable: false\n';
+export const withTool = (description: string): string => `${A}experimental:\n  custom_tools:\n    - slug: LOCAL_X\n      name: X\n      description: ${description}\n      input_schema: { type: object }\n`;
+/** The fixed clock of the apply tests. */
+export const NOW = new Date('2026-11-25T10:00:00.000Z');
+export const now = (): Date => NOW;
+
+/** A locked state that passes every call to `state`, with `record` going through `hook` first. */
+export function hooked(state: LockedState, hook: (entry: StateEntry, record: (e: StateEntry) => Promise<void>) => Promise<void>): LockedState {
+  return {
+    location: state.location,
+    hashAtLoad: state.hashAtLoad,
+    get: (name, user) => state.get(name, user),
+    list: () => state.list(),
+    record: (entry) => hook(entry, (e) => state.record(e)),
+    forget: (name, user) => state.forget(name, user),
+    unlock: () => state.unlock(),
+  };
+}
+
 export async function world(): Promise<World> {
   const dir = tempDir('apply-unit');
   const statePath = join(dir, '.sessionctl', 'state.json');
