@@ -9,7 +9,9 @@ export default defineConfig({
     hookTimeout: 20_000,
     // A missing or different golden file fails; only `npm run test:update` (vitest -u) writes one.
     update: 'none',
-    globalSetup: ['test/helpers/global-setup.ts'],
+    // The run's own temp dir (and its check that nothing is left in it); then the PostgreSQL server
+    // of the state tests, found once (or one line saying why they are skipped).
+    globalSetup: ['test/helpers/global-setup.ts', 'test/setup/postgres.ts'],
     setupFiles: ['test/helpers/setup.ts'],
   },
 });

@@ -44,10 +44,13 @@ export type { Diagnostic, Severity, Range, Position } from './diagnostics/diagno
 export { catalogue as diagnosticCodes, type Code } from './diagnostics/codes.js';
 
 // The HTTP client for the 13 endpoints, and its error.
-export { createClient, type SessionClient, type ClientOptions } from './client/client.js';
+export { createClient, mcpToolNames, type SessionClient, type ClientOptions } from './client/client.js';
 export { ApiError, type ApiErrorKind } from './client/errors.js';
 export type { Session, SessionConfig } from './wire/session.js';
 export type { CreateSessionRequest } from './wire/request.js';
+
+// The state a pipeline applied (file or PostgreSQL), for the application's lookups.
+export { openState, type StateLookup, type AppliedSession, type OpenStateOptions } from './library/open-state.js';
 
 // The emulator, for an application's own tests.
 export { startEmulator, type EmulatorOptions, type RunningEmulator } from './emulator/server.js';

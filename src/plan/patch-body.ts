@@ -84,15 +84,16 @@ function withRemovedMembers(was: Body, now: Body, defaults: Body): Json {
 /**
  * The PATCH that repairs drift: every top-level key the differences touch, sent as declared
  * (`null` when it is not declared, so the service drops what was set behind the manifest's back).
- * A block PATCH merges is sent with its undeclared members too, since merging would keep them.
+ * With `strict`, a block PATCH merges is sent with its undeclared members too, since merging would
+ * keep them; without it, what the manifest does not declare is not drift and stays as it is.
  */
-export function repairBody(declared: Body, keys: Iterable<string>): UpdateSessionRequest {
+export function repairBody(declared: Body, keys: Iterable<string>, options: { strict?: boolean } = {}): UpdateSessionRequest {
   const next = patchable(declared);
   const out: Record<string, Json> = {};
   for (const key of keys) {
     if (key === '' || key === 'user_id') continue;
     const value = next[key];
-    const undeclared = UNDECLARED_MEMBERS[key];
+    const undeclared = options.strict === true ? UNDECLARED_MEMBERS[key] : undefined;
     out[key] = value === undefined ? null : undeclared !== undefined && isPlainObject(value) ? { ...undeclared, ...value } : value;
   }
   return out as UpdateSessionRequest;

@@ -1,5 +1,7 @@
 import { ApiError } from '../client/errors.js';
 import type { DriftItem } from '../config/drift.js';
+import { expectedConfig } from '../config/expected.js';
+import type { ManifestData } from '../config/types.js';
 import { verifySession } from '../config/verify.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { atDocument } from '../manifest/at-document.js';
@@ -52,11 +54,12 @@ export async function refreshPlan(plan: Plan, options: RefreshOptions): Promise<
 /** The item with the drift of its live session planned for repair (a replace makes a new session anyway). */
 function withDrift(item: PlanItem, live: Session, strict: boolean): PlanItem {
   if (item.action === 'replace') return item;
-  const check = verifySession(item.doc, item.expected, live, { strict });
-  if (check.status !== 'drifted') return item;
-  const counted = check.differences.filter((d) => d.kind === 'changed' || d.kind === 'dropped' || (strict && d.kind === 'added'));
-  const keys = new Set(counted.map(topLevelKey).filter((k): k is string => k !== undefined));
-  const repair = repairBody(item.body as unknown as { [key: string]: Json }, keys);
+  const drifted = driftOf(item, live, strict);
+  if (drifted.length === 0) return item;
+  // A meta tool that follows a drifted key (the workbench tools of `workbench.enable`) is its consequence, not a change of its own.
+  const keys = new Set(drifted.filter((d) => d.path !== '/tool_router_tools').map((d) => d.pointer));
+  const counted = drifted.filter((d) => d.path !== '/tool_router_tools' || !keys.has(d.pointer));
+  const repair = repairBody(item.body as unknown as { [key: string]: Json }, new Set(counted.map(topLevelKey).filter((k): k is string => k !== undefined)), { strict });
   return {
     ...item,
     action: 'update',
@@ -64,6 +67,25 @@ function withDrift(item: PlanItem, live: Session, strict: boolean): PlanItem {
     changes: [...item.changes, ...locateChanges(item.doc, counted.map(driftChange))],
     patch: { ...repair, ...(item.patch ?? {}) },
   };
+}
+
+/**
+ * The differences that are drift. An update is measured against what was applied before it (the
+ * pending change is not drift); but on a key its PATCH sends anyway, drift found there is shown
+ * against the declared value, which is what the PATCH leaves (a member the change removes is not
+ * shown as put back).
+ */
+function driftOf(item: PlanItem, live: Session, strict: boolean): DriftItem[] {
+  const counts = (d: DriftItem) => d.kind === 'changed' || d.kind === 'dropped' || (strict && d.kind === 'added');
+  const declared = verifySession(item.doc, item.expected, live, { strict }).differences.filter(counts);
+  if (item.action !== 'update' || item.recorded?.body == null) return declared;
+  const sinceApplied = verifySession(item.doc, expectedConfig(item.recorded.body as ManifestData), live, { strict }).differences.filter(counts);
+  const sent = new Set(Object.keys(item.patch ?? {}));
+  const driftedKeys = new Set(sinceApplied.map(topLevelKey));
+  const drifted = [...sinceApplied.filter((d) => !sent.has(topLevelKey(d) ?? '')), ...declared.filter((d) => sent.has(topLevelKey(d) ?? '') && driftedKeys.has(topLevelKey(d)))];
+  // In the config's order, as one check would list them.
+  const order = [...new Set([...declared, ...sinceApplied].map(topLevelKey))];
+  return drifted.sort((a, b) => order.indexOf(topLevelKey(a)) - order.indexOf(topLevelKey(b)));
 }
 
 /** The config key a difference is under: where it was declared, else where the service holds it. */
@@ -75,9 +97,9 @@ function topLevelKey(d: DriftItem): string | undefined {
 
 /** A drifted field as a change from the live value to the declared one. */
 export function driftChange(d: DriftItem): FieldChange {
-  // A member is shown at itself (`/toolkits/enable/1`), but its field is the list (`toolkits.enable`).
-  const declared = d.member !== undefined ? d.pointer.replace(/\/\d+$/, '') : d.pointer;
-  const field = d.path === '/tool_router_tools' ? 'tool_router_tools' : declared !== '' ? declared.slice(1).split('/').join('.') : d.path.replace(/^\/config\//, '').split('/').join('.');
+  // A list member's pointer names the member; the field is the list.
+  const pointer = d.member !== undefined ? d.pointer.replace(/\/\d+$/, '') : d.pointer;
+  const field = d.path === '/tool_router_tools' ? 'tool_router_tools' : pointer !== '' ? pointer.slice(1).split('/').join('.') : d.path.replace(/^\/config\//, '').split('/').join('.');
   const base = { field, pointer: d.pointer, source: 'drift' as const };
   if (d.member !== undefined) {
     const live = Array.isArray(d.actual) && d.actual.some((m) => JSON.stringify(m) === JSON.stringify(d.member));

@@ -1,30 +1,91 @@
 import { resolve } from 'node:path';
-import type { StateLockOptions } from './file-lock.js';
+import { InputError } from '../diagnostics/errors.js';
+import { forceUnlockFile, readFileLock } from './file-lock.js';
 import { FileStateStore } from './file-store.js';
+import type { ForcedUnlock, LockHolder, StateLockOptions } from './lock.js';
+import { isPostgresUrl, parsePostgresUrl } from './postgres-url.js';
+import type { StateReader } from './reader.js';
 import type { LockedState, StateView } from './store.js';
 
 /** Where the state is kept, and how it is read and locked. */
 export interface StateBackend {
-  readonly kind: 'file';
-  /** For messages and saved plans: a file path, or a URL without its password. */
+  readonly kind: 'file' | 'postgres';
+  /** For messages and saved plans: a file path, or a URL (which never carries a password). */
   readonly location: string;
   /** The entries as they are now (no lock). */
   load(): Promise<StateView>;
-  /** Takes the lock, then reads; the caller must `unlock()` the result. */
+  /**
+   * Takes the lock (waiting up to `lock.timeoutMs`, else the backend's `lockTimeoutMs`), then
+   * reads; the caller must `unlock()` the result.
+   */
   openLocked(lock: StateLockOptions): Promise<LockedState>;
+  /** `state unlock LOCK_ID`: releases the lock named, whose holder died. */
+  forceUnlock(lockId: string): Promise<ForcedUnlock>;
+  /** Who holds the lock now, or undefined when it is free. */
+  lockHolder(): Promise<LockHolder | undefined>;
+  /** Read-only access for an application's lookups (no lock, fresh reads). */
+  openReader(): Promise<StateReader>;
+}
+
+export interface StateBackendOptions {
+  /** Where PGPASSWORD, PGHOST, PGUSER ... come from (the CLI passes its environment). */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** How long `openLocked` waits for a lock another run holds, unless the call says; default 0. */
+  lockTimeoutMs?: number;
+}
+
+function withTimeout(lock: StateLockOptions, options: StateBackendOptions): StateLockOptions {
+  return lock.timeoutMs !== undefined || options.lockTimeoutMs === undefined ? lock : { ...lock, timeoutMs: options.lockTimeoutMs };
 }
 
 /** The file backend: one JSON document at `path` (absolute), locked by a lock file beside it. */
-export function fileBackend(path: string): StateBackend {
+export function fileBackend(path: string, options: StateBackendOptions = {}): StateBackend {
   return {
     kind: 'file',
     location: path,
     load: () => FileStateStore.load(path),
-    openLocked: (lock) => FileStateStore.openLocked(path, lock),
+    openLocked: (lock) => FileStateStore.openLocked(path, withTimeout(lock, options)),
+    forceUnlock: async (lockId) => ({ holder: await forceUnlockFile(path, lockId), endedConnection: false }),
+    lockHolder: () => readFileLock(path),
+    openReader: async () => {
+      let closed = false;
+      const read = async () => {
+        if (closed) throw new InputError('the state reader is closed', path);
+        return FileStateStore.load(path);
+      };
+      return {
+        location: path,
+        get: async (name, userId) => (await read()).get(name, userId),
+        list: async () => (await read()).list(),
+        close: async () => {
+          closed = true;
+        },
+      };
+    },
   };
 }
 
-/** The backend a `--state` value names, relative to `cwd`. */
-export function stateBackend(spec: string, cwd: string): StateBackend {
-  return fileBackend(resolve(cwd, spec));
+/**
+ * The PostgreSQL backend of a `postgres://` URL (checked at once: a password in it, an unknown
+ * parameter or a bad schema name is a usage error before anything connects). pg is loaded on
+ * first use, so commands on a state file never load it.
+ */
+export function postgresBackend(url: string, options: StateBackendOptions = {}): StateBackend {
+  const env = options.env ?? {};
+  const target = parsePostgresUrl(url, env);
+  const pg = () => import('./postgres-backend.js');
+  return {
+    kind: 'postgres',
+    location: target.location,
+    load: async () => (await pg()).loadState(target, env),
+    openLocked: async (lock) => (await pg()).openLockedState(target, env, withTimeout(lock, options)),
+    forceUnlock: async (lockId) => (await pg()).forceUnlock(target, env, lockId),
+    lockHolder: async () => (await pg()).lockHolder(target, env),
+    openReader: async () => (await pg()).openReader(target, env),
+  };
+}
+
+/** The backend a `--state` value names: a `postgres://` URL, or a file path relative to `cwd`. */
+export function stateBackend(spec: string, cwd: string, options: StateBackendOptions = {}): StateBackend {
+  return isPostgresUrl(spec) ? postgresBackend(spec, options) : fileBackend(resolve(cwd, spec), options);
 }

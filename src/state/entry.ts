@@ -74,10 +74,15 @@ export function hasSession(entry: StateEntry): boolean {
 
 type Corrupt = (why: string) => InputError;
 
-/** Parses and checks a state document; every problem names the place and what to do. */
-export function parseState(text: string, path: string): StateEntry[] {
+/**
+ * Parses and checks a state document; every problem names the place and what to do. `pushed`: the
+ * document is one given to `state push`, not the state itself.
+ */
+export function parseState(text: string, path: string, options: { pushed?: boolean } = {}): StateEntry[] {
   const corrupt: Corrupt = (why) =>
-    new InputError(`the state is not valid (${why}); it was left untouched. Restore it from a backup, or move it aside to start over (sessions it recorded are then unknown to sessionctl).`, path);
+    options.pushed === true
+      ? new InputError(`this is not a state document that sessionctl can push (${why}); nothing was pushed. Push the output of \`sessionctl state pull\`, or a state file.`, path)
+      : new InputError(`the state is not valid (${why}); it was left untouched. Restore it from a backup, or move it aside to start over (sessions it recorded are then unknown to sessionctl).`, path);
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -1,94 +1,233 @@
-import { open, readFile, stat, unlink, mkdir } from 'node:fs/promises';
-import { hostname } from 'node:os';
+import { createHash, randomUUID } from 'node:crypto';
+import { link, mkdir, open, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { InputError } from '../diagnostics/errors.js';
+import { lockedError, sleep, type LockHolder, type StateLockOptions } from './lock.js';
 
-/** Who holds a lock, written into the lock file so that a stale one can be recognised. */
-export interface LockOwner {
-  pid: number;
-  hostname: string;
-}
+// The runner and the CLI import the lock's types from here.
+export { lockOwner, type LockOwner, type StateLockOptions } from './lock.js';
 
-export interface StateLockOptions {
-  /** This process. */
-  owner: LockOwner;
-  /** Whether a process of this host is still running; a lock of a dead process is stale. */
-  isAlive(pid: number): boolean;
-  /** A lock older than this is stale whoever holds it (another host cannot be asked). Default 1 h. */
-  staleAfterMs?: number;
-  now?: () => Date;
-}
+/**
+ * The file lock: `<state>.lock`, a JSON line `{id, pid, hostname, since}`.
+ *
+ * - Taking a free lock: the line is written to a private temporary file, which is then hard-linked
+ *   to the lock path; `link` fails if the path exists, so the lock appears atomically and whole.
+ * - Taking over a stale one (its process is gone, or it is older than `staleAfterMs`): the taker
+ *   first creates `<state>.lock.break` exclusively, re-reads the lock under it, and replaces it
+ *   (by a rename) only if it is still the very lock judged stale. Releasing and `state unlock`
+ *   remove the lock under the same breaker. So while a breaker is held nobody else can remove or
+ *   replace the lock, and of two processes that find the same stale lock exactly one replaces it;
+ *   the other then finds a live lock. (Unlinking the stale lock and creating a new one, as before,
+ *   let both succeed: the second unlinked the first one's fresh lock.)
+ * - A breaker lives for the milliseconds of one takeover; one older than BREAKER_STALE_MS was left
+ *   by a process that died inside a takeover and is removed.
+ */
 
-/** The lock owner of this host and a given pid. */
-export function lockOwner(pid: number): LockOwner {
-  return { pid, hostname: hostname() };
-}
+const BREAKER_STALE_MS = 10_000;
+const BREAKER_RETRY_MS = 5;
+const POLL_MS = 250;
+/** `link` is not supported on some file systems (FAT, some network and FUSE mounts). */
+const NO_LINK = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV']);
 
 /** The lock file beside a state file. */
 export function lockPathOf(statePath: string): string {
   return `${statePath}.lock`;
 }
 
+function breakerPathOf(lockPath: string): string {
+  return `${lockPath}.break`;
+}
+
+/** The lock file as read through one handle: its text and identity belong to the same file. */
+interface Seen {
+  text: string;
+  ino: number;
+  mtimeMs: number;
+  pid?: number;
+  hostname?: string;
+  holder: LockHolder;
+}
+
 /**
- * Takes the lock of a state file (`<state>.lock`, created exclusively). A lock left by a process
- * that no longer runs on this host, or older than `staleAfterMs`, is removed and taken over; a live
- * one is an InputError that names its holder.
+ * Takes the lock of a state file and returns its id. A stale lock is taken over; a live one is
+ * waited for up to `timeoutMs` (default 0), then an InputError names its holder and how to
+ * release it.
  */
-export async function takeFileLock(statePath: string, options: StateLockOptions): Promise<void> {
+export async function takeFileLock(statePath: string, options: StateLockOptions): Promise<string> {
   const lockPath = lockPathOf(statePath);
-  await mkdir(dirname(statePath), { recursive: true });
+  try {
+    await mkdir(dirname(statePath), { recursive: true });
+  } catch (err) {
+    throw cannotLock(err, lockPath);
+  }
   const now = options.now ?? (() => new Date());
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const handle = await open(lockPath, 'wx', 0o600);
-      try {
-        await handle.writeFile(JSON.stringify({ ...options.owner, since: now().toISOString() }) + '\n');
-      } finally {
-        await handle.close();
-      }
-      return;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') {
-        throw new InputError(`cannot create the state lock: ${(err as Error).message}`, lockPath, { cause: err });
-      }
-    }
-    const holder = await readLock(lockPath);
-    if (attempt === 0 && (await isStale(lockPath, holder, options, now()))) {
-      await unlink(lockPath).catch(() => undefined);
+  const timeoutMs = options.timeoutMs ?? 0;
+  const id = randomUUID();
+  const started = Date.now();
+  for (;;) {
+    const content = `${JSON.stringify({ id, ...options.owner, since: now().toISOString() })}\n`;
+    if (await publish(lockPath, content)) return id;
+    const seen = await look(lockPath);
+    if (seen === undefined) continue; // released meanwhile
+    if (isStale(seen, options, now())) {
+      const outcome = await takeOver(lockPath, seen, content);
+      if (outcome === 'taken') return id;
+      if (outcome === 'busy') await sleep(BREAKER_RETRY_MS);
       continue;
     }
-    const who = holder ? `process ${holder.pid} on ${holder.hostname}${holder.since ? ` since ${holder.since}` : ''}` : 'another process';
-    throw new InputError(`the state file is locked by ${who}; another apply is running. If it is not, delete ${lockPath}.`, statePath);
+    const waited = Date.now() - started;
+    if (waited >= timeoutMs) throw lockedError(statePath, seen.holder, timeoutMs);
+    await sleep(Math.min(POLL_MS, timeoutMs - waited));
   }
 }
 
-/** Releases a lock this process holds. */
-export async function releaseFileLock(statePath: string): Promise<void> {
-  await unlink(lockPathOf(statePath)).catch(() => undefined);
+/** Releases the lock `id` (this process's); a lock someone else holds by now is left alone. */
+export async function releaseFileLock(statePath: string, id: string): Promise<void> {
+  const lockPath = lockPathOf(statePath);
+  await underBreaker(lockPath, async () => {
+    const seen = await look(lockPath);
+    if (seen?.holder.id === id) await unlink(lockPath).catch(() => undefined);
+  });
 }
 
-interface LockInfo {
-  pid: number;
-  hostname: string;
-  since?: string;
+/**
+ * `state unlock LOCK_ID` for a state file: removes the lock when it is the one named (a lock
+ * written before locks had ids is named by the digest `state list` and lock errors show).
+ */
+export async function forceUnlockFile(statePath: string, lockId: string): Promise<LockHolder> {
+  const lockPath = lockPathOf(statePath);
+  return underBreaker(lockPath, async () => {
+    const seen = await look(lockPath);
+    if (seen === undefined) throw new InputError(`the state is not locked (there is no ${lockPath}); nothing to unlock`, statePath);
+    if (seen.holder.id !== lockId) throw new InputError(`the state is locked by lock ${seen.holder.id}, not ${lockId}; nothing was changed`, statePath);
+    await unlink(lockPath);
+    return seen.holder;
+  });
 }
 
-async function readLock(lockPath: string): Promise<LockInfo | undefined> {
+/** The lock as it is now, or undefined when there is none. */
+export async function readFileLock(statePath: string): Promise<LockHolder | undefined> {
+  return (await look(lockPathOf(statePath)))?.holder;
+}
+
+/** Writes `content` to a private file and links it to the lock path: false when a lock exists. */
+async function publish(lockPath: string, content: string): Promise<boolean> {
+  const temp = `${lockPath}.${randomUUID()}.tmp`;
   try {
-    const v = JSON.parse(await readFile(lockPath, 'utf8')) as Partial<LockInfo>;
-    if (typeof v.pid === 'number' && typeof v.hostname === 'string') return { pid: v.pid, hostname: v.hostname, ...(typeof v.since === 'string' ? { since: v.since } : {}) };
-  } catch {
-    // An unreadable or half-written lock (its writer died between create and write) is judged by age.
+    await writeFile(temp, content, { mode: 0o600, flag: 'wx' });
+    await link(temp, lockPath);
+    return true;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? '';
+    if (code === 'EEXIST') return false;
+    if (NO_LINK.has(code)) return createDirectly(lockPath, content);
+    throw cannotLock(err, lockPath);
+  } finally {
+    await unlink(temp).catch(() => undefined);
   }
-  return undefined;
 }
 
-async function isStale(lockPath: string, holder: LockInfo | undefined, options: StateLockOptions, now: Date): Promise<boolean> {
-  if (holder !== undefined && holder.hostname === options.owner.hostname && holder.pid !== options.owner.pid && !options.isAlive(holder.pid)) return true;
+/** Without hard links: an exclusive create; a reader meanwhile sees an empty lock, fresh by its age. */
+async function createDirectly(lockPath: string, content: string): Promise<boolean> {
   try {
-    const age = now.getTime() - (await stat(lockPath)).mtimeMs;
-    return age > (options.staleAfterMs ?? 3_600_000);
-  } catch {
-    return true; // gone meanwhile: try again
+    const handle = await open(lockPath, 'wx', 0o600);
+    try {
+      await handle.writeFile(content);
+    } finally {
+      await handle.close();
+    }
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw cannotLock(err, lockPath);
   }
+}
+
+async function look(lockPath: string): Promise<Seen | undefined> {
+  let handle;
+  try {
+    handle = await open(lockPath, 'r');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw cannotLock(err, lockPath);
+  }
+  try {
+    const st = await handle.stat();
+    const text = await handle.readFile('utf8');
+    return { text, ino: st.ino, mtimeMs: st.mtimeMs, ...parseLock(text) };
+  } finally {
+    await handle.close();
+  }
+}
+
+function parseLock(text: string): Pick<Seen, 'pid' | 'hostname' | 'holder'> {
+  // A lock without an id (written before ids, or half-written) is named by a digest of its text.
+  const digest = createHash('sha256').update(text).digest('hex').slice(0, 12);
+  try {
+    const v = JSON.parse(text) as Record<string, unknown>;
+    if (typeof v['pid'] === 'number' && typeof v['hostname'] === 'string') {
+      const id = typeof v['id'] === 'string' && v['id'] !== '' ? v['id'] : digest;
+      const since = typeof v['since'] === 'string' ? { since: v['since'] } : {};
+      return { pid: v['pid'], hostname: v['hostname'], holder: { id, pid: v['pid'], hostname: v['hostname'], ...since } };
+    }
+  } catch {
+    // An unreadable lock is judged by its age alone.
+  }
+  return { holder: { id: digest } };
+}
+
+function isStale(seen: Seen, options: StateLockOptions, now: Date): boolean {
+  const { pid, hostname } = seen;
+  if (pid !== undefined && hostname === options.owner.hostname && pid !== options.owner.pid && !options.isAlive(pid)) return true;
+  return now.getTime() - seen.mtimeMs > (options.staleAfterMs ?? 3_600_000);
+}
+
+function sameLock(a: Seen, b: Seen): boolean {
+  return a.ino === b.ino && a.mtimeMs === b.mtimeMs && a.text === b.text;
+}
+
+/** Replaces the stale lock `seen` with ours, under the breaker, if it is still there unchanged. */
+async function takeOver(lockPath: string, seen: Seen, content: string): Promise<'taken' | 'busy' | 'changed'> {
+  if (!(await takeBreaker(lockPath))) return 'busy';
+  try {
+    const now = await look(lockPath);
+    if (now === undefined || !sameLock(now, seen)) return 'changed';
+    const temp = `${lockPath}.${randomUUID()}.tmp`;
+    try {
+      await writeFile(temp, content, { mode: 0o600, flag: 'wx' });
+      await rename(temp, lockPath);
+    } catch (err) {
+      await unlink(temp).catch(() => undefined);
+      throw cannotLock(err, lockPath);
+    }
+    return 'taken';
+  } finally {
+    await unlink(breakerPathOf(lockPath)).catch(() => undefined);
+  }
+}
+
+async function takeBreaker(lockPath: string): Promise<boolean> {
+  const breaker = breakerPathOf(lockPath);
+  try {
+    await (await open(breaker, 'wx', 0o600)).close();
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw cannotLock(err, breaker);
+  }
+  const st = await stat(breaker).catch(() => undefined);
+  if (st !== undefined && Date.now() - st.mtimeMs > BREAKER_STALE_MS) await unlink(breaker).catch(() => undefined);
+  return false;
+}
+
+async function underBreaker<T>(lockPath: string, work: () => Promise<T>): Promise<T> {
+  while (!(await takeBreaker(lockPath))) await sleep(BREAKER_RETRY_MS);
+  try {
+    return await work();
+  } finally {
+    await unlink(breakerPathOf(lockPath)).catch(() => undefined);
+  }
+}
+
+function cannotLock(err: unknown, path: string): InputError {
+  return new InputError(`cannot take the state lock: ${(err as Error).message}`, path, { cause: err });
 }

@@ -4,7 +4,8 @@ import { dirname } from 'node:path';
 import { InputError } from '../diagnostics/errors.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { compareEntries, entryKey, parseState, STATE_VERSION, type StateEntry, type StateFile } from './entry.js';
-import { releaseFileLock, takeFileLock, type StateLockOptions } from './file-lock.js';
+import { readFileLock, releaseFileLock, takeFileLock } from './file-lock.js';
+import type { StateLockOptions } from './lock.js';
 import type { LockedState, StateView } from './store.js';
 
 /** The state file sessionctl writes unless `--state` says otherwise (relative to the cwd). */
@@ -17,7 +18,8 @@ export const DEFAULT_STATE_PATH = '.sessionctl/state.json';
  */
 export class FileStateStore implements LockedState {
   private readonly entries = new Map<string, StateEntry>();
-  private lockHeld = false;
+  /** The id of the lock this store holds; undefined when it holds none. */
+  private heldLock: string | undefined;
   private writing: Promise<void> = Promise.resolve();
   private pendingWrite: Promise<void> | undefined;
   private loadedHash = '';
@@ -46,8 +48,7 @@ export class FileStateStore implements LockedState {
   /** Takes the lock first and then reads, so that nobody can write between the read and the lock. */
   static async openLocked(path: string, options: StateLockOptions): Promise<LockedState> {
     const store = new FileStateStore(path);
-    await takeFileLock(path, options);
-    store.lockHeld = true;
+    store.heldLock = await takeFileLock(path, options);
     try {
       await store.read();
     } catch (err) {
@@ -87,9 +88,10 @@ export class FileStateStore implements LockedState {
   /** Releases the lock, after the last write has finished. */
   async unlock(): Promise<void> {
     await this.flush();
-    if (!this.lockHeld) return;
-    this.lockHeld = false;
-    await releaseFileLock(this.path);
+    const id = this.heldLock;
+    if (id === undefined) return;
+    this.heldLock = undefined;
+    await releaseFileLock(this.path, id);
   }
 
   /**
@@ -98,14 +100,14 @@ export class FileStateStore implements LockedState {
    * file once per session while still never reporting a session as recorded before it is on disk.
    */
   record(entry: StateEntry): Promise<void> {
-    if (!this.lockHeld) return Promise.reject(new Error('FileStateStore.record called without the lock'));
+    if (this.heldLock === undefined) return Promise.reject(new Error('FileStateStore.record called without the lock'));
     this.entries.set(entryKey(entry.name, entry.user_id), entry);
     return this.scheduleWrite();
   }
 
   /** Removes an entry and resolves once the file on disk no longer holds it. */
   forget(name: string, userId: string): Promise<void> {
-    if (!this.lockHeld) return Promise.reject(new Error('FileStateStore.forget called without the lock'));
+    if (this.heldLock === undefined) return Promise.reject(new Error('FileStateStore.forget called without the lock'));
     this.entries.delete(entryKey(name, userId));
     return this.scheduleWrite();
   }
@@ -127,6 +129,11 @@ export class FileStateStore implements LockedState {
   }
 
   private async write(): Promise<void> {
+    // A run whose lock was released by `state unlock` (its holder judged dead) must not write on.
+    const id = this.heldLock;
+    if (id !== undefined && (await readFileLock(this.path))?.id !== id) {
+      throw new InputError(`the state lock ${id} is no longer held (it was released with \`sessionctl state unlock\`); the state file was not written`, this.path);
+    }
     await mkdir(dirname(this.path), { recursive: true });
     await writeFileAtomic(this.path, JSON.stringify(this.toJSON(), null, 2) + '\n', { mode: 0o600 });
   }

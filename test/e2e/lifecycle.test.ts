@@ -210,3 +210,31 @@ describe.each(['3', '3.1'] as const)('the session lifecycle on API v%s', (versio
     expect(await live()).toEqual([]);
   });
 });
+
+describe('diff --mcp: what an agent sees at mcp.url, against what the manifest expects', () => {
+  let emu: SpawnedEmulator;
+  let dir: string;
+  beforeAll(async () => {
+    emu = await spawnEmulator(['--port', '0', '--api-key', KEY]);
+    dir = tempDir('diff-mcp');
+    writeFileSync(join(dir, 'a.yaml'), 'name: agent-a\nuser_id: alice\nmanage_connections:\n  enable: true\n');
+  }, 60_000);
+  afterAll(async () => {
+    await emu.stop();
+  });
+  const run = (...args: string[]): Promise<CliResult> => runCli(args, { cwd: dir, env: { COMPOSIO_BASE_URL: emu.url, COMPOSIO_API_KEY: KEY } });
+
+  it('is in sync after apply, and reports a tool the MCP endpoint no longer lists at the key that decides it', async () => {
+    expect((await run('apply', 'a.yaml')).exitCode).toBe(0);
+    expect((await run('diff', 'a.yaml', '--mcp')).exitCode).toBe(0);
+    const id = (JSON.parse(readFileSync(join(dir, '.sessionctl', 'state.json'), 'utf8')) as { sessions: Array<{ session_id: string }> }).sessions[0]!.session_id;
+    const patched = await fetch(`${emu.url}/_emulator/sessions/${id}`, { method: 'PATCH', headers: { 'content-type': 'application/json', 'x-api-key': KEY }, body: JSON.stringify({ manage_connections: { enable: false } }) });
+    expect(patched.status).toBe(200);
+    const r = await run('diff', 'a.yaml', '--mcp', '--format', 'json');
+    expect(r.exitCode).toBe(1);
+    const found = (JSON.parse(r.stdout) as { diagnostics: Array<{ code: string; message: string; range: { start: { line: number; col: number } } }> }).diagnostics;
+    expect(found.filter((d) => d.message.includes('over MCP')).map((d) => [d.code, d.range.start, d.message])).toEqual([
+      ['drift/changed', { line: 4, col: 3 }, 'agent-a: over MCP the session does not expose meta tool COMPOSIO_MANAGE_CONNECTIONS'],
+    ]);
+  });
+});

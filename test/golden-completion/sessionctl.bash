@@ -4,7 +4,8 @@
 
 _sessionctl_subcommands() {
   case "$1" in
-    '') echo 'validate plan apply diff destroy import export history get toolkits tools search execute execute-meta link proxy files mcp schema init completion emulator help' ;;
+    '') echo 'validate plan apply diff destroy import export history state get toolkits tools search execute execute-meta link proxy files mcp schema init completion emulator help' ;;
+    'state') echo 'list show rm mv pull push unlock help' ;;
     'files') echo 'ls upload-url download-url rm put get help' ;;
   esac
 }
@@ -13,13 +14,22 @@ _sessionctl_options() {
   case "$1" in
     '') echo '-V --version -h --help' ;;
     'validate') echo '--format --changed-since --strict --env-file --max-file-size --jobs --no-fast-path -h --help' ;;
-    'plan') echo '--refresh --prune --recreate-unknown --detailed-exitcode --out --strict --state --format --changed-since --env-file --concurrency --rate-limit --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
-    'apply') echo '--dry-run --refresh --prune --keep-replaced --recreate-unknown --strict --github-output --state --format --changed-since --env-file --concurrency --rate-limit --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
-    'diff') echo '--session --strict --mcp --state --format --changed-since --env-file --concurrency --rate-limit --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
-    'destroy') echo '--auto-approve --dry-run --state --format --changed-since --env-file --concurrency --rate-limit --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
-    'import') echo '--strict --state --format --changed-since --env-file --concurrency --rate-limit --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
+    'plan') echo '--refresh --prune --recreate-unknown --detailed-exitcode --out --strict --state --format --changed-since --env-file --concurrency --rate-limit --emulator --lock-timeout --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
+    'apply') echo '--dry-run --refresh --prune --keep-replaced --recreate-unknown --strict --github-output --state --format --changed-since --env-file --concurrency --rate-limit --emulator --lock-timeout --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
+    'diff') echo '--session --strict --mcp --state --format --changed-since --env-file --concurrency --rate-limit --emulator --lock-timeout --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
+    'destroy') echo '--auto-approve --dry-run --state --format --changed-since --env-file --concurrency --rate-limit --emulator --lock-timeout --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
+    'import') echo '--strict --state --format --changed-since --env-file --concurrency --rate-limit --emulator --lock-timeout --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
     'export') echo '--name --out --force --show-sensitive --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
     'history') echo '--diff --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout --all --limit -h --help' ;;
+    'state') echo '-h --help' ;;
+    'state list') echo '--state --format -h --help' ;;
+    'state show') echo '--user-id --state --format -h --help' ;;
+    'state rm') echo '--user-id --state --format --lock-timeout -h --help' ;;
+    'state mv') echo '--user-id --state --format --lock-timeout -h --help' ;;
+    'state pull') echo '--state --format -h --help' ;;
+    'state push') echo '--force --dry-run --state --format --lock-timeout -h --help' ;;
+    'state unlock') echo '--state --format -h --help' ;;
+    'state help') echo '' ;;
     'get') echo '--state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
     'toolkits') echo '--connected --search --toolkit --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout --all --limit -h --help' ;;
     'tools') echo '--state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
@@ -48,13 +58,20 @@ _sessionctl_options() {
 _sessionctl_value_options() {
   case "$1" in
     'validate') echo '--format --changed-since --env-file --max-file-size --jobs' ;;
-    'plan') echo '--out --state --format --changed-since --env-file --concurrency --rate-limit --base-url --api-key-file --api-version --timeout' ;;
-    'apply') echo '--refresh --state --format --changed-since --env-file --concurrency --rate-limit --base-url --api-key-file --api-version --timeout' ;;
-    'diff') echo '--session --state --format --changed-since --env-file --concurrency --rate-limit --base-url --api-key-file --api-version --timeout' ;;
-    'destroy') echo '--state --format --changed-since --env-file --concurrency --rate-limit --base-url --api-key-file --api-version --timeout' ;;
-    'import') echo '--state --format --changed-since --env-file --concurrency --rate-limit --base-url --api-key-file --api-version --timeout' ;;
+    'plan') echo '--out --state --format --changed-since --env-file --concurrency --rate-limit --lock-timeout --base-url --api-key-file --api-version --timeout' ;;
+    'apply') echo '--refresh --state --format --changed-since --env-file --concurrency --rate-limit --lock-timeout --base-url --api-key-file --api-version --timeout' ;;
+    'diff') echo '--session --state --format --changed-since --env-file --concurrency --rate-limit --lock-timeout --base-url --api-key-file --api-version --timeout' ;;
+    'destroy') echo '--state --format --changed-since --env-file --concurrency --rate-limit --lock-timeout --base-url --api-key-file --api-version --timeout' ;;
+    'import') echo '--state --format --changed-since --env-file --concurrency --rate-limit --lock-timeout --base-url --api-key-file --api-version --timeout' ;;
     'export') echo '--name --out --state --user-id --format --base-url --api-key-file --api-version --timeout' ;;
     'history') echo '--diff --state --user-id --format --base-url --api-key-file --api-version --timeout --limit' ;;
+    'state list') echo '--state --format' ;;
+    'state show') echo '--user-id --state --format' ;;
+    'state rm') echo '--user-id --state --format --lock-timeout' ;;
+    'state mv') echo '--user-id --state --format --lock-timeout' ;;
+    'state pull') echo '--state --format' ;;
+    'state push') echo '--state --format --lock-timeout' ;;
+    'state unlock') echo '--state --format' ;;
     'get') echo '--state --user-id --format --base-url --api-key-file --api-version --timeout' ;;
     'toolkits') echo '--search --toolkit --state --user-id --format --base-url --api-key-file --api-version --timeout --limit' ;;
     'tools') echo '--state --user-id --format --base-url --api-key-file --api-version --timeout' ;;
@@ -92,6 +109,14 @@ _sessionctl_choices() {
     'import|--changed-since') 'git' 'for-each-ref' '--format=%(refname:short)' 'refs/heads' 'refs/remotes' 'refs/tags' 2>/dev/null ;;
     'export|--format') echo 'human json' ;;
     'history|--format') echo 'human json' ;;
+    'state list|--format') echo 'human json' ;;
+    'state show|--format') echo 'human json' ;;
+    'state rm|--format') echo 'human json' ;;
+    'state mv|--format') echo 'human json' ;;
+    'state pull|--format') echo 'human json' ;;
+    'state push|--format') echo 'human json' ;;
+    'state unlock|--format') echo 'human json' ;;
+    'state help|#0') echo 'list show rm mv pull push unlock' ;;
     'get|--format') echo 'human json yaml' ;;
     'toolkits|--format') echo 'human json' ;;
     'tools|--format') echo 'human json' ;;
@@ -109,7 +134,7 @@ _sessionctl_choices() {
     'files help|#0') echo 'ls upload-url download-url rm put get' ;;
     'mcp|--format') echo 'human json' ;;
     'completion|#0') echo 'bash zsh fish' ;;
-    'help|#0') echo 'validate plan apply diff destroy import export history get toolkits tools search execute execute-meta link proxy files mcp schema init completion emulator' ;;
+    'help|#0') echo 'validate plan apply diff destroy import export history state get toolkits tools search execute execute-meta link proxy files mcp schema init completion emulator' ;;
   esac
 }
 

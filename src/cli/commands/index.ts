@@ -18,6 +18,7 @@ import { registerPlan } from './plan.js';
 import { registerProxy } from './proxy.js';
 import { registerSchema } from './schema.js';
 import { registerSearch } from './search.js';
+import { registerState } from './state.js';
 import { registerToolkits } from './toolkits.js';
 import { registerTools } from './tools.js';
 import { registerValidate } from './validate.js';
@@ -32,6 +33,7 @@ export const allCommands: readonly RegisterCommand[] = [
   registerImport,
   registerExport,
   registerHistory,
+  registerState,
   registerGet,
   registerToolkits,
   registerTools,

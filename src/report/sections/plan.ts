@@ -59,7 +59,7 @@ function itemLines(item: PlanItem, width: number, ctx: ReportContext, style: Sty
 
 function deletionLines(d: Deletion, width: number, ctx: ReportContext, style: Style): string[] {
   const from = d.file === null ? '' : `, ${displayPath(d.file, ctx.cwd)}`;
-  const why = d.reason === 'destroy' ? 'destroyed' : 'its manifest is gone from these paths (--prune)';
+  const why = d.reason === 'destroy' ? 'deleted by destroy' : 'its manifest is gone from these paths (--prune)';
   return [`  ${style.red('  - delete ')} ${style.bold(safeInline(d.name).padEnd(width))}  ${style.dim(`user ${safeInline(d.user_id)}${from}`)}`, `        ${d.session_id}: ${why}`];
 }
 

@@ -256,9 +256,21 @@ describe('drift repaired', () => {
     const id = entry('a')!.session_id;
     await w.admin('POST', `sessions/${id}/config`, { config: { workbench: { enable: true } } });
     const { plan, result } = await refreshAndApply(A, false);
-    expect(plan.items.map((i) => [i.action, i.reason, i.patch])).toStrictEqual([['update', 'drifted', { workbench: { enable: false, enable_proxy_execution: true, enable_tool_execution: true, sandbox_size: 'standard' } }]]);
+    expect(plan.items.map((i) => [i.action, i.reason, i.patch])).toStrictEqual([['update', 'drifted', { workbench: { enable: false } }]]);
     expect(result.items.map((i) => [i.outcome, i.drifted])).toStrictEqual([['updated', false]]);
     expect(entry('a')!.config_version).toBe(3);
+  });
+
+  test('without --strict, a member the manifest does not declare is not drift: the repair of its block leaves it as it is', async () => {
+    await run(A);
+    const id = entry('a')!.session_id;
+    await w.admin('POST', `sessions/${id}/config`, { config: { workbench: { enable: true, sandbox_size: 'large' } } });
+    const { plan, result } = await refreshAndApply(A, false);
+    expect(plan.items.map((i) => [i.action, i.reason, i.patch])).toStrictEqual([['update', 'drifted', { workbench: { enable: false } }]]);
+    expect(result.items.map((i) => [i.outcome, i.drifted])).toStrictEqual([['updated', false]]);
+    const live = (await w.client.getSession(id)).config['workbench'] as Record<string, unknown>;
+    expect([live['enable'], live['sandbox_size']]).toStrictEqual([false, 'large']);
+    expect((await refreshAndApply(A, false)).result.items.map((i) => i.outcome)).toStrictEqual(['unchanged']);
   });
 
   test('with --strict, members added behind the manifest inside a merged block (a callback URL, a sandbox size) are taken away', async () => {

@@ -108,15 +108,18 @@ describe('repairBody', () => {
   const declared: Body = { user_id: 'u', toolkits: { enable: ['a'] }, workbench: { enable: false }, experimental: { custom_tools: [tool('X')], fast_mode: true } };
 
   test('every key the drift touches, as declared; null for one not declared', () => {
-    expect(repairBody(declared, ['toolkits', 'tags', 'workbench'])).toStrictEqual({ toolkits: { enable: ['a'] }, tags: null, workbench: { enable: false, enable_proxy_execution: true, enable_tool_execution: true, sandbox_size: 'standard' } });
+    expect(repairBody(declared, ['toolkits', 'tags', 'workbench'])).toStrictEqual({ toolkits: { enable: ['a'] }, tags: null, workbench: { enable: false } });
+    expect(repairBody(declared, ['toolkits', 'tags', 'workbench'], { strict: false })).toStrictEqual({ toolkits: { enable: ['a'] }, tags: null, workbench: { enable: false } });
   });
 
-  test('a block PATCH merges is sent with its undeclared members at their defaults (merging would keep what was set behind the manifest)', () => {
-    expect(repairBody({ manage_connections: { enable_wait_for_connections: true } }, ['manage_connections'])).toStrictEqual({
+  test('with strict, a block PATCH merges is sent with its undeclared members at their defaults (merging would keep what was set behind the manifest)', () => {
+    const strict = { strict: true };
+    expect(repairBody(declared, ['toolkits', 'tags', 'workbench'], strict)).toStrictEqual({ toolkits: { enable: ['a'] }, tags: null, workbench: { enable: false, enable_proxy_execution: true, enable_tool_execution: true, sandbox_size: 'standard' } });
+    expect(repairBody({ manage_connections: { enable_wait_for_connections: true } }, ['manage_connections'], strict)).toStrictEqual({
       manage_connections: { enable: true, enable_wait_for_connections: true, enable_connection_removal: true, callback_url: null },
     });
-    expect(repairBody({ manage_connections: { callback_url: 'https://a.example/cb' } }, ['manage_connections']).manage_connections).toMatchObject({ callback_url: 'https://a.example/cb' });
-    expect(repairBody({ manage_connections: 'x', toolkits: { enable: [] } }, ['manage_connections', 'toolkits'])).toStrictEqual({ manage_connections: 'x', toolkits: { enable: [] } });
+    expect(repairBody({ manage_connections: { callback_url: 'https://a.example/cb' } }, ['manage_connections'], strict).manage_connections).toMatchObject({ callback_url: 'https://a.example/cb' });
+    expect(repairBody({ manage_connections: 'x', toolkits: { enable: [] } }, ['manage_connections', 'toolkits'], strict)).toStrictEqual({ manage_connections: 'x', toolkits: { enable: [] } });
   });
 
   test('never the document itself, user_id, or custom tools', () => {

@@ -1,0 +1,186 @@
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { Option, type Command } from 'commander';
+import { InputError } from '../../diagnostics/errors.js';
+import type { CommandEnv, RegisterCommand } from '../command.js';
+import { ExitCode } from '../exit-codes.js';
+import { printJson, renderContext } from '../operate-options.js';
+import { processLock } from '../process-lock.js';
+import { addLockTimeoutOption, STATE_OPTION_HELP, stateOf } from '../run-options.js';
+
+interface StateFlags {
+  state?: string;
+  format: 'human' | 'json';
+  lockTimeout?: number;
+  userId?: string;
+}
+
+interface PushFlags extends StateFlags {
+  force?: boolean;
+  dryRun?: boolean;
+}
+
+/** --state, --format, and for commands that write, --lock-timeout. */
+function stateOptions(cmd: Command, writes: boolean): Command {
+  cmd.option('--state <path|url>', STATE_OPTION_HELP).addOption(new Option('--format <format>', 'human: text and tables; json: a document').choices(['human', 'json']).default('human'));
+  return writes ? addLockTimeoutOption(cmd) : cmd;
+}
+
+function examples(lines: readonly string[], extra: readonly string[] = []): string {
+  return ['', 'Examples:', ...lines.map((l) => `  ${l}`), ...(extra.length > 0 ? ['', ...extra] : [])].join('\n');
+}
+
+const USER_ID_HELP = 'only the entry of this user (a manifest applied for several users has one entry each)';
+
+async function readDocument(file: string, env: CommandEnv): Promise<{ text: string; source: string }> {
+  if (file === '-') {
+    const { readStreamBounded } = await import('../../manifest/load.js');
+    return { text: (await readStreamBounded(env.io.stdin)).toString('utf8'), source: '<stdin>' };
+  }
+  const path = resolve(env.io.cwd, file);
+  try {
+    return { text: await readFile(path, 'utf8'), source: path };
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new InputError(`cannot read the state document: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : (code ?? (err as Error).message)}`, file, { cause: err });
+  }
+}
+
+/**
+ * `sessionctl state list|show|rm|mv|pull|push|unlock` (terraform's `state` subcommands): inspect
+ * and repair the state, file or PostgreSQL, and move it between backends (pull from one, push
+ * into the other). Nothing here talks to the service: `rm` forgets without deleting.
+ */
+export const registerState: RegisterCommand = (program, env) => {
+  const state = program
+    .command('state')
+    .description('Inspect and manage the state (file or PostgreSQL): list, show, rm, mv, pull, push, unlock.')
+    .addHelpText(
+      'after',
+      examples(
+        [
+          'sessionctl state list',
+          'sessionctl state show support-agent --user-id alice',
+          'sessionctl state pull > state.json && sessionctl state push state.json --state "postgres://deploy@db.internal/ops?workspace=production"',
+        ],
+        ['The state is --state, else $SESSIONCTL_STATE, else .sessionctl/state.json. No state command talks to the service.'],
+      ),
+    );
+  // In the order help lists them.
+  addInspect(state, env);
+  addRepair(state, env);
+  addTransfer(state, env);
+};
+
+const ops = () => import('../../state/operations.js');
+const render = () => import('../../report/state.js');
+
+/** list, show: read, no lock. */
+function addInspect(state: Command, env: CommandEnv): void {
+  stateOptions(state.command('list').description('List the recorded sessions: manifest name, user, session id, config version, when applied.'), false)
+    .addHelpText('after', examples(['sessionctl state list', 'sessionctl state list --format json | jq -r \'.sessions[].session_id\'']))
+    .action(async (flags: StateFlags) => {
+      const backend = stateOf(flags, env);
+      const entries = (await backend.load()).list();
+      const r = await render();
+      if (flags.format === 'json') return printJson(env, r.stateListJson(entries, backend.location));
+      env.io.stdout.write(r.renderStateList(entries, backend.location, renderContext(env)));
+    });
+
+  stateOptions(state.command('show').description('Show every field of one entry, the applied request body included.').argument('<name>', 'the manifest name').option('--user-id <id>', USER_ID_HELP), false)
+    .addHelpText('after', examples(['sessionctl state show support-agent', 'sessionctl state show triage --user-id bob --format json']))
+    .action(async (name: string, flags: StateFlags) => {
+      const backend = stateOf(flags, env);
+      const entry = (await ops()).pickEntry((await backend.load()).list(), name, flags.userId, backend.location);
+      if (flags.format === 'json') return printJson(env, entry);
+      env.io.stdout.write((await render()).renderStateEntry(entry, renderContext(env)));
+    });
+
+}
+
+/** rm, mv: under the lock. */
+function addRepair(state: Command, env: CommandEnv): void {
+  stateOptions(
+    state.command('rm').description('Forget entries without deleting their sessions (the next apply creates new ones). Every user of NAME unless --user-id.').argument('<name>', 'the manifest name').option('--user-id <id>', USER_ID_HELP),
+    true,
+  )
+    .addHelpText('after', examples(['sessionctl state rm old-agent', 'sessionctl state rm triage --user-id bob'], ['The sessions stay on the service: delete them there (or with destroy before rm) if they must go.']))
+    .action(async (name: string, flags: StateFlags) => {
+      const backend = stateOf(flags, env);
+      const removed = await (await ops()).removeEntries(backend, processLock(), name, flags.userId);
+      const r = await render();
+      if (flags.format === 'json') return printJson(env, r.removedJson(removed, backend.location));
+      env.io.stdout.write(r.renderRemoved(removed, backend.location));
+    });
+
+  stateOptions(
+    state.command('mv').description('Rename a manifest in the state (after renaming `name:` in the manifest), so apply keeps its sessions.').argument('<old>', 'the recorded manifest name').argument('<new>', 'the new manifest name').option('--user-id <id>', 'only the entry of this user (default: every user of OLD)'),
+    true,
+  )
+    .addHelpText('after', examples(['sessionctl state mv support support-agent']))
+    .action(async (from: string, to: string, flags: StateFlags) => {
+      const backend = stateOf(flags, env);
+      const moved = await (await ops()).moveEntries(backend, processLock(), from, to, flags.userId);
+      const r = await render();
+      if (flags.format === 'json') return printJson(env, r.movedJson(from, moved, backend.location));
+      env.io.stdout.write(r.renderMoved(from, moved, backend.location));
+    });
+
+}
+
+/** pull, push (under the lock), unlock. */
+function addTransfer(state: Command, env: CommandEnv): void {
+  stateOptions(state.command('pull').description('Print the whole state as a JSON document (the state file format) on stdout.'), false)
+    .addHelpText('after', examples(['sessionctl state pull > backup.json', 'sessionctl state pull --state "postgres://deploy@db.internal/ops?workspace=staging" | jq .sessions']))
+    .action(async (flags: StateFlags) => {
+      printJson(env, await (await ops()).pullState(stateOf(flags, env)));
+    });
+
+  stateOptions(
+    state
+      .command('push')
+      .description('Merge a state document (from state pull, or a state file) into the state. An entry the state holds in a newer version refuses the push unless --force; entries only the state holds are kept.')
+      .argument('<file>', 'the document, or - for standard input')
+      .option('--force', 'overwrite entries the state holds in a newer version')
+      .option('--dry-run', 'show what would change; write nothing'),
+    true,
+  )
+    .addHelpText(
+      'after',
+      examples(
+        [
+          'sessionctl state push .sessionctl/state.json --state "postgres://deploy@db.internal/ops?workspace=production"',
+          'sessionctl state pull --state old.json | sessionctl state push - --state "$SESSIONCTL_STATE" --dry-run',
+        ],
+        ['Newer: the same session with a higher config_version, else a later applied_at. Exit 1 when refused.'],
+      ),
+    )
+    .action(async (file: string, flags: PushFlags) => {
+      const backend = stateOf(flags, env);
+      const { text, source } = await readDocument(file, env);
+      const { parseState } = await import('../../state/entry.js');
+      const incoming = parseState(text, source, { pushed: true });
+      const options = { dryRun: flags.dryRun === true, force: flags.force === true };
+      const result = await (await ops()).pushState(backend, processLock(), incoming, { source, ...options });
+      const r = await render();
+      if (flags.format === 'json') printJson(env, r.pushJson(result, backend.location, options));
+      else env.io.stdout.write(r.renderPush(result, backend.location, options));
+      if (!options.force && result.changes.some((c) => c.action === 'conflict')) env.setExitCode(ExitCode.findings);
+    });
+
+  stateOptions(state.command('unlock').description('Release the state lock of a run that died (as terraform force-unlock). LOCK_ID is in the lock error.').argument('<lock-id>', 'the id of the lock to release'), false)
+    .addHelpText(
+      'after',
+      examples(['sessionctl state unlock 3f2c7a9e-0b1d-4c55-9a43-6f1e2d8b7c10'], [
+        'Only for a holder that died: a live run whose lock is released can no longer write its state.',
+        'PostgreSQL releases the lock of a run whose connection ended by itself; unlock is for a holder whose host vanished.',
+      ]),
+    )
+    .action(async (lockId: string, flags: StateFlags) => {
+      const backend = stateOf(flags, env);
+      const released = await backend.forceUnlock(lockId);
+      const r = await render();
+      if (flags.format === 'json') return printJson(env, r.unlockedJson(released, backend.location));
+      env.io.stdout.write(r.renderUnlocked(released, backend.location));
+    });
+}

@@ -1,0 +1,77 @@
+import { hostname } from 'node:os';
+import { InputError } from '../diagnostics/errors.js';
+
+/** Who holds a lock, written with it so that a stale one can be recognised and its holder named. */
+export interface LockOwner {
+  pid: number;
+  hostname: string;
+}
+
+export interface StateLockOptions {
+  /** This process. */
+  owner: LockOwner;
+  /** Whether a process of this host is still running; a file lock of a dead process is stale. */
+  isAlive(pid: number): boolean;
+  /** A file lock older than this is stale whoever holds it (another host cannot be asked). Default 1 h. */
+  staleAfterMs?: number;
+  now?: () => Date;
+  /**
+   * How long to wait for a lock that another run holds before giving up. Default: the backend's
+   * (`--lock-timeout`), else 0: fail at once, naming the holder.
+   */
+  timeoutMs?: number;
+}
+
+/** A lock as another process sees it: enough to name its holder and to release it by force. */
+export interface LockHolder {
+  /** The id `state unlock` takes. */
+  id: string;
+  pid?: number;
+  hostname?: string;
+  /** ISO 8601: when it was taken. */
+  since?: string;
+  /** The database role that holds it (PostgreSQL). */
+  role?: string;
+}
+
+/** What `state unlock` released. */
+export interface ForcedUnlock {
+  holder: LockHolder;
+  /** PostgreSQL: the holder's database connection was still open and was ended (which released its lock). */
+  endedConnection: boolean;
+}
+
+/** The lock owner of this host and a given pid. */
+export function lockOwner(pid: number): LockOwner {
+  return { pid, hostname: hostname() };
+}
+
+/** "process 4242 on ci-7 since 2026-… (lock 1b4e…)" */
+export function describeHolder(holder: LockHolder | undefined): string {
+  if (holder === undefined) return 'another process (its lock cannot be read)';
+  let who = holder.pid !== undefined ? `process ${holder.pid}${holder.hostname !== undefined ? ` on ${holder.hostname}` : ''}` : 'another process';
+  if (holder.role !== undefined) who += ` (role ${holder.role})`;
+  if (holder.since !== undefined) who += ` since ${holder.since}`;
+  return `${who} (lock ${holder.id})`;
+}
+
+/** The error of a lock that another run holds: who, since when, and the two ways on. */
+export function lockedError(location: string, holder: LockHolder | undefined, waitedMs: number): InputError {
+  const waited = waitedMs > 0 ? `waited ${formatWait(waitedMs)}, and ` : '';
+  const unlock = holder !== undefined ? `sessionctl state unlock ${holder.id}` : 'sessionctl state unlock LOCK_ID';
+  return new InputError(
+    `${waited}the state is locked by ${describeHolder(holder)}: another apply is running (or a state command). Wait for it with --lock-timeout (such as 5m); if its holder died, release the lock with \`${unlock}\`.`,
+    location,
+  );
+}
+
+/** 1500 -> "1.5s", 120000 -> "2m". */
+export function formatWait(ms: number): string {
+  if (ms % 60_000 === 0) return `${ms / 60_000}m`;
+  return `${Number((ms / 1000).toFixed(1))}s`;
+}
+
+/** Resolves after `ms` (no timer left behind once it fired). */
+export function sleep(ms: number): Promise<void> {
+  return new Promise((done) => setTimeout(done, ms));
+}

@@ -1,0 +1,72 @@
+import { InputError } from '../diagnostics/errors.js';
+import type { ForcedUnlock, LockHolder, StateLockOptions } from './lock.js';
+import { connectClient, openPool, sqlState, type Env } from './postgres-connect.js';
+import { forceUnlockWorkspace, readWorkspaceLock } from './postgres-lock.js';
+import { readEntries, readEntry } from './postgres-rows.js';
+import { schemaVersion } from './postgres-schema.js';
+import { PostgresStateStore } from './postgres-store.js';
+import type { PostgresTarget } from './postgres-url.js';
+import type { StateReader } from './reader.js';
+import type { LockedState, StateView } from './store.js';
+
+const READER_CONNECTIONS = 4;
+/** undefined_table, invalid_schema_name. */
+const NOT_CREATED = new Set(['42P01', '3F000']);
+
+/*
+ * The PostgreSQL backend's entry points, loaded by `postgresBackend` (backend.ts) on first use so
+ * that pg is imported only by runs that use it.
+ */
+
+export function loadState(target: PostgresTarget, env: Env): Promise<StateView> {
+  return PostgresStateStore.load(target, env);
+}
+
+export function openLockedState(target: PostgresTarget, env: Env, lock: StateLockOptions): Promise<LockedState> {
+  return PostgresStateStore.openLocked(target, env, lock);
+}
+
+export function forceUnlock(target: PostgresTarget, env: Env, lockId: string): Promise<ForcedUnlock> {
+  return forceUnlockWorkspace(target, env, lockId);
+}
+
+export async function lockHolder(target: PostgresTarget, env: Env): Promise<LockHolder | undefined> {
+  const client = await connectClient(target, env);
+  try {
+    return await readWorkspaceLock(client, target);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** Lookups for an application: a small pool of read-only connections; before the first apply, an empty state. */
+export async function openReader(target: PostgresTarget, env: Env): Promise<StateReader> {
+  // Fail at open (a wrong host, password or a newer schema), not at the first lookup.
+  const client = await connectClient(target, env, { readOnly: true });
+  try {
+    await schemaVersion(client, target);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+  const pool = openPool(target, env, READER_CONNECTIONS, { readOnly: true });
+  let closed = false;
+  const use = async <T>(read: () => Promise<T>, empty: T): Promise<T> => {
+    if (closed) throw new InputError('the state reader is closed', target.location);
+    try {
+      return await read();
+    } catch (err) {
+      // The schema or its tables do not exist yet: nothing was applied.
+      if (NOT_CREATED.has(sqlState((err as InputError).cause) ?? '')) return empty;
+      throw err;
+    }
+  };
+  return {
+    location: target.location,
+    get: (name, userId) => use(() => readEntry(pool, target, name, userId), undefined),
+    list: () => use(() => readEntries(pool, target), []),
+    close: async () => {
+      closed = true;
+      await pool.end().catch(() => undefined);
+    },
+  };
+}

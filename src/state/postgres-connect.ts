@@ -1,0 +1,89 @@
+import pg from 'pg';
+import pgpass from 'pgpass';
+import { InputError } from '../diagnostics/errors.js';
+import type { PostgresConnection, PostgresTarget } from './postgres-url.js';
+
+/** The environment the connection reads PGPASSWORD and PGCONNECT_TIMEOUT from. */
+export type Env = Readonly<Record<string, string | undefined>>;
+
+export interface ConnectOptions {
+  /** Every transaction read-only: the application's lookup, which must never write. */
+  readOnly?: boolean;
+}
+
+/**
+ * pg's settings for a target: everything explicit (pg would otherwise fill gaps from
+ * `process.env` itself), the password asked for only when the server wants one, TCP keep-alive
+ * so a dead peer is noticed, and `synchronous_commit` on, so that a commit has reached the disk
+ * when it returns whatever the server's default: a recorded session survives a crash.
+ */
+export function clientConfig(target: PostgresTarget, env: Env, options: ConnectOptions = {}): pg.ClientConfig {
+  const c = target.connection;
+  const timeout = Number(env['PGCONNECT_TIMEOUT']);
+  return {
+    host: c.host,
+    port: c.port,
+    user: c.user,
+    database: c.database,
+    ssl: c.ssl,
+    application_name: c.application_name,
+    password: () => passwordFor(c, env),
+    connectionTimeoutMillis: Number.isFinite(timeout) && timeout > 0 ? timeout * 1000 : 10_000,
+    keepAlive: true,
+    options: options.readOnly === true ? '-c default_transaction_read_only=on' : '-c synchronous_commit=on',
+  };
+}
+
+/**
+ * PGPASSWORD, else the password file (PGPASSFILE, default ~/.pgpass, read by the `pgpass` module as
+ * libpq reads it). Never from the URL, never printed.
+ */
+async function passwordFor(c: PostgresConnection, env: Env): Promise<string> {
+  const fromEnv = env['PGPASSWORD'];
+  if (fromEnv !== undefined) return fromEnv;
+  const fromFile = await new Promise<string | undefined>((done) => pgpass({ host: c.host, port: c.port, database: c.database, user: c.user }, done));
+  if (fromFile !== undefined) return fromFile;
+  throw new Error(`the database asks for a password for user "${c.user}" and none is set: set PGPASSWORD, or add a line for it to the password file (PGPASSFILE, default ~/.pgpass)`);
+}
+
+/** A connected client; every failure is an InputError that names the state and what was being done. */
+export async function connectClient(target: PostgresTarget, env: Env, options: ConnectOptions = {}): Promise<pg.Client> {
+  const client = new pg.Client(clientConfig(target, env, options));
+  // An error on an idle connection is an event, not a rejection: without a listener it would end
+  // the process. The next query on the client fails and reports it.
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+  } catch (err) {
+    await client.end().catch(() => undefined);
+    throw databaseError(err, target, 'connect to the state database');
+  }
+  return client;
+}
+
+/** A pool of `max` connections for concurrent writes or lookups. */
+export function openPool(target: PostgresTarget, env: Env, max: number, options: ConnectOptions = {}): pg.Pool {
+  const pool = new pg.Pool({ ...clientConfig(target, env, options), max, idleTimeoutMillis: 10_000 });
+  pool.on('error', () => undefined);
+  return pool;
+}
+
+/** "cannot DOING: MESSAGE (SQLSTATE XXXXX)", located at the state's URL (which carries no password). */
+export function databaseError(err: unknown, target: PostgresTarget, doing: string): InputError {
+  if (err instanceof InputError) return err;
+  const e = err as { message?: unknown; code?: unknown };
+  const state = typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code) ? ` (SQLSTATE ${e.code})` : '';
+  const message = typeof e.message === 'string' && e.message !== '' ? e.message : String(err);
+  return new InputError(`cannot ${doing}: ${message}${state}`, target.location, { cause: err });
+}
+
+/** The SQLSTATE of a database error, or undefined. */
+export function sqlState(err: unknown): string | undefined {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/** A schema-qualified, quoted table name. */
+export function table(target: PostgresTarget, name: string): string {
+  return `${pg.escapeIdentifier(target.schema)}.${pg.escapeIdentifier(name)}`;
+}

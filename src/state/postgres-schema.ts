@@ -1,0 +1,119 @@
+import { createHash } from 'node:crypto';
+import pg from 'pg';
+import { InputError } from '../diagnostics/errors.js';
+import { databaseError, table } from './postgres-connect.js';
+import type { PostgresTarget } from './postgres-url.js';
+
+/**
+ * The tables of the PostgreSQL state, created on first use in the URL's schema and versioned: each
+ * change is a new migration appended here (never an edit of one that shipped), applied in order
+ * by the first run that takes the lock after an upgrade, and recorded in `schema_migrations`.
+ */
+interface Migration {
+  version: number;
+  description: string;
+  statements: (t: (name: string) => string) => string[];
+}
+
+const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    description: 'entries (one row per workspace, manifest name and user id) and locks (one row per workspace)',
+    // `body` is json, not jsonb: it keeps the key order, so `state pull` gives back what was pushed.
+    statements: (t) => [
+      `CREATE TABLE ${t('entries')} (
+        workspace text NOT NULL,
+        name text NOT NULL,
+        user_id text NOT NULL,
+        session_id text NOT NULL,
+        mcp_url text NOT NULL,
+        tool_router_tools jsonb NOT NULL,
+        config_version bigint,
+        body_hash text NOT NULL,
+        body json,
+        applied_at timestamptz NOT NULL,
+        pending_create jsonb,
+        superseded jsonb,
+        updated_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (workspace, name, user_id)
+      )`,
+      `CREATE TABLE ${t('locks')} (
+        workspace text PRIMARY KEY,
+        lock_id text NOT NULL,
+        pid integer,
+        hostname text,
+        role text NOT NULL DEFAULT current_user,
+        backend_pid integer NOT NULL,
+        since timestamptz NOT NULL DEFAULT now()
+      )`,
+    ],
+  },
+  {
+    version: 2,
+    description: 'entries.file: the manifest file an entry was applied from, which scopes `apply --prune`',
+    statements: (t) => [`ALTER TABLE ${t('entries')} ADD COLUMN file text`],
+  },
+];
+
+/** The schema version this sessionctl writes. */
+export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
+
+/** A 32-bit key from text, for the two-key form of PostgreSQL's advisory locks. */
+export function key32(text: string): number {
+  return createHash('sha256').update(text).digest().readInt32BE(0);
+}
+
+/** The advisory lock key pair of a workspace (the second key is the workspace's). */
+export function workspaceLockKeys(target: PostgresTarget): [number, number] {
+  return [key32(`sessionctl-state\0${target.schema}`), key32(target.workspace)];
+}
+
+/**
+ * The schema version the database holds: 0 when the tables were never created. A version newer
+ * than this sessionctl's is refused, so that an old binary never writes a newer layout.
+ */
+export async function schemaVersion(client: pg.ClientBase, target: PostgresTarget): Promise<number> {
+  let version: number;
+  try {
+    const exists = await client.query<{ t: string | null }>('SELECT to_regclass($1) AS t', [`${pg.escapeIdentifier(target.schema)}.schema_migrations`]);
+    if (exists.rows[0]?.t === null) return 0;
+    const r = await client.query<{ v: number | null }>(`SELECT max(version) AS v FROM ${table(target, 'schema_migrations')}`);
+    version = r.rows[0]?.v ?? 0;
+  } catch (err) {
+    throw databaseError(err, target, 'read the state schema version');
+  }
+  if (version > SCHEMA_VERSION) {
+    throw new InputError(`the state schema "${target.schema}" is at version ${version}; this sessionctl knows versions up to ${SCHEMA_VERSION}. Use a newer sessionctl.`, target.location);
+  }
+  return version;
+}
+
+/**
+ * Brings the schema to SCHEMA_VERSION: creates it on first use, then applies each missing
+ * migration, all in one transaction under an advisory lock, so two first runs do not race.
+ */
+export async function migrate(client: pg.ClientBase, target: PostgresTarget): Promise<void> {
+  if ((await schemaVersion(client, target)) === SCHEMA_VERSION) return;
+  const t = (name: string) => table(target, name);
+  try {
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock($1, 0)', [key32(`sessionctl-migrate\0${target.schema}`)]);
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${pg.escapeIdentifier(target.schema)}`);
+    await client.query(`CREATE TABLE IF NOT EXISTS ${t('schema_migrations')} (
+      version integer PRIMARY KEY,
+      description text NOT NULL,
+      applied_at timestamptz NOT NULL DEFAULT now()
+    )`);
+    const current = await schemaVersion(client, target);
+    for (const m of MIGRATIONS.filter((m) => m.version > current)) {
+      for (const sql of m.statements(t)) await client.query(sql);
+      await client.query(`INSERT INTO ${t('schema_migrations')} (version, description) VALUES ($1, $2)`, [m.version, m.description]);
+    }
+    await client.query('COMMIT');
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    const e = databaseError(err, target, `prepare the state schema "${target.schema}"`);
+    if ((err as { code?: unknown }).code !== '42501') throw e;
+    throw new InputError(`${e.message}; grant this role CREATE on the database, or have an administrator run the first apply`, target.location, { cause: err });
+  }
+}

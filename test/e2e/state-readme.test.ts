@@ -1,0 +1,97 @@
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { transform } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import YAML from 'yaml';
+import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
+import { parsePostgresUrl } from '../../src/state/postgres-url.js';
+import { db, dropSchema, stateUrl, uniqueSchema } from '../helpers/postgres.js';
+import { runCli } from '../helpers/run-cli.js';
+import { writeManifests } from './state-processes.js';
+import { skipBecause } from '../helpers/skip.js';
+import { tempDir } from '../helpers/temp-dir.js';
+
+/**
+ * The README's state sections stay true: the application's lookup snippet runs as written (its
+ * TypeScript compiled, `sessionctl` pointed at dist/) against a state an apply wrote, and the CI
+ * recipes keep a deployment's state in PostgreSQL (never a URL with a password, never a state
+ * file), with the service container only where a job rehearses.
+ */
+
+const readme = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
+const distIndex = fileURLToPath(new URL('../../dist/index.js', import.meta.url));
+
+/** The first fenced block of `lang` after `heading`. */
+function blockAfter(heading: string, lang: string, containing = ''): string {
+  const from = readme.indexOf(heading);
+  expect(from, heading).toBeGreaterThan(-1);
+  const re = new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g');
+  re.lastIndex = from;
+  for (let m = re.exec(readme); m !== null; m = re.exec(readme)) if (m[1]!.includes(containing)) return m[1]!;
+  throw new Error(`no ${lang} block after ${heading}`);
+}
+
+describe('the README on state', () => {
+  test('the CI recipes deploy with a PostgreSQL state from secrets, and use a service container only to rehearse', () => {
+    const gh = YAML.parse(blockAfter('### GitHub Actions', 'yaml', 'sessions-deploy.yml')) as { jobs: Record<string, { env: Record<string, string>; services?: Record<string, { image: string }>; steps: Array<{ with?: Record<string, string> }> }> };
+    const { rehearse, deploy } = gh.jobs as Record<string, (typeof gh.jobs)[string]>;
+    expect(deploy!.env['SESSIONCTL_STATE']).toBe('${{ vars.SESSIONCTL_STATE }}');
+    expect(deploy!.env['PGPASSWORD']).toMatch(/^\$\{\{ secrets\./);
+    expect(deploy!.services).toBeUndefined();
+    expect(deploy!.steps.some((s) => s.with?.['state'] !== undefined)).toBe(false);
+    expect(rehearse!.services?.['postgres']?.image).toMatch(/^postgres:/);
+    expect(rehearse!.steps.find((s) => s.with?.['command'] === 'apply')?.with?.['args']).toContain('--emulator');
+    const gl = YAML.parse(blockAfter('### GitLab CI', 'yaml', 'sessions:deploy')) as Record<string, { variables?: Record<string, string>; services?: unknown[]; script?: string[] }>;
+    expect(gl['sessions:deploy']!.services).toBeUndefined();
+    expect(gl['sessions:rehearse']!.services).toHaveLength(1);
+    expect(gl['sessions:rehearse']!.script!.join('\n')).toContain('--emulator');
+    // Every state URL in the README is one sessionctl accepts: none carries a password.
+    const urls = [...readme.matchAll(/postgres:\/\/[^\s'"`)]+/g)].map((m) => m[0].replace(/[:.,]+$/, '')).filter((u) => !u.includes('USER@HOST') && !['postgres://...', 'postgres://'].includes(u));
+    expect(urls.length).toBeGreaterThan(5);
+    for (const u of urls) expect(() => parsePostgresUrl(u, {}), u).not.toThrow();
+  });
+
+  test('it says what the file backend does in CI', () => {
+    expect(readme).toMatch(/### The file backend in CI\n\n[^#]*creates every session again,\s+on every run/);
+  });
+});
+
+describe.skipIf(skipBecause(db === null, 'needs a PostgreSQL server (the run printed why there is none)'))('the application\'s lookup, as the README writes it', () => {
+  const schema = uniqueSchema('readme');
+  let dir: string;
+  let emu: RunningEmulator;
+  beforeAll(async () => {
+    dir = tempDir('readme');
+    await writeManifests(dir, 1);
+    emu = await startEmulator({ port: 0 });
+  });
+  afterAll(async () => {
+    await emu.close();
+    await rm(dir, { recursive: true, force: true });
+    await dropSchema(db!, schema);
+  });
+
+  test('runs, and finds the MCP URL apply recorded', async () => {
+    const url = stateUrl(db!, schema);
+    await writeFile(join(dir, 'm', 'svc-00.yaml'), 'name: support-agent\nuser_id: alice\ntoolkits: [gmail]\n');
+    const applied = await runCli(['apply', 'm', '--state', url, '--base-url', emu.url, '--format', 'json'], { cwd: dir, env: { ...db!.env, COMPOSIO_API_KEY: 'ak_readme_0000001' } });
+    expect(applied.exitCode, applied.stderr).toBe(0);
+    const mcpUrl = (JSON.parse(applied.stdout) as { applied: { items: Array<{ mcp_url: string }> } }).applied.items[0]!.mcp_url;
+
+    const snippet = blockAfter("### The application's lookup", 'ts');
+    expect(snippet.split('\n').filter((l) => l.trim() !== '').length).toBeLessThanOrEqual(10);
+    const program = `${snippet.replace("from 'sessionctl'", `from ${JSON.stringify(distIndex)}`)}\nconsole.log(await mcpUrlFor('alice'));\nawait mcpUrlFor('bob').catch((e) => console.log(e.message));\nawait state.close();\n`;
+    const { code } = await transform(program, { loader: 'ts', format: 'esm' });
+    await writeFile(join(dir, 'app.mjs'), code);
+    const child = spawn(process.execPath, [join(dir, 'app.mjs')], { env: { PATH: process.env['PATH'] ?? '', ...db!.env, SESSIONCTL_STATE: url }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (err += c));
+    const exit = await new Promise((done) => child.once('close', done));
+    expect([exit, err, out]).toEqual([0, '', `${mcpUrl}\nno support-agent session for bob: apply it for this user first\n`]);
+  });
+});

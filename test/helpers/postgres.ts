@@ -1,0 +1,36 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { testClient, type TestDatabase } from '../setup/postgres.js';
+
+/**
+ * The PostgreSQL server of this run (test/setup/postgres.ts found it), or null when there is none:
+ * tests that need it are `describe.skipIf(db === null)` (the setup printed why, once).
+ */
+export const db: TestDatabase | null = inject('postgres');
+
+/** A schema name no other test (or parallel run) uses. */
+export function uniqueSchema(prefix = 't'): string {
+  return `${prefix}_${process.pid}_${randomBytes(4).toString('hex')}`;
+}
+
+/** The `--state` URL of a schema and workspace on the test server (no password: it is in `db.env`). */
+export function stateUrl(database: TestDatabase, schema: string, workspace = 'default'): string {
+  return `${database.base}?schema=${schema}&workspace=${workspace}`;
+}
+
+/** Runs SQL on the test server as the test role. */
+export async function sql<R extends pg.QueryResultRow = pg.QueryResultRow>(database: TestDatabase, text: string, params: unknown[] = []): Promise<R[]> {
+  const client = testClient(database);
+  await client.connect();
+  try {
+    return (await client.query<R>(text, params)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/** Drops what a test created. */
+export async function dropSchema(database: TestDatabase, schema: string): Promise<void> {
+  await sql(database, `DROP SCHEMA IF EXISTS ${pg.escapeIdentifier(schema)} CASCADE`);
+}

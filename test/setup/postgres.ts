@@ -1,0 +1,78 @@
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+
+/**
+ * Finds the PostgreSQL server the state tests use, once per run, from SESSIONCTL_TEST_DATABASE_URL
+ * or the libpq variables (PGHOST, PGPORT, PGUSER, PGPASSWORD, PGDATABASE; `.ci/run` sets them after
+ * starting the local server), and hands it to the test files (`inject('postgres')`). Without a
+ * server the PostgreSQL tests are skipped and one line says which and why; with CI=true a missing
+ * server fails the run instead.
+ */
+
+export interface TestDatabase {
+  /** postgres://user@host:port/database, without a password. */
+  base: string;
+  /** The libpq variables the tests (and the CLI runs they start) connect with, password included. */
+  env: Record<string, string>;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    postgres: TestDatabase | null;
+  }
+}
+
+const SKIPPED = 'the PostgreSQL half of test/unit/state/backend-behaviour, test/unit/state/postgres-*, test/e2e/state-*';
+
+function settings(env: NodeJS.ProcessEnv): TestDatabase {
+  const fromUrl = env['SESSIONCTL_TEST_DATABASE_URL'];
+  if (fromUrl !== undefined && fromUrl !== '') {
+    const url = new URL(fromUrl);
+    const password = decodeURIComponent(url.password);
+    url.password = '';
+    const pick = (k: string, v: string) => (v === '' ? {} : { [k]: v });
+    return {
+      base: `${url.protocol}//${url.username}@${url.host}${url.pathname}`,
+      env: { ...pick('PGUSER', decodeURIComponent(url.username)), ...pick('PGHOST', url.hostname), ...pick('PGPORT', url.port), ...pick('PGDATABASE', url.pathname.slice(1)), ...pick('PGPASSWORD', password) },
+    };
+  }
+  const host = env['PGHOST'] || '127.0.0.1';
+  const port = env['PGPORT'] || '5432';
+  const user = env['PGUSER'] || 'sessionctl_test';
+  const database = env['PGDATABASE'] || 'sessionctl_test';
+  return {
+    base: `postgres://${encodeURIComponent(user)}@${host.includes(':') ? `[${host}]` : host}:${port}/${encodeURIComponent(database)}`,
+    env: { PGHOST: host, PGPORT: port, PGUSER: user, PGDATABASE: database, ...(env['PGPASSWORD'] !== undefined ? { PGPASSWORD: env['PGPASSWORD'] } : {}) },
+  };
+}
+
+/** A pg client (not yet connected) for the test server, as the test role. */
+export function testClient(db: TestDatabase, connectionTimeoutMillis = 10_000): pg.Client {
+  const client = new pg.Client({
+    host: db.env['PGHOST'],
+    port: Number(db.env['PGPORT'] ?? 5432),
+    user: db.env['PGUSER'],
+    database: db.env['PGDATABASE'],
+    password: db.env['PGPASSWORD'] ?? '',
+    connectionTimeoutMillis,
+  });
+  client.on('error', () => undefined);
+  return client;
+}
+
+export default async function setup(project: TestProject): Promise<void> {
+  const db = settings(process.env);
+  const client = testClient(db, 3000);
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+    project.provide('postgres', db);
+  } catch (err) {
+    const why = `no PostgreSQL server answered at ${db.base} (${(err as Error).message})`;
+    if (process.env['CI'] === 'true') throw new Error(`CI=true and ${why}: the PostgreSQL state tests cannot run; .ci/run starts the local server, or set SESSIONCTL_TEST_DATABASE_URL`);
+    console.log(`postgres: skipped ${SKIPPED}: ${why}; set SESSIONCTL_TEST_DATABASE_URL or PGHOST/PGUSER/PGPASSWORD/PGDATABASE (.ci/run starts the local server)`);
+    project.provide('postgres', null);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}

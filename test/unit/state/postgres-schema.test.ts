@@ -1,0 +1,141 @@
+import { afterAll, describe, expect, test } from 'vitest';
+import { postgresBackend } from '../../../src/state/backend.js';
+import type { StateEntry } from '../../../src/state/entry.js';
+import { lockOwner, type StateLockOptions } from '../../../src/state/lock.js';
+import { openPool } from '../../../src/state/postgres-connect.js';
+import { SCHEMA_VERSION } from '../../../src/state/postgres-schema.js';
+import type { PostgresStateStore } from '../../../src/state/postgres-store.js';
+import { parsePostgresUrl } from '../../../src/state/postgres-url.js';
+import { PostgresWriter } from '../../../src/state/postgres-writer.js';
+import { db, dropSchema, sql, stateUrl, uniqueSchema } from '../../helpers/postgres.js';
+import { skipBecause } from '../../helpers/skip.js';
+
+/**
+ * What only the PostgreSQL backend has: the schema created on first use and versioned, workspaces
+ * that separate environments in one database, the lock row, fenced writes, and a row that is not
+ * an entry. On the real server of this run (skipped, with the reason printed once, without one).
+ */
+
+const schemas: string[] = [];
+function fresh(): string {
+  const s = uniqueSchema('schema');
+  schemas.push(s);
+  return s;
+}
+afterAll(async () => {
+  if (db !== null) for (const s of schemas) await dropSchema(db, s);
+});
+
+const lock = (pid = 4242): StateLockOptions => ({ owner: lockOwner(pid), isAlive: () => true });
+
+function entry(name: string): StateEntry {
+  return { name, user_id: 'u1', session_id: `trs_${name}`, mcp_url: 'm', tool_router_tools: [], config_version: 1, body_hash: 'h', body: null, applied_at: '2026-03-01T10:00:00.000Z' };
+}
+
+describe.skipIf(skipBecause(db === null, 'needs a PostgreSQL server (the run printed why there is none)'))('the PostgreSQL state schema', () => {
+  const backend = (schema: string, workspace = 'default') => postgresBackend(stateUrl(db!, schema, workspace), { env: db!.env });
+
+  test('reading a database never written creates nothing; the first lock creates the schema at the current version', async () => {
+    const schema = fresh();
+    expect((await backend(schema).load()).list()).toEqual([]);
+    expect(await sql(db!, 'SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema])).toEqual([]);
+    await (await backend(schema).openLocked(lock())).unlock();
+    const versions = await sql<{ version: number; description: string }>(db!, `SELECT version, description FROM "${schema}".schema_migrations ORDER BY version`);
+    expect(versions.map((v) => v.version)).toEqual([SCHEMA_VERSION]);
+    expect(versions[0]!.description).toMatch(/entries .* locks/);
+    const tables = await sql<{ table_name: string }>(db!, 'SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY 1', [schema]);
+    expect(tables.map((t) => t.table_name)).toEqual(['entries', 'locks', 'schema_migrations']);
+  });
+
+  test('eight first runs at once, on eight workspaces: one creates the schema, all of them work', async () => {
+    const schema = fresh();
+    const states = await Promise.all(Array.from({ length: 8 }, (_, i) => backend(schema, `w${i}`).openLocked(lock(5000 + i))));
+    await Promise.all(states.map((s, i) => s.record(entry(`m${i}`))));
+    await Promise.all(states.map((s) => s.unlock()));
+    expect(await sql(db!, `SELECT version FROM "${schema}".schema_migrations`)).toEqual([{ version: SCHEMA_VERSION }]);
+    expect((await sql(db!, `SELECT workspace FROM "${schema}".entries ORDER BY 1`)).map((r) => r['workspace'])).toEqual(['w0', 'w1', 'w2', 'w3', 'w4', 'w5', 'w6', 'w7']);
+  });
+
+  test('a schema newer than this sessionctl is refused, for reading and writing, and left as it was', async () => {
+    const schema = fresh();
+    await (await backend(schema).openLocked(lock())).unlock();
+    await sql(db!, `INSERT INTO "${schema}".schema_migrations (version, description) VALUES (99, 'from the future')`);
+    const message = `the state schema "${schema}" is at version 99; this sessionctl knows versions up to ${SCHEMA_VERSION}. Use a newer sessionctl.`;
+    await expect(backend(schema).load()).rejects.toThrow(message);
+    await expect(backend(schema).openLocked(lock())).rejects.toThrow(message);
+    expect(await sql(db!, `SELECT count(*)::int AS n FROM "${schema}".locks`)).toEqual([{ n: 0 }]);
+  });
+
+  test('workspaces separate environments: their own entries, their own lock', async () => {
+    const schema = fresh();
+    const staging = await backend(schema, 'staging').openLocked(lock(1));
+    const production = await backend(schema, 'production').openLocked(lock(2));
+    await staging.record(entry('a'));
+    await production.record(entry('b'));
+    await Promise.all([staging.unlock(), production.unlock()]);
+    expect((await backend(schema, 'staging').load()).list().map((e) => e.name)).toEqual(['a']);
+    expect((await backend(schema, 'production').load()).list().map((e) => e.name)).toEqual(['b']);
+  });
+
+  test('the lock row says who holds the lock; it goes with the lock', async () => {
+    const schema = fresh();
+    const state = await backend(schema, 'ci').openLocked(lock(31337));
+    const rows = await sql(db!, `SELECT workspace, pid, hostname, role, backend_pid > 0 AS has_backend FROM "${schema}".locks`);
+    expect(rows).toEqual([{ workspace: 'ci', pid: 31337, hostname: lockOwner(1).hostname, role: db!.env['PGUSER'], has_backend: true }]);
+    await state.unlock();
+    expect(await sql(db!, `SELECT * FROM "${schema}".locks`)).toEqual([]);
+  });
+
+  test('writes are fenced on the lock: once the lock row is gone, record and forget are refused and write nothing', async () => {
+    const schema = fresh();
+    const state = await backend(schema).openLocked(lock());
+    await state.record(entry('kept'));
+    await sql(db!, `DELETE FROM "${schema}".locks`);
+    await expect(state.record(entry('late'))).rejects.toThrow(/the state lock \S+ is no longer held .*"late" for user "u1" was not written/);
+    await expect(state.forget('kept', 'u1')).rejects.toThrow(/no longer held .*"kept" for user "u1" was not written/);
+    await state.unlock();
+    expect((await backend(schema).load()).list().map((e) => e.name)).toEqual(['kept']);
+  });
+
+  test('writes fired without waiting: each is committed when it resolves, a bad one fails alone', async () => {
+    const schema = fresh();
+    const state = await backend(schema).openLocked(lock());
+    const many = Array.from({ length: 300 }, (_, i) => state.record(entry(`m${String(i).padStart(3, '0')}`)));
+    const bad = state.record({ ...entry('bad'), applied_at: 'not a time' });
+    const gone = state.forget('m000', 'u1');
+    await Promise.all([...many, gone]);
+    await expect(bad).rejects.toThrow('entry "bad" has applied_at "not a time", which is not an ISO 8601 time');
+    const rows = await sql<{ name: string }>(db!, `SELECT name FROM "${schema}".entries ORDER BY name`);
+    expect(rows).toHaveLength(299);
+    expect(rows.some((r) => r.name === 'm000' || r.name === 'bad')).toBe(false);
+    await state.unlock();
+  });
+
+  test('over several connections, the writes of one entry keep their order', async () => {
+    const schema = fresh();
+    const url = stateUrl(db!, schema);
+    const state = (await backend(schema).openLocked(lock())) as PostgresStateStore;
+    const target = parsePostgresUrl(url, db!.env);
+    const pool = openPool(target, db!.env, 2);
+    const writer = new PostgresWriter(pool, target, state.lockId!, 2);
+    const version = (n: number) => ({ ...entry('same'), config_version: n });
+    // Version 1 takes a connection alone; the rest of `same` must wait for it, though the other connection is free.
+    const first = writer.upsert(version(1));
+    const others = Array.from({ length: 50 }, (_, i) => writer.upsert(entry(`m${i}`)));
+    await Promise.all([first, ...others, writer.upsert(version(2)), writer.delete('same', 'u1'), writer.upsert(version(3))]);
+    await pool.end();
+    await state.unlock();
+    expect(await sql(db!, `SELECT config_version FROM "${schema}".entries WHERE name = 'same'`)).toEqual([{ config_version: '3' }]);
+  });
+
+  test('a row that is not an entry is reported with its place, not trusted', async () => {
+    const schema = fresh();
+    const state = await backend(schema, 'hand').openLocked(lock());
+    await state.record(entry('edited'));
+    await state.unlock();
+    await sql(db!, `UPDATE "${schema}".entries SET tool_router_tools = '{"not": "a list"}'`);
+    await expect(backend(schema, 'hand').load()).rejects.toThrow(
+      'a row of the state (workspace "hand") is not valid (entries["edited", "u1"].tool_router_tools is not a list of strings); it was left untouched.',
+    );
+  });
+});
