@@ -1,21 +1,22 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { applyPlan, type ApplyOptions, type ApplyResult } from '../../../src/apply/apply.js';
 import { createClient, type SessionClient } from '../../../src/client/client.js';
 import { startEmulator, type RunningEmulator } from '../../../src/emulator/server.js';
 import type { ManifestDocument } from '../../../src/manifest/types.js';
 import { buildPlan, type Plan, type PlanOptions } from '../../../src/plan/plan.js';
-import { fileBackend } from '../../../src/state/backend.js';
-import type { StateEntry, StateFile } from '../../../src/state/entry.js';
+import { fileBackend, postgresBackend, type StateBackend } from '../../../src/state/backend.js';
+import type { StateEntry } from '../../../src/state/entry.js';
 import type { LockedState } from '../../../src/state/store.js';
 import { emulatorAdmin } from '../../helpers/emulator-admin.js';
-import { tempDir } from '../../helpers/temp-dir.js';
+import { db, dropSchema, stateUrl, uniqueSchema } from '../../helpers/postgres.js';
+import { removeTempDir, tempDir } from '../../helpers/temp-dir.js';
 import { docs } from '../validate/helpers.js';
 
 /**
  * The parts apply and refresh run against, all real: the emulator in this process on a loopback
- * port, the HTTP client (no retries, so a fault is seen once), and the file state backend in a
- * temp dir under its lock. Manifests are parsed from inline YAML as files of that dir.
+ * port, the HTTP client (no retries, so a fault is seen once), and a state backend under its lock:
+ * the file one in a temp dir, or the PostgreSQL one in a schema of its own on the server of this
+ * run. Manifests are parsed from inline YAML as files of the temp dir.
  */
 export interface World {
   dir: string;
@@ -29,14 +30,24 @@ export interface World {
   plan(documents: readonly ManifestDocument[], options?: PlanOptions): Promise<Plan>;
   /** Plans and applies under the lock, as `apply --refresh=false` does. */
   apply(documents: readonly ManifestDocument[], options?: PlanOptions & Partial<ApplyOptions>): Promise<ApplyResult>;
-  /** The state file's entries as written (what a later run reads). */
-  entries(): StateEntry[];
+  /** The entries as the backend holds them now (what a later run reads). */
+  entries(): Promise<StateEntry[]>;
   admin(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<any>;
   /** Session ids the emulator holds, sorted. */
   live(): Promise<string[]>;
   /** How many requests reached a route (create, update, delete, get). */
   received(route: string): Promise<number>;
   close(): Promise<void>;
+}
+
+export type StateKind = 'file' | 'postgres';
+
+/** The backends the apply suites run on. */
+export const STATE_KINDS: readonly StateKind[] = ['file', 'postgres'];
+
+/** Whether a suite on `kind` cannot run: PostgreSQL without a server in this run (its setup said why). */
+export function noServerFor(kind: StateKind): boolean {
+  return kind === 'postgres' && db === null;
 }
 
 export const LOCK = { owner: { pid: 1, hostname: 'test' }, isAlive: () => true };
@@ -61,10 +72,10 @@ export function hooked(state: LockedState, hook: (entry: StateEntry, record: (e:
   };
 }
 
-export async function world(): Promise<World> {
+export async function world(kind: StateKind = 'file'): Promise<World> {
   const dir = tempDir('apply-unit');
-  const statePath = join(dir, '.sessionctl', 'state.json');
-  const backend = fileBackend(statePath);
+  const schema = uniqueSchema('apply');
+  const backend: StateBackend = kind === 'file' ? fileBackend(join(dir, '.sessionctl', 'state.json')) : postgresBackend(stateUrl(db!, schema), { env: db!.env });
   const emulator = await startEmulator({ port: 0 });
   const client = createClient({ baseUrl: emulator.url, apiKey: 'apply-unit-key-0001', retries: { maxRetries: 0 } });
   const admin = (method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<any> => emulatorAdmin(emulator.url, method, path, body);
@@ -83,20 +94,15 @@ export async function world(): Promise<World> {
         await state.unlock();
       }
     },
-    entries: () => {
-      try {
-        return (JSON.parse(readFileSync(statePath, 'utf8')) as StateFile).sessions;
-      } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
-        throw err;
-      }
-    },
+    entries: async () => (await backend.load()).list(),
     admin,
     live: async () => ((await admin('GET', 'sessions')) as { sessions: Array<{ session_id: string }> }).sessions.map((s) => s.session_id).sort(),
     received: async (route) => ((await admin('GET', 'stats')) as { routes: Record<string, { received: number }> }).routes[route]?.received ?? 0,
     close: async () => {
       await client.close();
       await emulator.close();
+      removeTempDir(dir);
+      if (kind === 'postgres') await dropSchema(db!, schema);
     },
   };
 }

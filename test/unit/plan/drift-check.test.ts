@@ -19,7 +19,7 @@ afterEach(async () => {
   await w.close();
 });
 
-const idOf = (name: string): string => w.entries().find((e) => e.name === name)!.session_id;
+const idOf = async (name: string): Promise<string> => (await w.entries()).find((e) => e.name === name)!.session_id;
 
 async function check(yaml: string, options: { strict?: boolean; mcp?: string[] } = {}) {
   const state = await w.open();
@@ -39,7 +39,7 @@ describe('checkRecordedSessions', () => {
     await w.apply(w.docs(A));
     const r = await check(`${A}---\n${B}`);
     expect(r.items.map((i) => [i.name, i.user_id, i.session_id, i.status, i.diff])).toStrictEqual([
-      ['a', 'alice', idOf('a'), 'in-sync', ''],
+      ['a', 'alice', await idOf('a'), 'in-sync', ''],
       ['b', 'bob', null, 'not-applied', ''],
     ]);
     expect(r.items[0]!.differences.every((d) => d.kind === 'defaulted')).toBe(true);
@@ -51,18 +51,18 @@ describe('checkRecordedSessions', () => {
 
   test('drifted: the differences, the findings at their keys and the diff; added only counts with strict', async () => {
     await w.apply(w.docs(A));
-    await w.admin('POST', `sessions/${idOf('a')}/config`, { config: { workbench: { enable: true } } });
+    await w.admin('POST', `sessions/${(await idOf('a'))}/config`, { config: { workbench: { enable: true } } });
     const r = await check(A);
     expect([r.items[0]!.status, r.diagnostics.map((d) => [d.code, d.range?.start])]).toStrictEqual(['drifted', [['drift/changed', { line: 4, col: 3 }]]]);
-    expect(r.items[0]!.diff.startsWith(`--- a (declared)\n+++ ${idOf('a')} (effective)\n`)).toBe(true);
-    await w.admin('POST', `sessions/${idOf('a')}/config`, { config: { workbench: { enable: false }, tags: { enabled: ['readOnlyHint'] } } });
+    expect(r.items[0]!.diff.startsWith(`--- a (declared)\n+++ ${(await idOf('a'))} (effective)\n`)).toBe(true);
+    await w.admin('POST', `sessions/${(await idOf('a'))}/config`, { config: { workbench: { enable: false }, tags: { enabled: ['readOnlyHint'] } } });
     expect((await check(A)).items[0]!.status).toBe('in-sync');
     expect((await check(A, { strict: true })).items[0]!.status).toBe('drifted');
   });
 
   test('a session gone: missing, an error with the id and what to do', async () => {
     await w.apply(w.docs(A));
-    const id = idOf('a');
+    const id = await idOf('a');
     await w.admin('DELETE', `sessions/${id}`);
     const r = await check(A);
     expect(r.items.map((i) => [i.status, i.session_id])).toStrictEqual([['missing', id]]);
@@ -74,7 +74,7 @@ describe('checkRecordedSessions', () => {
     await w.admin('POST', 'faults', { route: 'get', status: 403, times: 1 });
     const r = await check(A);
     expect(r.items.map((i) => i.status)).toStrictEqual(['unreadable']);
-    expect(r.diagnostics[0]!.message).toMatch(new RegExp(`^a: cannot read session ${idOf('a')}: .+ \\(HTTP 403\\)$`));
+    expect(r.diagnostics[0]!.message).toMatch(new RegExp(`^a: cannot read session ${(await idOf('a'))}: .+ \\(HTTP 403\\)$`));
     expect(r.diagnostics[0]!.code).toBe('state/refresh-failed');
   });
 
@@ -99,7 +99,7 @@ describe('checkRecordedSessions', () => {
 
   test('--mcp: the tools listed over MCP are compared too', async () => {
     await w.apply(w.docs(A));
-    const tools = (await w.client.getSession(idOf('a'))).tool_router_tools;
+    const tools = (await w.client.getSession(await idOf('a'))).tool_router_tools;
     expect((await check(A, { mcp: tools })).items.map((i) => i.status)).toStrictEqual(['in-sync']);
     const r = await check(A, { mcp: [...tools, 'COMPOSIO_REMOTE_WORKBENCH'] });
     expect(r.items.map((i) => i.status)).toStrictEqual(['drifted']);

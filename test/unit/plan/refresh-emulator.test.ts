@@ -39,15 +39,15 @@ async function refreshed(applied: string, now: string = applied, options: Partia
   return { before, after, gets };
 }
 
-const idOf = (name: string): string => w.entries().find((e) => e.name === name)!.session_id;
+const idOf = async (name: string): Promise<string> => (await w.entries()).find((e) => e.name === name)!.session_id;
 
 describe('refreshPlan', () => {
   test('an in-sync session: the item as planned, with the live session; one GET per recorded session', async () => {
     const { before, after, gets } = await refreshed(`${A}---\n${B}`);
-    expect(gets).toStrictEqual([idOf('a'), idOf('b')]);
+    expect(gets).toStrictEqual([await idOf('a'), await idOf('b')]);
     expect(after.items.map((i) => [i.name, i.action, i.reason, i.changes, i.patch, i.live?.session_id, i.live?.config_version])).toStrictEqual([
-      ['a', 'no-op', 'up-to-date', [], undefined, idOf('a'), 1],
-      ['b', 'no-op', 'up-to-date', [], undefined, idOf('b'), 1],
+      ['a', 'no-op', 'up-to-date', [], undefined, await idOf('a'), 1],
+      ['b', 'no-op', 'up-to-date', [], undefined, await idOf('b'), 1],
     ]);
     expect(after.diagnostics).toStrictEqual([]);
     expect({ ...after, items: after.items.map(({ live: _live, ...rest }) => rest) }).toStrictEqual(before);
@@ -73,7 +73,7 @@ describe('refreshPlan', () => {
   test('a session that answers 404: planned for a create again, with an info finding at the name; a replace forgets what it replaced', async () => {
     const tool = (d: string): string => `${A}experimental:\n  custom_tools:\n    - slug: LOCAL_X\n      name: X\n      description: ${d}\n      input_schema: { type: object }\n`;
     await w.apply(w.docs(`${tool('old')}---\n${B}`));
-    const [a, b] = [idOf('a'), idOf('b')];
+    const [a, b] = [await idOf('a'), await idOf('b')];
     await w.admin('DELETE', `sessions/${a}`);
     await w.admin('DELETE', `sessions/${b}`);
     const plan = await w.plan(w.docs(`${tool('new')}---\n${B}`));
@@ -101,7 +101,7 @@ describe('refreshPlan', () => {
     expect(after.items).toStrictEqual(plan.items);
     const [d] = after.diagnostics;
     expect([after.diagnostics.length, d!.code, d!.severity, d!.pointer]).toStrictEqual([1, 'state/refresh-failed', 'error', '/name']);
-    expect(d!.message).toMatch(new RegExp(`^a: cannot read recorded session ${idOf('a')}: .+ \\(HTTP 403\\)$`));
+    expect(d!.message).toMatch(new RegExp(`^a: cannot read recorded session ${(await idOf('a'))}: .+ \\(HTTP 403\\)$`));
   });
 
   test.each<[string, unknown, string]>([
@@ -115,12 +115,12 @@ describe('refreshPlan', () => {
       getSession: () => Promise.reject(thrown),
       concurrency: 1,
     });
-    expect(after.diagnostics.map((d) => d.message)).toStrictEqual([`a: cannot read recorded session ${idOf('a')}: ${described}`]);
+    expect(after.diagnostics.map((d) => d.message)).toStrictEqual([`a: cannot read recorded session ${(await idOf('a'))}: ${described}`]);
   });
 
   test('drift: an update that repairs exactly the drifted keys, the drifted fields as changes at their lines', async () => {
     await w.apply(w.docs(A));
-    const id = idOf('a');
+    const id = await idOf('a');
     await w.admin('POST', `sessions/${id}/config`, { config: { toolkits: { enabled: ['gmail', 'notion'] }, workbench: { enable: true } } });
     const plan = await w.plan(w.docs(A));
     const after = await refreshPlan(plan, { getSession: (x) => w.client.getSession(x), concurrency: 1 });
@@ -138,7 +138,7 @@ describe('refreshPlan', () => {
 
   test('drift next to a declared change: the declared PATCH wins where both touch a key, the reason stays config-changed', async () => {
     await w.apply(w.docs(A));
-    await w.admin('POST', `sessions/${idOf('a')}/config`, { config: { toolkits: { enabled: ['jira'] }, workbench: { enable: true } } });
+    await w.admin('POST', `sessions/${(await idOf('a'))}/config`, { config: { toolkits: { enabled: ['jira'] }, workbench: { enable: true } } });
     const edited = A.replace('[gmail, slack]', '[gmail]');
     const plan = await w.plan(w.docs(edited));
     expect(plan.items[0]!.patch).toStrictEqual({ toolkits: { enable: ['gmail'] } });
@@ -156,7 +156,7 @@ describe('refreshPlan', () => {
 
   test('an undeclared key added behind the manifest is drift to repair only with strict; it is then sent as null', async () => {
     await w.apply(w.docs(A));
-    await w.admin('POST', `sessions/${idOf('a')}/config`, { config: { tags: { enabled: ['readOnlyHint'] } } });
+    await w.admin('POST', `sessions/${(await idOf('a'))}/config`, { config: { tags: { enabled: ['readOnlyHint'] } } });
     const plan = await w.plan(w.docs(A));
     const lax = await refreshPlan(plan, { getSession: (x) => w.client.getSession(x), concurrency: 1 });
     expect(lax.items.map((i) => [i.action, i.patch])).toStrictEqual([['no-op', undefined]]);
@@ -167,7 +167,7 @@ describe('refreshPlan', () => {
 
   test('a replace is not repaired (its new session is made from the manifest anyway), but keeps what it read', async () => {
     await w.apply(w.docs(A));
-    await w.admin('POST', `sessions/${idOf('a')}/config`, { config: { workbench: { enable: true } } });
+    await w.admin('POST', `sessions/${(await idOf('a'))}/config`, { config: { workbench: { enable: true } } });
     const plan = await w.plan(w.docs(A.replace('user_id: alice', 'user_id: alice-2')));
     expect(plan.items.map((i) => i.action)).toStrictEqual(['replace']);
     const after = await refreshPlan(plan, { getSession: (x) => w.client.getSession(x), concurrency: 1 });
@@ -178,10 +178,10 @@ describe('refreshPlan', () => {
   test('a replace of changed custom tools reads the old session and leaves the plan as it was', async () => {
     const tool = (d: string): string => `${A}experimental:\n  custom_tools:\n    - slug: LOCAL_X\n      name: X\n      description: ${d}\n      input_schema: { type: object }\n`;
     await w.apply(w.docs(tool('old')));
-    await w.admin('POST', `sessions/${idOf('a')}/config`, { config: { workbench: { enable: true } } });
+    await w.admin('POST', `sessions/${(await idOf('a'))}/config`, { config: { workbench: { enable: true } } });
     const plan = await w.plan(w.docs(tool('new')));
     const after = await refreshPlan(plan, { getSession: (x) => w.client.getSession(x), concurrency: 1 });
-    expect(after.items.map((i) => [i.action, i.reason, i.patch, i.live?.session_id])).toStrictEqual([['replace', 'custom-tools-changed', undefined, idOf('a')]]);
+    expect(after.items.map((i) => [i.action, i.reason, i.patch, i.live?.session_id])).toStrictEqual([['replace', 'custom-tools-changed', undefined, await idOf('a')]]);
     expect(after.items[0]!.changes).toStrictEqual(plan.items[0]!.changes);
   });
 
