@@ -63,6 +63,12 @@ describe.skipIf(skipBecause(db === null, 'needs a PostgreSQL server (the run pri
     await sql(db!, `CREATE TABLE "${schema}".locks (workspace text PRIMARY KEY, lock_id text NOT NULL, pid integer, hostname text, role text NOT NULL DEFAULT current_user, backend_pid integer NOT NULL, since timestamptz NOT NULL DEFAULT now())`);
     await sql(db!, `INSERT INTO "${schema}".schema_migrations (version, description) VALUES (1, 'v1')`);
     await sql(db!, `INSERT INTO "${schema}".entries (workspace, name, user_id, session_id, mcp_url, tool_router_tools, config_version, body_hash, body, applied_at) VALUES ('default', 'old', 'u1', 'trs_old', 'm', '[]', 1, 'h', NULL, '2026-03-01T10:00:00.000Z')`);
+    // Reading (plan, diff, an application's lookup) needs no lock and does not upgrade: it reads version 1 as it is.
+    expect((await backend(schema).load()).list()).toEqual([entry('old')]);
+    const reader = await backend(schema).openReader();
+    expect([await reader.list(), await reader.get('old', 'u1')]).toEqual([[entry('old')], entry('old')]);
+    await reader.close();
+    expect(await sql(db!, `SELECT version FROM "${schema}".schema_migrations`)).toEqual([{ version: 1 }]);
     const state = await backend(schema).openLocked(lock());
     expect(state.list()).toEqual([entry('old')]);
     await state.record({ ...entry('new'), file: 'm/new.yaml' });
