@@ -94,7 +94,7 @@ export function repairBody(declared: Body, keys: Iterable<string>, options: { st
     if (key === '' || key === 'user_id') continue;
     const value = next[key];
     const undeclared = options.strict === true ? UNDECLARED_MEMBERS[key] : undefined;
-    out[key] = value === undefined ? null : undeclared !== undefined && isPlainObject(value) ? { ...undeclared, ...value } : value;
+    out[key] = value === undefined ? null : isPlainObject(value) ? { ...undeclared, ...value } : value;
   }
   return out as UpdateSessionRequest;
 }

@@ -1,8 +1,7 @@
 import { ApiError } from '../client/errors.js';
-import type { DriftItem } from '../config/drift.js';
+import { computeDrift, type DriftItem } from '../config/drift.js';
 import { expectedConfig } from '../config/expected.js';
 import type { ManifestData } from '../config/types.js';
-import { verifySession } from '../config/verify.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { atDocument } from '../manifest/at-document.js';
 import { hasSession } from '../state/entry.js';
@@ -77,12 +76,12 @@ function withDrift(item: PlanItem, live: Session, strict: boolean): PlanItem {
  */
 function driftOf(item: PlanItem, live: Session, strict: boolean): DriftItem[] {
   const counts = (d: DriftItem) => d.kind === 'changed' || d.kind === 'dropped' || (strict && d.kind === 'added');
-  const declared = verifySession(item.doc, item.expected, live, { strict }).differences.filter(counts);
+  const declared = computeDrift(item.expected, live).filter(counts);
   if (item.action !== 'update' || item.recorded?.body == null) return declared;
-  const sinceApplied = verifySession(item.doc, expectedConfig(item.recorded.body as ManifestData), live, { strict }).differences.filter(counts);
-  const sent = new Set(Object.keys(item.patch ?? {}));
+  const sinceApplied = computeDrift(expectedConfig(item.recorded.body as ManifestData), live).filter(counts);
+  const sent = new Set<string | undefined>(Object.keys(item.patch ?? {}));
   const driftedKeys = new Set(sinceApplied.map(topLevelKey));
-  const drifted = [...sinceApplied.filter((d) => !sent.has(topLevelKey(d) ?? '')), ...declared.filter((d) => sent.has(topLevelKey(d) ?? '') && driftedKeys.has(topLevelKey(d)))];
+  const drifted = [...sinceApplied.filter((d) => !sent.has(topLevelKey(d))), ...declared.filter((d) => sent.has(topLevelKey(d)) && driftedKeys.has(topLevelKey(d)))];
   // In the config's order, as one check would list them.
   const order = [...new Set([...declared, ...sinceApplied].map(topLevelKey))];
   return drifted.sort((a, b) => order.indexOf(topLevelKey(a)) - order.indexOf(topLevelKey(b)));

@@ -51,11 +51,11 @@ describe('checkRecordedSessions', () => {
 
   test('drifted: the differences, the findings at their keys and the diff; added only counts with strict', async () => {
     await w.apply(w.docs(A));
-    await w.admin('POST', `sessions/${(await idOf('a'))}/config`, { config: { workbench: { enable: true } } });
+    await w.admin('POST', `sessions/${await idOf('a')}/config`, { config: { workbench: { enable: true } } });
     const r = await check(A);
     expect([r.items[0]!.status, r.diagnostics.map((d) => [d.code, d.range?.start])]).toStrictEqual(['drifted', [['drift/changed', { line: 4, col: 3 }]]]);
-    expect(r.items[0]!.diff.startsWith(`--- a (declared)\n+++ ${(await idOf('a'))} (effective)\n`)).toBe(true);
-    await w.admin('POST', `sessions/${(await idOf('a'))}/config`, { config: { workbench: { enable: false }, tags: { enabled: ['readOnlyHint'] } } });
+    expect(r.items[0]!.diff.startsWith(`--- a (declared)\n+++ ${await idOf('a')} (effective)\n`)).toBe(true);
+    await w.admin('POST', `sessions/${await idOf('a')}/config`, { config: { workbench: { enable: false }, tags: { enabled: ['readOnlyHint'] } } });
     expect((await check(A)).items[0]!.status).toBe('in-sync');
     expect((await check(A, { strict: true })).items[0]!.status).toBe('drifted');
   });
@@ -74,7 +74,7 @@ describe('checkRecordedSessions', () => {
     await w.admin('POST', 'faults', { route: 'get', status: 403, times: 1 });
     const r = await check(A);
     expect(r.items.map((i) => i.status)).toStrictEqual(['unreadable']);
-    expect(r.diagnostics[0]!.message).toMatch(new RegExp(`^a: cannot read session ${(await idOf('a'))}: .+ \\(HTTP 403\\)$`));
+    expect(r.diagnostics[0]!.message).toMatch(new RegExp(`^a: cannot read session ${await idOf('a')}: .+ \\(HTTP 403\\)$`));
     expect(r.diagnostics[0]!.code).toBe('state/refresh-failed');
   });
 

@@ -101,7 +101,7 @@ describe('refreshPlan', () => {
     expect(after.items).toStrictEqual(plan.items);
     const [d] = after.diagnostics;
     expect([after.diagnostics.length, d!.code, d!.severity, d!.pointer]).toStrictEqual([1, 'state/refresh-failed', 'error', '/name']);
-    expect(d!.message).toMatch(new RegExp(`^a: cannot read recorded session ${(await idOf('a'))}: .+ \\(HTTP 403\\)$`));
+    expect(d!.message).toMatch(new RegExp(`^a: cannot read recorded session ${await idOf('a')}: .+ \\(HTTP 403\\)$`));
   });
 
   test.each<[string, unknown, string]>([
@@ -115,7 +115,7 @@ describe('refreshPlan', () => {
       getSession: () => Promise.reject(thrown),
       concurrency: 1,
     });
-    expect(after.diagnostics.map((d) => d.message)).toStrictEqual([`a: cannot read recorded session ${(await idOf('a'))}: ${described}`]);
+    expect(after.diagnostics.map((d) => d.message)).toStrictEqual([`a: cannot read recorded session ${await idOf('a')}: ${described}`]);
   });
 
   test('drift: an update that repairs exactly the drifted keys, the drifted fields as changes at their lines', async () => {
@@ -138,7 +138,7 @@ describe('refreshPlan', () => {
 
   test('drift next to a declared change: the declared PATCH wins where both touch a key, the reason stays config-changed', async () => {
     await w.apply(w.docs(A));
-    await w.admin('POST', `sessions/${(await idOf('a'))}/config`, { config: { toolkits: { enabled: ['jira'] }, workbench: { enable: true } } });
+    await w.admin('POST', `sessions/${await idOf('a')}/config`, { config: { toolkits: { enabled: ['jira'] }, workbench: { enable: true } } });
     const edited = A.replace('[gmail, slack]', '[gmail]');
     const plan = await w.plan(w.docs(edited));
     expect(plan.items[0]!.patch).toStrictEqual({ toolkits: { enable: ['gmail'] } });
@@ -154,9 +154,42 @@ describe('refreshPlan', () => {
     ]);
   });
 
+  test('a declared value the service no longer holds (dropped) is drift: sent again as declared', async () => {
+    const tagged = `${A}tags: [readOnlyHint]\n`;
+    await w.apply(w.docs(tagged));
+    await w.admin('POST', `sessions/${await idOf('a')}/config`, { config: { tags: null } });
+    const [item] = (await refreshPlan(await w.plan(w.docs(tagged)), { getSession: (x) => w.client.getSession(x), concurrency: 1 })).items;
+    expect([item!.action, item!.reason, item!.patch]).toStrictEqual(['update', 'drifted', { tags: ['readOnlyHint'] }]);
+    expect(item!.changes.map((c) => [c.field, c.op, c.source])).toStrictEqual([['tags', 'add', 'drift']]);
+  });
+
+  test('a meta tool that drifted on its own (its key did not) is a change of its own, repaired by sending the key that decides it', async () => {
+    await w.apply(w.docs(A));
+    const id = await idOf('a');
+    const tools = (await w.client.getSession(id)).tool_router_tools;
+    await w.admin('POST', `sessions/${id}/config`, { tool_router_tools: [...tools, 'COMPOSIO_REMOTE_WORKBENCH'] });
+    const [item] = (await refreshPlan(await w.plan(w.docs(A)), { getSession: (x) => w.client.getSession(x), concurrency: 1 })).items;
+    expect([item!.action, item!.reason, item!.patch]).toStrictEqual(['update', 'drifted', { workbench: { enable: false } }]);
+    expect(item!.changes.map((c) => [c.field, c.pointer, c.members, c.source])).toStrictEqual([['tool_router_tools', '/workbench/enable', { added: [], removed: ['COMPOSIO_REMOTE_WORKBENCH'] }, 'drift']]);
+  });
+
+  test('an update of an entry without a recorded body (adopted by import, or state version 1): drift is measured against the declared config', async () => {
+    await w.apply(w.docs(A));
+    const state = await w.open();
+    await state.record({ ...state.get('a', 'alice')!, body: null, body_hash: 'imported' });
+    await state.unlock();
+    await w.admin('POST', `sessions/${await idOf('a')}/config`, { config: { workbench: { enable: true } } });
+    const plan = await w.plan(w.docs(A));
+    expect([plan.items[0]!.action, plan.items[0]!.changes]).toStrictEqual(['update', []]);
+    const [item] = (await refreshPlan(plan, { getSession: (x) => w.client.getSession(x), concurrency: 1 })).items;
+    expect([item!.action, item!.reason]).toStrictEqual(['update', 'config-changed']);
+    expect(item!.changes.map((c) => [c.field, c.source, c.old, c.new])).toStrictEqual([['workbench.enable', 'drift', true, false]]);
+    expect(item!.patch).toStrictEqual(plan.items[0]!.patch);
+  });
+
   test('an undeclared key added behind the manifest is drift to repair only with strict; it is then sent as null', async () => {
     await w.apply(w.docs(A));
-    await w.admin('POST', `sessions/${(await idOf('a'))}/config`, { config: { tags: { enabled: ['readOnlyHint'] } } });
+    await w.admin('POST', `sessions/${await idOf('a')}/config`, { config: { tags: { enabled: ['readOnlyHint'] } } });
     const plan = await w.plan(w.docs(A));
     const lax = await refreshPlan(plan, { getSession: (x) => w.client.getSession(x), concurrency: 1 });
     expect(lax.items.map((i) => [i.action, i.patch])).toStrictEqual([['no-op', undefined]]);
@@ -167,7 +200,7 @@ describe('refreshPlan', () => {
 
   test('a replace is not repaired (its new session is made from the manifest anyway), but keeps what it read', async () => {
     await w.apply(w.docs(A));
-    await w.admin('POST', `sessions/${(await idOf('a'))}/config`, { config: { workbench: { enable: true } } });
+    await w.admin('POST', `sessions/${await idOf('a')}/config`, { config: { workbench: { enable: true } } });
     const plan = await w.plan(w.docs(A.replace('user_id: alice', 'user_id: alice-2')));
     expect(plan.items.map((i) => i.action)).toStrictEqual(['replace']);
     const after = await refreshPlan(plan, { getSession: (x) => w.client.getSession(x), concurrency: 1 });
@@ -178,7 +211,7 @@ describe('refreshPlan', () => {
   test('a replace of changed custom tools reads the old session and leaves the plan as it was', async () => {
     const tool = (d: string): string => `${A}experimental:\n  custom_tools:\n    - slug: LOCAL_X\n      name: X\n      description: ${d}\n      input_schema: { type: object }\n`;
     await w.apply(w.docs(tool('old')));
-    await w.admin('POST', `sessions/${(await idOf('a'))}/config`, { config: { workbench: { enable: true } } });
+    await w.admin('POST', `sessions/${await idOf('a')}/config`, { config: { workbench: { enable: true } } });
     const plan = await w.plan(w.docs(tool('new')));
     const after = await refreshPlan(plan, { getSession: (x) => w.client.getSession(x), concurrency: 1 });
     expect(after.items.map((i) => [i.action, i.reason, i.patch, i.live?.session_id])).toStrictEqual([['replace', 'custom-tools-changed', undefined, await idOf('a')]]);
@@ -200,12 +233,15 @@ describe('driftChange: a drift item as a change from live to declared', () => {
   test.each<[string, DriftItem, object]>([
     ['a changed value', item({ expected: false, actual: true }), { field: 'workbench.enable', pointer: '/workbench/enable', source: 'drift', op: 'change', old: true, new: false }],
     ['a changed value the service dropped to nothing', item({ expected: false }), { field: 'workbench.enable', pointer: '/workbench/enable', source: 'drift', op: 'change', old: null, new: false }],
+    ['a changed value, declared true', item({ expected: true, actual: false }), { field: 'workbench.enable', pointer: '/workbench/enable', source: 'drift', op: 'change', old: false, new: true }],
+    ['a value under a list index, not a member: its field keeps the index', item({ path: '/config/x/0', pointer: '/x/0', expected: 1, actual: 2 }), { field: 'x.0', pointer: '/x/0', source: 'drift', op: 'change', old: 2, new: 1 }],
     ['a dropped value', item({ kind: 'dropped', expected: ['x'] }), { field: 'workbench.enable', pointer: '/workbench/enable', source: 'drift', op: 'add', new: ['x'] }],
     ['a dropped value without one', item({ kind: 'dropped' }), { field: 'workbench.enable', pointer: '/workbench/enable', source: 'drift', op: 'add', new: null }],
     ['an added value', item({ kind: 'added', pointer: '', path: '/config/tags', actual: { enabled: ['a'] } }), { field: 'tags', pointer: '', source: 'drift', op: 'remove', old: { enabled: ['a'] } }],
     ['an added value without one', item({ kind: 'added', pointer: '', path: '/config/tags/enabled' }), { field: 'tags.enabled', pointer: '', source: 'drift', op: 'remove', old: null }],
     ['a member the service holds and the manifest does not', item({ path: '/config/toolkits/enabled', pointer: '/toolkits/enable', actual: ['a', 'b'], member: 'b' }), { field: 'toolkits.enable', pointer: '/toolkits/enable', source: 'drift', op: 'change', members: { added: [], removed: ['b'] } }],
     ['a member the manifest declares and the service lost: the field is the list, shown at the member', item({ path: '/config/toolkits/enabled', pointer: '/toolkits/enable/1', actual: ['a'], member: 'b' }), { field: 'toolkits.enable', pointer: '/toolkits/enable/1', source: 'drift', op: 'change', members: { added: ['b'], removed: [] } }],
+    ['a member past the tenth, in a list under an index: only the member index goes', item({ path: '/config/x', pointer: '/x/0/list/12', actual: [], member: 'm' }), { field: 'x.0.list', pointer: '/x/0/list/12', source: 'drift', op: 'change', members: { added: ['m'], removed: [] } }],
     ['a member of a list the service does not hold', item({ path: '/config/tags/enabled', pointer: '/tags/0', actual: 'x', member: 'x' }), { field: 'tags', pointer: '/tags/0', source: 'drift', op: 'change', members: { added: ['x'], removed: [] } }],
     ['an object member, compared as JSON', item({ path: '/config/x', pointer: '/x', actual: [{ a: 1 }], member: { a: 1 } }), { field: 'x', pointer: '/x', source: 'drift', op: 'change', members: { added: [], removed: [{ a: 1 }] } }],
     ['a meta tool', item({ kind: 'changed', path: '/tool_router_tools', pointer: '/workbench/enable', actual: ['T'], member: 'COMPOSIO_REMOTE_WORKBENCH' }), { field: 'tool_router_tools', pointer: '/workbench/enable', source: 'drift', op: 'change', members: { added: ['COMPOSIO_REMOTE_WORKBENCH'], removed: [] } }],
