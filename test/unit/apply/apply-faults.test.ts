@@ -264,6 +264,22 @@ for (const kind of STATE_KINDS) {
     });
 
     describe('a state write that fails', () => {
+      test('after an update: failed, with the session named; the entry stays as it was', async () => {
+        const { buildPlan } = await import('../../../src/plan/plan.js');
+        const { applyPlan } = await import('../../../src/apply/apply.js');
+        await run(A);
+        const old = (await entry('a'))!;
+        const state = await w.open();
+        const failing = hooked(state, () => Promise.reject(new Error('disk full')));
+        const result = await applyPlan(buildPlan(w.docs(A.replace('[gmail, slack]', '[gmail]')), state), { api: client(), state: failing, cwd: w.dir, now });
+        await state.unlock();
+        const [item] = result.items;
+        const live = await w.client.getSession(old.session_id);
+        expect([item!.outcome, item!.session_id, item!.mcp_url, item!.tool_router_tools]).toStrictEqual(['failed', old.session_id, live.mcp.url, live.tool_router_tools]);
+        expect(item!.diagnostics.map((d) => [d.code, d.severity, d.message])).toStrictEqual([['state/write-failed', 'error', `a: session ${old.session_id} was updated, but the state could not be written: disk full`]]);
+        expect(await w.entries()).toStrictEqual([old]);
+      });
+
       test('after a create: failed, with the session named; after a user change the old entry is kept (the only record of either session)', async () => {
         const { buildPlan } = await import('../../../src/plan/plan.js');
         const { applyPlan } = await import('../../../src/apply/apply.js');
@@ -275,7 +291,7 @@ for (const kind of STATE_KINDS) {
         await state.unlock();
         const [item] = result.items;
         expect([item!.outcome, item!.replaced_session]).toStrictEqual(['failed', undefined]);
-        expect(item!.diagnostics.map((d) => [d.code, d.message])).toStrictEqual([['state/write-failed', `a: session ${item!.session_id} was created, but the state could not be written: disk full`]]);
+        expect(item!.diagnostics.map((d) => [d.code, d.severity, d.message])).toStrictEqual([['state/write-failed', 'error', `a: session ${item!.session_id} was created, but the state could not be written: disk full`]]);
         expect((await w.entries()).find((e) => e.user_id === 'alice')).toStrictEqual(old);
         expect(await w.live()).toContain(old.session_id);
       });

@@ -142,6 +142,33 @@ for (const kind of STATE_KINDS) {
         expect((await w.live()).length).toBe(2);
       });
 
+      test('past the wait: a create answered before the signal stays created; only the unanswered ones are outcome unknown', async () => {
+        const door = gate();
+        const arrived: string[] = [];
+        const sent: Array<Promise<unknown>> = [];
+        const holding = held(door.wait, arrived, sent);
+        // The first create is answered at once; the others wait at the door.
+        const api: ApplyApi = { ...holding, createSession: (body) => (body.user_id === 'u0' ? w.client.createSession(body) : holding.createSession(body)) };
+        const controller = new AbortController();
+        const { done } = await start(w.docs(three), { api, concurrency: 2, signal: controller.signal, sleep: () => Promise.resolve() });
+        await until(() => arrived.length === 2);
+        controller.abort('SIGTERM');
+        const result = await done;
+        door.open();
+        await Promise.all(sent);
+        expect(result.interrupted).toStrictEqual({ reason: 'SIGTERM', abandoned: 2 });
+        expect(result.items.map((i) => [i.name, i.outcome])).toStrictEqual([
+          ['s0', 'created'],
+          ['s1', 'outcome-unknown'],
+          ['s2', 'outcome-unknown'],
+        ]);
+        expect((await w.entries()).map((e) => [e.name, e.session_id === '', e.pending_create?.status])).toStrictEqual([
+          ['s0', false, undefined],
+          ['s1', true, 'unknown'],
+          ['s2', true, 'unknown'],
+        ]);
+      });
+
       test('past the wait: the unanswered creates are recorded as outcome unknown; their late answers write nothing', async () => {
         const door = gate();
         const arrived: string[] = [];

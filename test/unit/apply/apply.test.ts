@@ -188,6 +188,20 @@ for (const kind of STATE_KINDS) {
         expect(strict.tally).toMatchObject({ unchanged: 1, drifted: 1, failed: 0 });
       });
 
+      test('an update verified without --strict: what the manifest does not declare is reported, not drift, and shows no diff', async () => {
+        await run(A);
+        // Added out of band at the version the state recorded, so the PATCH is not a conflict.
+        await w.admin('POST', `sessions/${(await entry('a'))!.session_id}/config`, { config: { tags: { enabled: ['readOnlyHint'] } }, config_version: 1 });
+        const result = await run(A.replace('[gmail, slack]', '[gmail]'));
+        expect(result.items.map((i) => [i.outcome, i.drifted, i.diff, i.diagnostics.map((d) => [d.code, d.severity])])).toStrictEqual([['updated', false, '', [['drift/added', 'warning']]]]);
+      });
+
+      test('a failed create is the item and its finding, nothing else', async () => {
+        await w.admin('POST', 'faults', { route: 'create', status: 400, times: 1 });
+        const result = await run(A);
+        expect({ ...result.items[0]!, diagnostics: [] }).toStrictEqual({ name: 'a', file: `${w.dir}/m/a.yaml`, user_id: 'alice', action: 'create', outcome: 'failed', drifted: false, drift: [], diagnostics: [], diff: '' });
+      });
+
       test('a changed manifest is PATCHed in place: same session and URL, config version 2, the new body recorded', async () => {
         await run(A);
         const before = (await entry('a'))!;
