@@ -77,9 +77,11 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
     inFlight: new Map(),
     abandoned: new Set(),
     mask: options.mask ?? ((text) => text),
+    ...(options.signal !== undefined ? { signal: options.signal } : {}),
   };
   const tasks: Task[] = [...plan.items.map((item): Task => ({ kind: 'item', item })), ...plan.deletions.map((deletion): Task => ({ kind: 'delete', deletion }))];
   const results: Array<AppliedItem | undefined> = new Array(tasks.length);
+  const started = new Set<number>();
   let next = 0;
   let done = 0;
   // A refused key would refuse every request alike: no new one starts, and the run ends with it.
@@ -87,6 +89,7 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
   const worker = async (): Promise<void> => {
     while (next < tasks.length && options.signal?.aborted !== true && refusal === undefined) {
       const i = next++;
+      started.add(i);
       const task = tasks[i]!;
       let out: AppliedItem;
       try {
@@ -108,7 +111,7 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
   }
   const interrupted = finished ? undefined : await abandon(ctx, options, results, tasks);
   await Promise.all(ctx.writes);
-  const items = tasks.map((t, i) => results[i] ?? skipped(t, options.signal?.reason));
+  const items = tasks.map((t, i) => results[i] ?? skipped(t, options.signal?.reason, started.has(i)));
   const out: ApplyResult = { items, diagnostics: [...plan.diagnostics, ...items.flatMap((i) => i.diagnostics)], tally: tallyOf(items) };
   if (interrupted !== undefined) out.interrupted = interrupted;
   return out;
@@ -166,13 +169,18 @@ async function abandon(ctx: StepContext, options: ApplyOptions, results: Array<A
   return { reason, abandoned: abandoned.length };
 }
 
-function skipped(task: Task, reason: unknown): AppliedItem {
+/**
+ * A task the run did not finish: not started (`skipped`: nothing was sent), or still waiting for
+ * an answer when the wait ended (`failed`: what was sent may have landed; the state keeps what it
+ * had, and the next run reads the session again).
+ */
+function skipped(task: Task, reason: unknown, started = false): AppliedItem {
   const base = task.kind === 'item' ? { name: task.item.name, file: task.item.file, user_id: task.item.user_id, action: task.item.action } : { name: task.deletion.name, file: task.deletion.file ?? '', user_id: task.deletion.user_id, action: 'delete' as const };
+  const why = `the run was interrupted (${String(reason ?? 'signal')})`;
+  const message = started ? `${base.name}: unfinished: ${why} while its requests were in flight; what they changed is read again by the next run` : `${base.name}: not applied: ${why} before it started`;
   const diagnostics: Diagnostic[] =
-    task.kind === 'item' && task.item.blocked
-      ? []
-      : [{ code: 'apply/interrupted', severity: 'error', message: `${base.name}: not applied: the run was interrupted (${String(reason ?? 'signal')}) before it started`, ...(task.kind === 'item' ? { file: task.item.doc.file, range: task.item.doc.locate('') } : {}) }];
-  return { ...base, outcome: 'skipped', drifted: false, drift: [], diagnostics, diff: '' };
+    task.kind === 'item' && task.item.blocked ? [] : [{ code: 'apply/interrupted', severity: 'error', message, ...(task.kind === 'item' ? { file: task.item.doc.file, range: task.item.doc.locate('') } : {}) }];
+  return { ...base, outcome: started ? 'failed' : 'skipped', drifted: false, drift: [], diagnostics, diff: '' };
 }
 
 async function itemTask(item: PlanItem, ctx: StepContext): Promise<AppliedItem> {
@@ -187,6 +195,8 @@ async function itemTask(item: PlanItem, ctx: StepContext): Promise<AppliedItem> 
   } else {
     out = unchanged(item, ctx);
   }
+  // Stopped by the signal before its request left.
+  if (out.outcome === 'skipped') return skipped({ kind: 'item', item }, ctx.signal?.reason);
   if (out.outcome !== 'failed' && out.outcome !== 'outcome-unknown') await cleanupStep(out, item, ctx);
   return out;
 }

@@ -36,6 +36,8 @@ export interface StepContext {
   abandoned: Set<PlanItem>;
   /** Masks sensitive values (the API key, the manifests' secrets) in what the service answers, before the state records it. */
   mask: (text: string) => string;
+  /** The run's stop signal: no request leaves after it fires. */
+  signal?: AbortSignal;
 }
 
 function base(item: PlanItem): Omit<AppliedItem, 'outcome'> {
@@ -100,7 +102,13 @@ export async function createStep(item: PlanItem, ctx: StepContext): Promise<{ ou
   const intentBase: StateEntry = held ?? { name: item.name, user_id: item.user_id, session_id: '', mcp_url: '', tool_router_tools: [], config_version: null, body_hash: item.body_hash, body: null, applied_at: since };
   const { pending_create: _old, ...withoutIntent } = intentBase;
   await ctx.state.record({ ...withoutIntent, pending_create: { since, body_hash: item.body_hash, status: 'in-flight' } });
+  // Nothing was created: the entry is what it was (with an earlier create's unknown outcome, if it had one).
+  const undo = (): Promise<void> => (held === undefined ? ctx.state.forget(item.name, item.user_id) : ctx.state.record(held));
   await ctx.limiter?.acquire();
+  if (ctx.signal?.aborted === true) {
+    await undo();
+    return { out: { ...base(item), outcome: 'skipped' } };
+  }
   ctx.inFlight.set(item, { since });
   let session: Session;
   try {
@@ -117,7 +125,7 @@ export async function createStep(item: PlanItem, ctx: StepContext): Promise<{ ou
       return { out: { ...base(item), outcome: 'outcome-unknown', diagnostics: [d] } };
     }
     // Refused: nothing was created; the entry is what it was.
-    await (held === undefined ? ctx.state.forget(item.name, item.user_id) : ctx.state.record(withoutIntent));
+    await undo();
     if (isKeyRefused(err)) throw new KeyRefusedError(err);
     return { out: { ...base(item), outcome: 'failed', diagnostics: [refused(item, err, 'create')] } };
   } finally {
@@ -127,10 +135,12 @@ export async function createStep(item: PlanItem, ctx: StepContext): Promise<{ ou
   if (ctx.abandoned.has(item)) return { out: { ...base(item), outcome: 'outcome-unknown' } };
   const out: AppliedItem = { ...base(item), outcome: item.action === 'replace' ? 'replaced' : 'created', session_id: session.session_id, mcp_url: session.mcp.url, tool_router_tools: [...session.tool_router_tools] };
   const entry = entryOf(item, session, ctx);
-  // A replace in the same entry keeps the old session to delete until its delete is done.
-  const sameEntry = item.replaces !== undefined && item.replaces.name === item.name && item.replaces.user_id === item.user_id;
-  if (sameEntry && !ctx.keepReplaced) entry.superseded = [...(held?.superseded ?? []), item.replaces!.session_id];
-  else if (held?.superseded !== undefined) entry.superseded = [...held.superseded];
+  // A replace keeps the old session to delete in the new entry until its delete is done (cleanupStep),
+  // with what the old entry still had to delete when it is another user's.
+  const replaced = item.replaces;
+  const inherited = replaced !== undefined && (replaced.name !== item.name || replaced.user_id !== item.user_id) ? (replaced.superseded ?? []) : [];
+  const superseded = [...(held?.superseded ?? []), ...inherited, ...(replaced !== undefined && !ctx.keepReplaced ? [replaced.session_id] : [])];
+  if (superseded.length > 0) entry.superseded = superseded;
   queue(ctx, out, item, ctx.state.record(entry), `session ${session.session_id} was created`);
   verify(out, item, session, ctx.strict);
   return { out, session };
@@ -142,6 +152,7 @@ export async function updateStep(item: PlanItem, ctx: StepContext): Promise<Appl
   const version = item.live?.config_version ?? recorded.config_version;
   const body: UpdateSessionRequest = { ...(item.patch ?? {}), ...(typeof version === 'number' ? { expected_config_version: version } : {}) };
   await ctx.limiter?.acquire();
+  if (ctx.signal?.aborted === true) return { ...base(item), outcome: 'skipped' };
   let session: Session;
   try {
     session = await ctx.api.updateSession(recorded.session_id, body);
@@ -186,25 +197,20 @@ export async function deleteSession(sessionId: string, ctx: StepContext): Promis
 }
 
 /**
- * After a replace, deletes the old session (unless `--keep-replaced`) and forgets what the state
- * held for it; sessions an earlier run failed to delete go the same way.
+ * After a replace: the new entry holds the old session to delete (unless `--keep-replaced`), and
+ * cleanupStep deletes it; when the old session was another user's entry (user_id changed), that
+ * entry is forgotten once the new one is on record.
  */
 export async function retireStep(out: AppliedItem, item: PlanItem, ctx: StepContext): Promise<void> {
   const replaced = item.replaces;
-  if (replaced !== undefined && (replaced.name !== item.name || replaced.user_id !== item.user_id)) {
-    // The old session is another user's entry (user_id changed): delete it, then forget the entry.
-    if (!ctx.keepReplaced) {
-      const failed = await deleteSession(replaced.session_id, ctx);
-      if (failed !== undefined) {
-        out.diagnostics.push(deleteFailed(item, replaced.session_id, failed, 'warning'));
-        return;
-      }
-    }
+  if (replaced === undefined) return;
+  if (replaced.name !== item.name || replaced.user_id !== item.user_id) {
+    await Promise.all(ctx.writes);
+    // The new entry could not be written: the old one is all the state knows of either session.
+    if (out.outcome === 'failed') return;
     await ctx.state.forget(replaced.name, replaced.user_id);
-    out.replaced_session = replaced.session_id;
-    return;
   }
-  if (replaced !== undefined) out.replaced_session = replaced.session_id;
+  out.replaced_session = replaced.session_id;
 }
 
 /**
@@ -216,6 +222,8 @@ export async function cleanupStep(out: AppliedItem, item: PlanItem, ctx: StepCon
   // The entry the item's own step recorded must be on record before it is edited again.
   await Promise.all(ctx.writes);
   for (const sessionId of ctx.state.get(item.name, item.user_id)?.superseded ?? []) {
+    // The rest stay recorded for the next run.
+    if (ctx.signal?.aborted === true) return;
     const failed = await deleteSession(sessionId, ctx);
     if (failed !== undefined) {
       out.diagnostics.push(deleteFailed(item, sessionId, failed, 'warning'));
@@ -234,20 +242,39 @@ function deleteFailed(item: PlanItem, sessionId: string, err: ApiError, severity
   return d;
 }
 
-/** `--prune` and `destroy`: deletes a recorded session, then forgets its entry. */
+/**
+ * `--prune` and `destroy`: deletes a recorded session and the sessions its entry still holds to
+ * delete, then forgets the entry. A delete that fails leaves the entry recorded (with the
+ * left-overs not yet deleted), so the next run tries again.
+ */
 export async function deletionStep(deletion: Deletion, ctx: StepContext): Promise<AppliedItem> {
   const out: AppliedItem = { name: deletion.name, file: deletion.file ?? '', user_id: deletion.user_id, action: 'delete', outcome: 'deleted', session_id: deletion.session_id, drifted: false, drift: [], diagnostics: [], diff: '' };
   const failed = await deleteSession(deletion.session_id, ctx);
   if (failed !== undefined) {
     out.outcome = 'failed';
-    out.diagnostics.push({
-      code: 'apply/delete-failed',
-      severity: 'error',
-      message: `${deletion.name}: session ${deletion.session_id} (user ${JSON.stringify(deletion.user_id)}) could not be deleted: ${failed.message}${failed.status !== undefined ? ` (HTTP ${failed.status})` : ''}; it stays recorded`,
-    });
+    out.diagnostics.push(deletionFailed(deletion, deletion.session_id, failed));
     return out;
   }
-  for (const old of deletion.entry.superseded ?? []) await deleteSession(old, ctx);
+  const left: string[] = [];
+  for (const old of deletion.entry.superseded ?? []) {
+    const oldFailed = await deleteSession(old, ctx);
+    if (oldFailed === undefined) continue;
+    left.push(old);
+    out.diagnostics.push(deletionFailed(deletion, old, oldFailed));
+  }
+  if (left.length > 0) {
+    out.outcome = 'failed';
+    await ctx.state.record({ ...deletion.entry, superseded: left });
+    return out;
+  }
   await ctx.state.forget(deletion.name, deletion.user_id);
   return out;
+}
+
+function deletionFailed(deletion: Deletion, sessionId: string, err: ApiError): Diagnostic {
+  return {
+    code: 'apply/delete-failed',
+    severity: 'error',
+    message: `${deletion.name}: session ${sessionId} (user ${JSON.stringify(deletion.user_id)}) could not be deleted: ${err.message}${err.status !== undefined ? ` (HTTP ${err.status})` : ''}; it stays recorded`,
+  };
 }

@@ -51,7 +51,7 @@ export function verifySession(doc: ManifestDocument, expected: ExpectedConfig, s
 }
 
 /** Differences with sensitive values masked: a declared sensitive field is masked whole on both sides and says so. */
-function maskDifferences(items: readonly DriftItem[], doc: ManifestDocument): DriftItem[] {
+export function maskDifferences(items: readonly DriftItem[], doc: ManifestDocument): DriftItem[] {
   const masker = documentMasker(doc);
   const at = sensitiveAt(doc);
   return items.map((d) => {

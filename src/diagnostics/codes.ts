@@ -112,7 +112,7 @@ export const catalogue = {
   'apply/update-failed': { severity: 'error', description: 'The service refused or failed a PATCH of a session; the session and the state keep what they had.' },
   'apply/conflict': { severity: 'error', description: 'A PATCH found the session at another config version than the one sessionctl read (409): someone else changed it. Nothing was overwritten.' },
   'apply/delete-failed': { severity: 'error', description: 'The service refused or failed the DELETE of a session; it stays recorded (a replaced session: the next apply deletes it again).' },
-  'apply/interrupted': { severity: 'error', description: 'The run was interrupted (SIGINT or SIGTERM) before this manifest was applied; nothing was sent for it.' },
+  'apply/interrupted': { severity: 'error', description: 'The run was interrupted (SIGINT or SIGTERM) before this manifest was applied: nothing was sent for it, or what was sent was still unanswered when the wait ended (the next run reads the session again).' },
   'apply/outcome-unknown': { severity: 'error', description: 'A create timed out or was reset after it was sent; a session may exist that is not recorded. Check before re-running.' },
 } as const satisfies Record<string, CodeInfo>;
 

@@ -8,8 +8,10 @@ import { verifyMcpTools, verifySession } from '../config/verify.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { atDocument } from '../manifest/at-document.js';
 import type { ManifestDocument } from '../manifest/types.js';
+import { hasSession } from '../state/entry.js';
 import type { StateView } from '../state/store.js';
 import { mapConcurrent, type RateLimiter } from '../util/throttle.js';
+import { outcomeUnknown } from './plan.js';
 
 /**
  * - `in-sync`:     the session answers with what is declared (`defaulted` differences aside);
@@ -53,14 +55,17 @@ export interface DriftCheckResult {
 
 /**
  * Declared manifests against the sessions the state records for them (one GET each, concurrently).
- * A manifest with no recorded session is a `state/not-applied` finding; a recorded session that
- * answers 404 is `state/session-missing` (an error here: what was applied is gone).
+ * A manifest with no recorded session is a `state/not-applied` finding (`state/outcome-unknown`
+ * when a create of unknown outcome is recorded); a recorded session that answers 404 is
+ * `state/session-missing` (an error here: what was applied is gone).
  */
 export async function checkRecordedSessions(documents: readonly ManifestDocument[], state: Pick<StateView, 'get'>, options: DriftCheckOptions): Promise<DriftCheckResult> {
   const results = await mapConcurrent(documents, options.concurrency ?? 8, async (doc) => {
     const userId = recordedUserId(doc);
     const recorded = state.get(doc.name, userId);
-    if (recorded === undefined) {
+    if (recorded === undefined || !hasSession(recorded)) {
+      // Only a create's intent: its outcome is unknown, and there is no session id to read.
+      if (recorded?.pending_create !== undefined) return { item: item(doc, userId, null, 'not-applied'), diagnostics: [outcomeUnknown(doc, userId, recorded)] };
       const d = atDocument(doc, 'state/not-applied', 'error', `${doc.name}: not applied: no session is recorded for user ${JSON.stringify(userId)}`);
       return { item: item(doc, userId, null, 'not-applied'), diagnostics: [{ ...d, hint: 'run `sessionctl apply` for this manifest, or pass the state file it was applied with (--state)' }] };
     }

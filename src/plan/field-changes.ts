@@ -1,4 +1,5 @@
 import { canonicalJson } from '../config/request.js';
+import { joinPointer } from '../util/json-pointer.js';
 import { isPlainObject } from '../util/plain-object.js';
 import type { Range } from '../diagnostics/diagnostic.js';
 import type { ManifestDocument } from '../manifest/types.js';
@@ -40,10 +41,6 @@ function join(path: string, key: string): string {
   return path === '' ? part : `${path}.${part}`;
 }
 
-function pointerJoin(pointer: string, key: string): string {
-  return `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-}
-
 function isScalarList(v: unknown): v is Json[] {
   return Array.isArray(v) && v.every((m) => m === null || typeof m !== 'object');
 }
@@ -64,7 +61,7 @@ function walk(before: Json | undefined, after: Json | undefined, field: string, 
   if (before === undefined && after === undefined) return;
   if (isPlainObject(before) && isPlainObject(after)) {
     for (const key of [...new Set([...Object.keys(before), ...Object.keys(after)])].sort()) {
-      walk(before[key] as Json | undefined, after[key] as Json | undefined, join(field, key), pointerJoin(pointer, key), out, pointerOf);
+      walk(before[key] as Json | undefined, after[key] as Json | undefined, join(field, key), joinPointer(pointer, key), out, pointerOf);
     }
     return;
   }

@@ -7,9 +7,20 @@ type Body = { [key: string]: Json };
 
 /**
  * Keys PATCH replaces whole when supplied (api facts §7): the maps, and the filters whose value is
- * one choice (`toolkits` is an allowlist or a denylist, `tags` a list or a pair).
+ * one choice (`toolkits` is an allowlist or a denylist, `tags` a list or a pair); and
+ * `multi_account`, whose members the contract does not let be null (the emulator replaces it whole).
  */
-const REPLACED_WHOLE = new Set(['toolkits', 'tools', 'tags', 'auth_configs', 'connected_accounts']);
+const REPLACED_WHOLE = new Set(['toolkits', 'tools', 'tags', 'auth_configs', 'connected_accounts', 'multi_account']);
+
+/**
+ * What a member of a block PATCH merges stands for when the manifest does not declare it: its
+ * documented default (api §4.3; the contract does not let workbench members be null), or `null`
+ * (`callback_url`: removed). The service's own choice (`auto_offload_threshold`) is left alone.
+ */
+const UNDECLARED_MEMBERS: Readonly<Record<string, Body>> = {
+  manage_connections: { enable: true, enable_wait_for_connections: false, enable_connection_removal: true, callback_url: null },
+  workbench: { enable: true, enable_proxy_execution: true, enable_tool_execution: true, sandbox_size: 'standard' },
+};
 
 /** What PATCH cannot change: the session's user, and the custom tools given at creation. */
 export const NOT_PATCHABLE: readonly string[] = ['user_id', 'experimental.custom_tools', 'experimental.custom_toolkits'];
@@ -43,9 +54,10 @@ function patchable(body: Body): Body {
  * The PATCH that turns a session created from `before` into one created from `after`: only keys
  * that differ are sent (PATCH leaves the others as they are); a key no longer declared is `null`
  * (the stored override is removed, the default applies again); maps and filters are sent whole
- * (PATCH replaces them whole); other objects are sent whole, with `null` for a member no longer
- * declared (PATCH merges them member by member). With no `before` (an adopted session, or state
- * written before bodies were recorded), every declared key is sent.
+ * (PATCH replaces them whole); other objects are sent whole, with `null` (or the documented
+ * default, where null is refused) for a member no longer declared (PATCH merges them member by
+ * member). With no `before` (an adopted session, or state written before bodies were recorded),
+ * every declared key is sent.
  *
  * `before` and `after` are compared as the state records them (sensitive values as digests);
  * what is sent is taken from `values`, the same body with the values themselves.
@@ -64,27 +76,31 @@ export function patchBody(before: Body | null, after: Body, values: Body = after
     }
     if (was !== undefined && canonicalJson(was) === canonicalJson(now)) continue;
     const sent = real[key] ?? now;
-    out[key] = REPLACED_WHOLE.has(key) || !isPlainObject(sent) || !isPlainObject(was) ? sent : withRemovedMembers(was, sent);
+    out[key] = REPLACED_WHOLE.has(key) || !isPlainObject(sent) || !isPlainObject(was) ? sent : withRemovedMembers(was, sent, UNDECLARED_MEMBERS[key] ?? {});
   }
   return out as UpdateSessionRequest;
 }
 
-function withRemovedMembers(was: { [key: string]: Json }, now: { [key: string]: Json }): Json {
-  const out: { [key: string]: Json } = { ...now };
-  for (const key of Object.keys(was)) if (!(key in now)) out[key] = null;
+function withRemovedMembers(was: Body, now: Body, defaults: Body): Json {
+  const out: Body = { ...now };
+  for (const key of Object.keys(was)) if (!(key in now)) out[key] = defaults[key] ?? null;
   return out;
 }
 
 /**
  * The PATCH that repairs drift: every top-level key the differences touch, sent as declared
  * (`null` when it is not declared, so the service drops what was set behind the manifest's back).
+ * With `strict`, a block PATCH merges is sent with its undeclared members too, since merging would
+ * keep them; without it, what the manifest does not declare is not drift and stays as it is.
  */
-export function repairBody(declared: Body, keys: Iterable<string>): UpdateSessionRequest {
+export function repairBody(declared: Body, keys: Iterable<string>, options: { strict?: boolean } = {}): UpdateSessionRequest {
   const next = patchable(declared);
   const out: Record<string, Json> = {};
   for (const key of keys) {
     if (key === '' || key === 'user_id') continue;
-    out[key] = next[key] ?? null;
+    const value = next[key];
+    const undeclared = options.strict === true ? UNDECLARED_MEMBERS[key] : undefined;
+    out[key] = value === undefined ? null : isPlainObject(value) ? { ...undeclared, ...value } : value;
   }
   return out as UpdateSessionRequest;
 }

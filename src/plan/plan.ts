@@ -14,7 +14,7 @@ import type { UpdateSessionRequest } from '../wire/request.js';
 import type { Session } from '../wire/session.js';
 import { fieldChanges, locateChanges, type FieldChange } from './field-changes.js';
 import { patchBody, unpatchable } from './patch-body.js';
-import { prunable } from './prune.js';
+import { prunable, type PruneScope } from './prune.js';
 
 /**
  * What apply does for a manifest and user (DESIGN §4):
@@ -93,9 +93,9 @@ export interface Plan {
 
 export interface PlanOptions {
   /** Delete recorded sessions whose manifests are gone from these paths (absolute files, folders or globs). */
-  prune?: { roots: readonly string[]; cwd: string };
+  prune?: PruneScope;
   /** Plan the prunable deletions only to count them (plan without --prune says how many there are). */
-  countPrunable?: { roots: readonly string[]; cwd: string };
+  countPrunable?: PruneScope;
   /** Create again where a create's outcome is unknown (the user checked that no session exists). */
   recreateUnknown?: boolean;
 }
@@ -186,7 +186,8 @@ function otherUser(state: Pick<StateView, 'list'>, name: string, userId: string)
   return others.length === 1 ? others[0] : undefined;
 }
 
-function outcomeUnknown(doc: ManifestDocument, userId: string, entry: StateEntry): Diagnostic {
+/** A create of this manifest and user whose outcome is unknown stands in the way (plan, diff). */
+export function outcomeUnknown(doc: ManifestDocument, userId: string, entry: StateEntry): Diagnostic {
   const pending = entry.pending_create!;
   const d = atDocument(
     doc,
@@ -194,7 +195,7 @@ function outcomeUnknown(doc: ManifestDocument, userId: string, entry: StateEntry
     'error',
     `${doc.name}: a create for user ${JSON.stringify(userId)} was sent at ${pending.since} and its outcome is unknown${pending.reason !== undefined ? ` (${pending.reason})` : ''}; a session may exist that the state does not record, so nothing is sent for this manifest`,
   );
-  d.hint = `look for a session of user ${JSON.stringify(userId)} created from ${pending.since} on; adopt it with \`sessionctl import ${doc.name} trs_...${entry.user_id !== '' ? ` --user-id ${entry.user_id}` : ''}\`, or, if there is none, apply with --recreate-unknown to create it`;
+  d.hint = `look for a session of user ${JSON.stringify(userId)} created from ${pending.since} on; adopt it with \`sessionctl import ${doc.name} trs_...\`, or, if there is none, apply with --recreate-unknown to create it`;
   return d;
 }
 

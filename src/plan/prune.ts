@@ -10,15 +10,27 @@ import { hasSession, type StateEntry } from '../state/entry.js';
  * that are still here for other users, and entries that do not say which file they came from are
  * never pruned: a run over `teams/a.yaml` must not delete what `teams/b.yaml` declares.
  */
-export function prunable(entries: readonly StateEntry[], documents: readonly ManifestDocument[], consumed: ReadonlySet<StateEntry>, scope: { roots: readonly string[]; cwd: string }): StateEntry[] {
+export function prunable(entries: readonly StateEntry[], documents: readonly ManifestDocument[], consumed: ReadonlySet<StateEntry>, scope: PruneScope): StateEntry[] {
   const names = new Set(documents.map((d) => d.name));
-  return entries.filter((e) => hasSession(e) && !consumed.has(e) && !names.has(e.name) && e.file !== undefined && inScope(resolve(scope.cwd, e.file), scope.roots, scope.cwd));
+  return entries.filter((e) => hasSession(e) && !consumed.has(e) && !names.has(e.name) && e.file !== undefined && inScope(resolve(scope.cwd, e.file), scope));
 }
 
-function inScope(file: string, roots: readonly string[], cwd: string): boolean {
+/** The paths of a run, as `--prune` scopes by them. */
+export interface PruneScope {
+  /** Files, folders or globs, absolute or relative to `cwd`. */
+  roots: readonly string[];
+  cwd: string;
+  /**
+   * Whether a path exists as written: the loader reads such a root as that file or folder, glob
+   * characters and all (`m/[ab].yaml`), so it must not be matched as a glob here either.
+   */
+  literal?: (absolutePath: string) => boolean;
+}
+
+function inScope(file: string, { roots, cwd, literal }: PruneScope): boolean {
   return roots.some((root) => {
     const abs = isAbsolute(root) ? root : resolve(cwd, root);
-    if (hasGlobMagic(abs)) {
+    if (hasGlobMagic(abs) && literal?.(abs) !== true) {
       const { base, rest } = splitGlob(abs.split(sep).join('/'));
       const rel = relative(base, file).split(sep).join('/');
       return !rel.startsWith('..') && matchGlob(rest, rel);

@@ -1,8 +1,8 @@
 import { ApiError, isKeyRefused, KeyRefusedError } from '../client/errors.js';
-import type { DriftItem } from '../config/drift.js';
+import { computeDrift, type DriftItem } from '../config/drift.js';
 import { expectedConfig } from '../config/expected.js';
+import { maskDifferences } from '../config/verify.js';
 import type { ManifestData } from '../config/types.js';
-import { verifySession } from '../config/verify.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { atDocument } from '../manifest/at-document.js';
 import { hasSession } from '../state/entry.js';
@@ -60,22 +60,39 @@ export async function refreshPlan(plan: Plan, options: RefreshOptions): Promise<
 function withDrift(item: PlanItem, live: Session, options: { strict: boolean; revealSensitive: boolean }): PlanItem {
   if (item.action === 'replace') return item;
   const strict = options.strict;
-  // An update is measured against what was applied before it: the pending change is not drift.
-  const before = item.action === 'update' && item.recorded?.body != null ? expectedConfig(item.recorded.body as ManifestData) : item.expected;
-  const check = verifySession(item.doc, before, live, options);
-  if (check.status !== 'drifted') return item;
-  const drifted = check.differences.filter((d) => d.kind === 'changed' || d.kind === 'dropped' || (strict && d.kind === 'added'));
+  const drifted = driftOf(item, live, strict);
+  if (drifted.length === 0) return item;
   // A meta tool that follows a drifted key (the workbench tools of `workbench.enable`) is its consequence, not a change of its own.
   const keys = new Set(drifted.filter((d) => d.path !== '/tool_router_tools').map((d) => d.pointer));
   const counted = drifted.filter((d) => d.path !== '/tool_router_tools' || !keys.has(d.pointer));
-  const repair = repairBody(item.body as unknown as { [key: string]: Json }, new Set(counted.map(topLevelKey).filter((k): k is string => k !== undefined)));
+  const repair = repairBody(item.body as unknown as { [key: string]: Json }, new Set(counted.map(topLevelKey).filter((k): k is string => k !== undefined)), { strict });
   return {
     ...item,
     action: 'update',
     reason: item.action === 'update' ? item.reason : 'drifted',
-    changes: [...item.changes, ...locateChanges(item.doc, counted.map(driftChange))],
+    // Shown as verifySession shows drift: a sensitive field masked on both sides, unless revealed.
+    changes: [...item.changes, ...locateChanges(item.doc, (item.doc.sensitive === undefined || options.revealSensitive ? counted : maskDifferences(counted, item.doc)).map(driftChange))],
     patch: { ...repair, ...(item.patch ?? {}) },
   };
+}
+
+/**
+ * The differences that are drift. An update is measured against what was applied before it (the
+ * pending change is not drift); but on a key its PATCH sends anyway, drift found there is shown
+ * against the declared value, which is what the PATCH leaves (a member the change removes is not
+ * shown as put back).
+ */
+function driftOf(item: PlanItem, live: Session, strict: boolean): DriftItem[] {
+  const counts = (d: DriftItem) => d.kind === 'changed' || d.kind === 'dropped' || (strict && d.kind === 'added');
+  const declared = computeDrift(item.expected, live).filter(counts);
+  if (item.action !== 'update' || item.recorded?.body == null) return declared;
+  const sinceApplied = computeDrift(expectedConfig(item.recorded.body as ManifestData), live).filter(counts);
+  const sent = new Set<string | undefined>(Object.keys(item.patch ?? {}));
+  const driftedKeys = new Set(sinceApplied.map(topLevelKey));
+  const drifted = [...sinceApplied.filter((d) => !sent.has(topLevelKey(d))), ...declared.filter((d) => sent.has(topLevelKey(d)) && driftedKeys.has(topLevelKey(d)))];
+  // In the config's order, as one check would list them.
+  const order = [...new Set([...declared, ...sinceApplied].map(topLevelKey))];
+  return drifted.sort((a, b) => order.indexOf(topLevelKey(a)) - order.indexOf(topLevelKey(b)));
 }
 
 /** The config key a difference is under: where it was declared, else where the service holds it. */

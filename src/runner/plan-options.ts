@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import type { PlanItem, PlanOptions } from '../plan/plan.js';
 import { hasSession } from '../state/entry.js';
 
@@ -6,7 +7,8 @@ import { hasSession } from '../state/entry.js';
  * names no file, so it scopes nothing), and without it the count of what it would delete.
  */
 export function planOptions(paths: readonly string[], options: { cwd: string; prune?: boolean; pruneRoots?: readonly string[]; recreateUnknown?: boolean }): PlanOptions {
-  const scope = { roots: (options.pruneRoots ?? paths).filter((p) => p !== '-'), cwd: options.cwd };
+  // A root that exists is read as that file or folder, as the loader reads it, even when its name holds glob characters.
+  const scope = { roots: (options.pruneRoots ?? paths).filter((p) => p !== '-'), cwd: options.cwd, literal: existsSync };
   return {
     ...(options.prune === true ? { prune: scope } : { countPrunable: scope }),
     ...(options.recreateUnknown === true ? { recreateUnknown: true } : {}),

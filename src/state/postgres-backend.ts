@@ -43,8 +43,9 @@ export async function lockHolder(target: PostgresTarget, env: Env): Promise<Lock
 export async function openReader(target: PostgresTarget, env: Env): Promise<StateReader> {
   // Fail at open (a wrong host, password or a newer schema), not at the first lookup.
   const client = await connectClient(target, env, { readOnly: true });
+  let version: number;
   try {
-    await schemaVersion(client, target);
+    version = await schemaVersion(client, target);
   } finally {
     await client.end().catch(() => undefined);
   }
@@ -62,8 +63,8 @@ export async function openReader(target: PostgresTarget, env: Env): Promise<Stat
   };
   return {
     location: target.location,
-    get: (name, userId) => use(() => readEntry(pool, target, name, userId), undefined),
-    list: () => use(() => readEntries(pool, target), []),
+    get: (name, userId) => use(() => readEntry(pool, target, name, userId, version), undefined),
+    list: () => use(() => readEntries(pool, target, version), []),
     close: async () => {
       closed = true;
       await pool.end().catch(() => undefined);

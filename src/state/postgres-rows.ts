@@ -41,11 +41,22 @@ function rowToEntry(row: EntryRow, target: PostgresTarget): StateEntry {
   );
 }
 
-/** Every entry of the workspace, in the stable order. */
-export async function readEntries(client: pg.ClientBase | pg.Pool, target: PostgresTarget): Promise<StateEntry[]> {
+/** The schema version whose migration added `entries.file`. */
+const FILE_COLUMN_VERSION = 2;
+
+/**
+ * The columns of an entry as a select list at a schema `version` (0: not known, the current one).
+ * Reading needs no lock and does not upgrade, so a schema an older sessionctl made is read as it is.
+ */
+function selectList(version: number): string {
+  return ENTRY_COLUMNS.map((c) => (c === 'file' && version > 0 && version < FILE_COLUMN_VERSION ? 'NULL::text AS file' : c)).join(', ');
+}
+
+/** Every entry of the workspace, in the stable order; `version`: the schema's, when it is known. */
+export async function readEntries(client: pg.ClientBase | pg.Pool, target: PostgresTarget, version = 0): Promise<StateEntry[]> {
   let rows: EntryRow[];
   try {
-    rows = (await client.query<EntryRow>(`SELECT ${ENTRY_COLUMNS.join(', ')} FROM ${table(target, 'entries')} WHERE workspace = $1`, [target.workspace])).rows;
+    rows = (await client.query<EntryRow>(`SELECT ${selectList(version)} FROM ${table(target, 'entries')} WHERE workspace = $1`, [target.workspace])).rows;
   } catch (err) {
     throw databaseError(err, target, 'read the state');
   }
@@ -53,10 +64,10 @@ export async function readEntries(client: pg.ClientBase | pg.Pool, target: Postg
 }
 
 /** One entry, or undefined. */
-export async function readEntry(client: pg.ClientBase | pg.Pool, target: PostgresTarget, name: string, userId: string): Promise<StateEntry | undefined> {
+export async function readEntry(client: pg.ClientBase | pg.Pool, target: PostgresTarget, name: string, userId: string, version = 0): Promise<StateEntry | undefined> {
   let rows: EntryRow[];
   try {
-    rows = (await client.query<EntryRow>(`SELECT ${ENTRY_COLUMNS.join(', ')} FROM ${table(target, 'entries')} WHERE workspace = $1 AND name = $2 AND user_id = $3`, [target.workspace, name, userId])).rows;
+    rows = (await client.query<EntryRow>(`SELECT ${selectList(version)} FROM ${table(target, 'entries')} WHERE workspace = $1 AND name = $2 AND user_id = $3`, [target.workspace, name, userId])).rows;
   } catch (err) {
     throw databaseError(err, target, 'read the state');
   }

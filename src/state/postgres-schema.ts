@@ -89,6 +89,16 @@ export async function schemaVersion(client: pg.ClientBase, target: PostgresTarge
 }
 
 /**
+ * The rows `schema_migrations` gets for the migrations just applied: one per migration on an
+ * upgrade; one for the current version on a first use, which creates the current layout in one
+ * step (no earlier version ever existed there), its description saying everything it made.
+ */
+function recorded(current: number, applied: readonly Migration[]): Array<[number, string]> {
+  if (current > 0 || applied.length === 0) return applied.map((m) => [m.version, m.description]);
+  return [[SCHEMA_VERSION, `created at version ${SCHEMA_VERSION}: ${applied.map((m) => m.description).join('; ')}`]];
+}
+
+/**
  * Brings the schema to SCHEMA_VERSION: creates it on first use, then applies each missing
  * migration, all in one transaction under an advisory lock, so two first runs do not race.
  */
@@ -105,9 +115,10 @@ export async function migrate(client: pg.ClientBase, target: PostgresTarget): Pr
       applied_at timestamptz NOT NULL DEFAULT now()
     )`);
     const current = await schemaVersion(client, target);
-    for (const m of MIGRATIONS.filter((m) => m.version > current)) {
-      for (const sql of m.statements(t)) await client.query(sql);
-      await client.query(`INSERT INTO ${t('schema_migrations')} (version, description) VALUES ($1, $2)`, [m.version, m.description]);
+    const missing = MIGRATIONS.filter((m) => m.version > current);
+    for (const m of missing) for (const sql of m.statements(t)) await client.query(sql);
+    for (const [version, description] of recorded(current, missing)) {
+      await client.query(`INSERT INTO ${t('schema_migrations')} (version, description) VALUES ($1, $2)`, [version, description]);
     }
     await client.query('COMMIT');
   } catch (err) {

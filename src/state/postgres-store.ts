@@ -91,7 +91,8 @@ export class PostgresStateStore implements LockedState {
   }
 
   private async read(client: pg.ClientBase): Promise<void> {
-    const entries = (await schemaVersion(client, this.target)) === 0 ? [] : await readEntries(client, this.target);
+    const version = await schemaVersion(client, this.target);
+    const entries = version === 0 ? [] : await readEntries(client, this.target, version);
     this.entries.clear();
     for (const e of entries) this.entries.set(entryKey(e.name, e.user_id), e);
     this.digest = entriesDigest(entries);

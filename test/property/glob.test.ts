@@ -7,7 +7,8 @@ import { fc, runs, textOf } from './fast-check.js';
  * of the pattern's segments against the path's. Semantics (src/manifest/glob.ts): `*` and `?`
  * within one segment, `**` as a whole segment for any number of segments (at least one when it
  * ends the pattern), `[abc]` / `[!abc]`
- * (a `]` right after the bracket is a member), `{a,b}` alternatives, and a segment starting with
+ * (a `]` right after the bracket is a member), `{a,b}` alternatives (expanded first over the whole
+ * pattern, as a shell does: one may hold a `/` or be a `**`), and a segment starting with
  * `.` matched only by a pattern segment that starts with `.`. A malformed pattern (an unclosed `[`
  * or `{`, a reversed range) is refused by the matcher as a usage error and not compared.
  */
@@ -26,43 +27,52 @@ function refused(pattern: string): boolean {
   }
 }
 
-type Token = { t: 'lit'; c: string } | { t: 'star' } | { t: 'one' } | { t: 'class'; chars: string; negate: boolean } | { t: 'alt'; branches: Token[][] };
+type Token = { t: 'lit'; c: string } | { t: 'star' } | { t: 'one' } | { t: 'class'; chars: string; negate: boolean };
 
-/** Parses one pattern segment into tokens; `{` nests, `,` splits only inside braces. */
-function tokens(segment: string): Token[] {
+/**
+ * Braces expanded first, over the whole pattern, as a shell does: an alternative may hold a `/`
+ * or be a `**`, and a `{` inside `[...]` is still a brace. `{` nests; `,` and `}` outside braces
+ * are literal.
+ */
+function expandBraces(pattern: string): string[] {
   let i = 0;
-  const sequence = (inBraces: boolean): { items: Token[]; ended: 'comma' | 'close' | 'end' } => {
-    const items: Token[] = [];
-    while (i < segment.length) {
-      const c = segment[i]!;
-      if (inBraces && c === ',') return i++, { items, ended: 'comma' };
-      if (inBraces && c === '}') return i++, { items, ended: 'close' };
+  const sequence = (inBraces: boolean): string[] => {
+    let outs = [''];
+    while (i < pattern.length) {
+      const c = pattern[i]!;
+      if (inBraces && (c === ',' || c === '}')) return outs;
       i++;
-      if (c === '*') items.push({ t: 'star' });
-      else if (c === '?') items.push({ t: 'one' });
-      else if (c === '[') {
-        const close = segment.indexOf(']', i + 1);
-        if (close === -1) items.push({ t: 'lit', c: '[' });
-        else {
-          let body = segment.slice(i, close);
-          const negate = body.startsWith('!') || body.startsWith('^');
-          if (negate) body = body.slice(1);
-          items.push({ t: 'class', chars: body, negate });
-          i = close + 1;
-        }
-      } else if (c === '{') {
-        const branches: Token[][] = [];
+      if (c === '{') {
+        const branches: string[] = [];
         for (;;) {
-          const b = sequence(true);
-          branches.push(b.items);
-          if (b.ended !== 'comma') break;
+          branches.push(...sequence(true));
+          if (pattern[i++] !== ',') break;
         }
-        items.push({ t: 'alt', branches });
-      } else items.push({ t: 'lit', c });
+        outs = outs.flatMap((o) => branches.map((b) => o + b));
+      } else outs = outs.map((o) => o + c);
     }
-    return { items, ended: 'end' };
+    return outs;
   };
-  return sequence(false).items;
+  return sequence(false);
+}
+
+/** One pattern segment (braces already expanded) as tokens. */
+function tokens(segment: string): Token[] {
+  const items: Token[] = [];
+  for (let i = 0; i < segment.length; ) {
+    const c = segment[i++]!;
+    if (c === '*') items.push({ t: 'star' });
+    else if (c === '?') items.push({ t: 'one' });
+    else if (c === '[' && segment.indexOf(']', i + 1) !== -1) {
+      const close = segment.indexOf(']', i + 1);
+      let body = segment.slice(i, close);
+      const negate = body.startsWith('!') || body.startsWith('^');
+      if (negate) body = body.slice(1);
+      items.push({ t: 'class', chars: body, negate });
+      i = close + 1;
+    } else items.push({ t: 'lit', c });
+  }
+  return items;
 }
 
 function matchTokens(ts: readonly Token[], s: string, at: number): boolean {
@@ -78,23 +88,13 @@ function matchTokens(ts: readonly Token[], s: string, at: number): boolean {
     case 'star':
       for (let k = at; k <= s.length; k++) if (matchTokens(rest, s, k)) return true;
       return false;
-    case 'alt':
-      return first.branches.some((b) => matchTokens([...b, ...rest], s, at));
   }
 }
 
-/** Braces expanded first, as a shell does: every alternative as a plain token list. */
-function expand(ts: readonly Token[]): Token[][] {
-  if (ts.length === 0) return [[]];
-  const [first, ...rest] = ts as [Token, ...Token[]];
-  const tails = expand(rest);
-  const heads = first.t === 'alt' ? first.branches.flatMap(expand) : [[first]];
-  return heads.flatMap((h) => tails.map((t) => [...h, ...t]));
-}
-
 function matchSegment(pattern: string, segment: string): boolean {
-  // A hidden segment is matched only by an alternative that starts with a literal `.`.
-  return expand(tokens(pattern)).some((ts) => (!segment.startsWith('.') || (ts[0]?.t === 'lit' && ts[0].c === '.')) && matchTokens(ts, segment, 0));
+  // A hidden segment is matched only by a pattern segment that starts with a literal `.`.
+  const ts = tokens(pattern);
+  return (!segment.startsWith('.') || (ts[0]?.t === 'lit' && ts[0].c === '.')) && matchTokens(ts, segment, 0);
 }
 
 function reference(pattern: string, path: string): boolean {
@@ -112,7 +112,7 @@ function reference(pattern: string, path: string): boolean {
     }
     return ss.length > 0 && matchSegment(p, ss[0]!) && go(rest, ss.slice(1));
   };
-  return go(pattern.split('/'), path.split('/'));
+  return expandBraces(pattern).some((alternative) => go(alternative.split('/'), path.split('/')));
 }
 
 const PATTERN_PIECES = ['a', 'b', '.', '/', '*', '**', '?', '[', ']', '!', '[ab]', '[!a]', '{', '}', ',', '{a,b}', '{a,.b}', '.y', 'ml'];
@@ -125,6 +125,9 @@ const regressions: Array<[string, string]> = [
   ['[]]', ']'],
   ['{.a,b}', '.a'],
   ['a//b', 'a//b'],
+  ['{**}', '/'],
+  ['[{a,.b}]', ','],
+  ['{a/b,c}', 'a/b'],
 ];
 
 describe('the glob matcher against a reference', () => {
@@ -157,6 +160,9 @@ describe('the glob matcher against a reference', () => {
       ['[]]', ']', true],
       ['{.a,b}', '.a', true],
       ['a//b', 'a//b', true],
+      ['{**}', '/', true],
+      ['[{a,.b}]', ',', false],
+      ['{a/b,c}', 'a/b', true],
     ]);
   });
 

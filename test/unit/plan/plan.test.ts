@@ -1,8 +1,9 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import { bodyHash, requestBody } from '../../../src/config/request.js';
 import type { ManifestData } from '../../../src/config/types.js';
 import { parseManifestText } from '../../../src/manifest/load.js';
-import { buildPlan, countActions, hasChanges, manifestsHash, type PlanOptions } from '../../../src/plan/plan.js';
+import { buildPlan, countActions, deletionOf, hasChanges, manifestsHash, type PlanOptions } from '../../../src/plan/plan.js';
 import type { StateEntry } from '../../../src/state/entry.js';
 import type { Json } from '../../../src/wire/json.js';
 
@@ -193,5 +194,162 @@ describe('manifestsHash', () => {
     const ab = buildPlan(docs(two), stateOf([]));
     expect(manifestsHash([...ab.items].reverse())).toBe(ab.manifestsHash);
     expect(buildPlan(docs(two.replace('u2', 'u3')), stateOf([])).manifestsHash).not.toBe(ab.manifestsHash);
+  });
+});
+
+describe('buildPlan: every field of an item, and the edges of each action', () => {
+  const A = applied(V1);
+
+  test('a create holds no recorded entry; a no-op holds its entry, the wire body, its hash and the expected config', () => {
+    const [create] = buildPlan(docs(V1), stateOf([])).items;
+    expect(create).not.toHaveProperty('recorded');
+    expect(create).not.toHaveProperty('replaces');
+    expect(create).not.toHaveProperty('patch');
+    expect([create!.name, create!.file, create!.user_id, create!.cleanup, create!.blocked]).toStrictEqual(['a', '/w/m/a.yaml', 'bot', [], false]);
+    const [noop] = buildPlan(docs(V1), stateOf([A])).items;
+    expect(noop!.recorded).toBe(A);
+    expect(noop!.body_hash).toBe(A.body_hash);
+    expect([noop!.expected.config['toolkits'], noop!.expected.config['tags'], noop!.expected.toolRouterTools.length]).toStrictEqual([{ enabled: ['gmail', 'slack'] }, { enabled: ['readOnlyHint'] }, 6]);
+  });
+
+  test('a create of unknown outcome on an entry that has a session (a replace in flight) blocks an update, without a reason when none was recorded', () => {
+    const entry = applied(V1, { pending_create: { since: '2026-11-25T10:00:00.000Z', body_hash: 'h', status: 'in-flight' } });
+    const plan = buildPlan(docs(V1), stateOf([entry]));
+    expect(plan.items.map((i) => [i.action, i.reason, i.blocked, i.changes])).toStrictEqual([['update', 'outcome-unknown', true, []]]);
+    expect(plan.diagnostics.map((d) => [d.code, d.severity, d.file, d.pointer, d.message])).toStrictEqual([
+      [
+        'state/outcome-unknown',
+        'error',
+        '/w/m/a.yaml',
+        '/name',
+        'a: a create for user "bot" was sent at 2026-11-25T10:00:00.000Z and its outcome is unknown; a session may exist that the state does not record, so nothing is sent for this manifest',
+      ],
+    ]);
+  });
+
+  test('the outcome-unknown finding names the reason, and its hint is a command that exists (import takes no --user-id)', () => {
+    const entry: StateEntry = { ...A, session_id: '', body: null, pending_create: { since: '2026-11-25T10:00:00.000Z', body_hash: 'h', status: 'unknown', reason: 'the request timed out' } };
+    const [d] = buildPlan(docs(V1), stateOf([entry])).diagnostics;
+    expect(d!.message).toBe(
+      'a: a create for user "bot" was sent at 2026-11-25T10:00:00.000Z and its outcome is unknown (the request timed out); a session may exist that the state does not record, so nothing is sent for this manifest',
+    );
+    expect(d!.hint).toBe(
+      'look for a session of user "bot" created from 2026-11-25T10:00:00.000Z on; adopt it with `sessionctl import a trs_...`, or, if there is none, apply with --recreate-unknown to create it',
+    );
+  });
+
+  test('--recreate-unknown over an intent without a session: a create that keeps the entry it will replace', () => {
+    const intent: StateEntry = { ...A, session_id: '', body: null, pending_create: { since: 't', body_hash: 'h', status: 'unknown' } };
+    const [item] = buildPlan(docs(V1), stateOf([intent]), { recreateUnknown: true }).items;
+    expect([item!.action, item!.reason, item!.blocked, item!.recorded]).toStrictEqual(['create', 'not-applied', false, intent]);
+  });
+
+  test('a user change where the old entry has no body: one change line, user_id old -> new, at the manifest', () => {
+    const old = { ...A, body: null };
+    const [item] = buildPlan(docs(V1.replace('user_id: bot', 'user_id: bot-2')), stateOf([old])).items;
+    expect([item!.action, item!.reason, item!.replaces]).toStrictEqual(['replace', 'user-changed', old]);
+    expect(item!.changes).toStrictEqual([{ field: 'user_id', pointer: '/user_id', op: 'change', old: 'bot', new: 'bot-2', source: 'manifest', range: docs(V1)[0]!.locate('/user_id', { key: true }) }]);
+  });
+
+  test('a user change with other changes: every field change, from the old entry’s body', () => {
+    const [item] = buildPlan(docs(V1.replace('user_id: bot', 'user_id: bot-2').replace('[gmail, slack]', '[gmail]')), stateOf([A])).items;
+    expect(item!.changes.map((c) => [c.field, c.op, c.old, c.new])).toStrictEqual([
+      ['toolkits.enable', 'change', ['gmail', 'slack'], ['gmail']],
+      ['user_id', 'change', 'bot', 'bot-2'],
+    ]);
+  });
+
+  test('only a session of the same manifest under another user is its old one: not another manifest, not a bare intent', () => {
+    const other = applied(V1.replace('name: a', 'name: b'));
+    expect(buildPlan(docs(V1), stateOf([other])).items.map((i) => [i.action, i.reason])).toStrictEqual([['create', 'not-applied']]);
+    const intentOfAlice: StateEntry = { ...A, user_id: 'alice', session_id: '', pending_create: { since: 't', body_hash: 'h', status: 'in-flight' } };
+    expect(buildPlan(docs(V1), stateOf([intentOfAlice])).items.map((i) => [i.action, i.reason])).toStrictEqual([['create', 'not-applied']]);
+  });
+
+  test('written differently, asking for the same: a no-op (a default spelled out)', () => {
+    const spelled = `${V1}manage_connections:\n  enable: true\n`;
+    expect(buildPlan(docs(spelled), stateOf([A])).items.map((i) => [i.action, i.reason, i.changes, i.patch])).toStrictEqual([['no-op', 'up-to-date', [], undefined]]);
+  });
+
+  test('a real change next to a spelled-out default is an update with both field changes', () => {
+    const changed = `${V1.replace('[gmail, slack]', '[gmail]')}manage_connections:\n  enable: true\n`;
+    const [item] = buildPlan(docs(changed), stateOf([A])).items;
+    expect(item!.action).toBe('update');
+    expect(item!.changes.map((c) => c.field)).toStrictEqual(['manage_connections', 'toolkits.enable']);
+    expect(item!.patch).toStrictEqual({ toolkits: { enable: ['gmail'] }, manage_connections: { enable: true } });
+  });
+
+  test('custom tools added where there were none: replace', () => {
+    const withTool = `${V1}experimental:\n  custom_tools:\n    - slug: LOCAL_X\n      name: X\n      description: d\n      input_schema: { type: object }\n`;
+    const [item] = buildPlan(docs(withTool), stateOf([A])).items;
+    expect([item!.action, item!.reason, item!.replaces]).toStrictEqual(['replace', 'custom-tools-changed', A]);
+    expect(item!.changes.map((c) => [c.field, c.op])).toStrictEqual([['experimental', 'add']]);
+  });
+
+  test('an entry without a body whose hash differs: an update without field changes, the PATCH every declared field', () => {
+    const entry = { ...A, body: null, body_hash: 'another' };
+    const [item] = buildPlan(docs(V1), stateOf([entry])).items;
+    expect([item!.action, item!.reason, item!.changes, item!.patch]).toStrictEqual(['update', 'config-changed', [], { toolkits: { enable: ['gmail', 'slack'] }, tags: ['readOnlyHint'] }]);
+  });
+});
+
+describe('buildPlan: deletions and the prunable count', () => {
+  const other = (name: string): StateEntry => applied(V1.replace('name: a', `name: ${name}`), { file: `m/${name}.yaml` });
+
+  test('without --prune nor a count, nothing is looked at', () => {
+    const plan = buildPlan(docs(V1), stateOf([applied(V1), other('b')]));
+    expect([plan.deletions, plan.prunable]).toStrictEqual([[], 0]);
+  });
+
+  test('with --prune the deletions carry the entry, its file and the reason; the count is 0 (they are deletions)', () => {
+    const b = other('b');
+    const plan = buildPlan(docs(V1), stateOf([applied(V1), b]), { prune: { roots: ['/w/m'], cwd: CWD } });
+    expect(plan.deletions).toStrictEqual([{ name: 'b', user_id: 'bot', session_id: 'trs_b', file: 'm/b.yaml', reason: 'manifest-removed', entry: b }]);
+    expect(plan.prunable).toBe(0);
+    expect(hasChanges(plan)).toBe(true);
+    expect(countActions(plan)).toStrictEqual({ create: 0, update: 0, replace: 0, delete: 1, 'no-op': 1 });
+  });
+
+  test('a deletion of an entry that names no file has file null', () => {
+    const { file: _file, ...noFile } = other('b');
+    expect(deletionOf(noFile, 'destroy')).toStrictEqual({ name: 'b', user_id: 'bot', session_id: 'trs_b', file: null, reason: 'destroy', entry: noFile });
+  });
+
+  test('the plan carries the state hash as read, and its own findings', () => {
+    expect(buildPlan(docs(V1), stateOf([])).stateHash).toBe('');
+    expect(buildPlan(docs(V1), stateOf([applied(V1)])).stateHash).toBe('h');
+  });
+});
+
+describe('countActions and hasChanges', () => {
+  test('one item of each action', () => {
+    const v2 = V1.replace('[gmail, slack]', '[gmail]');
+    const text = `${V1.replace('name: a', 'name: n')}---\n${v2}---\n${V1.replace('name: a', 'name: c')}---\n${V1.replace('name: a', 'name: r').replace('user_id: bot', 'user_id: bot-2')}`;
+    const entries = [applied(V1.replace('name: a', 'name: n')), applied(V1), applied(V1.replace('name: a', 'name: r'))];
+    const plan = buildPlan(docs(text), stateOf(entries));
+    expect(plan.items.map((i) => [i.name, i.action])).toStrictEqual([
+      ['n', 'no-op'],
+      ['a', 'update'],
+      ['c', 'create'],
+      ['r', 'replace'],
+    ]);
+    expect(countActions(plan)).toStrictEqual({ create: 1, update: 1, replace: 1, delete: 0, 'no-op': 1 });
+    expect(hasChanges(plan)).toBe(true);
+    expect(hasChanges({ items: plan.items.slice(0, 1), deletions: [] })).toBe(false);
+    expect(hasChanges({ items: plan.items.slice(1, 2), deletions: [] })).toBe(true);
+    expect(hasChanges({ items: [], deletions: [] })).toBe(false);
+  });
+});
+
+describe('manifestsHash: the exact digest', () => {
+  test('SHA-256 of the rows [name, user, body hash] in canonical order', () => {
+    const rows = [
+      { name: 'b', user_id: 'u', body_hash: 'h2' },
+      { name: 'a', user_id: 'v', body_hash: 'h1' },
+      { name: 'a', user_id: 'u', body_hash: 'h3' },
+    ];
+    const expected = createHash('sha256').update('[["a","u","h3"],["a","v","h1"],["b","u","h2"]]').digest('hex');
+    expect(manifestsHash(rows)).toBe(expected);
+    expect(manifestsHash([])).toBe(createHash('sha256').update('[]').digest('hex'));
   });
 });

@@ -42,9 +42,44 @@ describe.skipIf(skipBecause(db === null, 'needs a PostgreSQL server (the run pri
     await (await backend(schema).openLocked(lock())).unlock();
     const versions = await sql<{ version: number; description: string }>(db!, `SELECT version, description FROM "${schema}".schema_migrations ORDER BY version`);
     expect(versions.map((v) => v.version)).toEqual([SCHEMA_VERSION]);
-    expect(versions[0]!.description).toMatch(/entries .* locks/);
+    expect(versions[0]!.description).toBe(
+      'created at version 2: entries (one row per workspace, manifest name and user id) and locks (one row per workspace); entries.file: the manifest file an entry was applied from, which scopes `apply --prune`',
+    );
     const tables = await sql<{ table_name: string }>(db!, 'SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY 1', [schema]);
     expect(tables.map((t) => t.table_name)).toEqual(['entries', 'locks', 'schema_migrations']);
+  });
+
+  test('a schema at version 1 (as the first sessionctl with PostgreSQL made it) is upgraded by the first lock: each migration recorded, its rows kept', async () => {
+    const schema = fresh();
+    // Version 1 exactly as it shipped: a migration is never edited, so this layout is fixed.
+    await sql(db!, `CREATE SCHEMA "${schema}"`);
+    await sql(db!, `CREATE TABLE "${schema}".schema_migrations (version integer PRIMARY KEY, description text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+    await sql(
+      db!,
+      `CREATE TABLE "${schema}".entries (workspace text NOT NULL, name text NOT NULL, user_id text NOT NULL, session_id text NOT NULL, mcp_url text NOT NULL,
+        tool_router_tools jsonb NOT NULL, config_version bigint, body_hash text NOT NULL, body json, applied_at timestamptz NOT NULL, pending_create jsonb,
+        superseded jsonb, updated_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (workspace, name, user_id))`,
+    );
+    await sql(db!, `CREATE TABLE "${schema}".locks (workspace text PRIMARY KEY, lock_id text NOT NULL, pid integer, hostname text, role text NOT NULL DEFAULT current_user, backend_pid integer NOT NULL, since timestamptz NOT NULL DEFAULT now())`);
+    await sql(db!, `INSERT INTO "${schema}".schema_migrations (version, description) VALUES (1, 'v1')`);
+    await sql(db!, `INSERT INTO "${schema}".entries (workspace, name, user_id, session_id, mcp_url, tool_router_tools, config_version, body_hash, body, applied_at) VALUES ('default', 'old', 'u1', 'trs_old', 'm', '[]', 1, 'h', NULL, '2026-03-01T10:00:00.000Z')`);
+    // Reading (plan, diff, an application's lookup) needs no lock and does not upgrade: it reads version 1 as it is.
+    expect((await backend(schema).load()).list()).toEqual([entry('old')]);
+    const reader = await backend(schema).openReader();
+    expect([await reader.list(), await reader.get('old', 'u1')]).toEqual([[entry('old')], entry('old')]);
+    await reader.close();
+    expect(await sql(db!, `SELECT version FROM "${schema}".schema_migrations`)).toEqual([{ version: 1 }]);
+    const state = await backend(schema).openLocked(lock());
+    expect(state.list()).toEqual([entry('old')]);
+    await state.record({ ...entry('new'), file: 'm/new.yaml' });
+    await state.unlock();
+    const versions = await sql<{ version: number; description: string }>(db!, `SELECT version, description FROM "${schema}".schema_migrations ORDER BY version`);
+    expect(versions.map((v) => [v.version, v.description])).toEqual([
+      [1, 'v1'],
+      [2, 'entries.file: the manifest file an entry was applied from, which scopes `apply --prune`'],
+    ]);
+    expect(SCHEMA_VERSION).toBe(2);
+    expect((await backend(schema).load()).list()).toEqual([{ ...entry('new'), file: 'm/new.yaml' }, entry('old')]);
   });
 
   test('eight first runs at once, on eight workspaces: one creates the schema, all of them work', async () => {
