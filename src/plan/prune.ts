@@ -25,9 +25,15 @@ export interface PruneScope {
    * characters and all (`m/[ab].yaml`), so it must not be matched as a glob here either.
    */
   literal?: (absolutePath: string) => boolean;
+  /**
+   * Files the project's `ignore` covers: no command looks at them, so their sessions are never
+   * pruned (a file moved under `drafts/` keeps its session until it is deleted or destroyed).
+   */
+  ignored?: (absolutePath: string) => boolean;
 }
 
-function inScope(file: string, { roots, cwd, literal }: PruneScope): boolean {
+function inScope(file: string, { roots, cwd, literal, ignored }: PruneScope): boolean {
+  if (ignored?.(file) === true) return false;
   return roots.some((root) => {
     const abs = isAbsolute(root) ? root : resolve(cwd, root);
     if (hasGlobMagic(abs) && literal?.(abs) !== true) {

@@ -48,13 +48,23 @@ const PROJECT_FILE_NAMES = new Set(['sessionctl.yaml', 'sessionctl.yml']);
  */
 export function selectProjectFiles(listed: readonly string[], paths: readonly string[], cwd: string, project: ProjectRunOptions | undefined): string[] {
   const named = new Set(paths.map((p) => resolve(cwd, p)));
-  const ignored = project?.ignore === undefined || project.ignore.globs.length === 0 ? undefined : pathMatcher(project.ignore.globs);
+  const ignored = projectIgnores(project);
   return listed.filter((file) => {
     // Named on the command line, it is checked as asked (and its findings say it is no manifest).
     if ((file === project?.configFile || PROJECT_FILE_NAMES.has(basename(file))) && !named.has(file)) return false;
-    const rel = ignored === undefined ? undefined : relativePath(project!.ignore!.dir, file);
-    return rel === undefined || !ignored!(rel);
+    return ignored === undefined || !ignored(file);
   });
+}
+
+/** Whether the project's `ignore` covers an absolute file path; undefined when it ignores nothing. */
+export function projectIgnores(project: ProjectRunOptions | undefined): ((file: string) => boolean) | undefined {
+  const ignore = project?.ignore;
+  if (ignore === undefined || ignore.globs.length === 0) return undefined;
+  const matches = pathMatcher(ignore.globs);
+  return (file) => {
+    const rel = relativePath(ignore.dir, file);
+    return rel !== undefined && matches(rel);
+  };
 }
 
 const catalogs = new Map<string, Promise<Catalog>>();

@@ -110,3 +110,19 @@ describe('prunable: what is never pruned', () => {
     expect(out[0]).toBe(list[0]);
   });
 });
+
+describe('prunable: files the project ignores are never pruned', () => {
+  const entries = [entry('a', 'm/a.yaml'), entry('draft', 'm/drafts/d.yaml'), entry('other', 'm/drafts-not/o.yaml')];
+  const ignored = (path: string): boolean => path.startsWith('/w/m/drafts/');
+
+  test('an ignored file keeps its session; the others in scope are pruned as without it', () => {
+    expect(prunable(entries, kept, new Set(), { roots: ['m'], cwd: CWD, ignored }).map((e) => e.name)).toStrictEqual(['a', 'other']);
+    expect(prunable(entries, kept, new Set(), { roots: ['m'], cwd: CWD }).map((e) => e.name)).toStrictEqual(['a', 'draft', 'other']);
+  });
+
+  test('asked with the absolute path of the recorded file', () => {
+    const asked: string[] = [];
+    prunable([entry('draft', 'm/drafts/d.yaml')], kept, new Set(), { roots: ['m'], cwd: CWD, ignored: (p) => (asked.push(p), false) });
+    expect(asked).toStrictEqual(['/w/m/drafts/d.yaml']);
+  });
+});
