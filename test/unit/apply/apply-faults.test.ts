@@ -161,6 +161,19 @@ for (const kind of STATE_KINDS) {
     });
 
     describe('a PATCH that fails', () => {
+      test('a failed update deletes none of the sessions its entry still has to delete: they wait for a run that succeeds', async () => {
+        await run(A);
+        const left = (await w.client.createSession({ user_id: 'alice' })).session_id;
+        const state = await w.open();
+        await state.record({ ...state.get('a', 'alice')!, superseded: [left] });
+        await state.unlock();
+        await fault({ route: 'update', status: 400, times: 1 });
+        const result = await run(A.replace('[gmail, slack]', '[gmail]'));
+        expect(result.items.map((i) => i.outcome)).toStrictEqual(['failed']);
+        expect([await w.received('delete'), (await entry('a'))!.superseded]).toStrictEqual([0, [left]]);
+        expect(await w.live()).toContain(left);
+      });
+
       test('409: a conflict naming both versions; nothing overwritten, the entry as it was', async () => {
         await run(A);
         const before = (await entry('a'))!;
