@@ -6,6 +6,7 @@ import type { ResolvedSession } from '../runner/session-ref.js';
 import type { CommandEnv } from './command.js';
 import type { OperateFlags } from './operate-options.js';
 import { schemaReference } from './schema-reference.js';
+import { revealSensitive } from './sensitive-options.js';
 
 export interface ExportFlags extends Omit<OperateFlags, 'format'> {
   name?: string;
@@ -35,7 +36,8 @@ export async function exportSession(client: SessionClient, sessionId: string, re
     import('../report/manifest-yaml.js'),
     import('../runner/mask-session.js'),
   ]);
-  const reveal = flags.showSensitive === true;
+  // As plan's: values as they are only on the user's own machine, never into a kept CI log.
+  const reveal = revealSensitive(flags, env);
   if (!reveal) registerRecordedSensitive(resolved.entry, env.masker, env.io.env);
   const live = await client.getSession(sessionId);
   // The fields apply recorded as sensitive come out as `(sensitive: VAR)`, which the file writes as `${VAR}`.

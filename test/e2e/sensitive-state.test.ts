@@ -61,5 +61,17 @@ describe('sensitive values in the state', () => {
     expect(refused.exitCode).toBe(2);
     expect(refused.stdout).toBe('');
     expect(refused.stderr).toContain('error: --show-sensitive is refused when CI is set: CI logs, report files, plan files and step summaries are kept and read by others');
+
+    // export: the recorded sensitive fields as their variables; as they are only when asked, never in CI.
+    const exported = await w.run(['export', 'hook'], rotated);
+    expect(exported.exitCode, exported.stderr).toBe(0);
+    expect(exported.stdout).toContain('user_id: ${USER_TOKEN} # set USER_TOKEN: a sensitive value');
+    expect(exported.stdout).not.toContain('user-8812');
+    const revealed = await w.run(['export', 'hook', '--show-sensitive'], rotated);
+    expect(revealed.stdout).toContain('user_id: user-8812');
+    const refusedExport = await w.run(['export', 'hook', '--show-sensitive'], { ...rotated, CI: 'true' });
+    expect(refusedExport.exitCode).toBe(2);
+    expect(refusedExport.stdout).toBe('');
+    expect(refusedExport.stderr).toContain('error: --show-sensitive is refused when CI is set');
   });
 });

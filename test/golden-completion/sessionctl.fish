@@ -275,7 +275,7 @@ complete -c sessionctl -n '__sessionctl_at \'import\'' -s 'h' -l 'help' -d 'disp
 complete -c sessionctl -n '__sessionctl_at \'export\'' -l 'name' -r -F -d 'the manifest name (default: the recorded name, else one made from the session id)'
 complete -c sessionctl -n '__sessionctl_at \'export\'' -l 'out' -r -F -d 'write the manifest to this file instead of standard output'
 complete -c sessionctl -n '__sessionctl_at \'export\'' -l 'force' -d 'replace --out when it exists'
-complete -c sessionctl -n '__sessionctl_at \'export\'' -l 'show-sensitive' -d 'write values that look like secrets as they are (not for files that go to git)'
+complete -c sessionctl -n '__sessionctl_at \'export\'' -l 'show-sensitive' -d 'write sensitive and secret-looking values as they are (not for files that go to git; refused when CI is set)'
 complete -c sessionctl -n '__sessionctl_at \'export\'' -l 'state' -r -F -d 'the state that resolves manifest names: a file (default: .sessionctl/state.json) or a postgres:// URL; also SESSIONCTL_STATE'
 complete -c sessionctl -n '__sessionctl_at \'export\'' -l 'user-id' -r -F -d 'the user id to pick when a manifest name was applied for several users'
 complete -c sessionctl -n '__sessionctl_at \'export\'' -l 'format' -x -a 'human json' -d 'human: tables and summaries; json: the service\'s response, unchanged'

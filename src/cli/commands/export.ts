@@ -15,7 +15,7 @@ export const registerExport: RegisterCommand = (program, env) => {
     .addOption(new Option('--name <name>', 'the manifest name (default: the recorded name, else one made from the session id)').argParser(parseName))
     .option('--out <file>', 'write the manifest to this file instead of standard output')
     .option('--force', 'replace --out when it exists')
-    .option('--show-sensitive', 'write values that look like secrets as they are (not for files that go to git)');
+    .option('--show-sensitive', 'write sensitive and secret-looking values as they are (not for files that go to git; refused when CI is set)');
   addOperateOptions(cmd)
     .addHelpText(
       'after',
