@@ -159,7 +159,7 @@ complete -c sessionctl -n '__sessionctl_at \'validate\'' -s 'h' -l 'help' -d 'di
 
 # sessionctl plan
 complete -c sessionctl -n '__sessionctl_at \'plan\'' -l 'refresh' -d 'read recorded sessions (GET): a gone one is planned for create, a drifted one for an update that repairs it'
-complete -c sessionctl -n '__sessionctl_at \'plan\'' -l 'prune' -d 'plan the deletion of recorded sessions whose manifests are gone from these paths'
+complete -c sessionctl -n '__sessionctl_at \'plan\'' -l 'prune' -d 'plan the deletion of recorded sessions whose manifests are gone from these paths (files sessionctl.yaml ignores keep theirs)'
 complete -c sessionctl -n '__sessionctl_at \'plan\'' -l 'recreate-unknown' -d 'plan creates where an earlier create has an unknown outcome'
 complete -c sessionctl -n '__sessionctl_at \'plan\'' -l 'detailed-exitcode' -d 'exit 4 when changes are pending (0 when none)'
 complete -c sessionctl -n '__sessionctl_at \'plan\'' -l 'out' -r -F -d 'save the plan; `sessionctl apply FILE` executes it only while manifests and state are unchanged'
@@ -185,7 +185,7 @@ complete -c sessionctl -n '__sessionctl_at \'plan\'' -s 'h' -l 'help' -d 'displa
 # sessionctl apply
 complete -c sessionctl -n '__sessionctl_at \'apply\'' -l 'dry-run' -d 'show the plan only: no lock, no request'
 complete -c sessionctl -n '__sessionctl_at \'apply\'' -l 'refresh' -r -F -d 'read recorded sessions first and repair their drift (default: true; --refresh=false or --no-refresh skips it)'
-complete -c sessionctl -n '__sessionctl_at \'apply\'' -l 'prune' -d 'delete the recorded sessions whose manifests are gone from these paths (listed before anything is deleted)'
+complete -c sessionctl -n '__sessionctl_at \'apply\'' -l 'prune' -d 'delete the recorded sessions whose manifests are gone from these paths (listed before anything is deleted; files sessionctl.yaml ignores keep theirs)'
 complete -c sessionctl -n '__sessionctl_at \'apply\'' -l 'keep-replaced' -d 'a replace leaves the old session alive (and forgets it) instead of deleting it'
 complete -c sessionctl -n '__sessionctl_at \'apply\'' -l 'recreate-unknown' -d 'create sessions whose earlier create has an unknown outcome (check first that none exists)'
 complete -c sessionctl -n '__sessionctl_at \'apply\'' -l 'strict' -d 'drift the manifest does not declare (added) and warnings fail the run too'

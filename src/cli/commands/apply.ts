@@ -55,7 +55,7 @@ export const registerApply: RegisterCommand = (program, env) => {
     .option('--dry-run', 'show the plan only: no lock, no request')
     .addOption(new Option('--refresh [bool]', 'read recorded sessions first and repair their drift (default: true; --refresh=false or --no-refresh skips it)').argParser(parseRefresh))
     .addOption(new Option('--no-refresh', 'do not read recorded sessions first').hideHelp())
-    .option('--prune', 'delete the recorded sessions whose manifests are gone from these paths (listed before anything is deleted)')
+    .option('--prune', 'delete the recorded sessions whose manifests are gone from these paths (listed before anything is deleted; files sessionctl.yaml ignores keep theirs)')
     .option('--keep-replaced', 'a replace leaves the old session alive (and forgets it) instead of deleting it')
     .option('--recreate-unknown', 'create sessions whose earlier create has an unknown outcome (check first that none exists)')
     .option('--strict', 'drift the manifest does not declare (added) and warnings fail the run too')

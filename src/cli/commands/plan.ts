@@ -24,7 +24,7 @@ export const registerPlan: RegisterCommand = (program, env) => {
     .description('Show what apply would do per manifest (create, update, replace, delete with --prune, no-op), field by field at the declared lines. No network unless --refresh.')
     .argument('[paths...]', 'manifest files, folders (searched for *.yaml and *.yml), globs in quotes, or - for standard input (default: `paths` of sessionctl.yaml)')
     .option('--refresh', 'read recorded sessions (GET): a gone one is planned for create, a drifted one for an update that repairs it')
-    .option('--prune', 'plan the deletion of recorded sessions whose manifests are gone from these paths')
+    .option('--prune', 'plan the deletion of recorded sessions whose manifests are gone from these paths (files sessionctl.yaml ignores keep theirs)')
     .option('--recreate-unknown', 'plan creates where an earlier create has an unknown outcome')
     .option('--detailed-exitcode', 'exit 4 when changes are pending (0 when none)')
     .option('--out <file>', 'save the plan; `sessionctl apply FILE` executes it only while manifests and state are unchanged')
