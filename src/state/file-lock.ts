@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { link, mkdir, open, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { link as linkFile, mkdir, open, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { InputError } from '../diagnostics/errors.js';
 import { lockedError, sleep, type LockHolder, type StateLockOptions } from './lock.js';
@@ -29,6 +29,16 @@ const POLL_MS = 250;
 /** `link` is not supported on some file systems (FAT, some network and FUSE mounts). */
 const NO_LINK = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV']);
 
+/**
+ * The one file system call whose failure the file systems of a test machine cannot produce: a
+ * test passes a `link` that fails as FAT or a network mount does. Everything else is the real thing.
+ */
+export interface FileLockIo {
+  link(existingPath: string, newPath: string): Promise<void>;
+}
+
+const realIo: FileLockIo = { link: linkFile };
+
 /** The lock file beside a state file. */
 export function lockPathOf(statePath: string): string {
   return `${statePath}.lock`;
@@ -53,7 +63,7 @@ interface Seen {
  * waited for up to `timeoutMs` (default 0), then an InputError names its holder and how to
  * release it.
  */
-export async function takeFileLock(statePath: string, options: StateLockOptions): Promise<string> {
+export async function takeFileLock(statePath: string, options: StateLockOptions, io: FileLockIo = realIo): Promise<string> {
   const lockPath = lockPathOf(statePath);
   try {
     await mkdir(dirname(statePath), { recursive: true });
@@ -62,11 +72,12 @@ export async function takeFileLock(statePath: string, options: StateLockOptions)
   }
   const now = options.now ?? (() => new Date());
   const timeoutMs = options.timeoutMs ?? 0;
+  const wait = options.sleep ?? sleep;
   const id = randomUUID();
-  const started = Date.now();
+  const started = now().getTime();
   for (;;) {
     const content = `${JSON.stringify({ id, ...options.owner, since: now().toISOString() })}\n`;
-    if (await publish(lockPath, content)) return id;
+    if (await publish(lockPath, content, io)) return id;
     const seen = await look(lockPath);
     if (seen === undefined) continue; // released meanwhile
     if (isStale(seen, options, now())) {
@@ -75,9 +86,9 @@ export async function takeFileLock(statePath: string, options: StateLockOptions)
       if (outcome === 'busy') await sleep(BREAKER_RETRY_MS);
       continue;
     }
-    const waited = Date.now() - started;
+    const waited = now().getTime() - started;
     if (waited >= timeoutMs) throw lockedError(statePath, seen.holder, timeoutMs);
-    await sleep(Math.min(POLL_MS, timeoutMs - waited));
+    await wait(Math.min(POLL_MS, timeoutMs - waited));
   }
 }
 
@@ -111,11 +122,11 @@ export async function readFileLock(statePath: string): Promise<LockHolder | unde
 }
 
 /** Writes `content` to a private file and links it to the lock path: false when a lock exists. */
-async function publish(lockPath: string, content: string): Promise<boolean> {
+async function publish(lockPath: string, content: string, io: FileLockIo): Promise<boolean> {
   const temp = `${lockPath}.${randomUUID()}.tmp`;
   try {
     await writeFile(temp, content, { mode: 0o600, flag: 'wx' });
-    await link(temp, lockPath);
+    await io.link(temp, lockPath);
     return true;
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? '';
