@@ -131,11 +131,12 @@ async function publish(lockPath: string, content: string, io: FileLockIo): Promi
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? '';
     if (code === 'EEXIST') return false;
-    if (NO_LINK.has(code)) return createDirectly(lockPath, content);
-    throw cannotLock(err, lockPath);
+    if (!NO_LINK.has(code)) throw cannotLock(err, lockPath);
   } finally {
     await unlink(temp).catch(() => undefined);
   }
+  // Not returned from the catch: its promise would reject while the finally still waits, unhandled.
+  return createDirectly(lockPath, content);
 }
 
 /** Without hard links: an exclusive create; a reader meanwhile sees an empty lock, fresh by its age. */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { link, readFile, readdir, stat, unlink, utimes, writeFile } from 'node:fs/promises';
+import { link, mkdir, readFile, readdir, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { beforeEach, describe, expect, test } from 'vitest';
@@ -391,6 +391,15 @@ describe('file systems without hard links', () => {
     const err = await failure(takeFileLock(state, options(), failingLink(errno('EXDEV'))));
     expect(err.message).toContain('locked by process 1111 on elsewhere since 2026-03-01T10:00:00.000Z (lock L1)');
     expect(await readFile(lock, 'utf8')).toBe(lineOf('L1', { pid: 1111, hostname: 'elsewhere' }));
+  });
+
+  test('a folder that goes away meanwhile: an InputError naming the lock (never an unhandled rejection)', async () => {
+    const sub = join(dir, 'sub');
+    await mkdir(sub);
+    const subState = join(sub, 'state.json');
+    const err = await failure(takeFileLock(subState, options(), failingLink(errno('EXDEV'), 1, () => rmSync(sub, { recursive: true }))));
+    expect(err.message).toBe(`cannot take the state lock: ENOENT: no such file or directory, open '${subState}.lock'`);
+    expect(err.file).toBe(`${subState}.lock`);
   });
 
   test('any other failure of link is an InputError, and its temporary file is removed', async () => {
