@@ -167,6 +167,8 @@ async function look(lockPath: string): Promise<Seen | undefined> {
     const st = await handle.stat();
     const text = await handle.readFile('utf8');
     return { text, ino: st.ino, mtimeMs: st.mtimeMs, ...parseLock(text) };
+  } catch (err) {
+    throw cannotLock(err, lockPath);
   } finally {
     await handle.close();
   }

@@ -363,6 +363,16 @@ describe('readFileLock: what a lock file says', () => {
   });
 });
 
+describe('hostile lock paths', () => {
+  test('a folder where the lock belongs is an InputError on the lock path, never a raw error', async () => {
+    await mkdir(lock);
+    const err = await failure(takeFileLock(state, options()));
+    expect(err.message).toBe('cannot take the state lock: EISDIR: illegal operation on a directory, read');
+    expect(err.file).toBe(lock);
+    expect(await readdir(dir)).toEqual(['state.json.lock']);
+  });
+});
+
 describe('file systems without hard links', () => {
   /** A `link` that fails `times` times with `err` (doing `also` first), then links. */
   function failingLink(err: Error, times = Infinity, also: () => void = () => undefined): FileLockIo & { calls: number } {
