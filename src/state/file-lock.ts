@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { link as linkFile, mkdir, open, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { link as linkFile, lstat, mkdir, open, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { InputError } from '../diagnostics/errors.js';
 import { lockedError, sleep, type LockHolder, type StateLockOptions } from './lock.js';
@@ -160,8 +160,12 @@ async function look(lockPath: string): Promise<Seen | undefined> {
   try {
     handle = await open(lockPath, 'r');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw cannotLock(err, lockPath);
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw cannotLock(err, lockPath);
+    // `link` finds the path taken and `open` finds no file: a wait for it to go would never end.
+    if ((await lstat(lockPath).catch(() => undefined))?.isSymbolicLink() === true) {
+      throw new InputError('cannot take the state lock: it is a symbolic link to a missing file (sessionctl never makes one: remove it)', lockPath);
+    }
+    return undefined;
   }
   try {
     const st = await handle.stat();

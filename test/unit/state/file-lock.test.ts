@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { link, mkdir, readFile, readdir, stat, unlink, utimes, writeFile } from 'node:fs/promises';
+import { link, mkdir, readFile, readdir, readlink, stat, symlink, unlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { beforeEach, describe, expect, test } from 'vitest';
@@ -370,6 +370,15 @@ describe('hostile lock paths', () => {
     expect(err.message).toBe('cannot take the state lock: EISDIR: illegal operation on a directory, read');
     expect(err.file).toBe(lock);
     expect(await readdir(dir)).toEqual(['state.json.lock']);
+  });
+
+  test('a symbolic link to nothing where the lock belongs is an InputError, never an endless loop', async () => {
+    await symlink(join(dir, 'nowhere'), lock);
+    const err = await failure(takeFileLock(state, options()));
+    expect(err.message).toBe('cannot take the state lock: it is a symbolic link to a missing file (sessionctl never makes one: remove it)');
+    expect(err.file).toBe(lock);
+    expect(await readlink(lock)).toBe(join(dir, 'nowhere'));
+    expect((await failure(readFileLock(state))).message).toBe(err.message);
   });
 });
 
