@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { link as linkFile, lstat, mkdir, open, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { link as linkFile, lstat, mkdir, open, rename as renameFile, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { InputError } from '../diagnostics/errors.js';
 import { lockedError, sleep, type LockHolder, type StateLockOptions } from './lock.js';
@@ -30,14 +30,16 @@ const POLL_MS = 250;
 const NO_LINK = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV']);
 
 /**
- * The one file system call whose failure the file systems of a test machine cannot produce: a
- * test passes a `link` that fails as FAT or a network mount does. Everything else is the real thing.
+ * The file system calls whose failures the file systems of a test machine cannot produce: a test
+ * passes a `link` that fails as on FAT or a network mount, a `rename` that fails mid-takeover
+ * (EIO, a full disk). Everything else is the real thing.
  */
 export interface FileLockIo {
   link(existingPath: string, newPath: string): Promise<void>;
+  rename(oldPath: string, newPath: string): Promise<void>;
 }
 
-const realIo: FileLockIo = { link: linkFile };
+const realIo: FileLockIo = { link: linkFile, rename: renameFile };
 
 /** The lock file beside a state file. */
 export function lockPathOf(statePath: string): string {
@@ -81,9 +83,9 @@ export async function takeFileLock(statePath: string, options: StateLockOptions,
     const seen = await look(lockPath);
     if (seen === undefined) continue; // released meanwhile
     if (isStale(seen, options, now())) {
-      const outcome = await takeOver(lockPath, seen, content);
+      const outcome = await takeOver(lockPath, seen, content, io);
       if (outcome === 'taken') return id;
-      if (outcome === 'busy') await sleep(BREAKER_RETRY_MS);
+      if (outcome === 'busy') await wait(BREAKER_RETRY_MS);
       continue;
     }
     const waited = now().getTime() - started;
@@ -205,7 +207,7 @@ function sameLock(a: Seen, b: Seen): boolean {
 }
 
 /** Replaces the stale lock `seen` with ours, under the breaker, if it is still there unchanged. */
-async function takeOver(lockPath: string, seen: Seen, content: string): Promise<'taken' | 'busy' | 'changed'> {
+async function takeOver(lockPath: string, seen: Seen, content: string, io: FileLockIo): Promise<'taken' | 'busy' | 'changed'> {
   if (!(await takeBreaker(lockPath))) return 'busy';
   try {
     const now = await look(lockPath);
@@ -213,7 +215,7 @@ async function takeOver(lockPath: string, seen: Seen, content: string): Promise<
     const temp = `${lockPath}.${randomUUID()}.tmp`;
     try {
       await writeFile(temp, content, { mode: 0o600, flag: 'wx' });
-      await rename(temp, lockPath);
+      await io.rename(temp, lockPath);
     } catch (err) {
       await unlink(temp).catch(() => undefined);
       throw cannotLock(err, lockPath);

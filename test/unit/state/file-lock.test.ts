@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { link, mkdir, readFile, readdir, readlink, stat, symlink, unlink, utimes, writeFile } from 'node:fs/promises';
+import { link, mkdir, readFile, readdir, readlink, rename, stat, symlink, unlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { beforeEach, describe, expect, test } from 'vitest';
 import { InputError } from '../../../src/diagnostics/errors.js';
 import { forceUnlockFile, lockPathOf, readFileLock, releaseFileLock, takeFileLock, type FileLockIo } from '../../../src/state/file-lock.js';
 import type { LockOwner, StateLockOptions } from '../../../src/state/lock.js';
+import { skipBecause } from '../../helpers/skip.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 
 /**
@@ -187,7 +188,10 @@ describe('takeFileLock: the stale lock changes before the takeover', () => {
       change();
       return false;
     };
-    return failure(takeFileLock(state, options({ isAlive })));
+    const slept: number[] = [];
+    const err = await failure(takeFileLock(state, options({ isAlive, sleep: async (ms) => void slept.push(ms) })));
+    expect(slept).toEqual([]); // a changed lock is looked at again at once
+    return err;
   }
 
   test('rewritten in place with another holder (same file, same time)', async () => {
@@ -248,8 +252,15 @@ describe('the breaker of a takeover in progress', () => {
       if (++looks === 3) thirdLook();
       return false;
     };
-    const taking = takeFileLock(state, options({ isAlive }));
+    const slept: number[] = [];
+    const sleep = async (ms: number): Promise<void> => {
+      slept.push(ms);
+      await delay(ms);
+    };
+    const taking = takeFileLock(state, options({ isAlive, sleep }));
     expect(await Promise.race([spun, taking.then(() => 'taken')])).toBe('spun');
+    expect(slept.slice(0, 2)).toEqual([5, 5]); // a pause of 5 ms between tries
+    expect(new Set(slept)).toEqual(new Set([5]));
     expect(await readFile(lock, 'utf8')).toBe(stale);
     expect(existsSync(breaker())).toBe(true);
     await unlink(breaker());
@@ -363,6 +374,22 @@ describe('readFileLock: what a lock file says', () => {
   });
 });
 
+/** The descriptors this process has open on `path` (Linux: /proc/self/fd). */
+async function descriptorsOn(path: string): Promise<number> {
+  const fds = await readdir('/proc/self/fd');
+  const targets = await Promise.all(fds.map((fd) => readlink(`/proc/self/fd/${fd}`).catch(() => '')));
+  return targets.filter((t) => t === path).length;
+}
+
+describe.skipIf(skipBecause(process.platform !== 'linux', 'counts open descriptors through /proc/self/fd (Linux only)'))('descriptors', () => {
+  test('reading a lock, or creating one without hard links, leaves no descriptor open on it', async () => {
+    const id = await takeFileLock(state, options(), { rename, link: async () => Promise.reject(errno('EXDEV')) });
+    expect(await descriptorsOn(lock)).toBe(0);
+    expect(await readFileLock(state)).toStrictEqual({ id, pid: 4242, hostname: 'ci-7', since: '2026-03-01T10:00:00.000Z' });
+    expect(await descriptorsOn(lock)).toBe(0);
+  });
+});
+
 describe('hostile lock paths', () => {
   test('a folder where the lock belongs is an InputError on the lock path, never a raw error', async () => {
     await mkdir(lock);
@@ -387,6 +414,7 @@ describe('file systems without hard links', () => {
   function failingLink(err: Error, times = Infinity, also: () => void = () => undefined): FileLockIo & { calls: number } {
     const io = {
       calls: 0,
+      rename,
       async link(a: string, b: string): Promise<void> {
         if (++io.calls <= times) {
           also();
@@ -428,6 +456,17 @@ describe('file systems without hard links', () => {
     expect(err.file).toBe(lock);
     expect(io.calls).toBe(1);
     expect(await readdir(dir)).toEqual([]);
+  });
+
+  test('a takeover whose rename fails: an InputError; the stale lock stays, and no temporary file or breaker is left', async () => {
+    const stale = lineOf('L1', { pid: 1111, hostname: 'ci-7' });
+    await plant(stale);
+    const io: FileLockIo = { link, rename: async () => Promise.reject(errno('EIO', 'EIO: i/o error, rename')) };
+    const err = await failure(takeFileLock(state, options({ isAlive: dead }), io));
+    expect(err.message).toBe('cannot take the state lock: EIO: i/o error, rename');
+    expect(err.file).toBe(lock);
+    expect(await readFile(lock, 'utf8')).toBe(stale);
+    expect(await readdir(dir)).toEqual(['state.json.lock']);
   });
 
   test('an error without a code too', async () => {
