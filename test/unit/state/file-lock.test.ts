@@ -4,10 +4,11 @@ import { link, mkdir, readFile, readdir, readlink, rename, stat, symlink, unlink
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { beforeEach, describe, expect, test } from 'vitest';
-import { InputError } from '../../../src/diagnostics/errors.js';
+import type { InputError } from '../../../src/diagnostics/errors.js';
 import { forceUnlockFile, lockPathOf, readFileLock, releaseFileLock, takeFileLock, type FileLockIo } from '../../../src/state/file-lock.js';
 import type { LockOwner, StateLockOptions } from '../../../src/state/lock.js';
 import { skipBecause } from '../../helpers/skip.js';
+import { inputFailure } from '../../helpers/rejection.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 
 /**
@@ -52,15 +53,6 @@ async function plant(text: string, mtime: Date = new Date(T0.getTime() - 1000)):
   await utimes(lock, mtime, mtime);
 }
 
-async function failure(p: Promise<unknown>): Promise<InputError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(InputError);
-  return err as InputError;
-}
-
 const errno = (code: string, message = `${code}: simulated`): NodeJS.ErrnoException => Object.assign(new Error(message), { code });
 
 describe('takeFileLock: a free lock', () => {
@@ -80,7 +72,7 @@ describe('takeFileLock: a free lock', () => {
 
   test('a folder that cannot be made is an InputError on the lock path', async () => {
     await writeFile(join(dir, 'file'), '');
-    const err = await failure(takeFileLock(join(dir, 'file', 'sub', 'state.json'), options()));
+    const err = await inputFailure(takeFileLock(join(dir, 'file', 'sub', 'state.json'), options()));
     expect(err.message).toBe(`cannot take the state lock: ENOTDIR: not a directory, mkdir '${join(dir, 'file', 'sub')}'`);
     expect(err.file).toBe(join(dir, 'file', 'sub', 'state.json.lock'));
     expect((err.cause as NodeJS.ErrnoException).code).toBe('ENOTDIR');
@@ -90,7 +82,7 @@ describe('takeFileLock: a free lock', () => {
 describe('takeFileLock: a lock that another run holds', () => {
   test('fails at once by default, naming the holder, with the state file as location', async () => {
     await plant(lineOf('L1', { pid: 1111, hostname: 'elsewhere' }));
-    const err = await failure(takeFileLock(state, options()));
+    const err = await inputFailure(takeFileLock(state, options()));
     expect(err.message).toBe(`the state is locked by process 1111 on elsewhere since 2026-03-01T10:00:00.000Z (lock L1): ${TAIL} \`sessionctl state unlock L1\`.`);
     expect(err.file).toBe(state);
     expect(await readFile(lock, 'utf8')).toBe(lineOf('L1', { pid: 1111, hostname: 'elsewhere' }));
@@ -105,7 +97,7 @@ describe('takeFileLock: a lock that another run holds', () => {
       if (slept.length > 10) throw new Error('polled for ever');
       t += ms;
     };
-    const err = await failure(takeFileLock(state, options({ now: () => new Date(t), timeoutMs: 600, sleep })));
+    const err = await inputFailure(takeFileLock(state, options({ now: () => new Date(t), timeoutMs: 600, sleep })));
     expect(slept).toEqual([250, 250, 100]);
     expect(err.message).toBe(`waited 0.6s, and the state is locked by process 1111 on elsewhere since 2026-03-01T10:00:00.000Z (lock L1): ${TAIL} \`sessionctl state unlock L1\`.`);
   });
@@ -123,20 +115,20 @@ describe('takeFileLock: a lock that another run holds', () => {
 
   test('a lock of this very process is live whatever the liveness check says', async () => {
     await plant(lineOf('L0', me));
-    const err = await failure(takeFileLock(state, options({ isAlive: dead })));
+    const err = await inputFailure(takeFileLock(state, options({ isAlive: dead })));
     expect(err.message).toBe(`the state is locked by process 4242 on ci-7 since 2026-03-01T10:00:00.000Z (lock L0): ${TAIL} \`sessionctl state unlock L0\`.`);
   });
 
   test('a live process of this host keeps its lock; the liveness check is asked about that pid', async () => {
     await plant(lineOf('L1', { pid: 1111, hostname: 'ci-7' }));
     const asked: number[] = [];
-    await failure(takeFileLock(state, options({ isAlive: (pid) => (asked.push(pid), true) })));
+    await inputFailure(takeFileLock(state, options({ isAlive: (pid) => (asked.push(pid), true) })));
     expect(asked).toEqual([1111]);
   });
 
   test('a dead process of another host keeps its lock until it is old', async () => {
     await plant(lineOf('L1', { pid: 1111, hostname: 'elsewhere' }));
-    const err = await failure(takeFileLock(state, options({ isAlive: dead })));
+    const err = await inputFailure(takeFileLock(state, options({ isAlive: dead })));
     expect(err.message).toContain('locked by process 1111 on elsewhere');
   });
 });
@@ -161,7 +153,7 @@ describe('takeFileLock: a stale lock is taken over', () => {
     const mtime = new Date(T0.getTime() - 10_000);
     await plant(lineOf('L1', { pid: 1, hostname: 'elsewhere' }), mtime);
     const at = (ms: number): StateLockOptions => options({ ...over, now: () => new Date(mtime.getTime() + ms) });
-    const err = await failure(takeFileLock(state, at(age)));
+    const err = await inputFailure(takeFileLock(state, at(age)));
     expect(err.message).toContain('(lock L1)');
     const id = await takeFileLock(state, at(age + 1));
     expect(await readFile(lock, 'utf8')).toBe(lineOf(id, me, new Date(mtime.getTime() + age + 1).toISOString()));
@@ -189,7 +181,7 @@ describe('takeFileLock: the stale lock changes before the takeover', () => {
       return false;
     };
     const slept: number[] = [];
-    const err = await failure(takeFileLock(state, options({ isAlive, sleep: async (ms) => void slept.push(ms) })));
+    const err = await inputFailure(takeFileLock(state, options({ isAlive, sleep: async (ms) => void slept.push(ms) })));
     expect(slept).toEqual([]); // a changed lock is looked at again at once
     return err;
   }
@@ -294,7 +286,7 @@ describe('the breaker of a takeover in progress', () => {
 
   test('a breaker that cannot be made is an InputError on the breaker path', async () => {
     const missing = join(dir, 'missing', 'state.json');
-    const err = await failure(releaseFileLock(missing, 'L1'));
+    const err = await inputFailure(releaseFileLock(missing, 'L1'));
     expect(err.message).toBe(`cannot take the state lock: ENOENT: no such file or directory, open '${missing}.lock.break'`);
     expect(err.file).toBe(`${missing}.lock.break`);
   });
@@ -326,12 +318,12 @@ describe('releaseFileLock and forceUnlockFile', () => {
 
   test('state unlock: another id, or no lock, is an InputError and changes nothing', async () => {
     await plant(lineOf('L1'));
-    const other = await failure(forceUnlockFile(state, 'L2'));
+    const other = await inputFailure(forceUnlockFile(state, 'L2'));
     expect(other.message).toBe('the state is locked by lock L1, not L2; nothing was changed');
     expect(other.file).toBe(state);
     expect(await readFile(lock, 'utf8')).toBe(lineOf('L1'));
     await unlink(lock);
-    const none = await failure(forceUnlockFile(state, 'L1'));
+    const none = await inputFailure(forceUnlockFile(state, 'L1'));
     expect(none.message).toBe(`the state is not locked (there is no ${lock}); nothing to unlock`);
     expect(none.file).toBe(state);
     expect(await readdir(dir)).toEqual([]);
@@ -368,7 +360,7 @@ describe('readFileLock: what a lock file says', () => {
   test('a lock that cannot be opened (not ENOENT) is an InputError on the lock path', async () => {
     await writeFile(join(dir, 'file'), '');
     const inFile = join(dir, 'file', 'state.json');
-    const err = await failure(readFileLock(inFile));
+    const err = await inputFailure(readFileLock(inFile));
     expect(err.message).toBe(`cannot take the state lock: ENOTDIR: not a directory, open '${inFile}.lock'`);
     expect(err.file).toBe(`${inFile}.lock`);
   });
@@ -393,7 +385,7 @@ describe.skipIf(skipBecause(process.platform !== 'linux', 'counts open descripto
 describe('hostile lock paths', () => {
   test('a folder where the lock belongs is an InputError on the lock path, never a raw error', async () => {
     await mkdir(lock);
-    const err = await failure(takeFileLock(state, options()));
+    const err = await inputFailure(takeFileLock(state, options()));
     expect(err.message).toBe('cannot take the state lock: EISDIR: illegal operation on a directory, read');
     expect(err.file).toBe(lock);
     expect(await readdir(dir)).toEqual(['state.json.lock']);
@@ -401,11 +393,11 @@ describe('hostile lock paths', () => {
 
   test('a symbolic link to nothing where the lock belongs is an InputError, never an endless loop', async () => {
     await symlink(join(dir, 'nowhere'), lock);
-    const err = await failure(takeFileLock(state, options()));
+    const err = await inputFailure(takeFileLock(state, options()));
     expect(err.message).toBe('cannot take the state lock: it is a symbolic link to a missing file (sessionctl never makes one: remove it)');
     expect(err.file).toBe(lock);
     expect(await readlink(lock)).toBe(join(dir, 'nowhere'));
-    expect((await failure(readFileLock(state))).message).toBe(err.message);
+    expect((await inputFailure(readFileLock(state))).message).toBe(err.message);
   });
 });
 
@@ -435,7 +427,7 @@ describe('file systems without hard links', () => {
 
   test('created directly, a live lock is still a live lock', async () => {
     await plant(lineOf('L1', { pid: 1111, hostname: 'elsewhere' }));
-    const err = await failure(takeFileLock(state, options(), failingLink(errno('EXDEV'))));
+    const err = await inputFailure(takeFileLock(state, options(), failingLink(errno('EXDEV'))));
     expect(err.message).toContain('locked by process 1111 on elsewhere since 2026-03-01T10:00:00.000Z (lock L1)');
     expect(await readFile(lock, 'utf8')).toBe(lineOf('L1', { pid: 1111, hostname: 'elsewhere' }));
   });
@@ -444,14 +436,14 @@ describe('file systems without hard links', () => {
     const sub = join(dir, 'sub');
     await mkdir(sub);
     const subState = join(sub, 'state.json');
-    const err = await failure(takeFileLock(subState, options(), failingLink(errno('EXDEV'), 1, () => rmSync(sub, { recursive: true }))));
+    const err = await inputFailure(takeFileLock(subState, options(), failingLink(errno('EXDEV'), 1, () => rmSync(sub, { recursive: true }))));
     expect(err.message).toBe(`cannot take the state lock: ENOENT: no such file or directory, open '${subState}.lock'`);
     expect(err.file).toBe(`${subState}.lock`);
   });
 
   test('any other failure of link is an InputError, and its temporary file is removed', async () => {
     const io = failingLink(errno('EIO', 'EIO: i/o error, link'), 1);
-    const err = await failure(takeFileLock(state, options(), io));
+    const err = await inputFailure(takeFileLock(state, options(), io));
     expect(err.message).toBe('cannot take the state lock: EIO: i/o error, link');
     expect(err.file).toBe(lock);
     expect(io.calls).toBe(1);
@@ -462,7 +454,7 @@ describe('file systems without hard links', () => {
     const stale = lineOf('L1', { pid: 1111, hostname: 'ci-7' });
     await plant(stale);
     const io: FileLockIo = { link, rename: async () => Promise.reject(errno('EIO', 'EIO: i/o error, rename')) };
-    const err = await failure(takeFileLock(state, options({ isAlive: dead }), io));
+    const err = await inputFailure(takeFileLock(state, options({ isAlive: dead }), io));
     expect(err.message).toBe('cannot take the state lock: EIO: i/o error, rename');
     expect(err.file).toBe(lock);
     expect(await readFile(lock, 'utf8')).toBe(stale);
@@ -470,7 +462,7 @@ describe('file systems without hard links', () => {
   });
 
   test('an error without a code too', async () => {
-    const err = await failure(takeFileLock(state, options(), failingLink(new Error('boom'), 1)));
+    const err = await inputFailure(takeFileLock(state, options(), failingLink(new Error('boom'), 1)));
     expect(err.message).toBe('cannot take the state lock: boom');
   });
 

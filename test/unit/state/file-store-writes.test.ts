@@ -3,11 +3,11 @@ import { readFileSync } from 'node:fs';
 import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, test } from 'vitest';
-import { InputError } from '../../../src/diagnostics/errors.js';
 import type { StateEntry } from '../../../src/state/entry.js';
 import { forceUnlockFile, lockOwner, readFileLock, takeFileLock } from '../../../src/state/file-lock.js';
 import { DEFAULT_STATE_PATH, FileStateStore, stateFileHash } from '../../../src/state/file-store.js';
 import type { StateLockOptions } from '../../../src/state/lock.js';
+import { inputFailure } from '../../helpers/rejection.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 
 /**
@@ -30,15 +30,6 @@ function entry(name: string): StateEntry {
 }
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
-
-async function failure(p: Promise<unknown>): Promise<InputError> {
-  const err = await p.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(InputError);
-  return err as InputError;
-}
 
 test('the default state path', () => {
   expect(DEFAULT_STATE_PATH).toBe('.sessionctl/state.json');
@@ -91,7 +82,7 @@ describe('a run whose lock is no longer its own writes nothing', () => {
     const s = await FileStateStore.openLocked(path, lock);
     const id = (await readFileLock(path))!.id;
     await forceUnlockFile(path, id);
-    const err = await failure(s.record(entry('a')));
+    const err = await inputFailure(s.record(entry('a')));
     expect(err.message).toBe(message(id));
     expect(err.file).toBe(path);
     expect(await readdir(dir)).toEqual([]);
@@ -102,7 +93,7 @@ describe('a run whose lock is no longer its own writes nothing', () => {
     const id = (await readFileLock(path))!.id;
     await forceUnlockFile(path, id);
     const other = await takeFileLock(path, { ...lock, owner: lockOwner(5151) });
-    const err = await failure(s.forget('a', 'u1'));
+    const err = await inputFailure(s.forget('a', 'u1'));
     expect(err.message).toBe(message(id));
     expect((await readFileLock(path))!.id).toBe(other);
     expect(await readdir(dir)).toEqual(['state.json.lock']);
@@ -114,7 +105,7 @@ describe('a state file that cannot be read', () => {
 
   test('a corrupt one: openLocked fails and releases the lock it took; the file is left as it was', async () => {
     await writeFile(path, corrupt);
-    const err = await failure(FileStateStore.openLocked(path, lock));
+    const err = await inputFailure(FileStateStore.openLocked(path, lock));
     expect(err.message).toBe(
       'the state is not valid (not JSON at line 3, column 18); it was left untouched. Restore it from a backup, or move it aside to start over (sessions it recorded are then unknown to sessionctl).',
     );
@@ -127,7 +118,7 @@ describe('a state file that cannot be read', () => {
     await mkdir(path);
     const expected = 'cannot read the state file: EISDIR: illegal operation on a directory, read';
     for (const read of [() => FileStateStore.load(path), () => FileStateStore.openLocked(path, lock), () => stateFileHash(path)]) {
-      const err = await failure(read());
+      const err = await inputFailure(read());
       expect(err.message).toBe(expected);
       expect(err.file).toBe(path);
       expect((err.cause as NodeJS.ErrnoException).code).toBe('EISDIR');
