@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { constants, type Stats } from 'node:fs';
 import { link as linkFile, lstat, mkdir, open, rename as renameFile, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { InputError } from '../diagnostics/errors.js';
@@ -160,7 +161,8 @@ async function createDirectly(lockPath: string, content: string): Promise<boolea
 async function look(lockPath: string): Promise<Seen | undefined> {
   let handle;
   try {
-    handle = await open(lockPath, 'r');
+    // Non-blocking: a FIFO planted at the lock path would block the open until someone writes to it.
+    handle = await open(lockPath, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw cannotLock(err, lockPath);
     // `link` finds the path taken and `open` finds no file: a wait for it to go would never end.
@@ -169,15 +171,19 @@ async function look(lockPath: string): Promise<Seen | undefined> {
     }
     return undefined;
   }
+  let st: Stats;
+  let text = '';
   try {
-    const st = await handle.stat();
-    const text = await handle.readFile('utf8');
-    return { text, ino: st.ino, mtimeMs: st.mtimeMs, ...parseLock(text) };
+    st = await handle.stat();
+    if (st.isFile()) text = await handle.readFile('utf8');
   } catch (err) {
     throw cannotLock(err, lockPath);
   } finally {
     await handle.close();
   }
+  // A folder, a FIFO, a device: sessionctl never makes one, and reading it fails or blocks.
+  if (!st.isFile()) throw new InputError('cannot take the state lock: it is not a regular file (sessionctl never makes one: remove it)', lockPath);
+  return { text, ino: st.ino, mtimeMs: st.mtimeMs, ...parseLock(text) };
 }
 
 function parseLock(text: string): Pick<Seen, 'pid' | 'hostname' | 'holder'> {

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { link, mkdir, readFile, readdir, readlink, rename, stat, symlink, unlink, utimes, writeFile } from 'node:fs/promises';
@@ -383,12 +384,23 @@ describe.skipIf(skipBecause(process.platform !== 'linux', 'counts open descripto
 });
 
 describe('hostile lock paths', () => {
+  const notAFile = 'cannot take the state lock: it is not a regular file (sessionctl never makes one: remove it)';
+
   test('a folder where the lock belongs is an InputError on the lock path, never a raw error', async () => {
     await mkdir(lock);
     const err = await inputFailure(takeFileLock(state, options()));
-    expect(err.message).toBe('cannot take the state lock: EISDIR: illegal operation on a directory, read');
+    expect(err.message).toBe(notAFile);
     expect(err.file).toBe(lock);
     expect(await readdir(dir)).toEqual(['state.json.lock']);
+  });
+
+  test.skipIf(skipBecause(process.platform === 'win32', 'makes a FIFO with mkfifo'))('a FIFO where the lock belongs is an InputError, never a wait for a writer', async () => {
+    expect(spawnSync('mkfifo', [lock]).status).toBe(0);
+    const err = await inputFailure(takeFileLock(state, options()));
+    expect(err.message).toBe(notAFile);
+    expect(err.file).toBe(lock);
+    expect((await inputFailure(releaseFileLock(state, 'L1'))).message).toBe(notAFile);
+    expect((await stat(lock)).isFIFO()).toBe(true);
   });
 
   test('a symbolic link to nothing where the lock belongs is an InputError, never an endless loop', async () => {
