@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { link, mkdir, open, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { constants, type Stats } from 'node:fs';
+import { link as linkFile, lstat, mkdir, open, rename as renameFile, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { InputError } from '../diagnostics/errors.js';
 import { lockedError, sleep, type LockHolder, type StateLockOptions } from './lock.js';
@@ -29,6 +30,18 @@ const POLL_MS = 250;
 /** `link` is not supported on some file systems (FAT, some network and FUSE mounts). */
 const NO_LINK = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV']);
 
+/**
+ * The file system calls whose failures the file systems of a test machine cannot produce: a test
+ * passes a `link` that fails as on FAT or a network mount, a `rename` that fails mid-takeover
+ * (EIO, a full disk). Everything else is the real thing.
+ */
+export interface FileLockIo {
+  link(existingPath: string, newPath: string): Promise<void>;
+  rename(oldPath: string, newPath: string): Promise<void>;
+}
+
+const realIo: FileLockIo = { link: linkFile, rename: renameFile };
+
 /** The lock file beside a state file. */
 export function lockPathOf(statePath: string): string {
   return `${statePath}.lock`;
@@ -53,7 +66,7 @@ interface Seen {
  * waited for up to `timeoutMs` (default 0), then an InputError names its holder and how to
  * release it.
  */
-export async function takeFileLock(statePath: string, options: StateLockOptions): Promise<string> {
+export async function takeFileLock(statePath: string, options: StateLockOptions, io: FileLockIo = realIo): Promise<string> {
   const lockPath = lockPathOf(statePath);
   try {
     await mkdir(dirname(statePath), { recursive: true });
@@ -62,22 +75,23 @@ export async function takeFileLock(statePath: string, options: StateLockOptions)
   }
   const now = options.now ?? (() => new Date());
   const timeoutMs = options.timeoutMs ?? 0;
+  const wait = options.sleep ?? sleep;
   const id = randomUUID();
-  const started = Date.now();
+  const started = now().getTime();
   for (;;) {
     const content = `${JSON.stringify({ id, ...options.owner, since: now().toISOString() })}\n`;
-    if (await publish(lockPath, content)) return id;
+    if (await publish(lockPath, content, io)) return id;
     const seen = await look(lockPath);
     if (seen === undefined) continue; // released meanwhile
     if (isStale(seen, options, now())) {
-      const outcome = await takeOver(lockPath, seen, content);
+      const outcome = await takeOver(lockPath, seen, content, io);
       if (outcome === 'taken') return id;
-      if (outcome === 'busy') await sleep(BREAKER_RETRY_MS);
+      if (outcome === 'busy') await wait(BREAKER_RETRY_MS);
       continue;
     }
-    const waited = Date.now() - started;
+    const waited = now().getTime() - started;
     if (waited >= timeoutMs) throw lockedError(statePath, seen.holder, timeoutMs);
-    await sleep(Math.min(POLL_MS, timeoutMs - waited));
+    await wait(Math.min(POLL_MS, timeoutMs - waited));
   }
 }
 
@@ -111,20 +125,21 @@ export async function readFileLock(statePath: string): Promise<LockHolder | unde
 }
 
 /** Writes `content` to a private file and links it to the lock path: false when a lock exists. */
-async function publish(lockPath: string, content: string): Promise<boolean> {
+async function publish(lockPath: string, content: string, io: FileLockIo): Promise<boolean> {
   const temp = `${lockPath}.${randomUUID()}.tmp`;
   try {
     await writeFile(temp, content, { mode: 0o600, flag: 'wx' });
-    await link(temp, lockPath);
+    await io.link(temp, lockPath);
     return true;
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? '';
     if (code === 'EEXIST') return false;
-    if (NO_LINK.has(code)) return createDirectly(lockPath, content);
-    throw cannotLock(err, lockPath);
+    if (!NO_LINK.has(code)) throw cannotLock(err, lockPath);
   } finally {
     await unlink(temp).catch(() => undefined);
   }
+  // Not returned from the catch: its promise would reject while the finally still waits, unhandled.
+  return createDirectly(lockPath, content);
 }
 
 /** Without hard links: an exclusive create; a reader meanwhile sees an empty lock, fresh by its age. */
@@ -146,18 +161,29 @@ async function createDirectly(lockPath: string, content: string): Promise<boolea
 async function look(lockPath: string): Promise<Seen | undefined> {
   let handle;
   try {
-    handle = await open(lockPath, 'r');
+    // Non-blocking: a FIFO planted at the lock path would block the open until someone writes to it.
+    handle = await open(lockPath, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw cannotLock(err, lockPath);
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw cannotLock(err, lockPath);
+    // `link` finds the path taken and `open` finds no file: a wait for it to go would never end.
+    if ((await lstat(lockPath).catch(() => undefined))?.isSymbolicLink() === true) {
+      throw new InputError('cannot take the state lock: it is a symbolic link to a missing file (sessionctl never makes one: remove it)', lockPath);
+    }
+    return undefined;
   }
+  let st: Stats;
+  let text = '';
   try {
-    const st = await handle.stat();
-    const text = await handle.readFile('utf8');
-    return { text, ino: st.ino, mtimeMs: st.mtimeMs, ...parseLock(text) };
+    st = await handle.stat();
+    if (st.isFile()) text = await handle.readFile('utf8');
+  } catch (err) {
+    throw cannotLock(err, lockPath);
   } finally {
     await handle.close();
   }
+  // A folder, a FIFO, a device: sessionctl never makes one, and reading it fails or blocks.
+  if (!st.isFile()) throw new InputError('cannot take the state lock: it is not a regular file (sessionctl never makes one: remove it)', lockPath);
+  return { text, ino: st.ino, mtimeMs: st.mtimeMs, ...parseLock(text) };
 }
 
 function parseLock(text: string): Pick<Seen, 'pid' | 'hostname' | 'holder'> {
@@ -187,7 +213,7 @@ function sameLock(a: Seen, b: Seen): boolean {
 }
 
 /** Replaces the stale lock `seen` with ours, under the breaker, if it is still there unchanged. */
-async function takeOver(lockPath: string, seen: Seen, content: string): Promise<'taken' | 'busy' | 'changed'> {
+async function takeOver(lockPath: string, seen: Seen, content: string, io: FileLockIo): Promise<'taken' | 'busy' | 'changed'> {
   if (!(await takeBreaker(lockPath))) return 'busy';
   try {
     const now = await look(lockPath);
@@ -195,7 +221,7 @@ async function takeOver(lockPath: string, seen: Seen, content: string): Promise<
     const temp = `${lockPath}.${randomUUID()}.tmp`;
     try {
       await writeFile(temp, content, { mode: 0o600, flag: 'wx' });
-      await rename(temp, lockPath);
+      await io.rename(temp, lockPath);
     } catch (err) {
       await unlink(temp).catch(() => undefined);
       throw cannotLock(err, lockPath);

@@ -14,12 +14,15 @@ export interface StateLockOptions {
   isAlive(pid: number): boolean;
   /** A file lock older than this is stale whoever holds it (another host cannot be asked). Default 1 h. */
   staleAfterMs?: number;
+  /** The clock of a lock's `since`, of its age and of how long a wait has lasted. */
   now?: () => Date;
   /**
    * How long to wait for a lock that another run holds before giving up. Default: the backend's
    * (`--lock-timeout`), else 0: fail at once, naming the holder.
    */
   timeoutMs?: number;
+  /** File lock: waits between looks at a lock that another run holds (tests inject one; default a timer). */
+  sleep?: (ms: number) => Promise<void>;
 }
 
 /** A lock as another process sees it: enough to name its holder and to release it by force. */

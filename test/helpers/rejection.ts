@@ -1,14 +1,25 @@
 import { expect } from 'vitest';
 import { ApiError } from '../../src/client/errors.js';
+import { InputError } from '../../src/diagnostics/errors.js';
 
-/** The ApiError a client call rejects with; fails the test when it resolves or throws anything else. */
-export async function apiFailure(p: Promise<unknown>): Promise<ApiError> {
+/** What a promise rejects with, of class `kind`; fails the test when it resolves or rejects with anything else. */
+async function rejectionOf<E>(p: Promise<unknown>, kind: abstract new (...args: never[]) => E): Promise<E> {
   const err = await p.then(
     () => undefined,
     (e: unknown) => e,
   );
-  expect(err).toBeInstanceOf(ApiError);
-  return err as ApiError;
+  expect(err).toBeInstanceOf(kind);
+  return err as E;
+}
+
+/** The ApiError a client call rejects with. */
+export function apiFailure(p: Promise<unknown>): Promise<ApiError> {
+  return rejectionOf(p, ApiError);
+}
+
+/** The InputError a call rejects with (a state or lock that cannot be used). */
+export function inputFailure(p: Promise<unknown>): Promise<InputError> {
+  return rejectionOf(p, InputError);
 }
 
 /**

@@ -1,0 +1,143 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, test } from 'vitest';
+import type { StateEntry } from '../../../src/state/entry.js';
+import { forceUnlockFile, lockOwner, readFileLock, takeFileLock } from '../../../src/state/file-lock.js';
+import { DEFAULT_STATE_PATH, FileStateStore, stateFileHash } from '../../../src/state/file-store.js';
+import type { StateLockOptions } from '../../../src/state/lock.js';
+import { inputFailure } from '../../helpers/rejection.js';
+import { tempDir } from '../../helpers/temp-dir.js';
+
+/**
+ * The file backend held to exact values: the state file's bytes, what a failed read does to the
+ * lock, writes in flight and the lock's release, a run whose lock was released by `state unlock`,
+ * and every error's class, text and file.
+ */
+
+let dir: string;
+let path: string;
+beforeEach(() => {
+  dir = tempDir('file-store');
+  path = join(dir, 'state.json');
+});
+
+const lock: StateLockOptions = { owner: lockOwner(4242), isAlive: () => true };
+
+function entry(name: string): StateEntry {
+  return { name, user_id: 'u1', session_id: `trs_${name}`, mcp_url: `https://mcp.example/${name}`, tool_router_tools: ['COMPOSIO_SEARCH_TOOLS'], body_hash: `h-${name}`, applied_at: '2026-03-01T10:00:00.000Z', config_version: 1, body: null };
+}
+
+const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+
+test('the default state path', () => {
+  expect(DEFAULT_STATE_PATH).toBe('.sessionctl/state.json');
+});
+
+describe('the state file as written', () => {
+  test('is the state as JSON, indented by two, ending in one newline; its hash is that of its bytes', async () => {
+    const s = await FileStateStore.openLocked(path, lock);
+    await s.record(entry('b'));
+    await s.record(entry('a'));
+    await s.unlock();
+    const text = await readFile(path, 'utf8');
+    expect(text).toBe(`${JSON.stringify({ version: 2, sessions: [entry('a'), entry('b')] }, null, 2)}\n`);
+    expect(await stateFileHash(path)).toBe(sha256(text));
+    expect((await FileStateStore.load(path)).hashAtLoad).toBe(sha256(text));
+  });
+
+  test('records made in one turn share one write', async () => {
+    const s = await FileStateStore.openLocked(path, lock);
+    const first = s.record(entry('a'));
+    const second = s.record(entry('b'));
+    expect(second).toBe(first);
+    await first;
+    expect((await FileStateStore.load(path)).list().map((e) => e.name)).toEqual(['a', 'b']);
+    await s.unlock();
+  });
+
+  test('unlock waits for a write in flight: the file holds it when unlock resolves', async () => {
+    const s = await FileStateStore.openLocked(path, lock);
+    const recorded = s.record(entry('a'));
+    await s.unlock();
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual({ version: 2, sessions: [entry('a')] });
+    expect(await readdir(dir)).toEqual(['state.json']);
+    await recorded;
+  });
+
+  test('unlock a second time does nothing, even with the folder gone', async () => {
+    const s = await FileStateStore.openLocked(path, lock);
+    await s.unlock();
+    await rm(dir, { recursive: true });
+    await s.unlock();
+    await mkdir(dir);
+  });
+});
+
+describe('a run whose lock is no longer its own writes nothing', () => {
+  const message = (id: string): string => `the state lock ${id} is no longer held (it was released with \`sessionctl state unlock\`); the state file was not written`;
+
+  test('released by state unlock: no lock at all', async () => {
+    const s = await FileStateStore.openLocked(path, lock);
+    const id = (await readFileLock(path))!.id;
+    await forceUnlockFile(path, id);
+    const err = await inputFailure(s.record(entry('a')));
+    expect(err.message).toBe(message(id));
+    expect(err.file).toBe(path);
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  test('released, and taken by another run meanwhile', async () => {
+    const s = await FileStateStore.openLocked(path, lock);
+    const id = (await readFileLock(path))!.id;
+    await forceUnlockFile(path, id);
+    const other = await takeFileLock(path, { ...lock, owner: lockOwner(5151) });
+    const err = await inputFailure(s.forget('a', 'u1'));
+    expect(err.message).toBe(message(id));
+    expect((await readFileLock(path))!.id).toBe(other);
+    expect(await readdir(dir)).toEqual(['state.json.lock']);
+  });
+});
+
+describe('a state file that cannot be read', () => {
+  const corrupt = '{\n  "version": 2,\n  "sessions": [1 2]\n}';
+
+  test('a corrupt one: openLocked fails and releases the lock it took; the file is left as it was', async () => {
+    await writeFile(path, corrupt);
+    const err = await inputFailure(FileStateStore.openLocked(path, lock));
+    expect(err.message).toBe(
+      'the state is not valid (not JSON at line 3, column 18); it was left untouched. Restore it from a backup, or move it aside to start over (sessions it recorded are then unknown to sessionctl).',
+    );
+    expect(err.file).toBe(path);
+    expect(await readdir(dir)).toEqual(['state.json']);
+    expect(await readFile(path, 'utf8')).toBe(corrupt);
+  });
+
+  test('a folder: an InputError with the reason, from load, openLocked (which releases its lock) and stateFileHash', async () => {
+    await mkdir(path);
+    const expected = 'cannot read the state file: EISDIR: illegal operation on a directory, read';
+    for (const read of [() => FileStateStore.load(path), () => FileStateStore.openLocked(path, lock), () => stateFileHash(path)]) {
+      const err = await inputFailure(read());
+      expect(err.message).toBe(expected);
+      expect(err.file).toBe(path);
+      expect((err.cause as NodeJS.ErrnoException).code).toBe('EISDIR');
+    }
+    expect(await readdir(dir)).toEqual(['state.json']);
+  });
+
+  test('stateFileHash agrees with the hash at load, even for bytes that are not UTF-8 (a saved plan compares the two)', async () => {
+    const bytes = Buffer.concat([Buffer.from('{"version": 2, "sessions": [], "note": "'), Buffer.from([0xff, 0xfe]), Buffer.from('"}\n')]);
+    await writeFile(path, bytes);
+    const loaded = await FileStateStore.load(path);
+    expect(loaded.list()).toEqual([]);
+    expect(await stateFileHash(path)).toBe(loaded.hashAtLoad);
+    expect(loaded.hashAtLoad).toBe(sha256(bytes.toString('utf8')));
+  });
+
+  test('stateFileHash of a missing file is empty', async () => {
+    expect(await stateFileHash(path)).toBe('');
+    await writeFile(path, 'x\n');
+    expect(await stateFileHash(path)).toBe(sha256('x\n'));
+  });
+});
