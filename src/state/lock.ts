@@ -14,7 +14,7 @@ export interface StateLockOptions {
   isAlive(pid: number): boolean;
   /** A file lock older than this is stale whoever holds it (another host cannot be asked). Default 1 h. */
   staleAfterMs?: number;
-  /** The clock of a lock's `since`, of its age and of how long a wait has lasted. */
+  /** The clock of a lock's `since`, of its age and of how long a wait has lasted (one that stands still never ends a wait). */
   now?: () => Date;
   /**
    * How long to wait for a lock that another run holds before giving up. Default: the backend's
