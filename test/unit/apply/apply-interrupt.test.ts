@@ -1,12 +1,11 @@
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { applyPlan, type ApplyApi, type ApplyOptions, type ApplyResult } from '../../../src/apply/apply.js';
 import type { ManifestDocument } from '../../../src/manifest/types.js';
 import { buildPlan, type PlanOptions } from '../../../src/plan/plan.js';
 import type { StateEntry } from '../../../src/state/entry.js';
 import type { LockedState } from '../../../src/state/store.js';
 import { RateLimiter } from '../../../src/util/throttle.js';
-import { skipBecause } from '../../helpers/skip.js';
-import { hooked, NOW, now, noServerFor, STATE_KINDS, world, type World } from './world.js';
+import { hooked, now, NOW, onEachState, type World } from './world.js';
 
 /*
  * apply stopped by its signal, with the moments chosen by the test (no timers): requests held at
@@ -58,264 +57,256 @@ async function start(documents: readonly ManifestDocument[], options: Partial<Ap
   return { done, state };
 }
 
-for (const kind of STATE_KINDS) {
-  describe.skipIf(skipBecause(noServerFor(kind), 'needs a PostgreSQL server (the run printed why there is none)'))(`on the ${kind} state`, () => {
-    beforeEach(async () => {
-      w = await world(kind);
-    });
-    afterEach(async () => {
-      await w.close();
-    });
+onEachState((fresh) => (w = fresh), () => {
 
-    describe('a signal before anything started', () => {
-      test('no request; every manifest and deletion skipped with the reason; a blocked one without a finding of its own', async () => {
-        await w.apply(w.docs('name: gone\nuser_id: g\n---\nname: stuck\nuser_id: k\n', 'old.yaml'));
-        const s = await w.open();
-        await s.record({ ...s.get('stuck', 'k')!, pending_create: { since: 't', body_hash: 'h', status: 'unknown' } });
-        await s.unlock();
-        const controller = new AbortController();
-        controller.abort('SIGINT');
-        const interrupts: Array<[number, number]> = [];
-        const { done } = await start(w.docs(`${three}---\nname: stuck\nuser_id: k\n`), {
-          signal: controller.signal,
-          onInterrupt: (n, g) => interrupts.push([n, g]),
-          sleep: () => new Promise<void>(() => undefined),
-          prune: { roots: ['m'], cwd: w.dir },
-        });
-        const result = await done;
-        // The two of the setup; none by this run.
-        expect(await w.received('create')).toBe(2);
-        expect(interrupts).toStrictEqual([[0, 10_000]]);
-        expect(result).not.toHaveProperty('interrupted');
-        expect(result.items.map((i) => [i.name, i.action, i.outcome, i.diagnostics.map((d) => [d.code, d.severity, d.message, d.file, d.range?.start])])).toStrictEqual([
-          ['s0', 'create', 'skipped', [['apply/interrupted', 'error', 's0: not applied: the run was interrupted (SIGINT) before it started', `${w.dir}/m/a.yaml`, { line: 1, col: 1 }]]],
-          ['s1', 'create', 'skipped', [['apply/interrupted', 'error', 's1: not applied: the run was interrupted (SIGINT) before it started', `${w.dir}/m/a.yaml`, { line: 4, col: 1 }]]],
-          ['s2', 'create', 'skipped', [['apply/interrupted', 'error', 's2: not applied: the run was interrupted (SIGINT) before it started', `${w.dir}/m/a.yaml`, { line: 7, col: 1 }]]],
-          ['stuck', 'update', 'skipped', []],
-          ['gone', 'delete', 'skipped', [['apply/interrupted', 'error', 'gone: not applied: the run was interrupted (SIGINT) before it started', undefined, undefined]]],
-        ]);
-        expect(result.items[4]!.file).toBe('m/old.yaml');
-        expect(result.tally).toStrictEqual({ created: 0, updated: 0, replaced: 0, deleted: 0, unchanged: 0, drifted: 0, failed: 5 });
-        expect(result.diagnostics.map((d) => d.code)).toStrictEqual(['state/outcome-unknown', 'apply/interrupted', 'apply/interrupted', 'apply/interrupted', 'apply/interrupted']);
-        expect((await w.entries()).map((e) => e.name)).toStrictEqual(['gone', 'stuck']);
+  describe('a signal before anything started', () => {
+    test('no request; every manifest and deletion skipped with the reason; a blocked one without a finding of its own', async () => {
+      await w.apply(w.docs('name: gone\nuser_id: g\n---\nname: stuck\nuser_id: k\n', 'old.yaml'));
+      const s = await w.open();
+      await s.record({ ...s.get('stuck', 'k')!, pending_create: { since: 't', body_hash: 'h', status: 'unknown' } });
+      await s.unlock();
+      const controller = new AbortController();
+      controller.abort('SIGINT');
+      const interrupts: Array<[number, number]> = [];
+      const { done } = await start(w.docs(`${three}---\nname: stuck\nuser_id: k\n`), {
+        signal: controller.signal,
+        onInterrupt: (n, g) => interrupts.push([n, g]),
+        sleep: () => new Promise<void>(() => undefined),
+        prune: { roots: ['m'], cwd: w.dir },
       });
-
-      test('a signal without a reason is named as the signal says', async () => {
-        const controller = new AbortController();
-        controller.abort();
-        const { done } = await start(w.docs('name: s0\nuser_id: u\n'), { signal: controller.signal, sleep: () => new Promise<void>(() => undefined) });
-        expect((await done).items[0]!.diagnostics[0]!.message).toBe('s0: not applied: the run was interrupted (AbortError: This operation was aborted) before it started');
-      });
+      const result = await done;
+      // The two of the setup; none by this run.
+      expect(await w.received('create')).toBe(2);
+      expect(interrupts).toStrictEqual([[0, 10_000]]);
+      expect(result).not.toHaveProperty('interrupted');
+      expect(result.items.map((i) => [i.name, i.action, i.outcome, i.diagnostics.map((d) => [d.code, d.severity, d.message, d.file, d.range?.start])])).toStrictEqual([
+        ['s0', 'create', 'skipped', [['apply/interrupted', 'error', 's0: not applied: the run was interrupted (SIGINT) before it started', `${w.dir}/m/a.yaml`, { line: 1, col: 1 }]]],
+        ['s1', 'create', 'skipped', [['apply/interrupted', 'error', 's1: not applied: the run was interrupted (SIGINT) before it started', `${w.dir}/m/a.yaml`, { line: 4, col: 1 }]]],
+        ['s2', 'create', 'skipped', [['apply/interrupted', 'error', 's2: not applied: the run was interrupted (SIGINT) before it started', `${w.dir}/m/a.yaml`, { line: 7, col: 1 }]]],
+        ['stuck', 'update', 'skipped', []],
+        ['gone', 'delete', 'skipped', [['apply/interrupted', 'error', 'gone: not applied: the run was interrupted (SIGINT) before it started', undefined, undefined]]],
+      ]);
+      expect(result.items[4]!.file).toBe('m/old.yaml');
+      expect(result.tally).toStrictEqual({ created: 0, updated: 0, replaced: 0, deleted: 0, unchanged: 0, drifted: 0, failed: 5 });
+      expect(result.diagnostics.map((d) => d.code)).toStrictEqual(['state/outcome-unknown', 'apply/interrupted', 'apply/interrupted', 'apply/interrupted', 'apply/interrupted']);
+      expect((await w.entries()).map((e) => e.name)).toStrictEqual(['gone', 'stuck']);
     });
 
-    describe('a signal while creates are in flight', () => {
-      test('within the wait: the creates in flight are answered and recorded, none starts after the signal', async () => {
-        const door = gate();
-        const arrived: string[] = [];
-        const controller = new AbortController();
-        const interrupts: Array<[number, number]> = [];
-        const graces: number[] = [];
-        const { done } = await start(w.docs(three), {
-          api: held(door.wait, arrived, []),
-          concurrency: 2,
-          signal: controller.signal,
-          graceMs: 500,
-          onInterrupt: (n, g) => interrupts.push([n, g]),
-          sleep: (ms) => (graces.push(ms), new Promise<void>(() => undefined)),
-        });
-        await until(() => arrived.length === 2);
-        controller.abort('SIGINT');
-        await until(() => interrupts.length === 1);
-        door.open();
-        const result = await done;
-        expect([interrupts, graces, arrived]).toStrictEqual([[[2, 500]], [500], ['create u0', 'create u1']]);
-        expect(result).not.toHaveProperty('interrupted');
-        expect(result.items.map((i) => [i.name, i.outcome])).toStrictEqual([
-          ['s0', 'created'],
-          ['s1', 'created'],
-          ['s2', 'skipped'],
-        ]);
-        expect((await w.entries()).map((e) => [e.name, e.session_id !== '', e.pending_create])).toStrictEqual([
-          ['s0', true, undefined],
-          ['s1', true, undefined],
-        ]);
-        expect((await w.live()).length).toBe(2);
-      });
-
-      test('past the wait: a create answered before the signal stays created; only the unanswered ones are outcome unknown', async () => {
-        const door = gate();
-        const arrived: string[] = [];
-        const sent: Array<Promise<unknown>> = [];
-        const holding = held(door.wait, arrived, sent);
-        // The first create is answered at once; the others wait at the door.
-        const api: ApplyApi = { ...holding, createSession: (body) => (body.user_id === 'u0' ? w.client.createSession(body) : holding.createSession(body)) };
-        const controller = new AbortController();
-        const { done } = await start(w.docs(three), { api, concurrency: 2, signal: controller.signal, sleep: () => Promise.resolve() });
-        await until(() => arrived.length === 2);
-        controller.abort('SIGTERM');
-        const result = await done;
-        door.open();
-        await Promise.all(sent);
-        expect(result.interrupted).toStrictEqual({ reason: 'SIGTERM', abandoned: 2 });
-        expect(result.items.map((i) => [i.name, i.outcome])).toStrictEqual([
-          ['s0', 'created'],
-          ['s1', 'outcome-unknown'],
-          ['s2', 'outcome-unknown'],
-        ]);
-        expect((await w.entries()).map((e) => [e.name, e.session_id === '', e.pending_create?.status])).toStrictEqual([
-          ['s0', false, undefined],
-          ['s1', true, 'unknown'],
-          ['s2', true, 'unknown'],
-        ]);
-      });
-
-      test('past the wait: the unanswered creates are recorded as outcome unknown; their late answers write nothing', async () => {
-        const door = gate();
-        const arrived: string[] = [];
-        const sent: Array<Promise<unknown>> = [];
-        const controller = new AbortController();
-        const { done } = await start(w.docs(three), { api: held(door.wait, arrived, sent), concurrency: 2, signal: controller.signal, sleep: () => Promise.resolve() });
-        await until(() => arrived.length === 2);
-        controller.abort('SIGTERM');
-        const result = await done;
-        expect(result.interrupted).toStrictEqual({ reason: 'SIGTERM', abandoned: 2 });
-        expect(result.items.map((i) => [i.name, i.outcome])).toStrictEqual([
-          ['s0', 'outcome-unknown'],
-          ['s1', 'outcome-unknown'],
-          ['s2', 'skipped'],
-        ]);
-        expect(result.items[0]!).toStrictEqual({
-          name: 's0',
-          file: `${w.dir}/m/a.yaml`,
-          user_id: 'u0',
-          action: 'create',
-          outcome: 'outcome-unknown',
-          drifted: false,
-          drift: [],
-          diff: '',
-          diagnostics: [
-            {
-              code: 'apply/outcome-unknown',
-              severity: 'error',
-              message: 's0: the create was sent at 2026-11-25T10:00:00.000Z and the run was interrupted (SIGTERM) before the service answered; a session may exist, recorded as outcome unknown',
-              file: `${w.dir}/m/a.yaml`,
-              range: w.docs(three)[0]!.locate('/name', { key: true }),
-              hint: 'look for a session of user "u0" created since 2026-11-25T10:00:00.000Z; adopt it with `sessionctl import s0 trs_...`, or apply with --recreate-unknown if there is none',
-            },
-          ],
-        });
-        const recorded = async (): Promise<Array<[string, string, StateEntry['pending_create']]>> => (await w.entries()).map((e) => [e.name, e.session_id, e.pending_create]);
-        const hashes = new Map((await w.entries()).map((e) => [e.name, e.body_hash]));
-        const unknown = (n: string) => [n, '', { since: NOW.toISOString(), body_hash: hashes.get(n), status: 'unknown', reason: 'the run was interrupted (SIGTERM) before the service answered' }];
-        expect(await recorded()).toStrictEqual([unknown('s0'), unknown('s1')]);
-        // The service answers after the run ended (and the lock is gone): the state stays as it was.
-        door.open();
-        await Promise.all(sent);
-        await new Promise((r) => setImmediate(r));
-        expect(await recorded()).toStrictEqual([unknown('s0'), unknown('s1')]);
-        expect((await w.live()).length).toBe(2);
-      });
-
-      test('past the wait, with a refused create among them: still outcome unknown (the run gave up on it first)', async () => {
-        const door = gate();
-        const arrived: string[] = [];
-        const sent: Array<Promise<unknown>> = [];
-        const controller = new AbortController();
-        await w.admin('POST', 'faults', { route: 'create', status: 400, times: 1 });
-        const { done } = await start(w.docs('name: s0\nuser_id: u0\n'), { api: held(door.wait, arrived, sent), signal: controller.signal, sleep: () => Promise.resolve() });
-        await until(() => arrived.length === 1);
-        controller.abort('SIGTERM');
-        const result = await done;
-        door.open();
-        await Promise.allSettled(sent);
-        await new Promise((r) => setImmediate(r));
-        expect(result.items.map((i) => i.outcome)).toStrictEqual(['outcome-unknown']);
-        expect((await w.entries()).map((e) => e.pending_create?.status)).toStrictEqual(['unknown']);
-      });
-    });
-
-    describe('nothing starts after the signal', () => {
-      test('a create stopped after its intent was written (the signal came during the write): not sent, and the intent undone', async () => {
-        const controller = new AbortController();
-        const state = await w.open();
-        const stopping = hooked(state, (e, record) => {
-          if (e.pending_create?.status === 'in-flight') controller.abort('SIGINT');
-          return record(e);
-        });
-        const result = await applyPlan(buildPlan(w.docs('name: s0\nuser_id: u0\n'), state), { api: w.client, state: stopping, cwd: w.dir, now, signal: controller.signal, sleep: () => new Promise<void>(() => undefined) });
-        await state.unlock();
-        expect(await w.received('create')).toBe(0);
-        expect(result.items.map((i) => [i.outcome, i.diagnostics.map((d) => d.message)])).toStrictEqual([['skipped', ['s0: not applied: the run was interrupted (SIGINT) before it started']]]);
-        expect(await w.entries()).toStrictEqual([]);
-      });
-
-      test('a create waiting for the rate limit when the signal comes is not sent', async () => {
-        const limiterDoor = gate();
-        const waits: number[] = [];
-        const limiter = new RateLimiter(60, { now: () => 0, sleep: (ms) => (waits.push(ms), limiterDoor.wait) });
-        await limiter.acquire();
-        const controller = new AbortController();
-        const { done } = await start(w.docs('name: s0\nuser_id: u0\n'), { limiter, signal: controller.signal, sleep: () => new Promise<void>(() => undefined) });
-        await until(() => waits.length === 1);
-        controller.abort('SIGINT');
-        limiterDoor.open();
-        const result = await done;
-        expect(await w.received('create')).toBe(0);
-        expect(result.items.map((i) => i.outcome)).toStrictEqual(['skipped']);
-        expect(await w.entries()).toStrictEqual([]);
-      });
-
-      test('an update waiting for the rate limit when the signal comes is not sent; the entry is what it was', async () => {
-        await w.apply(w.docs('name: s0\nuser_id: u0\n'));
-        const before = await w.entries();
-        const limiterDoor = gate();
-        const waits: number[] = [];
-        const limiter = new RateLimiter(60, { now: () => 0, sleep: (ms) => (waits.push(ms), limiterDoor.wait) });
-        await limiter.acquire();
-        const controller = new AbortController();
-        const { done } = await start(w.docs('name: s0\nuser_id: u0\ntoolkits: [gmail]\n'), { limiter, signal: controller.signal, sleep: () => new Promise<void>(() => undefined) });
-        await until(() => waits.length === 1);
-        controller.abort('SIGINT');
-        limiterDoor.open();
-        const result = await done;
-        expect(await w.received('update')).toBe(0);
-        expect(result.items.map((i) => [i.action, i.outcome])).toStrictEqual([['update', 'skipped']]);
-        expect(await w.entries()).toStrictEqual(before);
-      });
-    });
-
-    describe('a signal during the cleanup of sessions a replace left', () => {
-      test('the delete in flight ends the item; the sessions not yet deleted stay recorded, and the next run deletes them', async () => {
-        await w.apply(w.docs('name: s0\nuser_id: u0\n'));
-        const x = (await w.client.createSession({ user_id: 'u0' })).session_id;
-        const y = (await w.client.createSession({ user_id: 'u0' })).session_id;
-        const s = await w.open();
-        await s.record({ ...s.get('s0', 'u0')!, superseded: [x, y] });
-        await s.unlock();
-        const door = gate();
-        const arrived: string[] = [];
-        const sent: Array<Promise<unknown>> = [];
-        const controller = new AbortController();
-        const { done } = await start(w.docs('name: s0\nuser_id: u0\n'), { api: held(door.wait, arrived, sent), signal: controller.signal, sleep: () => Promise.resolve() });
-        await until(() => arrived.length === 1);
-        controller.abort('SIGTERM');
-        const result = await done;
-        expect(arrived).toStrictEqual([`delete ${x}`]);
-        expect(result.items.map((i) => [i.outcome, i.diagnostics.map((d) => [d.code, d.message])])).toStrictEqual([
-          ['failed', [['apply/interrupted', 's0: unfinished: the run was interrupted (SIGTERM) while its requests were in flight; what they changed is read again by the next run']]],
-        ]);
-        expect((await w.entries())[0]!.superseded).toStrictEqual([x, y]);
-        door.open();
-        await Promise.all(sent);
-        await new Promise((r) => setImmediate(r));
-        // The delete landed after the run: the state still holds both, and no other delete was sent.
-        expect((await w.entries())[0]!.superseded).toStrictEqual([x, y]);
-        expect(arrived).toStrictEqual([`delete ${x}`]);
-        const next = await w.apply(w.docs('name: s0\nuser_id: u0\n'));
-        expect(next.items.map((i) => [i.outcome, i.diagnostics])).toStrictEqual([['unchanged', []]]);
-        expect((await w.entries())[0]).not.toHaveProperty('superseded');
-        expect(await w.live()).toStrictEqual([(await w.entries())[0]!.session_id]);
-      });
+    test('a signal without a reason is named as the signal says', async () => {
+      const controller = new AbortController();
+      controller.abort();
+      const { done } = await start(w.docs('name: s0\nuser_id: u\n'), { signal: controller.signal, sleep: () => new Promise<void>(() => undefined) });
+      expect((await done).items[0]!.diagnostics[0]!.message).toBe('s0: not applied: the run was interrupted (AbortError: This operation was aborted) before it started');
     });
   });
-}
+
+  describe('a signal while creates are in flight', () => {
+    test('within the wait: the creates in flight are answered and recorded, none starts after the signal', async () => {
+      const door = gate();
+      const arrived: string[] = [];
+      const controller = new AbortController();
+      const interrupts: Array<[number, number]> = [];
+      const graces: number[] = [];
+      const { done } = await start(w.docs(three), {
+        api: held(door.wait, arrived, []),
+        concurrency: 2,
+        signal: controller.signal,
+        graceMs: 500,
+        onInterrupt: (n, g) => interrupts.push([n, g]),
+        sleep: (ms) => (graces.push(ms), new Promise<void>(() => undefined)),
+      });
+      await until(() => arrived.length === 2);
+      controller.abort('SIGINT');
+      await until(() => interrupts.length === 1);
+      door.open();
+      const result = await done;
+      expect([interrupts, graces, arrived]).toStrictEqual([[[2, 500]], [500], ['create u0', 'create u1']]);
+      expect(result).not.toHaveProperty('interrupted');
+      expect(result.items.map((i) => [i.name, i.outcome])).toStrictEqual([
+        ['s0', 'created'],
+        ['s1', 'created'],
+        ['s2', 'skipped'],
+      ]);
+      expect((await w.entries()).map((e) => [e.name, e.session_id !== '', e.pending_create])).toStrictEqual([
+        ['s0', true, undefined],
+        ['s1', true, undefined],
+      ]);
+      expect((await w.live()).length).toBe(2);
+    });
+
+    test('past the wait: a create answered before the signal stays created; only the unanswered ones are outcome unknown', async () => {
+      const door = gate();
+      const arrived: string[] = [];
+      const sent: Array<Promise<unknown>> = [];
+      const holding = held(door.wait, arrived, sent);
+      // The first create is answered at once; the others wait at the door.
+      const api: ApplyApi = { ...holding, createSession: (body) => (body.user_id === 'u0' ? w.client.createSession(body) : holding.createSession(body)) };
+      const controller = new AbortController();
+      const { done } = await start(w.docs(three), { api, concurrency: 2, signal: controller.signal, sleep: () => Promise.resolve() });
+      await until(() => arrived.length === 2);
+      controller.abort('SIGTERM');
+      const result = await done;
+      door.open();
+      await Promise.all(sent);
+      expect(result.interrupted).toStrictEqual({ reason: 'SIGTERM', abandoned: 2 });
+      expect(result.items.map((i) => [i.name, i.outcome])).toStrictEqual([
+        ['s0', 'created'],
+        ['s1', 'outcome-unknown'],
+        ['s2', 'outcome-unknown'],
+      ]);
+      expect((await w.entries()).map((e) => [e.name, e.session_id === '', e.pending_create?.status])).toStrictEqual([
+        ['s0', false, undefined],
+        ['s1', true, 'unknown'],
+        ['s2', true, 'unknown'],
+      ]);
+    });
+
+    test('past the wait: the unanswered creates are recorded as outcome unknown; their late answers write nothing', async () => {
+      const door = gate();
+      const arrived: string[] = [];
+      const sent: Array<Promise<unknown>> = [];
+      const controller = new AbortController();
+      const { done } = await start(w.docs(three), { api: held(door.wait, arrived, sent), concurrency: 2, signal: controller.signal, sleep: () => Promise.resolve() });
+      await until(() => arrived.length === 2);
+      controller.abort('SIGTERM');
+      const result = await done;
+      expect(result.interrupted).toStrictEqual({ reason: 'SIGTERM', abandoned: 2 });
+      expect(result.items.map((i) => [i.name, i.outcome])).toStrictEqual([
+        ['s0', 'outcome-unknown'],
+        ['s1', 'outcome-unknown'],
+        ['s2', 'skipped'],
+      ]);
+      expect(result.items[0]!).toStrictEqual({
+        name: 's0',
+        file: `${w.dir}/m/a.yaml`,
+        user_id: 'u0',
+        action: 'create',
+        outcome: 'outcome-unknown',
+        drifted: false,
+        drift: [],
+        diff: '',
+        diagnostics: [
+          {
+            code: 'apply/outcome-unknown',
+            severity: 'error',
+            message: 's0: the create was sent at 2026-11-25T10:00:00.000Z and the run was interrupted (SIGTERM) before the service answered; a session may exist, recorded as outcome unknown',
+            file: `${w.dir}/m/a.yaml`,
+            range: w.docs(three)[0]!.locate('/name', { key: true }),
+            hint: 'look for a session of user "u0" created since 2026-11-25T10:00:00.000Z; adopt it with `sessionctl import s0 trs_...`, or apply with --recreate-unknown if there is none',
+          },
+        ],
+      });
+      const recorded = async (): Promise<Array<[string, string, StateEntry['pending_create']]>> => (await w.entries()).map((e) => [e.name, e.session_id, e.pending_create]);
+      const hashes = new Map((await w.entries()).map((e) => [e.name, e.body_hash]));
+      const unknown = (n: string) => [n, '', { since: NOW.toISOString(), body_hash: hashes.get(n), status: 'unknown', reason: 'the run was interrupted (SIGTERM) before the service answered' }];
+      expect(await recorded()).toStrictEqual([unknown('s0'), unknown('s1')]);
+      // The service answers after the run ended (and the lock is gone): the state stays as it was.
+      door.open();
+      await Promise.all(sent);
+      await new Promise((r) => setImmediate(r));
+      expect(await recorded()).toStrictEqual([unknown('s0'), unknown('s1')]);
+      expect((await w.live()).length).toBe(2);
+    });
+
+    test('past the wait, with a refused create among them: still outcome unknown (the run gave up on it first)', async () => {
+      const door = gate();
+      const arrived: string[] = [];
+      const sent: Array<Promise<unknown>> = [];
+      const controller = new AbortController();
+      await w.admin('POST', 'faults', { route: 'create', status: 400, times: 1 });
+      const { done } = await start(w.docs('name: s0\nuser_id: u0\n'), { api: held(door.wait, arrived, sent), signal: controller.signal, sleep: () => Promise.resolve() });
+      await until(() => arrived.length === 1);
+      controller.abort('SIGTERM');
+      const result = await done;
+      door.open();
+      await Promise.allSettled(sent);
+      await new Promise((r) => setImmediate(r));
+      expect(result.items.map((i) => i.outcome)).toStrictEqual(['outcome-unknown']);
+      expect((await w.entries()).map((e) => e.pending_create?.status)).toStrictEqual(['unknown']);
+    });
+  });
+
+  describe('nothing starts after the signal', () => {
+    test('a create stopped after its intent was written (the signal came during the write): not sent, and the intent undone', async () => {
+      const controller = new AbortController();
+      const state = await w.open();
+      const stopping = hooked(state, (e, record) => {
+        if (e.pending_create?.status === 'in-flight') controller.abort('SIGINT');
+        return record(e);
+      });
+      const result = await applyPlan(buildPlan(w.docs('name: s0\nuser_id: u0\n'), state), { api: w.client, state: stopping, cwd: w.dir, now, signal: controller.signal, sleep: () => new Promise<void>(() => undefined) });
+      await state.unlock();
+      expect(await w.received('create')).toBe(0);
+      expect(result.items.map((i) => [i.outcome, i.diagnostics.map((d) => d.message)])).toStrictEqual([['skipped', ['s0: not applied: the run was interrupted (SIGINT) before it started']]]);
+      expect(await w.entries()).toStrictEqual([]);
+    });
+
+    test('a create waiting for the rate limit when the signal comes is not sent', async () => {
+      const limiterDoor = gate();
+      const waits: number[] = [];
+      const limiter = new RateLimiter(60, { now: () => 0, sleep: (ms) => (waits.push(ms), limiterDoor.wait) });
+      await limiter.acquire();
+      const controller = new AbortController();
+      const { done } = await start(w.docs('name: s0\nuser_id: u0\n'), { limiter, signal: controller.signal, sleep: () => new Promise<void>(() => undefined) });
+      await until(() => waits.length === 1);
+      controller.abort('SIGINT');
+      limiterDoor.open();
+      const result = await done;
+      expect(await w.received('create')).toBe(0);
+      expect(result.items.map((i) => i.outcome)).toStrictEqual(['skipped']);
+      expect(await w.entries()).toStrictEqual([]);
+    });
+
+    test('an update waiting for the rate limit when the signal comes is not sent; the entry is what it was', async () => {
+      await w.apply(w.docs('name: s0\nuser_id: u0\n'));
+      const before = await w.entries();
+      const limiterDoor = gate();
+      const waits: number[] = [];
+      const limiter = new RateLimiter(60, { now: () => 0, sleep: (ms) => (waits.push(ms), limiterDoor.wait) });
+      await limiter.acquire();
+      const controller = new AbortController();
+      const { done } = await start(w.docs('name: s0\nuser_id: u0\ntoolkits: [gmail]\n'), { limiter, signal: controller.signal, sleep: () => new Promise<void>(() => undefined) });
+      await until(() => waits.length === 1);
+      controller.abort('SIGINT');
+      limiterDoor.open();
+      const result = await done;
+      expect(await w.received('update')).toBe(0);
+      expect(result.items.map((i) => [i.action, i.outcome])).toStrictEqual([['update', 'skipped']]);
+      expect(await w.entries()).toStrictEqual(before);
+    });
+  });
+
+  describe('a signal during the cleanup of sessions a replace left', () => {
+    test('the delete in flight ends the item; the sessions not yet deleted stay recorded, and the next run deletes them', async () => {
+      await w.apply(w.docs('name: s0\nuser_id: u0\n'));
+      const x = (await w.client.createSession({ user_id: 'u0' })).session_id;
+      const y = (await w.client.createSession({ user_id: 'u0' })).session_id;
+      const s = await w.open();
+      await s.record({ ...s.get('s0', 'u0')!, superseded: [x, y] });
+      await s.unlock();
+      const door = gate();
+      const arrived: string[] = [];
+      const sent: Array<Promise<unknown>> = [];
+      const controller = new AbortController();
+      const { done } = await start(w.docs('name: s0\nuser_id: u0\n'), { api: held(door.wait, arrived, sent), signal: controller.signal, sleep: () => Promise.resolve() });
+      await until(() => arrived.length === 1);
+      controller.abort('SIGTERM');
+      const result = await done;
+      expect(arrived).toStrictEqual([`delete ${x}`]);
+      expect(result.items.map((i) => [i.outcome, i.diagnostics.map((d) => [d.code, d.message])])).toStrictEqual([
+        ['failed', [['apply/interrupted', 's0: unfinished: the run was interrupted (SIGTERM) while its requests were in flight; what they changed is read again by the next run']]],
+      ]);
+      expect((await w.entries())[0]!.superseded).toStrictEqual([x, y]);
+      door.open();
+      await Promise.all(sent);
+      await new Promise((r) => setImmediate(r));
+      // The delete landed after the run: the state still holds both, and no other delete was sent.
+      expect((await w.entries())[0]!.superseded).toStrictEqual([x, y]);
+      expect(arrived).toStrictEqual([`delete ${x}`]);
+      const next = await w.apply(w.docs('name: s0\nuser_id: u0\n'));
+      expect(next.items.map((i) => [i.outcome, i.diagnostics])).toStrictEqual([['unchanged', []]]);
+      expect((await w.entries())[0]).not.toHaveProperty('superseded');
+      expect(await w.live()).toStrictEqual([(await w.entries())[0]!.session_id]);
+    });
+  });
+});

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { afterEach, beforeEach, describe } from 'vitest';
 import { applyPlan, type ApplyOptions, type ApplyResult } from '../../../src/apply/apply.js';
 import { createClient, type SessionClient } from '../../../src/client/client.js';
 import { startEmulator, type RunningEmulator } from '../../../src/emulator/server.js';
@@ -8,6 +9,7 @@ import { fileBackend, postgresBackend, type StateBackend } from '../../../src/st
 import type { StateEntry } from '../../../src/state/entry.js';
 import type { LockedState } from '../../../src/state/store.js';
 import { emulatorAdmin } from '../../helpers/emulator-admin.js';
+import { skipBecause } from '../../helpers/skip.js';
 import { db, dropSchema, stateUrl, uniqueSchema } from '../../helpers/postgres.js';
 import { removeTempDir, tempDir } from '../../helpers/temp-dir.js';
 import { docs } from '../validate/helpers.js';
@@ -48,6 +50,26 @@ export const STATE_KINDS: readonly StateKind[] = ['file', 'postgres'];
 /** Whether a suite on `kind` cannot run: PostgreSQL without a server in this run (its setup said why). */
 export function noServerFor(kind: StateKind): boolean {
   return kind === 'postgres' && db === null;
+}
+
+/**
+ * The suites of `body` once per state backend, each test with a fresh world that `use` receives
+ * (closed after it). PostgreSQL's are skipped, saying why, when this run has no server.
+ */
+export function onEachState(use: (w: World) => void, body: () => void): void {
+  for (const kind of STATE_KINDS) {
+    describe.skipIf(skipBecause(noServerFor(kind), 'needs a PostgreSQL server (the run printed why there is none)'))(`on the ${kind} state`, () => {
+      let current: World | undefined;
+      beforeEach(async () => {
+        current = await world(kind);
+        use(current);
+      });
+      afterEach(async () => {
+        await current?.close();
+      });
+      body();
+    });
+  }
 }
 
 export const LOCK = { owner: { pid: 1, hostname: 'test' }, isAlive: () => true };
