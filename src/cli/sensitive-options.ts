@@ -1,7 +1,7 @@
 import { InvalidArgumentError, Option } from 'commander';
 import { UsageError } from '../diagnostics/errors.js';
 import { escapeData } from '../report/github.js';
-import { withSecretInside } from '../manifest/sensitive.js';
+import { declaredValues } from '../manifest/sensitive.js';
 import { ValueMasker } from '../util/sensitive.js';
 import type { Redactor } from './redact.js';
 import type { CommandEnv } from './command.js';
@@ -43,7 +43,7 @@ export function declaredSensitive(flags: SensitiveFlags, fromConfig: readonly st
 
 /** The values of the variables declared sensitive, into the run's masker (the commands that load no manifest: get, history). */
 export function registerDeclared(flags: SensitiveFlags, env: Pick<CommandEnv, 'io' | 'masker'>): void {
-  for (const name of declaredSensitive(flags)) env.masker.addAll(withSecretInside(env.io.env[name] ?? '', [name]));
+  env.masker.addAll(declaredValues(env.io.env, declaredSensitive(flags)));
 }
 
 /**

@@ -85,3 +85,8 @@ export function documentMasker(doc: { sensitive?: ReadonlyMap<string, SensitiveS
   }
   return masker;
 }
+
+/** The values of the variables declared sensitive (`--sensitive`, the project's `sensitive:`), when they are set. */
+export function declaredValues(env: Readonly<Record<string, string | undefined>>, declared: readonly string[] | undefined): SensitiveValue[] {
+  return (declared ?? []).flatMap((name) => (env[name] === undefined || env[name] === '' ? [] : withSecretInside(env[name]!, [name])));
+}

@@ -1,7 +1,7 @@
 import type { Diagnostic, SuppressedDiagnostic } from '../diagnostics/diagnostic.js';
 import type { PolicyRule } from '../diagnostics/report-base.js';
 import type { ManifestDocument } from '../manifest/types.js';
-import { isSensitiveVariable, sensitiveValues, withSecretInside } from '../manifest/sensitive.js';
+import { isSensitiveVariable, withSecretInside } from '../manifest/sensitive.js';
 import { ValueMasker } from '../util/sensitive.js';
 import { checkInMemory, policyRulesOf, type InMemoryOptions } from '../validate/in-memory.js';
 import { maskSecretsInSources } from '../validate/mask.js';
@@ -51,7 +51,9 @@ export async function loadAndValidate(paths: readonly string[], options: InputOp
   const checked = await checkInMemory(paths, rest);
   const sensitive = sensitiveVariables(checked.documents, checked.env, options.sensitive ?? []);
   const masker = given ?? new ValueMasker();
-  registerSensitive(masker, checked.documents, sensitive);
+  // The documents' values and the declared ones came with the check; then each variable's own value.
+  masker.addAll(checked.sensitive);
+  for (const [name, value] of sensitive) masker.addAll(withSecretInside(value, [name]));
   return {
     documents: checked.documents,
     diagnostics: checked.diagnostics,
@@ -76,10 +78,4 @@ export function sensitiveVariables(documents: readonly ManifestDocument[], env: 
     if (value !== undefined && value !== '' && isSensitiveVariable(name, value, names)) out.set(name, value);
   }
   return new Map([...out].sort(([a], [b]) => (a < b ? -1 : 1)));
-}
-
-/** Every sensitive value of the run into the masker: each whole value of the documents, then each variable's own. */
-function registerSensitive(masker: ValueMasker, documents: readonly ManifestDocument[], variables: ReadonlyMap<string, string>): void {
-  for (const doc of documents) masker.addAll(sensitiveValues(new Set(doc.sensitive?.values())));
-  for (const [name, value] of variables) masker.addAll(withSecretInside(value, [name]));
 }

@@ -2,7 +2,7 @@ import type { Diagnostic, SuppressedDiagnostic } from '../diagnostics/diagnostic
 import type { PolicyRule } from '../diagnostics/report-base.js';
 import { expandManifestPaths, loadManifests } from '../manifest/load.js';
 import type { LoadOptions, ManifestDocument } from '../manifest/types.js';
-import { sensitiveValues, withSecretInside } from '../manifest/sensitive.js';
+import { declaredValues, sensitiveValues } from '../manifest/sensitive.js';
 import { runVariables } from '../manifest/variables.js';
 import type { SensitiveValue } from '../util/sensitive.js';
 import { checkLoaded } from './check-loaded.js';
@@ -65,10 +65,6 @@ export async function checkInMemory(paths: readonly string[], options: InMemoryO
   return { files, documents, ...controlled, sources, secrets: checked.secrets, sensitive, env: variables.env };
 }
 
-/** The values of the variables declared sensitive, when they are set. */
-export function declaredValues(env: Readonly<Record<string, string | undefined>>, declared: readonly string[] | undefined): SensitiveValue[] {
-  return (declared ?? []).flatMap((name) => (env[name] === undefined || env[name] === '' ? [] : withSecretInside(env[name]!, [name])));
-}
 
 /** The project's policies as the report's rules (SARIF's, for their `policy/<id>` codes). */
 export function policyRulesOf(project: ProjectRunOptions | undefined): PolicyRule[] {

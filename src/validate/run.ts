@@ -7,11 +7,12 @@ import type { ReportBase } from '../diagnostics/report-base.js';
 import { checkFile, NamePlaces, type FileCheckOptions, type FileResult } from './check-file.js';
 import { placeKey } from './check-loaded.js';
 import { applyDiagnosticControls } from './controls.js';
-import { checkInMemory, declaredValues, policyCodesOf, policyRulesOf, type InMemoryOptions } from './in-memory.js';
+import { checkInMemory, policyCodesOf, policyRulesOf, type InMemoryOptions } from './in-memory.js';
 import { checkAllFiles, threadsFor } from './parallel.js';
 import { maskSecretsInSources, type FoundSecret } from './mask.js';
 import { selectProjectFiles, type ProjectRunOptions } from './project-checks.js';
 import { duplicateName } from './rules/duplicate-name.js';
+import { declaredValues } from '../manifest/sensitive.js';
 import { ValueMasker, type SensitiveValue } from '../util/sensitive.js';
 
 export interface ValidateRun {
