@@ -4,6 +4,7 @@
 //        npm run mutate -- --since REF           ... since REF's merge base with HEAD
 //        npm run mutate -- src/config/drift.ts   named modules
 //        npm run mutate -- --force ...           ignore the module's incremental results
+//        npm run mutate -- --concurrency 1 ...   fewer test runners (the config's 2 fills both cores)
 //
 // Each module gets its own incremental file and report under reports/mutation/ (git-ignored),
 // and ends with one line in the table format of docs/testing.md. Exit 0 when every module
@@ -15,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const target = 90;
-const usage = 'usage: npm run mutate -- [--since REF] [--force] [src/module.ts ...]';
+const usage = 'usage: npm run mutate -- [--since REF] [--force] [--concurrency N] [src/module.ts ...]';
 
 function fail(message) {
   console.error(`mutate: ${message}\n${usage}`);
@@ -23,13 +24,17 @@ function fail(message) {
 }
 
 function parseArgs(argv) {
-  const options = { since: undefined, force: false, modules: [] };
+  const options = { since: undefined, force: false, concurrency: undefined, modules: [] };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--since') {
       const value = argv[++i];
       if (value === undefined || value.startsWith('--')) fail(`${arg} needs a value`);
       options.since = value;
+    } else if (arg === '--concurrency') {
+      const value = argv[++i];
+      if (value === undefined || !/^[1-9][0-9]*$/.test(value)) fail(`${arg} needs a whole number of runners, 1 or more`);
+      options.concurrency = value;
     } else if (arg === '--force') options.force = true;
     else if (arg === '--help' || arg === '-h') {
       console.log(usage);
@@ -85,6 +90,7 @@ function run(module, options) {
   mkdirSync(path.join(dir, 'incremental'), { recursive: true });
   const args = ['stryker', 'run', '--mutate', module, '--incrementalFile', `reports/mutation/incremental/${slug}.json`];
   if (options.force) args.push('--force');
+  if (options.concurrency !== undefined) args.push('--concurrency', options.concurrency);
   console.error(`mutate: ${module}`);
   const r = spawnSync('npx', args, { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) {
