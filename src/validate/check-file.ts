@@ -3,26 +3,28 @@ import { readDirectives, type SuppressionDirective } from '../manifest/directive
 import { loadManifestFile, STDIN_FILE } from '../manifest/load.js';
 import type { LoadOptions } from '../manifest/types.js';
 import { checkLoaded, envPlaces } from './check-loaded.js';
-import { tryFastPath } from './fast-path/try-fast-path.js';
+import { tryFastPath, type CleanFile } from './fast-path/try-fast-path.js';
 import type { FoundSecret } from './mask.js';
 import type { ProjectChecks } from './project-checks.js';
 import { sensitiveValues } from '../manifest/sensitive.js';
 import type { SensitiveValue } from '../util/sensitive.js';
 
 /**
- * The outcome of one file, as plain data (it crosses from worker threads): its documents' names
- * and the places the duplicate-name rule locates, its findings, and for a file with findings its
- * source text (for code frames) and any literal secrets. A 100,000-file run holds one of these
- * per file, so it is kept to a few objects: no file path (the run knows it by position), numbers
- * in one flat list, empty lists left out.
+ * The outcome of one file, as plain data (it crosses from worker threads): the bare name of a
+ * file the fast path found clean (`CleanFile`), or what the loader read (`LoadedFile`).
  */
-export interface FileResult {
+export type FileResult = CleanFile | LoadedFile;
+
+/**
+ * A file read by the loader: its documents' names and the places the duplicate-name rule
+ * locates, its findings, and for a file with findings its source text (for code frames) and any
+ * literal secrets. Kept to a few objects: no file path (the run knows it by position), numbers in
+ * one flat list, empty lists left out.
+ */
+export interface LoadedFile {
   /** The `name` of each document that loaded, in order. */
   names: string[];
-  /**
-   * `NamePlaces.Count` numbers per name: see `NamePlaces`. Empty when the file took the fast path,
-   * which reads no positions: the run asks the loader for them if another file has the same name.
-   */
+  /** `NamePlaces.Count` numbers per name: see `NamePlaces`. */
   places: number[];
   diagnostics?: Diagnostic[];
   source?: string;
@@ -86,7 +88,7 @@ export async function checkFile(file: string, options: FileCheckOptions): Promis
     places.push(doc.index, doc.nameDeclared ? 1 : 0, start.line, start.col);
     places.push(name?.start.line ?? 0, name?.start.col ?? 0, name?.end.line ?? 0, name?.end.col ?? 0);
   }
-  const result: FileResult = { names, places };
+  const result: LoadedFile = { names, places };
   if (diagnostics.length > 0) result.diagnostics = diagnostics;
   // A file the loader refused (too large, too many tokens, too deep) is not parsed again for comments.
   const directives = parsed.text === undefined || parsed.diagnostics.some((d) => d.code.startsWith('input/')) ? [] : readDirectives(parsed.text);

@@ -88,6 +88,8 @@ export async function validatePaths(paths: readonly string[], options: ValidateP
   const ordered: ManifestDocument[] = [];
   results.forEach((r, i) => {
     const file = files[i]!;
+    // A clean file's name has no places: `placeRepeatedNames` gave them to every name that is repeated.
+    if (typeof r === 'string') return void ordered.push(new NamedDocument(file, r, NO_PLACES, 0));
     if (r.diagnostics !== undefined) diagnostics.push(...r.diagnostics);
     if (r.directives !== undefined) directives.set(file, r.directives);
     if (r.source !== undefined) sources.set(file, r.source);
@@ -124,11 +126,15 @@ function applyProject(diagnostics: Diagnostic[], directives: ReadonlyMap<string,
 async function placeRepeatedNames(files: readonly string[], results: FileResult[], load: FileCheckOptions): Promise<void> {
   const seen = new Set<string>();
   const repeated = new Set<string>();
-  for (const r of results) for (const name of r.names) (seen.has(name) ? repeated : seen).add(name);
+  const see = (name: string): void => void (seen.has(name) ? repeated : seen).add(name);
+  for (const r of results) {
+    if (typeof r === 'string') see(r);
+    else r.names.forEach(see);
+  }
   if (repeated.size === 0) return;
   for (let i = 0; i < results.length; i++) {
     const r = results[i]!;
-    if (r.places.length === 0 && r.names.some((name) => repeated.has(name))) results[i] = await checkFile(files[i]!, { ...load, fastPath: false });
+    if (typeof r === 'string' && repeated.has(r)) results[i] = await checkFile(files[i]!, { ...load, fastPath: false });
   }
 }
 
@@ -164,6 +170,9 @@ function finish(
     sensitive: masker.entries(),
   };
 }
+
+/** The places of a clean file's name: none (see `placeRepeatedNames`). */
+const NO_PLACES: readonly number[] = [];
 
 /**
  * A document of a per-file run as the duplicate-name rule reads it: its name and the two places

@@ -16,11 +16,13 @@ let plainData: typeof import('./plain-data.js') | undefined;
 
 const fatalUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-/** A clean file's result (a `FileResult` of `check-file.ts`): its one name, and no places. */
-export interface CleanFile {
-  names: [string];
-  places: [];
-}
+/**
+ * A clean file's result (a `FileResult` of `check-file.ts`): the name of its one document, and
+ * nothing else. A bare string, not an object with a list of names and an empty list of places:
+ * almost every file of a big run is clean, and a 100,000-file run holds one of these per file
+ * (about 14 MB less to hold, and to copy from the workers, than the object was).
+ */
+export type CleanFile = string;
 
 /**
  * The fast path of one file: a clean manifest checked without positions. js-yaml (about ten times
@@ -54,7 +56,7 @@ export async function tryFastPath(file: string, options: Pick<LoadOptions, 'maxF
   if (validateDocument(doc).length > 0) return undefined;
   if (options.checks !== undefined && (await projectDiagnostics(doc, options.checks)).length > 0) return undefined;
   // No places: the run asks the loader for them only if another file uses the same name.
-  return { names: [doc.name], places: [] };
+  return doc.name;
 }
 
 /** One buffer for every read of the fast path: files are read one at a time, and copied out of it as text. */
