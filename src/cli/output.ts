@@ -139,27 +139,30 @@ export async function emitReport(
   const targets = resolveTargets(formats, io.env, io.cwd);
   const base: ReportContext = { cwd: io.cwd, color: false, toolVersion: version, sources };
   const stdoutColor = colorEnabled(io.env, io.stdout.isTTY);
-  const rendered = targets.map((t) => ({
-    target: t,
-    text: reporters[t.format].render(report, { ...base, color: t.to === 'stdout' && stdoutColor }),
-  }));
+  // Rendered as each is written (reporters are pure: the text does not depend on when), and in
+  // pieces where the format has them, so that a big report is never held whole beside its copies.
+  const render = (t: OutputTarget): Iterable<string> => {
+    const reporter = reporters[t.format];
+    const ctx = { ...base, color: t.to === 'stdout' && stdoutColor };
+    return reporter.pieces?.(report, ctx) ?? [reporter.render(report, ctx)];
+  };
 
-  for (const { target, text } of rendered) {
+  for (const target of targets) {
     if (target.to !== 'file') continue;
     try {
       // Like eslint's --output-file: `--format sarif=reports/x.sarif` works in a fresh checkout.
       await mkdir(dirname(target.path), { recursive: true });
-      await writeFileAtomic(target.path, env.redactor.redact(text));
+      await writeFileAtomic(target.path, redacted(render(target), env.redactor));
     } catch (err) {
       throw new InputError(`cannot write the ${target.format} report: ${describeWriteError(err)}`, displayPath(target.path, io.cwd), {
         cause: err,
       });
     }
   }
-  for (const { target, text } of rendered) {
+  for (const target of targets) {
     if (target.to !== 'append') continue;
     try {
-      await appendFile(target.path, env.redactor.redact(text));
+      await appendFile(target.path, env.redactor.redact([...render(target)].join('')));
     } catch (err) {
       io.stderr.write(`warning: cannot append the step summary to $GITHUB_STEP_SUMMARY (${target.path}): ${describeWriteError(err)}\n`);
     }
@@ -170,13 +173,20 @@ export async function emitReport(
   // around it with an unguessable token (`stop-commands`, GitHub's documented way to echo
   // untrusted text). Explicitly requested formats are left byte-exact for pipes and files.
   const guard = (formats === undefined || formats.length === 0) && io.env['GITHUB_ACTIONS'] === 'true';
-  for (const { target, text } of rendered) {
+  for (const target of targets) {
     if (target.to !== 'stdout') continue;
-    if (guard && target.format !== 'github' && text !== '') {
+    if (guard && target.format !== 'github') {
+      const text = [...render(target)].join('');
+      if (text === '') continue;
       const token = randomBytes(16).toString('hex');
       io.stdout.write(`::stop-commands::${token}\n${text}::${token}::\n`);
     } else {
-      io.stdout.write(text);
+      for (const piece of render(target)) io.stdout.write(piece);
     }
   }
+}
+
+/** Each piece through the redaction (pieces end at line ends: see `Reporter.pieces`). */
+function* redacted(pieces: Iterable<string>, redactor: { redact(text: string): string }): Generator<string> {
+  for (const piece of pieces) yield redactor.redact(piece);
 }

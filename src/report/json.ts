@@ -1,5 +1,6 @@
 import type { Diagnostic, Range, SuppressedDiagnostic } from '../diagnostics/diagnostic.js';
 import { jsonBlocks } from './json-blocks.js';
+import { jsonPieces, LazyList } from './json-pieces.js';
 import { displayPath } from './paths.js';
 import { inertJson } from './text.js';
 import { toolName } from './tool.js';
@@ -74,12 +75,22 @@ function suppressedDiagnostic(d: SuppressedDiagnostic, ctx: ReportContext): Json
 
 /** The report as a plain object (what the `json` format serialises). */
 export function toJsonReport(report: Report, ctx: ReportContext): JsonReport {
+  return jsonReport(report, ctx, report.files.map((f) => displayPath(f, ctx.cwd)));
+}
+
+/** The JSON report's text, in pieces (`jsonPieces`): its file names are made as they are written. */
+export function* jsonReportPieces(report: Report, ctx: ReportContext): Generator<string> {
+  for (const piece of jsonPieces(jsonReport(report, ctx, new LazyList(report.files, (f) => displayPath(f, ctx.cwd))))) yield inertJson(piece);
+}
+
+/** The report's object, with its list of files as given: made now, or as it is written. */
+function jsonReport<F>(report: Report, ctx: ReportContext, files: F): Omit<JsonReport, 'files'> & { files: F } {
   const s = report.summary;
   return {
     reportVersion: REPORT_VERSION,
     tool: { name: toolName, version: ctx.toolVersion },
     command: report.command,
-    files: report.files.map((f) => displayPath(f, ctx.cwd)),
+    files,
     diagnostics: report.diagnostics.map((d) => diagnostic(d, ctx)),
     ...(report.suppressed === undefined ? {} : { suppressed: report.suppressed.map((d) => suppressedDiagnostic(d, ctx)) }),
     ...jsonBlocks(report, ctx, (d) => diagnostic(d, ctx)),
@@ -96,5 +107,6 @@ export function toJsonReport(report: Report, ctx: ReportContext): JsonReport {
 
 export const json: Reporter = {
   name: 'json',
-  render: (report, ctx) => `${inertJson(JSON.stringify(toJsonReport(report, ctx), null, 2))}\n`,
+  render: (report, ctx) => [...jsonReportPieces(report, ctx)].join(''),
+  pieces: jsonReportPieces,
 };

@@ -41,4 +41,11 @@ export interface Reporter {
   readonly name: FormatName;
   /** Pure: the same report and context always give the same string. */
   render(report: Report, ctx: ReportContext): string;
+  /**
+   * The same text as `render`, in pieces that each end at a line end, for formats whose report can
+   * be too big to hold twice (the JSON of a 100,000-file run): outputs write these one by one. A
+   * piece ends at a line end so that redaction, which works on each write, sees every secret
+   * whole (a secret never spans a line end of a report: control characters are escaped in them).
+   */
+  pieces?(report: Report, ctx: ReportContext): Iterable<string>;
 }

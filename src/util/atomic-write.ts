@@ -41,7 +41,10 @@ const RENAME_RETRIES = 5;
  *   has just created. Replacing the link, as a bare rename does, would leave the real file stale
  *   without a word.
  */
-export async function writeFileAtomic(path: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
+/** What is written: a text, bytes, or a text in pieces (a big report, never held whole). */
+export type WriteData = string | Uint8Array | Iterable<string>;
+
+export async function writeFileAtomic(path: string, data: WriteData, options: AtomicWriteOptions = {}): Promise<void> {
   const existing = await lstatOrUndefined(path);
   if (existing === undefined || existing.isFile()) return replaceAtomically(path, data, options);
   if (existing.isSymbolicLink()) {
@@ -56,7 +59,7 @@ export async function writeFileAtomic(path: string, data: string | Uint8Array, o
   return writeThrough(path, existing, data);
 }
 
-async function replaceAtomically(path: string, data: string | Uint8Array, options: AtomicWriteOptions): Promise<void> {
+async function replaceAtomically(path: string, data: WriteData, options: AtomicWriteOptions): Promise<void> {
   const dir = dirname(path);
   const tmp = join(dir, `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
   let created = false;
@@ -64,7 +67,7 @@ async function replaceAtomically(path: string, data: string | Uint8Array, option
     const handle = await open(tmp, 'wx', options.mode ?? 0o666);
     created = true;
     try {
-      await handle.writeFile(data);
+      await writeData(handle, data);
       await handle.sync();
     } finally {
       await handle.close();
@@ -78,11 +81,10 @@ async function replaceAtomically(path: string, data: string | Uint8Array, option
 }
 
 /** Writes into an existing device or FIFO (see `writeFileAtomic`), or refuses what must not be written. */
-async function writeThrough(path: string, s: Stats, data: string | Uint8Array): Promise<void> {
+async function writeThrough(path: string, s: Stats, data: WriteData): Promise<void> {
   if (s.isDirectory()) throw Object.assign(new Error('it is a folder'), { code: 'EISDIR' });
   if (s.isBlockDevice()) throw new SpecialFileError('it is a block device; sessionctl writes reports only to files, character devices and pipes');
   if (s.isSocket()) throw new SpecialFileError('it is a socket');
-  const bytes = typeof data === 'string' ? Buffer.from(data) : data;
   let handle: FileHandle;
   try {
     // Non-blocking, so that a FIFO with no reader fails at once (ENXIO) instead of hanging; no
@@ -93,19 +95,29 @@ async function writeThrough(path: string, s: Stats, data: string | Uint8Array): 
     throw err;
   }
   try {
-    let offset = 0;
-    while (offset < bytes.length) {
-      try {
-        const { bytesWritten } = await handle.write(bytes, offset, bytes.length - offset, null);
-        offset += bytesWritten;
-      } catch (err) {
-        // A full pipe: wait for the reader, as a blocking write would.
-        if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') throw err;
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      }
-    }
+    await writeData(handle, data);
   } finally {
     await handle.close();
+  }
+}
+
+async function writeData(handle: FileHandle, data: WriteData): Promise<void> {
+  if (typeof data === 'string') await writeAll(handle, Buffer.from(data));
+  else if (data instanceof Uint8Array) await writeAll(handle, data);
+  else for (const piece of data) await writeAll(handle, Buffer.from(piece));
+}
+
+async function writeAll(handle: FileHandle, bytes: Uint8Array): Promise<void> {
+  let offset = 0;
+  while (offset < bytes.length) {
+    try {
+      const { bytesWritten } = await handle.write(bytes, offset, bytes.length - offset, null);
+      offset += bytesWritten;
+    } catch (err) {
+      // A full pipe: wait for the reader, as a blocking write would.
+      if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') throw err;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
   }
 }
 

@@ -305,6 +305,36 @@ describe('emitReport', () => {
   });
 });
 
+describe('emitReport of a big JSON report (written in pieces)', () => {
+  /** 2,500 files, and 1,500 findings of which the last names the key: it sits in a late piece. */
+  function bigReport(cwd: string): Report {
+    const files = Array.from({ length: 2500 }, (_, i) => join(cwd, `m${i}.yaml`));
+    const diagnostics = files.slice(0, 1500).map((file, i) => ({
+      code: 'schema/type' as const,
+      severity: 'error' as const,
+      message: i === 1499 ? `the value ${SECRET} looks like an API key` : `finding ${i}`,
+      file,
+      range: { start: { line: 1, col: 1 }, end: { line: 1, col: 2 } },
+    }));
+    return { command: 'validate', files, diagnostics, summary: { errors: 1500, warnings: 0, infos: 0, files: 2500, manifests: 2500 } };
+  }
+
+  test('stdout and a file get the text render gives, redacted, in pieces that end at line ends', async () => {
+    const env = envFor({ cwd: dir });
+    const report = bigReport(dir);
+    // The streams are redacted as the CLI's are (`Redactor.wrap`), one write at a time.
+    const writes: string[] = [];
+    env.io.stdout = env.redactor.wrap({ write: (s: string) => void writes.push(s), isTTY: false });
+    await emitReport(report, new Map(), ['json', 'json=big.json'], env);
+    const expected = plain('json', report, new Map(), dir).replace(SECRET, '****');
+    expect(expected).toContain('"message": "the value **** looks like an API key"');
+    expect(writes.join('')).toBe(expected);
+    expect(await readFile(join(dir, 'big.json'), 'utf8')).toBe(expected);
+    expect(writes.length).toBeGreaterThan(5);
+    for (const piece of writes) expect(piece.endsWith('\n')).toBe(true);
+  });
+});
+
 describe('writeFileAtomic', () => {
   test('replaces an existing file whole and leaves no temporary file', async () => {
     const target = join(dir, 'state.json');
