@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { mkdir, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { InputError } from '../diagnostics/errors.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
@@ -59,13 +60,8 @@ export class FileStateStore implements LockedState {
   }
 
   private async read(): Promise<void> {
-    let text: string;
-    try {
-      text = await readFile(this.path, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
-      throw new InputError(`cannot read the state file: ${(err as Error).message}`, this.path, { cause: err });
-    }
+    const text = await readStateText(this.path);
+    if (text === undefined) return;
     const entries = parseState(text, this.path);
     this.entries.clear();
     for (const e of entries) this.entries.set(entryKey(e.name, e.user_id), e);
@@ -141,11 +137,34 @@ export class FileStateStore implements LockedState {
 
 /** SHA-256 of the state file as it is on disk now ('' when there is none). */
 export async function stateFileHash(path: string): Promise<string> {
+  const text = await readStateText(path);
+  return text === undefined ? '' : hashText(text);
+}
+
+/**
+ * The state file's text, or undefined when there is none. Opened without blocking and read only
+ * when it is a regular file: a FIFO at the path (`--state <(cmd)`, a planted one) blocked every
+ * command that reads the state until someone wrote to it; a folder or a device is refused by name.
+ */
+async function readStateText(path: string): Promise<string | undefined> {
+  const fail = (why: string, cause?: unknown): InputError => new InputError(`cannot read the state file: ${why}`, path, cause === undefined ? undefined : { cause });
+  let handle;
   try {
-    return hashText(await readFile(path, 'utf8'));
+    handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return '';
-    throw new InputError(`cannot read the state file: ${(err as Error).message}`, path, { cause: err });
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw fail((err as Error).message, err);
+  }
+  try {
+    const st = await handle.stat();
+    if (st.isDirectory()) throw fail('it is a folder');
+    if (!st.isFile()) throw fail('it is not a regular file (a FIFO, a socket or a device); give --state a JSON file');
+    return await handle.readFile('utf8');
+  } catch (err) {
+    if (err instanceof InputError) throw err;
+    throw fail((err as Error).message, err);
+  } finally {
+    await handle.close();
   }
 }
 
