@@ -97,8 +97,11 @@ describe('sessionctl emulator', () => {
   });
 
   it.each([
-    [['--port', '99999'], '--port must be an integer 0..65535'],
-    [['--rate-limit', 'lots'], '--rate-limit must look like 100/min'],
+    [['--port', '99999'], "error: option '--port <port>' argument '99999' is invalid. expected a port number from 0 to 65535 (0 picks a free one)"],
+    [['--port', '-1'], "error: option '--port <port>' argument '-1' is invalid. expected a port number from 0 to 65535"],
+    [['--port', '80.5'], "error: option '--port <port>' argument '80.5' is invalid. expected a port number"],
+    [['--rate-limit', 'lots'], "error: option '--rate-limit <n/min>' argument 'lots' is invalid. expected requests per minute per key, such as 600/min"],
+    [['--rate-limit', '0/min'], "error: option '--rate-limit <n/min>' argument '0/min' is invalid. expected requests per minute"],
     [['--catalog', '/nonexistent/catalog.json'], 'cannot read the catalogue: ENOENT'],
     [['--bogus'], "unknown option '--bogus'"],
   ])('bad input %j exits 2 with a clear message, and never shows the key', async (args, message) => {

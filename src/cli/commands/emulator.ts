@@ -1,15 +1,17 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { Option } from 'commander';
+import { InvalidArgumentError, Option } from 'commander';
 import { InputError, UsageError } from '../../diagnostics/errors.js';
+import { wholeNumber } from '../../util/whole-number.js';
+import { integerOption } from '../integer-option.js';
 import type { CommandEnv, RegisterCommand } from '../command.js';
 
 interface EmulatorFlags {
   host: string;
-  port: string;
+  port: number;
   apiKey: string[];
   dataDir?: string;
-  rateLimit?: string;
+  rateLimit?: number;
   catalog?: string;
   maxFileSize?: string;
   apiKeysFile?: string;
@@ -42,15 +44,11 @@ async function emulatorKeys(flags: EmulatorFlags, env: CommandEnv): Promise<stri
   return keys;
 }
 
-function parsePort(raw: string): number {
-  if (!/^\d{1,5}$/.test(raw) || Number(raw) > 65535) throw new UsageError(`--port must be an integer 0..65535, got '${raw}'`);
-  return Number(raw);
-}
-
+/** `--rate-limit`: requests per minute, written `600/min` or `600`. */
 function parseRate(raw: string): number {
-  const m = /^(\d+)(?:\/min)?$/.exec(raw.trim());
-  if (m === null || Number(m[1]) < 1) throw new UsageError(`--rate-limit must look like 100/min, got '${raw}'`);
-  return Number(m[1]);
+  const n = wholeNumber(raw.trim().replace(/\/min$/, ''), 1);
+  if (n === undefined) throw new InvalidArgumentError('expected requests per minute per key, such as 600/min');
+  return n;
 }
 
 const UNITS: Record<string, number> = { '': 1, b: 1, k: 1024, kb: 1000, kib: 1024, m: 1024 ** 2, mb: 1000 ** 2, mib: 1024 ** 2, g: 1024 ** 3, gb: 1000 ** 3, gib: 1024 ** 3 };
@@ -74,7 +72,7 @@ export const registerEmulator: RegisterCommand = (program, env) => {
     .command('emulator')
     .description('Serve a local, stateful emulator of the Tool Router API (v3 and v3.1, each session\'s MCP endpoint, admin surface under /_emulator/).')
     .option('--host <host>', 'interface to bind (loopback unless you say otherwise)', '127.0.0.1')
-    .option('--port <port>', 'port to listen on (0 picks a free one)', '4010')
+    .option('--port <port>', 'port to listen on (0 picks a free one)', integerOption(0, 65_535, 'a port number from 0 to 65535 (0 picks a free one)'), 4010)
     .addOption(
       new Option('--api-key <key>', 'accept only this key (repeatable); without it any non-empty key works, each its own project')
         .argParser((value: string, previous: string[] = []) => [...previous, value])
@@ -82,7 +80,7 @@ export const registerEmulator: RegisterCommand = (program, env) => {
     )
     .option('--api-keys-file <path>', `accept the keys in this file, one per line (also: ${EMULATOR_KEYS_ENV}, separated by commas)`)
     .option('--data-dir <dir>', 'keep state in this directory (written atomically) instead of memory')
-    .option('--rate-limit <n/min>', 'requests per minute per key, answered with 429 and Retry-After past it')
+    .option('--rate-limit <n/min>', 'requests per minute per key, answered with 429 and Retry-After past it', parseRate)
     .option('--max-file-size <size>', 'largest mount file an upload may carry (bytes, or 100MiB, 1GiB; default: 256MiB)')
     .option('--catalog <file>', 'serve this catalogue ({"toolkits": [...], "tools": [...]}) instead of the built-in one')
     .addHelpText(
@@ -104,8 +102,7 @@ export const registerEmulator: RegisterCommand = (program, env) => {
     .action(async (flags: EmulatorFlags) => {
       const apiKeys = await emulatorKeys(flags, env);
       for (const key of apiKeys) env.redactor.add(key);
-      const port = parsePort(flags.port);
-      const rate = flags.rateLimit === undefined ? undefined : parseRate(flags.rateLimit);
+      const { port, rateLimit: rate } = flags;
       const maxFileBytes = flags.maxFileSize === undefined ? undefined : parseSize(flags.maxFileSize);
       // Loaded here, not at the top: other commands do not pay for the emulator's modules.
       const { startEmulator } = await import('../../emulator/server.js');
