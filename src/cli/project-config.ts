@@ -2,6 +2,7 @@ import { relative } from 'node:path';
 import { Option, type Command } from 'commander';
 import { tally, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { InputError, UsageError } from '../diagnostics/errors.js';
+import { displayPath } from '../report/paths.js';
 import type { ProjectConfig } from '../project/types.js';
 import { emitReport } from './output.js';
 import type { CommandEnv } from './command.js';
@@ -64,12 +65,14 @@ export function runPaths(args: readonly string[], config: ProjectConfig): string
 /**
  * Checks the catalogue a run will use (`--catalog`, else the file's `catalog`) before any work:
  * an unreadable or malformed catalogue is an input error (exit code 2), as it is for the emulator.
+ * Loaded through the run's own cache (`catalogFor`), so the main thread reads the file once.
  */
-export async function checkCatalog(path: string | undefined, shown: string): Promise<void> {
+export async function checkCatalog(path: string | undefined, cwd: string): Promise<void> {
   if (path === undefined) return;
-  const { readCatalogFile } = await import('../validate/project-checks.js');
+  const shown = displayPath(path, cwd);
+  const { catalogFor } = await import('../validate/project-checks.js');
   try {
-    await readCatalogFile(path);
+    await catalogFor(path);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     throw new InputError(code !== undefined ? `cannot read the catalogue: ${code === 'ENOENT' ? 'no such file' : code}` : (err as Error).message, shown, { cause: err });

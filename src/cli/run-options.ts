@@ -102,7 +102,7 @@ export async function projectForRun(command: string, args: readonly string[], fl
   if (flags.baseUrl === undefined && vars['COMPOSIO_BASE_URL'] === undefined && config.baseUrl !== undefined) flags.baseUrl = config.baseUrl;
   if (flags.apiVersion === undefined && vars[API_VERSION_ENV] === undefined && config.apiVersion !== undefined) flags.apiVersion = config.apiVersion;
   const envFiles = envFilesOf(flags.envFile, config, env.io.cwd);
-  await checkCatalog(config.catalog, config.catalog ?? '');
+  await checkCatalog(config.catalog, env.io.cwd);
   const { projectRunOptions } = await import('../project/run-options.js');
   const paths = args.length === 0 && config.paths === undefined && defaultPaths !== undefined ? defaultPaths : runPaths(args, config);
   return { loaded, paths, ...(envFiles !== undefined ? { envFiles } : {}), options: projectRunOptions(config) };

@@ -121,6 +121,27 @@ describe('bad input in sessionctl.yaml: exit 2, a located error, no stack trace'
     }
   });
 
+  it.each([
+    ['missing', 'missing.json', 'cannot read the catalogue: no such file'],
+    ['a folder', '.', 'cannot read the catalogue: EISDIR'],
+    ['not JSON', 'not-json.json', 'not JSON: '],
+    ['of the wrong shape', 'shape.json', 'catalog: "toolkits" must be an array'],
+  ])('a --catalog file %s is an input error naming it (exit 2), before any manifest is read', async (_name, file, message) => {
+    const dir = join(root, 'bad-catalog');
+    await mkdir(dir, { recursive: true });
+    await writeFile(join(dir, 'not-json.json'), '{"toolkits": [');
+    await writeFile(join(dir, 'shape.json'), '{"toolkits": 1, "tools": []}');
+    await writeFile(join(dir, 'm.yaml'), 'name: x\nuser_id: u\ntoolkits: [gmail]\n');
+    for (const args of [['--catalog', file], ['--config', 'with-catalog.yaml']]) {
+      await writeFile(join(dir, 'with-catalog.yaml'), `catalog: ${JSON.stringify(file)}\n`);
+      const r = await runCli(['validate', 'm.yaml', ...args], { cwd: dir, env: {} });
+      expect(r.exitCode, r.stderr).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.startsWith(`error: ${file}: ${message}`), r.stderr).toBe(true);
+      expect(r.stderr).not.toMatch(STACK_LINE);
+    }
+  });
+
   it('globs that would backtrack as regular expressions are accepted and match a hostile path at once (the test would time out)', { timeout: 5_000 }, async () => {
     const dir = join(root, 'hostile-glob');
     const deep = join(dir, ...Array.from({ length: 40 }, () => 'a'));

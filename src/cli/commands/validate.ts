@@ -77,7 +77,7 @@ export const registerValidate: RegisterCommand = (program, env) => {
       const paths = runPaths(args, config);
       const formats = options.format ?? config.formats;
       const catalog = options.catalog !== undefined ? resolve(io.cwd, options.catalog) : config.catalog;
-      await checkCatalog(catalog, options.catalog ?? catalog ?? '');
+      await checkCatalog(catalog, io.cwd);
       // Loaded on use, so that other commands do not pay for yaml and the validator at start-up.
       const [{ validatePaths }, { readStreamBounded }, { projectRunOptions }] = await Promise.all([
         import('../../validate/run.js'),
