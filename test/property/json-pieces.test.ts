@@ -63,5 +63,8 @@ describe('jsonPieces', () => {
     expect(made).toStrictEqual([3, 1, 2]);
     expect(joined({}).text).toBe('{}\n');
     expect(joined({ gone: undefined }).text).toBe('{}\n');
+    // What JSON leaves out of an object, or writes as null in a list: symbols as well.
+    expect(joined({ s: Symbol('s'), list: [Symbol('t')] }).text).toBe(`${JSON.stringify({ s: Symbol('s'), list: [Symbol('t')] }, null, 2)}\n`);
+    expect(joined({ none: new LazyList([], () => 1) }).text).toBe('{\n  "none": []\n}\n');
   });
 });

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { skipBecause } from '../../helpers/skip.js';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, readlink, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, test } from 'vitest';
 import type { StateEntry } from '../../../src/state/entry.js';
@@ -124,6 +124,33 @@ describe('a state file that cannot be read', () => {
       expect(err.file).toBe(path);
     }
     expect(await readdir(dir)).toEqual(['state.json']);
+  });
+
+  test('a path through a file (ENOTDIR): an InputError with the reason and its cause, never taken for a missing state', async () => {
+    await writeFile(join(dir, 'plain'), 'x');
+    const through = join(dir, 'plain', 'state.json');
+    for (const read of [() => FileStateStore.load(through), () => stateFileHash(through)]) {
+      const err = await inputFailure(read());
+      expect(err.message).toBe(`cannot read the state file: ENOTDIR: not a directory, open '${through}'`);
+      expect(err.file).toBe(through);
+      expect((err.cause as NodeJS.ErrnoException).code).toBe('ENOTDIR');
+    }
+  });
+
+  test('a refusal by name has no cause: nothing failed below it', async () => {
+    await mkdir(path);
+    const err = await inputFailure(FileStateStore.load(path));
+    expect(err.message).toBe('cannot read the state file: it is a folder');
+    expect('cause' in err).toBe(false);
+  });
+
+  test.skipIf(skipBecause(process.platform !== 'linux', 'counts open descriptors through /proc/self/fd (Linux only)'))('reading the state leaves no descriptor open on it', async () => {
+    await writeFile(path, '{"version": 2, "sessions": []}\n');
+    for (let i = 0; i < 3; i++) await FileStateStore.load(path);
+    await stateFileHash(path);
+    const fds = await readdir('/proc/self/fd');
+    const targets = await Promise.all(fds.map((fd) => readlink(`/proc/self/fd/${fd}`).catch(() => '')));
+    expect(targets.filter((t) => t === path)).toStrictEqual([]);
   });
 
   test.skipIf(skipBecause(process.platform === 'win32', 'makes a FIFO with mkfifo'))('a FIFO: refused at once by load, openLocked (which releases its lock) and stateFileHash, never waited on', async () => {
