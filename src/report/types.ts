@@ -45,7 +45,8 @@ export interface Reporter {
    * The same text as `render`, in pieces that each end at a line end, for formats whose report can
    * be too big to hold twice (the JSON of a 100,000-file run): outputs write these one by one. A
    * piece ends at a line end so that redaction, which works on each write, sees every secret
-   * whole (a secret never spans a line end of a report: control characters are escaped in them).
+   * whole: a format with pieces escapes the line breaks inside its strings (JSON does), so no
+   * value it prints spans a line end.
    */
   pieces?(report: Report, ctx: ReportContext): Iterable<string>;
 }
