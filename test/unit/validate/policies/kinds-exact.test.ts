@@ -153,3 +153,89 @@ describe('user_id_pattern and auth_config_pattern', () => {
     expect(run('auth_config_pattern', '^ac_prod', 'auth_configs: [ac_dev]\n')).toEqual([]);
   });
 });
+
+describe('required_tags', () => {
+  const wanted = { enable: ['readOnlyHint'], disable: ['destructiveHint', 'openWorldHint'] };
+
+  it('the global filter and each toolkit\'s own: at the list, at a bare list, or at the filter the list would go in', () => {
+    const yaml = 'tags: [idempotentHint]\ntools:\n  github:\n    tags:\n      disable: [destructiveHint]\n  slack: [SLACK_X]\n';
+    expect(run('required_tags', wanted, yaml)).toEqual([
+      found('/tags', at(1, 1, 1, 5), '`tags.enable` does not include `readOnlyHint`', 'Add `readOnlyHint` to `tags.enable`.'),
+      found('/tags', at(1, 1, 1, 5), '`tags.disable` does not include `destructiveHint` and `openWorldHint`', 'Add `destructiveHint` and `openWorldHint` to `tags.disable`.'),
+      found('/tools/github/tags', at(4, 5, 4, 9), '`tools.github.tags.enable` does not include `readOnlyHint`', 'Add `readOnlyHint` to `tools.github.tags.enable`.'),
+      found('/tools/github/tags/disable', at(5, 7, 5, 14), '`tools.github.tags.disable` does not include `openWorldHint`', 'Add `openWorldHint` to `tools.github.tags.disable`.'),
+    ]);
+  });
+
+  it('an enable list that lacks one, at that list; no tags at all, at the document', () => {
+    expect(run('required_tags', { enable: ['readOnlyHint'] }, 'tags:\n  enable: [idempotentHint]\n')).toEqual([
+      found('/tags/enable', at(2, 3, 2, 9), '`tags.enable` does not include `readOnlyHint`', 'Add `readOnlyHint` to `tags.enable`.'),
+    ]);
+    expect(run('required_tags', { enable: ['readOnlyHint'], disable: ['destructiveHint'] }, 'name: x\n')).toEqual([
+      found('', at(1, 1, 1, 1), '`tags` is not set, so `readOnlyHint` is not required of tools', 'Add `readOnlyHint` to `tags.enable`.'),
+      found('', at(1, 1, 1, 1), '`tags` is not set, so `destructiveHint` tools are not removed', 'Add `destructiveHint` to `tags.disable`.'),
+    ]);
+    expect(run('required_tags', wanted, 'tags:\n  enable: [readOnlyHint, x]\n  disable: [openWorldHint, destructiveHint]\n')).toEqual([]);
+  });
+
+  it('per toolkit: the filter in effect for each toolkit the session may use', () => {
+    const yaml = 'toolkits: [github, slack]\ntags:\n  disable: [openWorldHint]\ntools:\n  slack:\n    tags:\n      disable: [destructiveHint]\n';
+    expect(run('required_tags', { disable: ['destructiveHint'], toolkits: ['github', 'slack', 'jira'] }, yaml)).toEqual([
+      found('/tags/disable', at(3, 3, 3, 10), 'for `github`: `tags.disable` does not include `destructiveHint`', 'Add `destructiveHint` to `tags.disable`.'),
+    ]);
+    expect(run('required_tags', { disable: ['destructiveHint'], toolkits: ['github', 'slack'] }, 'toolkits: { disable: [github] }\ntools:\n  slack: { tags: { disable: [x] } }\n')).toEqual([
+      found('/tools/slack/tags/disable', at(3, 20, 3, 27), '`tools.slack.tags.disable` does not include `destructiveHint`', 'Add `destructiveHint` to `tools.slack.tags.disable`.'),
+    ]);
+  });
+});
+
+describe('forbidden_tags', () => {
+  const yaml = 'tags:\n  enable: [destructiveHint]\n  disable: [readOnlyHint, openWorldHint]\ntools:\n  github:\n    tags: [destructiveHint]\n  slack: [X]\n';
+
+  it('every filter, or only the listed toolkits\'; each list against its own forbidden tags', () => {
+    expect(run('forbidden_tags', { enable: ['destructiveHint'], disable: ['readOnlyHint'] }, yaml)).toEqual([
+      found('/tags/enable/0', at(2, 12, 2, 27), '`tags.enable` lists `destructiveHint`', 'Remove `destructiveHint` from `tags.enable`.'),
+      found('/tags/disable/0', at(3, 13, 3, 25), '`tags.disable` lists `readOnlyHint`', 'Remove `readOnlyHint` from `tags.disable`.'),
+      found('/tools/github/tags/0', at(6, 12, 6, 27), '`tools.github.tags.enable` lists `destructiveHint`', 'Remove `destructiveHint` from `tools.github.tags.enable`.'),
+    ]);
+    expect(run('forbidden_tags', { enable: ['destructiveHint'], toolkits: ['github'] }, yaml).map((d) => d.pointer)).toEqual(['/tools/github/tags/0']);
+    expect(run('forbidden_tags', { disable: ['destructiveHint'] }, yaml)).toEqual([]);
+  });
+});
+
+describe('forbidden_keys', () => {
+  it('each path in order, at the key; `*` over mappings and lists; indices only within the list', () => {
+    const yaml = 'name: x\ntools:\n  a: {disable: [X]}\n  b: [Y]\npreload:\n  tools: [A, B]\nexperimental:\n  custom_tools: []\n';
+    const paths = ['experimental.custom_tools', 'tools.*.disable', 'preload.tools.1', 'preload.tools.2', 'preload.tools.01', 'name.*', 'name'];
+    expect(run('forbidden_keys', paths, yaml)).toEqual([
+      found('/experimental/custom_tools', at(8, 3, 8, 15), '`experimental.custom_tools` must not be declared', 'Remove `experimental.custom_tools`.'),
+      found('/tools/a/disable', at(3, 7, 3, 14), '`tools.a.disable` must not be declared', 'Remove `tools.a.disable`.'),
+      found('/preload/tools/1', at(6, 14, 6, 15), '`preload.tools[1]` must not be declared', 'Remove `preload.tools[1]`.'),
+      found('/name', at(1, 1, 1, 5), '`name` must not be declared', 'Remove `name`.'),
+    ]);
+    expect(run('forbidden_keys', ['preload.tools.*'], yaml).map((d) => d.pointer)).toEqual(['/preload/tools/0', '/preload/tools/1']);
+  });
+});
+
+describe('max_toolkits and max_preloaded_tools', () => {
+  it('an allowlist over the limit at its key; at the limit, nothing', () => {
+    expect(run('max_toolkits', 2, 'toolkits:\n  enable: [a, b, c]\n')).toEqual([
+      found('/toolkits/enable', at(2, 3, 2, 9), '3 toolkits are enabled; at most 2 are allowed', 'Split the session, or drop the toolkits it does not need.'),
+    ]);
+    expect(run('max_toolkits', 3, 'toolkits:\n  enable: [a, b, c]\n')).toEqual([]);
+  });
+
+  it('a denylist or no list is every toolkit', () => {
+    const hint = 'Declare an allowlist of at most 2: `toolkits: {enable: [...]}`.';
+    expect(run('max_toolkits', 2, 'name: x\ntoolkits:\n  disable: [a]\n')).toEqual([found('/toolkits', at(2, 1, 2, 9), denyAccess, hint)]);
+    expect(run('max_toolkits', 2, 'name: x\n')).toEqual([found('', at(1, 1, 1, 1), allAccess, hint)]);
+  });
+
+  it('preloaded tools over the limit, at the key; at the limit or not a list, nothing', () => {
+    expect(run('max_preloaded_tools', 1, 'preload:\n  tools: [A_X, A_Y]\n')).toEqual([
+      found('/preload/tools', at(2, 3, 2, 8), '2 tools are preloaded; at most 1 are allowed', 'Keep the rest reachable through search instead of preloading them.'),
+    ]);
+    expect(run('max_preloaded_tools', 2, 'preload:\n  tools: [A_X, A_Y]\n')).toEqual([]);
+    expect(run('max_preloaded_tools', 0, 'preload:\n  tools: A_X\n')).toEqual([]);
+  });
+});
