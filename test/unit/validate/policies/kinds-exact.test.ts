@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../../../../src/diagnostics/diagnostic.js';
-import { PolicySet } from '../../../../src/validate/policies/index.js';
+import { PolicySet, policyKind } from '../../../../src/validate/policies/index.js';
 import { doc } from '../helpers.js';
 
 /*
@@ -237,5 +237,37 @@ describe('max_toolkits and max_preloaded_tools', () => {
     ]);
     expect(run('max_preloaded_tools', 2, 'preload:\n  tools: [A_X, A_Y]\n')).toEqual([]);
     expect(run('max_preloaded_tools', 0, 'preload:\n  tools: A_X\n')).toEqual([]);
+  });
+});
+
+describe('PolicySet', () => {
+  const spec = (id: string, kind: string, value: unknown, extra: object = {}) => ({ id, message: id.toUpperCase(), severity: 'error' as const, kind, value, ...extra });
+
+  it('checks every known policy in order, with its own code, severity, message and hint; a hand-built unknown kind checks nothing', () => {
+    const set = new PolicySet(
+      [
+        spec('lean', 'max_preloaded_tools', 0, { severity: 'warning', hint: 'Ask #platform.' }),
+        spec('odd', 'no_such_kind', 1),
+        spec('ids', 'user_id_pattern', '^usr_'),
+      ],
+      '/work',
+    );
+    expect(set.size).toBe(2);
+    expect(set.check(doc('user_id: bob\npreload:\n  tools: [A_X]\n', FILE))).toEqual([
+      { code: 'policy/lean', severity: 'warning', message: 'LEAN: 1 tools are preloaded; at most 0 are allowed', file: FILE, pointer: '/preload/tools', range: at(3, 3, 3, 8), hint: 'Ask #platform.' },
+      { code: 'policy/ids', severity: 'error', message: 'IDS: `user_id` is `bob`, which does not match ^usr_', file: FILE, pointer: '/user_id', range: at(1, 10, 1, 13), hint: 'Use a user id that matches ^usr_.' },
+    ]);
+    expect(policyKind('max_toolkits')?.name).toBe('max_toolkits');
+    expect(policyKind('no_such_kind')).toBeUndefined();
+  });
+
+  it('a policy with files applies to the files under the config folder its globs match; one without, to every file', () => {
+    const set = new PolicySet([spec('prod', 'max_toolkits', 0, { files: ['prod/**'] }), spec('all', 'max_preloaded_tools', 0)], '/work/project');
+    const yaml = 'toolkits: [a]\npreload: { tools: [A_X] }\n';
+    const codes = (file: string) => set.check(doc(yaml, file)).map((d) => d.code);
+    expect(codes('/work/project/prod/m.yaml')).toEqual(['policy/prod', 'policy/all']);
+    expect(codes('/work/project/staging/m.yaml')).toEqual(['policy/all']);
+    expect(codes('/work/elsewhere/prod/m.yaml')).toEqual(['policy/all']);
+    expect(codes('/work/project/../project/prod/m.yaml')).toEqual(['policy/prod', 'policy/all']);
   });
 });
