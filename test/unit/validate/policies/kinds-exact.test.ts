@@ -270,4 +270,12 @@ describe('PolicySet', () => {
     expect(codes('/work/elsewhere/prod/m.yaml')).toEqual(['policy/all']);
     expect(codes('/work/project/../project/prod/m.yaml')).toEqual(['policy/prod', 'policy/all']);
   });
+
+  it('a file outside the config folder, or without a path, is matched by no glob, not even `**`', () => {
+    const set = new PolicySet([spec('every', 'max_toolkits', 0, { files: ['**'] })], '/work/project');
+    const codes = (file: string) => set.check(doc('toolkits: [a]\n', file)).map((d) => d.code);
+    expect(codes('/work/project/m.yaml')).toEqual(['policy/every']);
+    expect(codes('/work/other/m.yaml')).toEqual([]);
+    expect(codes('m.yaml')).toEqual([]);
+  });
 });
