@@ -113,6 +113,7 @@ describe('policy patterns: what each part of a pattern matches', () => {
     ['^😀+a+$', undefined],
     ['a+\uffffa+', undefined],
     ['[\uffff]+a+', undefined],
+    ['^\uffffa+a+$', overlap],
     // Escapes.
     ['^\\t+t+$', undefined],
     ['^\\t+\\x09+$', overlap],
@@ -130,9 +131,12 @@ describe('policy patterns: what each part of a pattern matches', () => {
     ['^\\cJ+\\n+$', overlap],
     ['^\\cJ+a+$', undefined],
     ['^\\.+\\.+$', overlap],
+    ['^\\.+[.]+$', overlap],
+    ['^[\\.]+\\.+$', overlap],
     // Character classes.
     ['^[^a]+b+$', overlap],
     ['^[^a]+\\[+$', overlap],
+    ['^[^a]+\\^+$', overlap],
     ['^[a-]+b+$', undefined],
     ['^[a-]+-+$', overlap],
     ['^[a-c]+é+$', undefined],
