@@ -96,6 +96,9 @@ describe('paths and pointers', () => {
     expect(expandPointer(d, 'tools.b.10')).toEqual([]);
     expect(expandPointer(d, 'n.*')).toEqual([]);
     expect(expandPointer(d, 'tools.c')).toEqual([]);
+    const eleven = data(`list: [${'x, '.repeat(10)}last]\n`);
+    expect(expandPointer(eleven, 'list.10')).toEqual(['/list/10']);
+    expect(expandPointer(eleven, 'list.11')).toEqual([]);
   });
 });
 
