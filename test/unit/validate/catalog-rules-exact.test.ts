@@ -30,6 +30,8 @@ const catalog = catalogFromJson({
 });
 
 const check = (rule: CatalogRule, d: ManifestDocument) => rule.check(d, catalog, catalogSlugs(d.data));
+/** A catalogue finding: a warning of this file. */
+const warning = (code: string, message: string, pointer: string, range: ReturnType<typeof at>, hint: string) => ({ code, severity: 'warning', message, file: FILE, pointer, range, hint });
 const newer = (what: string) => `Check the slug; if the ${what} is newer than the bundled catalogue, pass a current one with \`--catalog FILE\`.`;
 
 describe('catalog/unknown-toolkit', () => {
@@ -43,9 +45,9 @@ describe('catalog/unknown-toolkit', () => {
       auth_configs: { constructor: ac_1, prototype: ac_2, betta: ac_3 }
     `);
     expect(check(unknownToolkit, d)).toEqual([
-      { code: 'catalog/unknown-toolkit', severity: 'warning', message: 'toolkit `alpah` is not in the catalogue', file: FILE, pointer: '/toolkits/enable/0', range: at(2, 12, 2, 17), hint: 'Did you mean `alpha`?' },
-      { code: 'catalog/unknown-toolkit', severity: 'warning', message: 'toolkit `zzzzzzzz` is not in the catalogue', file: FILE, pointer: '/toolkits/disable/0', range: at(3, 13, 3, 21), hint: newer('toolkit') },
-      { code: 'catalog/unknown-toolkit', severity: 'warning', message: 'toolkit `betta` is not in the catalogue', file: FILE, pointer: '/auth_configs/betta', range: at(6, 53, 6, 58), hint: 'Did you mean `beta`?' },
+      warning('catalog/unknown-toolkit', 'toolkit `alpah` is not in the catalogue', '/toolkits/enable/0', at(2, 12, 2, 17), 'Did you mean `alpha`?'),
+      warning('catalog/unknown-toolkit', 'toolkit `zzzzzzzz` is not in the catalogue', '/toolkits/disable/0', at(3, 13, 3, 21), newer('toolkit')),
+      warning('catalog/unknown-toolkit', 'toolkit `betta` is not in the catalogue', '/auth_configs/betta', at(6, 53, 6, 58), 'Did you mean `beta`?'),
     ]);
   });
 });
@@ -61,9 +63,9 @@ describe('catalog/unknown-tool', () => {
         tools: [5, COMPOSIO_NOPE, ALPHA_PING, GMAILX_SEND, GMAIL, NOSUCH_TOOL, GAMMA_X, ALPHA_PONG]
     `);
     expect(check(unknownTool, d)).toEqual([
-      { code: 'catalog/unknown-tool', severity: 'warning', message: '`ALPHA_PINK` is not a tool of `alpha` in the catalogue', file: FILE, pointer: '/tools/alpha/0', range: at(2, 11, 2, 21), hint: 'Did you mean `ALPHA_PING`?' },
-      { code: 'catalog/unknown-tool', severity: 'warning', message: '`ALPHA_PINK` is not a tool of `beta` in the catalogue', file: FILE, pointer: '/tools/beta/0', range: at(3, 10, 3, 20), hint: newer('tool') },
-      { code: 'catalog/unknown-tool', severity: 'warning', message: '`ALPHA_PONG` is not a tool of `alpha` in the catalogue', file: FILE, pointer: '/preload/tools/7', range: at(6, 83, 6, 93), hint: 'Did you mean `ALPHA_PING`?' },
+      warning('catalog/unknown-tool', '`ALPHA_PINK` is not a tool of `alpha` in the catalogue', '/tools/alpha/0', at(2, 11, 2, 21), 'Did you mean `ALPHA_PING`?'),
+      warning('catalog/unknown-tool', '`ALPHA_PINK` is not a tool of `beta` in the catalogue', '/tools/beta/0', at(3, 10, 3, 20), newer('tool')),
+      warning('catalog/unknown-tool', '`ALPHA_PONG` is not a tool of `alpha` in the catalogue', '/preload/tools/7', at(6, 83, 6, 93), 'Did you mean `ALPHA_PING`?'),
     ]);
   });
 });
