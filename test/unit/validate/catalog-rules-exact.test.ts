@@ -52,6 +52,22 @@ describe('catalog/unknown-toolkit', () => {
   });
 });
 
+describe('suggestions come from the catalogue in use', () => {
+  it('two catalogues in one process: each answers from its own slugs', () => {
+    const d = doc('toolkits: [alpho]\n');
+    const one = catalogFromJson({ toolkits: [{ slug: 'alpha' }], tools: [] });
+    const other = catalogFromJson({ toolkits: [{ slug: 'alphb' }], tools: [{ slug: 'ALPHB_X', toolkit: 'alphb' }] });
+    const hints = (c: typeof one) => unknownToolkit.check(d, c, catalogSlugs(d.data)).map((f) => f.hint);
+    expect(hints(one)).toEqual(['Did you mean `alpha`?']);
+    expect(hints(other)).toEqual(['Did you mean `alphb`?']);
+    const t = doc('tools:\n  alphb: [ALPHB_Y]\n');
+    const toolHints = (c: typeof one) => unknownTool.check(t, c, catalogSlugs(t.data)).map((f) => f.hint);
+    expect(toolHints(other)).toEqual(['Did you mean `ALPHB_X`?']);
+    const third = catalogFromJson({ toolkits: [{ slug: 'alphb' }], tools: [{ slug: 'ALPHB_Z', toolkit: 'alphb' }] });
+    expect(toolHints(third)).toEqual(['Did you mean `ALPHB_Z`?']);
+  });
+});
+
 describe('catalog/unknown-tool', () => {
   it('under tools and in preload; the hint is looked up among the tools of the toolkit the slug is under', () => {
     const d = doc(`

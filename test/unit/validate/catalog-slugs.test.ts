@@ -103,6 +103,7 @@ describe('toolkitByPrefix', () => {
 });
 
 describe('suggest', () => {
+  const catalog = catalogFromJson({ toolkits: [], tools: [] });
   /** A candidate list that counts how often it is asked for. */
   function counted(list: readonly string[]): { candidates: () => readonly string[]; calls: () => number } {
     let n = 0;
@@ -117,25 +118,32 @@ describe('suggest', () => {
 
   it('remembers an answer per kind and input, found or not', () => {
     const c = counted(['gmail', 'github']);
-    expect(suggest('suggest-test', 'gmial', c.candidates)).toBe('gmail');
-    expect(suggest('suggest-test', 'gmial', c.candidates)).toBe('gmail');
-    expect(suggest('suggest-test', 'zzzzzz', c.candidates)).toBeUndefined();
-    expect(suggest('suggest-test', 'zzzzzz', c.candidates)).toBeUndefined();
+    expect(suggest(catalog, 'suggest-test', 'gmial', c.candidates)).toBe('gmail');
+    expect(suggest(catalog, 'suggest-test', 'gmial', c.candidates)).toBe('gmail');
+    expect(suggest(catalog, 'suggest-test', 'zzzzzz', c.candidates)).toBeUndefined();
+    expect(suggest(catalog, 'suggest-test', 'zzzzzz', c.candidates)).toBeUndefined();
     expect(c.calls()).toBe(2);
     // Another kind is another question.
     const other = counted(['gmiall']);
-    expect(suggest('suggest-test-2', 'gmial', other.candidates)).toBe('gmiall');
+    expect(suggest(catalog, 'suggest-test-2', 'gmial', other.candidates)).toBe('gmiall');
     expect(other.calls()).toBe(1);
+  });
+
+  it('remembers per catalogue', () => {
+    const c = counted(['gmail']);
+    expect(suggest(catalog, 'suggest-per', 'gmial', c.candidates)).toBe('gmail');
+    expect(suggest(catalogFromJson({ toolkits: [], tools: [] }), 'suggest-per', 'gmial', c.candidates)).toBe('gmail');
+    expect(c.calls()).toBe(2);
   });
 
   it('remembers at most 10,000 answers', () => {
     const fill = counted([]);
-    for (let i = 0; i < 10_000; i++) suggest('suggest-fill', `w${i}`, fill.candidates);
+    for (let i = 0; i < 10_000; i++) suggest(catalog, 'suggest-fill', `w${i}`, fill.candidates);
     expect(fill.calls()).toBe(10_000);
     // Full now: a new question is answered, and asked again next time.
     const late = counted(['late']);
-    expect(suggest('suggest-fill', 'lates', late.candidates)).toBe('late');
-    expect(suggest('suggest-fill', 'lates', late.candidates)).toBe('late');
+    expect(suggest(catalog, 'suggest-fill', 'lates', late.candidates)).toBe('late');
+    expect(suggest(catalog, 'suggest-fill', 'lates', late.candidates)).toBe('late');
     expect(late.calls()).toBe(2);
   });
 });
