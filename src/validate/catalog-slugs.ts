@@ -86,15 +86,19 @@ export function namesCatalogSlugs(data: unknown): boolean {
 
 /**
  * Suggestions are remembered: bulk runs meet the same few misspellings in thousands of files,
- * and a tool suggestion compares against every tool of the toolkit (hundreds for github).
+ * and a tool suggestion compares against every tool of the toolkit (hundreds for github). Per
+ * catalogue: a process that checks two projects (the library) must not answer one with the
+ * other's slugs.
  */
-const suggestions = new Map<string, string | undefined>();
+const suggestions = new WeakMap<Catalog, Map<string, string | undefined>>();
 
-export function suggest(kind: string, input: string, candidates: () => readonly string[]): string | undefined {
+export function suggest(catalog: Catalog, kind: string, input: string, candidates: () => readonly string[]): string | undefined {
+  let remembered = suggestions.get(catalog);
+  if (remembered === undefined) suggestions.set(catalog, (remembered = new Map()));
   const key = `${kind}\0${input}`;
-  if (suggestions.has(key)) return suggestions.get(key);
+  if (remembered.has(key)) return remembered.get(key);
   const found = didYouMean(input, candidates());
-  if (suggestions.size < 10_000) suggestions.set(key, found);
+  if (remembered.size < 10_000) remembered.set(key, found);
   return found;
 }
 

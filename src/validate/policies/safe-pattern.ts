@@ -46,6 +46,9 @@ interface Item {
 
 class Unsafe extends Error {}
 
+/** What follows `\x`, `\u` and `\c`: each letter takes its own digits (`\u0061` is one character, `\x4142` two). */
+const escapeDigits = { x: /^[0-9a-fA-F]{2}/, u: /^(?:[0-9a-fA-F]{4}|\{[0-9a-fA-F]{1,6}\})/, c: /^[A-Za-z]/ };
+
 class PatternReader {
   private i = 0;
   constructor(private readonly src: string) {}
@@ -142,13 +145,14 @@ class PatternReader {
     const simple: Record<string, number> = { t: 9, n: 10, v: 11, f: 12, r: 13, '0': 0 };
     if (simple[c] !== undefined) return set([simple[c]!, simple[c]!]);
     if (c === 'x' || c === 'u' || c === 'c') {
-      const m = /^(?:[0-9a-fA-F]{2}|[0-9a-fA-F]{4}|\{[0-9a-fA-F]{1,6}\}|[A-Za-z])/.exec(this.src.slice(this.i));
+      const m = escapeDigits[c].exec(this.src.slice(this.i));
       this.i += m?.[0].length ?? 0;
       const hex = m?.[0].replace(/[{}]/g, '') ?? '';
       const code = c === 'c' ? hex.charCodeAt(0) % 32 : parseInt(hex, 16);
       return Number.isNaN(code) ? ALL : set([code, code]);
     }
-    if (!inClass && c === 'b') return set([8, 8]);
+    // In a class `\b` is a backspace; outside one it is an assertion, which `sequence` skips.
+    if (inClass && c === 'b') return set([8, 8]);
     const code = c.codePointAt(0)!;
     return set([code, code]);
   }

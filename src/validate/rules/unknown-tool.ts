@@ -8,7 +8,7 @@ import { finding, type CatalogRule } from '../rule.js';
 
 /** A hint with the closest tool of the toolkit, or how to list them. */
 function hintFor(catalog: Catalog, toolkit: string, slug: string): string {
-  const guess = suggest(`tool:${toolkit}`, slug, () => catalog.toolsOf(toolkit).map((t) => t.slug));
+  const guess = suggest(catalog, `tool:${toolkit}`, slug, () => catalog.toolsOf(toolkit).map((t) => t.slug));
   return guess !== undefined ? `Did you mean \`${guess}\`?` : `Check the slug; if the tool is newer than the bundled catalogue, pass a current one with \`--catalog FILE\`.`;
 }
 

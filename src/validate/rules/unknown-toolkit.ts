@@ -14,7 +14,7 @@ export const unknownToolkit: CatalogRule = {
     return slugs.toolkits
       .filter((s) => catalog.toolkit(s.slug) === undefined)
       .map((s) => {
-        const guess = suggest('toolkit', s.slug, () => catalog.toolkits.map((t) => t.slug));
+        const guess = suggest(catalog, 'toolkit', s.slug, () => catalog.toolkits.map((t) => t.slug));
         return finding(
           doc,
           this.code,
