@@ -29,9 +29,12 @@ export interface FieldChange {
   range?: Range;
 }
 
-/** The changes with their places in the manifest: the declared key, or where it would go. */
+/**
+ * The changes with their places in the manifest: the declared key, or where it would go. A list
+ * member and the whole document have no key; `locate` gives the node itself for them.
+ */
 export function locateChanges(doc: Pick<ManifestDocument, 'locate'>, changes: readonly FieldChange[]): FieldChange[] {
-  return changes.map((c) => ({ ...c, range: doc.locate(c.pointer, c.pointer === '' || /\/\d+$/.test(c.pointer) ? undefined : { key: true }) }));
+  return changes.map((c) => ({ ...c, range: doc.locate(c.pointer, { key: true }) }));
 }
 
 const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;

@@ -105,6 +105,8 @@ describe('describeChange: what a plan line shows after the field', () => {
     ['an added field', { ...base, op: 'add', new: { enable: ['x'] } }, '{"enable":["x"]}'],
     ['a removed field', { ...base, op: 'remove', old: ['readOnlyHint'] }, '["readOnlyHint"] (removed)'],
     ['a change to null', { ...base, op: 'change', old: 'x', new: null }, '"x" -> null'],
+    ['two sensitive values, both masked', { ...base, op: 'change', old: '(sensitive: A) and (sensitive: B)', new: '(sensitive: A) and (sensitive: B)' }, 'changed (sensitive: A) (sensitive: B)'],
+    ['the same value shown twice (hidden behind a mask of another kind)', { ...base, op: 'change', old: '****', new: '****' }, 'changed (a value hidden)'],
   ])('%s', (_what, change, shown) => {
     expect(describeChange(change)).toBe(shown);
   });
@@ -141,6 +143,21 @@ describe('locateChanges: each change at its place in the manifest', () => {
     expect(key!.range!.start).toStrictEqual({ line: 6, col: 3 });
     expect(whole!.range).toStrictEqual(d.locate(''));
     expect(whole!.range!.start).toStrictEqual({ line: 1, col: 1 });
+  });
+
+  test('a key made of digits is a key too (a list index is not): the key itself', () => {
+    const digits = doc(`
+      name: a
+      user_id: bot
+      tools:
+        "42":
+          enable: [X_Y]
+      `);
+    const [c] = locateChanges(digits, [at('/tools/42')]);
+    expect([c!.range!.start, c!.range!.end]).toStrictEqual([
+      { line: 4, col: 3 },
+      { line: 4, col: 7 },
+    ]);
   });
 
   test('everything else of the change is kept, and the input is not changed', () => {
