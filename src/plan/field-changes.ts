@@ -87,9 +87,10 @@ function walk(before: Json | undefined, after: Json | undefined, field: string, 
   if (canonicalJson(before) !== canonicalJson(after)) out.push({ field, pointer: pointerOf(pointer), op: 'change', old: before, new: after, source: 'manifest' });
 }
 
+/** The pointer one level up: `/a/b` -> `/a`; `/a` and the document itself -> the document (`''`). */
 function parentOf(pointer: string): string {
-  const i = pointer.lastIndexOf('/');
-  return i <= 0 ? '' : pointer.slice(0, i);
+  // A pointer is '' or starts with '/': the last '/' is at 0 or later, or absent (-1) for ''.
+  return pointer.slice(0, Math.max(0, pointer.lastIndexOf('/')));
 }
 
 /**
