@@ -128,6 +128,20 @@ describe.skipIf(skipBecause(db === null, 'needs a PostgreSQL server (the run pri
     expect(err.message).toMatch(/^the state is locked by process 4321 on host-b \(role \w+\) since \S+ \(lock L-x\): another apply/);
   });
 
+  test('a run without a timeout fails at its first look at a live holder, though the holder releases a moment later', async () => {
+    const { target } = await workspace();
+    const a = await connect();
+    const first = await takeWorkspaceLock(a, target, owner(1111));
+    const b = await connect();
+    const backend = (await b.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+    let settled = false;
+    const taking = takeWorkspaceLock(b, target, owner(2222)).catch((e: unknown) => e).finally(() => (settled = true));
+    const looked = () => sql<{ n: number }>(db!, `SELECT count(*)::int AS n FROM pg_stat_activity WHERE pid = $1 AND query LIKE '%JOIN pg_locks%'`, [backend]).then((r) => r[0]!.n === 1);
+    expect(await until(looked, () => settled)).toBe(true);
+    await releaseWorkspaceLock(a, target, first);
+    expect(((await taking) as Error).message).toMatch(new RegExp(`^the state is locked by process 1111 on host-a \\(role \\w+\\) since \\S+ \\(lock ${first}\\): another apply`));
+  });
+
   test('a holder that never writes its row, or a row its holder left: after looking for a while, the error names no one', async () => {
     const none = await workspace();
     const stale = await workspace();
@@ -217,6 +231,26 @@ describe.skipIf(skipBecause(db === null, 'needs a PostgreSQL server (the run pri
     await x.query('COMMIT');
     expect(((await unlocking) as Error).message).toBe(`workspace "default" is locked by lock L-new, not ${id}; nothing was changed`);
     expect(await lockRows(target)).toEqual([{ workspace: 'default', lock_id: 'L-new', pid: 1111, hostname: 'host-a' }]);
+  });
+
+  test('state unlock holds the row it read until it commits: a takeover cannot change it between the read and the delete', async () => {
+    const { target, app } = await workspace();
+    await plantRow(undefined, target, 'L-stale', '1');
+    // The delete waits, in a statement trigger (before it touches a row), for an advisory lock the test holds (keyed by the schema: runs in parallel do not share it).
+    const gate = await connect();
+    await gate.query('SELECT pg_advisory_lock(hashtext($1))', [target.schema]);
+    await sql(db!, `CREATE FUNCTION "${target.schema}".gate() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_advisory_xact_lock(hashtext('${target.schema}')); RETURN NULL; END $$`);
+    await sql(db!, `CREATE TRIGGER gate BEFORE DELETE ON "${target.schema}".locks FOR EACH STATEMENT EXECUTE FUNCTION "${target.schema}".gate()`);
+    let settled = false;
+    const unlocking = forceUnlockWorkspace(target, db!.env, 'L-stale').finally(() => (settled = true));
+    const atDelete = () => sql<{ n: number }>(db!, `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1 AND wait_event = 'advisory'`, [app]).then((r) => r[0]!.n === 1);
+    expect(await until(atDelete, () => settled)).toBe(true);
+    const other = await connect();
+    await other.query("SET lock_timeout = '300ms'");
+    await expect(other.query(`UPDATE "${target.schema}".locks SET lock_id = 'L-new'`)).rejects.toThrow(/lock timeout/);
+    await gate.query('SELECT pg_advisory_unlock(hashtext($1))', [target.schema]);
+    expect((await unlocking).holder.id).toBe('L-stale');
+    expect(await lockRows(target)).toEqual([]);
   });
 
   test('state unlock where nothing is locked, or where the lock table cannot be read', async () => {
