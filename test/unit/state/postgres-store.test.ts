@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, test } from 'vitest';
+import { InputError } from '../../../src/diagnostics/errors.js';
 import { postgresBackend, type StateBackend } from '../../../src/state/backend.js';
 import type { StateEntry } from '../../../src/state/entry.js';
 import type { StateLockOptions } from '../../../src/state/lock.js';
@@ -78,6 +79,31 @@ describe.skipIf(skipBecause(db === null, 'needs a PostgreSQL server (the run pri
     await expect(state.forget('a', 'u1')).rejects.toThrow(`cannot remove "a" for user "u1" in the state: relation "${schema}.entries" does not exist (SQLSTATE 42P01)`);
     expect(state.list().map((e) => e.name)).toEqual(['a']);
     expect((await backend.lockHolder())?.pid).toBe(4242);
+    await state.unlock();
+  });
+
+  test('the entries as this run changed them, in the stable order; writes after unlock are refused by name', async () => {
+    const { backend } = fresh();
+    const state = await backend.openLocked(lock());
+    await state.record(entry('b'));
+    await state.record(entry('a', { user_id: 'u2' }));
+    await state.record(entry('a'));
+    expect(state.list().map((e) => `${e.name}/${e.user_id}`)).toEqual(['a/u1', 'a/u2', 'b/u1']);
+    await state.unlock();
+    await expect(state.record(entry('c'))).rejects.toThrow(/^PostgresStateStore\.record called without the lock$/);
+    await expect(state.forget('c', 'u1')).rejects.toThrow(/^PostgresStateStore\.forget called without the lock$/);
+  });
+
+  test('a write fenced out (the lock row gone) is an InputError that names the lock and the entry', async () => {
+    const { backend, schema } = fresh();
+    const state = (await backend.openLocked(lock())) as PostgresStateStore;
+    await sql(db!, `DELETE FROM "${schema}".locks`);
+    // Not `rejects.toThrow`: it passes on a rejection with no value at all.
+    const err = await state.forget('a', 'u1').then(() => undefined, (e: unknown) => e);
+    expect(err).toBeInstanceOf(InputError);
+    expect((err as InputError).message).toBe(
+      `the state lock ${state.lockId} is no longer held (released with \`sessionctl state unlock\`, or taken by another run after this one's connection was lost); "a" for user "u1" was not written`,
+    );
     await state.unlock();
   });
 
