@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { afterAll, describe, expect, test } from 'vitest';
+import { InputError } from '../../../src/diagnostics/errors.js';
 import { postgresBackend } from '../../../src/state/backend.js';
 import type { StateEntry } from '../../../src/state/entry.js';
 import type { StateLockOptions } from '../../../src/state/lock.js';
@@ -83,12 +84,28 @@ describe.skipIf(skipBecause(db === null, 'needs a PostgreSQL server (the run pri
     await state.unlock();
     const client = await connectClient(target, db!.env);
     try {
+      // A scan in the order the rows were written (full, then bare): the order read is the entries' own.
+      await client.query('SET enable_indexscan = off; SET enable_bitmapscan = off');
       expect(await readEntries(client, target)).toStrictEqual([bare, full]);
       expect(await readEntry(client, target, 'full', 'u2')).toStrictEqual(full);
       expect(await readEntry(client, target, 'full', 'u1')).toBeUndefined();
     } finally {
       await client.end();
     }
+  });
+
+  test('a row that is not an entry is an InputError that names the workspace, the row and what to do', async () => {
+    const { backend, schema } = fresh();
+    const state = await backend.openLocked(lock);
+    await state.record(full);
+    await state.unlock();
+    await sql(db!, `UPDATE "${schema}".entries SET body = '[1]'`);
+    // Not `rejects.toThrow`: it passes on a rejection with no value at all.
+    const err = await backend.load().then(() => undefined, (e: unknown) => e);
+    expect(err).toBeInstanceOf(InputError);
+    expect((err as InputError).message).toBe(
+      'a row of the state (workspace "default") is not valid (entries["full", "u2"].body is not an object); it was left untouched. Fix it, or remove it with `sessionctl state rm`.',
+    );
   });
 
   test('a read that fails says so, with the SQLSTATE', async () => {
