@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, test } from 'vitest';
+import { InputError } from '../../../src/diagnostics/errors.js';
 import { postgresBackend } from '../../../src/state/backend.js';
 import type { StateEntry } from '../../../src/state/entry.js';
 import { lockOwner, type StateLockOptions } from '../../../src/state/lock.js';
@@ -99,6 +100,19 @@ describe.skipIf(skipBecause(db === null, 'needs a PostgreSQL server (the run pri
     await expect(backend(schema).load()).rejects.toThrow(message);
     await expect(backend(schema).openLocked(lock())).rejects.toThrow(message);
     expect(await sql(db!, `SELECT count(*)::int AS n FROM "${schema}".locks`)).toEqual([{ n: 0 }]);
+  });
+
+  test('a role that may not create the tables: refused with what to grant, nothing half made', async () => {
+    const schema = fresh();
+    await sql(db!, `CREATE SCHEMA "${schema}"`);
+    // The owner gives up its own CREATE on this schema alone (other tests share the database).
+    await sql(db!, `REVOKE CREATE ON SCHEMA "${schema}" FROM CURRENT_USER`);
+    const err = await backend(schema).openLocked(lock()).then(() => undefined, (e: unknown) => e);
+    expect(err).toBeInstanceOf(InputError);
+    expect((err as InputError).message).toBe(
+      `cannot prepare the state schema "${schema}": permission denied for schema ${schema} (SQLSTATE 42501); grant this role CREATE on the database, or have an administrator run the first apply`,
+    );
+    expect(await sql(db!, 'SELECT table_name FROM information_schema.tables WHERE table_schema = $1', [schema])).toEqual([]);
   });
 
   test('workspaces separate environments: their own entries, their own lock', async () => {
