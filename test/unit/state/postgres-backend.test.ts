@@ -4,7 +4,7 @@ import { InputError } from '../../../src/diagnostics/errors.js';
 import { postgresBackend } from '../../../src/state/backend.js';
 import type { StateEntry } from '../../../src/state/entry.js';
 import type { StateLockOptions } from '../../../src/state/lock.js';
-import { db, dropSchema, sql, stateUrl, uniqueSchema } from '../../helpers/postgres.js';
+import { db, dropSchema, openConnections, sql, stateUrl, uniqueSchema } from '../../helpers/postgres.js';
 import { skipBecause } from '../../helpers/skip.js';
 
 /**
@@ -28,16 +28,6 @@ function fresh() {
   return { schema, app, backend: postgresBackend(`${stateUrl(db!, schema)}&application_name=${app}`, { env: db!.env }) };
 }
 
-async function openConnections(app: string): Promise<number> {
-  let n = -1;
-  for (let i = 0; i < 500; i++) {
-    n = (await sql<{ n: number }>(db!, 'SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1', [app]))[0]!.n;
-    if (n === 0) break;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return n;
-}
-
 describe.skipIf(skipBecause(db === null, 'needs a PostgreSQL server (the run printed why there is none)'))('the PostgreSQL backend', () => {
   test('lockHolder and state unlock leave no connection open', async () => {
     const { backend, app } = fresh();
@@ -47,7 +37,7 @@ describe.skipIf(skipBecause(db === null, 'needs a PostgreSQL server (the run pri
     await state.unlock();
     expect(await backend.lockHolder()).toBeUndefined();
     await expect(backend.forceUnlock('nope')).rejects.toThrow(/^workspace "default" is not locked; nothing to unlock$/);
-    expect(await openConnections(app)).toBe(0);
+    expect(await openConnections(db!, app)).toBe(0);
   });
 
   test('the reader fails at open on a schema newer than this sessionctl, and leaves no connection', async () => {
@@ -57,7 +47,7 @@ describe.skipIf(skipBecause(db === null, 'needs a PostgreSQL server (the run pri
     const err = await backend.openReader().then(() => undefined, (e: unknown) => e);
     expect(err).toBeInstanceOf(InputError);
     expect((err as InputError).message).toBe(`the state schema "${schema}" is at version 99; this sessionctl knows versions up to 2. Use a newer sessionctl.`);
-    expect(await openConnections(app)).toBe(0);
+    expect(await openConnections(db!, app)).toBe(0);
   });
 
   test('the reader reports a row that is not an entry (only a state never applied reads as empty); closed, it leaves no connection', async () => {
@@ -73,7 +63,7 @@ describe.skipIf(skipBecause(db === null, 'needs a PostgreSQL server (the run pri
       expect((err as InputError).message).toMatch(/^a row of the state \(workspace "default"\) is not valid \(entries\["a", "u1"\]\.body is not an object\)/);
     }
     await reader.close();
-    expect(await openConnections(app)).toBe(0);
+    expect(await openConnections(db!, app)).toBe(0);
   });
 
   test('a reader opened when the schema exists but its tables were dropped reads an empty state', async () => {

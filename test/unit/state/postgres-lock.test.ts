@@ -5,7 +5,7 @@ import type { StateLockOptions } from '../../../src/state/lock.js';
 import { forceUnlockWorkspace, readWorkspaceLock, releaseWorkspaceLock, takeWorkspaceLock } from '../../../src/state/postgres-lock.js';
 import { migrate, workspaceLockKeys } from '../../../src/state/postgres-schema.js';
 import { parsePostgresUrl, type PostgresTarget } from '../../../src/state/postgres-url.js';
-import { db, dropSchema, sql, stateUrl, uniqueSchema } from '../../helpers/postgres.js';
+import { db, dropSchema, openConnections, sql, stateUrl, uniqueSchema } from '../../helpers/postgres.js';
 import { skipBecause } from '../../helpers/skip.js';
 import { testClient } from '../../setup/postgres.js';
 
@@ -66,6 +66,12 @@ async function waiting(keys: [number, number]): Promise<boolean> {
   return rows[0]!.n === 1;
 }
 
+/** Whether the backend `pid` has looked at the lock row (its last statement reads it). */
+async function lookedAtRow(pid: number): Promise<boolean> {
+  const rows = await sql<{ n: number }>(db!, `SELECT count(*)::int AS n FROM pg_stat_activity WHERE pid = $1 AND query LIKE '%JOIN pg_locks%'`, [pid]);
+  return rows[0]!.n === 1;
+}
+
 async function lockRows(target: PostgresTarget): Promise<Array<Record<string, unknown>>> {
   return sql(db!, `SELECT workspace, lock_id, pid, hostname FROM "${target.schema}".locks ORDER BY lock_id`);
 }
@@ -121,8 +127,7 @@ describe.skipIf(skipBecause(db === null, 'needs a PostgreSQL server (the run pri
     let settled = false;
     const taking = takeWorkspaceLock(b, target, owner(2222)).catch((e: unknown) => e).finally(() => (settled = true));
     // Once the run has looked at the (still missing) row, the holder writes it.
-    const looked = () => sql<{ n: number }>(db!, `SELECT count(*)::int AS n FROM pg_stat_activity WHERE pid = $1 AND query LIKE '%JOIN pg_locks%'`, [backend]).then((r) => r[0]!.n === 1);
-    expect(await until(looked, () => settled)).toBe(true);
+    expect(await until(() => lookedAtRow(backend), () => settled)).toBe(true);
     await plantRow(x, target, 'L-x');
     const err = (await taking) as Error;
     expect(err.message).toMatch(/^the state is locked by process 4321 on host-b \(role \w+\) since \S+ \(lock L-x\): another apply/);
@@ -136,8 +141,7 @@ describe.skipIf(skipBecause(db === null, 'needs a PostgreSQL server (the run pri
     const backend = (await b.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
     let settled = false;
     const taking = takeWorkspaceLock(b, target, owner(2222)).catch((e: unknown) => e).finally(() => (settled = true));
-    const looked = () => sql<{ n: number }>(db!, `SELECT count(*)::int AS n FROM pg_stat_activity WHERE pid = $1 AND query LIKE '%JOIN pg_locks%'`, [backend]).then((r) => r[0]!.n === 1);
-    expect(await until(looked, () => settled)).toBe(true);
+    expect(await until(() => lookedAtRow(backend), () => settled)).toBe(true);
     await releaseWorkspaceLock(a, target, first);
     expect(((await taking) as Error).message).toMatch(new RegExp(`^the state is locked by process 1111 on host-a \\(role \\w+\\) since \\S+ \\(lock ${first}\\): another apply`));
   });
@@ -202,8 +206,7 @@ describe.skipIf(skipBecause(db === null, 'needs a PostgreSQL server (the run pri
     const released = await forceUnlockWorkspace(target, db!.env, 'L-stale');
     expect(released).toStrictEqual({ holder: { id: 'L-stale', pid: 4321, hostname: 'host-b', role: db!.env['PGUSER'], since: expect.any(String) }, endedConnection: false });
     expect(await lockRows(target)).toEqual([]);
-    const open = () => sql<{ n: number }>(db!, 'SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1', [app]).then((r) => r[0]!.n === 0);
-    expect(await until(open)).toBe(true);
+    expect(await openConnections(db!, app)).toBe(0);
   });
 
   test('state unlock while another run is taking the lock over (it holds the advisory lock, the row is still the old holder’s): refused, nothing changed', async () => {

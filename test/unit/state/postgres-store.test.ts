@@ -5,7 +5,7 @@ import { postgresBackend, type StateBackend } from '../../../src/state/backend.j
 import type { StateEntry } from '../../../src/state/entry.js';
 import type { StateLockOptions } from '../../../src/state/lock.js';
 import type { PostgresStateStore } from '../../../src/state/postgres-store.js';
-import { db, dropSchema, sql, stateUrl, uniqueSchema } from '../../helpers/postgres.js';
+import { db, dropSchema, openConnections, sql, stateUrl, uniqueSchema } from '../../helpers/postgres.js';
 import { skipBecause } from '../../helpers/skip.js';
 
 /**
@@ -33,17 +33,6 @@ function fresh(): { backend: StateBackend; schema: string; app: string } {
   return { backend: postgresBackend(`${stateUrl(db!, schema)}&application_name=${app}`, { env: db!.env }), schema, app };
 }
 
-/** The connections of `app` still open, once the server has seen the last ones close (about 10 s at most). */
-async function openConnections(app: string): Promise<number> {
-  let n = -1;
-  for (let i = 0; i < 500; i++) {
-    n = (await sql<{ n: number }>(db!, 'SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1', [app]))[0]!.n;
-    if (n === 0) break;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return n;
-}
-
 describe.skipIf(skipBecause(db === null, 'needs a PostgreSQL server (the run printed why there is none)'))('the PostgreSQL state store', () => {
   test('load reads without a lock and leaves no connection open; the view is where the URL says', async () => {
     const { backend, app } = fresh();
@@ -52,7 +41,7 @@ describe.skipIf(skipBecause(db === null, 'needs a PostgreSQL server (the run pri
     const view = await backend.load();
     expect([view.location, view.list().map((e) => e.name), view.hashAtLoad]).toEqual([backend.location, ['a'], expect.stringMatching(/^[0-9a-f]{64}$/)]);
     await first.unlock();
-    expect(await openConnections(app)).toBe(0);
+    expect(await openConnections(db!, app)).toBe(0);
   });
 
   test('unlock waits for the writes in flight: each is committed, then the lock is released and every connection closed', async () => {
@@ -65,7 +54,7 @@ describe.skipIf(skipBecause(db === null, 'needs a PostgreSQL server (the run pri
     expect(state.lockId).toBeUndefined();
     expect(await sql(db!, `SELECT name FROM "${schema}".entries ORDER BY name`)).toEqual([{ name: 'b' }, { name: 'c' }]);
     expect(await sql(db!, `SELECT * FROM "${schema}".locks`)).toEqual([]);
-    expect(await openConnections(app)).toBe(0);
+    expect(await openConnections(db!, app)).toBe(0);
     await state.unlock(); // a second unlock does nothing
     expect(await backend.lockHolder()).toBeUndefined();
   });
@@ -118,7 +107,7 @@ describe.skipIf(skipBecause(db === null, 'needs a PostgreSQL server (the run pri
     expect((refused as Error).message).toMatch(/^the connection that held the state lock failed \(.+\); "w\d+" for user "u1" was not written$/);
     await expect(state.forget('w0', 'u1')).rejects.toThrow(/^the connection that held the state lock failed \(.+\); "w0" for user "u1" was not written$/);
     await state.unlock();
-    expect(await openConnections(app)).toBe(0);
+    expect(await openConnections(db!, app)).toBe(0);
     // The row is left behind (the unlock could not remove it); it names a lock nobody holds, so the next run takes over.
     const next = await backend.openLocked(lock(5151));
     expect((await backend.lockHolder())?.pid).toBe(5151);
@@ -134,7 +123,7 @@ describe.skipIf(skipBecause(db === null, 'needs a PostgreSQL server (the run pri
     await expect(backend.openLocked(lock())).rejects.toThrow(/^a row of the state \(workspace "default"\) is not valid \(entries\["a", "u1"\]\.tool_router_tools is not a list of strings\)/);
     expect(await sql(db!, `SELECT * FROM "${schema}".locks`)).toEqual([]);
     expect(await backend.lockHolder()).toBeUndefined();
-    expect(await openConnections(app)).toBe(0);
+    expect(await openConnections(db!, app)).toBe(0);
   });
 
   test('an open that finds the lock taken closes its connection', async () => {
@@ -142,6 +131,6 @@ describe.skipIf(skipBecause(db === null, 'needs a PostgreSQL server (the run pri
     const first = await backend.openLocked(lock(1111));
     await expect(backend.openLocked(lock(2222))).rejects.toThrow(/^the state is locked by process 1111 on host-a/);
     await first.unlock();
-    expect(await openConnections(app)).toBe(0);
+    expect(await openConnections(db!, app)).toBe(0);
   });
 });
