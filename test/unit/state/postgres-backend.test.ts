@@ -74,4 +74,25 @@ describe.skipIf(skipBecause(db === null, 'needs a PostgreSQL server (the run pri
     expect([await reader.list(), await reader.get('a', 'u1')]).toEqual([[], undefined]);
     await reader.close();
   });
+
+  test('the reader is read-only on the server: a read that would write (a view over a writing function) is refused, at open and at a lookup', async () => {
+    const { backend, schema } = fresh();
+    const state = await backend.openLocked(lock);
+    await state.record(entry);
+    await state.unlock();
+    const s = `"${schema}"`;
+    await sql(db!, `CREATE TABLE ${s}.audit (x int)`);
+    await sql(db!, `CREATE FUNCTION ${s}.touch() RETURNS int LANGUAGE sql VOLATILE AS 'INSERT INTO ${s}.audit VALUES (1) RETURNING 1'`);
+    await sql(db!, `ALTER TABLE ${s}.entries RENAME TO entries_t`);
+    await sql(db!, `CREATE VIEW ${s}.entries AS SELECT e.* FROM ${s}.entries_t e CROSS JOIN (SELECT ${s}.touch()) t`);
+    const reader = await backend.openReader();
+    const err = await reader.list().then(() => undefined, (e: unknown) => e);
+    expect((err as InputError).message).toBe('cannot read the state: cannot execute INSERT in a read-only transaction (SQLSTATE 25006)');
+    await reader.close();
+    await sql(db!, `ALTER TABLE ${s}.schema_migrations RENAME TO schema_migrations_t`);
+    await sql(db!, `CREATE VIEW ${s}.schema_migrations AS SELECT m.* FROM ${s}.schema_migrations_t m CROSS JOIN (SELECT ${s}.touch()) t`);
+    const atOpen = await backend.openReader().then(() => undefined, (e: unknown) => e);
+    expect((atOpen as InputError).message).toBe('cannot read the state schema version: cannot execute INSERT in a read-only transaction (SQLSTATE 25006)');
+    expect(await sql(db!, `SELECT count(*)::int AS n FROM ${s}.audit`)).toEqual([{ n: 0 }]);
+  });
 });
