@@ -4,7 +4,7 @@ import { UsageError } from '../../../src/diagnostics/errors.js';
 import { fileBackend } from '../../../src/state/backend.js';
 import type { StateEntry } from '../../../src/state/entry.js';
 import type { StateLockOptions } from '../../../src/state/lock.js';
-import { moveEntries, pickEntries, pullState, pushState, removeEntries } from '../../../src/state/operations.js';
+import { moveEntries, pickEntries, pickEntry, pullState, pushState, removeEntries } from '../../../src/state/operations.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 
 /**
@@ -49,6 +49,7 @@ describe('pickEntries: what the hint lists', () => {
     const twenty = many.slice(0, 20);
     expect(usage(() => pickEntries(twenty, 'x', undefined, 'loc')).hint).toBe(`it records: ${twenty.map((e) => e.name).join(', ')}`);
     expect(usage(() => pickEntries([entry('a'), entry('a', { user_id: 'u2' })], 'a', 'u3', 'loc'))).toEqual({ message: '"a" is not recorded for user "u3"', hint: 'it is recorded for: u1, u2' });
+    expect(usage(() => pickEntry([entry('a'), entry('a', { user_id: 'u2' })], 'a', undefined, 'loc'))).toEqual({ message: '"a" is recorded for 2 users (u1, u2)', hint: 'pass --user-id to pick one' });
   });
 });
 
@@ -87,8 +88,13 @@ describe('state rm, mv and push on a state file', () => {
     const taken = await moveEntries(backend, lock, 'b', 'a', undefined).catch((e: unknown) => e);
     expect(taken).toBeInstanceOf(UsageError);
     expect([(taken as UsageError).message, (taken as UsageError).hint]).toEqual(['"a" is already recorded for user "u1"; nothing was moved', 'remove it first with `sessionctl state rm a`, or pick another name']);
-    const both = await moveEntries(backend, lock, 'a', 'b', undefined).catch((e: unknown) => e);
-    expect((both as UsageError).message).toBe('"b" is already recorded for user "u1"; nothing was moved');
+    const one = await moveEntries(backend, lock, 'a', 'b', undefined).catch((e: unknown) => e);
+    expect((one as UsageError).message).toBe('"b" is already recorded for user "u1"; nothing was moved');
+    const both = await moveEntries(backend, lock, 'b', 'a', undefined).catch((e: unknown) => e);
+    expect((both as UsageError).message).toBe('"a" is already recorded for user "u1"; nothing was moved');
+    const two = await stateWith(entry('x'), entry('x', { user_id: 'u2' }), entry('y'), entry('y', { user_id: 'u2' }));
+    const taken2 = await moveEntries(two, lock, 'x', 'y', undefined).catch((e: unknown) => e);
+    expect((taken2 as UsageError).message).toBe('"y" is already recorded for user "u1", "u2"; nothing was moved');
     expect(await keys(backend)).toEqual(['a/u1', 'a/u2', 'b/u1', 'b/u3']);
     expect(await backend.lockHolder()).toBeUndefined();
   });
@@ -108,6 +114,10 @@ describe('state rm, mv and push on a state file', () => {
     const forcedDry = await pushState(backend, lock, [entry('other')], { source: 'in.json', force: true, dryRun: true });
     expect(forcedDry.written).toBe(false);
     expect(await keys(backend)).toEqual(['a/u1', 'keep/u1', 'new/u1']);
+    // The same instant written another way is unchanged: the entry is not written again.
+    const again = await pushState(backend, lock, [entry('keep', { applied_at: '2026-03-01T10:00:00Z' })], { source: 'in.json' });
+    expect([again.written, again.changes.map((c) => c.action)]).toEqual([true, ['unchanged']]);
+    expect((await pullState(backend)).sessions.find((e) => e.name === 'keep')?.applied_at).toBe('2026-03-01T10:00:00.000Z');
     expect(await backend.lockHolder()).toBeUndefined();
   });
 });

@@ -4,6 +4,8 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { InputError } from '../../../src/diagnostics/errors.js';
 import { clientConfig, connectClient, databaseError, openPool, sqlState, table } from '../../../src/state/postgres-connect.js';
 import { parsePostgresUrl } from '../../../src/state/postgres-url.js';
+import { db, sql, stateUrl, uniqueSchema } from '../../helpers/postgres.js';
+import { skipBecause } from '../../helpers/skip.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 
 /**
@@ -102,5 +104,22 @@ describe('errors as the user reads them', () => {
     const err = await connectClient(closed, { PGPASSWORD: 'x' }).then(() => undefined, (e: unknown) => e);
     expect(err).toBeInstanceOf(InputError);
     expect([(err as InputError).message, (err as InputError).file]).toEqual(['cannot connect to the state database: connect ECONNREFUSED 127.0.0.1:1', closed.location]);
+  });
+});
+
+describe.skipIf(skipBecause(db === null, 'needs a PostgreSQL server (the run printed why there is none)'))('an idle connection the server ends', () => {
+  test('does not end the process (an error event with no listener would): the next query on it fails', async () => {
+    const live = parsePostgresUrl(stateUrl(db!, uniqueSchema('connect')), db!.env);
+    const client = await connectClient(live, db!.env);
+    const pool = openPool(live, db!.env, 1);
+    const pooled = await pool.connect();
+    const [a, b] = [(await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid, (await pooled.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid];
+    pooled.release();
+    const closed = Promise.all([new Promise((r) => client.once('end', r)), new Promise((r) => pool.once('remove', r))]);
+    await sql(db!, 'SELECT pg_terminate_backend($1, 5000), pg_terminate_backend($2, 5000)', [a, b]);
+    await closed;
+    await expect(client.query('SELECT 1')).rejects.toThrow(/Connection terminated|not queryable/);
+    await client.end().catch(() => undefined);
+    await pool.end();
   });
 });
