@@ -40,6 +40,7 @@ describe('parseState: each field checked', () => {
     ['superseded with a number', { ...base, superseded: ['s1', 2] }, 'sessions[0].superseded is not a list of session ids'],
     ['a session that is a list', [], 'sessions[0] is not an object'],
     ['a session that is null', null, 'sessions[0] is not an object'],
+    ['a session that is a number', 5, 'sessions[0] is not an object'],
     ['tools not a list', { ...base, tool_router_tools: 'T' }, 'sessions[0].tool_router_tools is not a list of strings'],
   ])('%s', (_name, session, why) => {
     expect(refusal(doc(session as Record<string, unknown>))).toEqual([inState(why), 'st.json']);
@@ -56,6 +57,7 @@ describe('parseState: each field checked', () => {
     expect(refusal('{"version": 3, "sessions": []}')).toEqual(['the state has format version 3; this sessionctl reads versions 1 and 2. Use a newer sessionctl.', 'st.json']);
     expect(refusal('{"version": "2", "sessions": []}')).toEqual([inState('no "version"'), 'st.json']);
     expect(refusal('null')).toEqual([inState('not a JSON object'), 'st.json']);
+    expect(refusal('5')).toEqual([inState('not a JSON object'), 'st.json']);
   });
 
   test('version 1 (no config_version, no body) is read in the current shape; optional fields only when present', () => {
@@ -70,6 +72,7 @@ describe('parseState: each field checked', () => {
 describe('jsonErrorPlace', () => {
   test("Node 22's line and column, Node 20's position (on the first line and a later one), a cut-off text, anything else", () => {
     expect(jsonErrorPlace('', "Unexpected token (line 4 column 7)")).toBe(' at line 4, column 7');
+    expect(jsonErrorPlace('', "Unexpected token (line 12 column 34)")).toBe(' at line 12, column 34');
     expect(jsonErrorPlace('{"a" 1}', 'Expected \':\' after property name in JSON at position 5')).toBe(' at line 1, column 6');
     expect(jsonErrorPlace('{\n"a":\n 1 2}', 'Expected \',\' or \'}\' after property value in JSON at position 10')).toBe(' at line 3, column 4');
     expect(jsonErrorPlace('{', 'Unexpected end of JSON input')).toBe(' (it ends too early: cut off?)');
