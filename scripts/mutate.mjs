@@ -13,6 +13,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const target = 90;
@@ -50,6 +51,42 @@ function git(...args) {
   const r = spawnSync('git', args, { cwd: root, encoding: 'utf8' });
   if (r.status !== 0) fail(`git ${args.join(' ')}: ${r.stderr.trim()}`);
   return r.stdout.split('\n').filter((l) => l !== '');
+}
+
+/**
+ * The modules only the PostgreSQL tests reach (postgres-url.ts parses text and is tested without a
+ * server): without a server those tests skip, and every mutant would read "no coverage".
+ */
+const needsDatabase = (module) => /^src\/state\/postgres-(?!url\.ts$)[^/]+\.ts$/.test(module);
+
+/**
+ * Whether the server the PostgreSQL tests would use answers (test/setup/postgres.ts finds it the
+ * same way: SESSIONCTL_TEST_DATABASE_URL, else the libpq variables); undefined when it does, else why not.
+ */
+async function databaseProblem(env) {
+  const url = env.SESSIONCTL_TEST_DATABASE_URL;
+  const client = new pg.Client(
+    url !== undefined && url !== ''
+      ? { connectionString: url, connectionTimeoutMillis: 3000 }
+      : {
+          host: env.PGHOST || '127.0.0.1',
+          port: Number(env.PGPORT || '5432'),
+          user: env.PGUSER || 'sessionctl_test',
+          database: env.PGDATABASE || 'sessionctl_test',
+          password: env.PGPASSWORD ?? '',
+          connectionTimeoutMillis: 3000,
+        },
+  );
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+    return undefined;
+  } catch (err) {
+    return err.message;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
 }
 
 const isModule = (file) => /^src\/.+\.ts$/.test(file) && !file.endsWith('.d.ts');
@@ -111,7 +148,16 @@ if (modules.length === 0) {
 
 const rows = [];
 let below = 0;
+const noDatabase = modules.some(needsDatabase) ? await databaseProblem(process.env) : undefined;
 for (const module of modules) {
+  if (noDatabase !== undefined && needsDatabase(module)) {
+    console.error(
+      `mutate: ${module} cannot be measured: its tests need a PostgreSQL server and none answered (${noDatabase}); set PGHOST, PGPORT, PGUSER, PGPASSWORD and PGDATABASE (or SESSIONCTL_TEST_DATABASE_URL) as for npm test`,
+    );
+    below++;
+    rows.push(`| ${module} | not measured: no PostgreSQL server | | | | | |`);
+    continue;
+  }
   const s = run(module, options);
   if (s === undefined) {
     below++;

@@ -123,13 +123,15 @@ export class PostgresWriter {
   }
 }
 
-const isJson = (type: string): boolean => type === 'json' || type === 'jsonb';
-
-/** The text of the write statement of a target: $1 workspace, $2 lock id, then one array per column. */
+/**
+ * The text of the write statement of a target: $1 workspace, $2 lock id, then one array per
+ * column, each sent as text and cast to its column's type in the select (JSON has to travel as
+ * text, and the server parses every other type from text the same way).
+ */
 function writeStatement(target: PostgresTarget): string {
   const t = (name: string) => table(target, name);
-  const arrays = ENTRY_TYPES.map((type, i) => `$${i + 3}::${isJson(type) ? 'text' : type}[]`);
-  const select = ENTRY_COLUMNS.map((c, i) => (isJson(ENTRY_TYPES[i]!) ? `v.${c}::${ENTRY_TYPES[i]}` : `v.${c}`));
+  const arrays = ENTRY_COLUMNS.map((_, i) => `$${i + 3}::text[]`);
+  const select = ENTRY_COLUMNS.map((c, i) => `v.${c}::${ENTRY_TYPES[i]}`);
   const set = ENTRY_COLUMNS.slice(2).map((c) => `${c} = EXCLUDED.${c}`);
   const d = ENTRY_COLUMNS.length + 3;
   return `WITH held AS (SELECT 1 FROM ${t('locks')} WHERE workspace = $1 AND lock_id = $2 FOR SHARE),

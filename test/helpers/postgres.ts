@@ -34,3 +34,17 @@ export async function sql<R extends pg.QueryResultRow = pg.QueryResultRow>(datab
 export async function dropSchema(database: TestDatabase, schema: string): Promise<void> {
   await sql(database, `DROP SCHEMA IF EXISTS ${pg.escapeIdentifier(schema)} CASCADE`);
 }
+
+/**
+ * How many connections named `app` (their application_name) are still open, once the server has
+ * seen the last ones close: polls until none is left, for about 10 s at most.
+ */
+export async function openConnections(database: TestDatabase, app: string): Promise<number> {
+  let n = -1;
+  for (let i = 0; i < 500; i++) {
+    n = (await sql<{ n: number }>(database, 'SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1', [app]))[0]!.n;
+    if (n === 0) break;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return n;
+}

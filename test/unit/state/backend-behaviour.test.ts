@@ -198,6 +198,31 @@ describe.each(kinds)('the $name state backend', (kind) => {
       await first.unlock();
     });
 
+    test("the run's own timeout wins over the backend-wide one", async () => {
+      const first = await backend.openLocked(other(1111));
+      const patient = stateBackend(spec, dir, { env: kind.env, lockTimeoutMs: 60_000 });
+      await expect(patient.openLocked(other(2222, 0))).rejects.toThrow(/^the state is locked by process 1111 /);
+      await first.unlock();
+    });
+
+    test('reader: each call reads the state as it is then; closed, it refuses', async () => {
+      expect([backend.kind, backend.location]).toEqual([kind.name, spec]);
+      const reader = await backend.openReader();
+      expect(reader.location).toBe(backend.location);
+      expect([await reader.list(), await reader.get('a', 'u1')]).toEqual([[], undefined]);
+      const state = await backend.openLocked(other(1001));
+      await state.record(entry('a'));
+      await state.record(entry('b'));
+      expect([(await reader.list()).map((e) => e.name), await reader.get('a', 'u1'), await reader.get('a', 'u2')]).toEqual([['a', 'b'], entry('a'), undefined]);
+      await state.unlock();
+      await reader.close();
+      for (const call of [() => reader.list(), () => reader.get('a', 'u1')]) {
+        const err = await call().then(() => undefined, (e: unknown) => e);
+        expect(err).toBeInstanceOf(InputError);
+        expect([(err as InputError).message, (err as InputError).file]).toEqual(['the state reader is closed', backend.location]);
+      }
+    });
+
     test('stale lock: a holder killed with -9 does not block the next run', async () => {
       const h = await startHolder(spec, kind.env, dir);
       expect(await h.ask('record by-holder')).toBe('recorded by-holder');

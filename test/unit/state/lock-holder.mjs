@@ -32,3 +32,6 @@ for await (const line of createInterface({ input: process.stdin })) {
     process.exit(0);
   }
 }
+// stdin closed: the test process is gone (a mutation run ends a runner that timed out). Without
+// this, the open connections would keep the holder, and its lock, alive for ever.
+process.exit(0);

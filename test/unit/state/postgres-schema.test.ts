@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, test } from 'vitest';
+import { InputError } from '../../../src/diagnostics/errors.js';
 import { postgresBackend } from '../../../src/state/backend.js';
 import type { StateEntry } from '../../../src/state/entry.js';
 import { lockOwner, type StateLockOptions } from '../../../src/state/lock.js';
@@ -99,6 +100,50 @@ describe.skipIf(skipBecause(db === null, 'needs a PostgreSQL server (the run pri
     await expect(backend(schema).load()).rejects.toThrow(message);
     await expect(backend(schema).openLocked(lock())).rejects.toThrow(message);
     expect(await sql(db!, `SELECT count(*)::int AS n FROM "${schema}".locks`)).toEqual([{ n: 0 }]);
+  });
+
+  test('a role that may not create the tables: refused with what to grant, nothing half made', async () => {
+    const schema = fresh();
+    await sql(db!, `CREATE SCHEMA "${schema}"`);
+    // The owner gives up its own CREATE on this schema alone (other tests share the database).
+    await sql(db!, `REVOKE CREATE ON SCHEMA "${schema}" FROM CURRENT_USER`);
+    const err = await backend(schema).openLocked(lock()).then(() => undefined, (e: unknown) => e);
+    expect(err).toBeInstanceOf(InputError);
+    expect((err as InputError).message).toBe(
+      `cannot prepare the state schema "${schema}": permission denied for schema ${schema} (SQLSTATE 42501); grant this role CREATE on the database, or have an administrator run the first apply`,
+    );
+    expect((err as InputError).cause).toMatchObject({ code: '42501' });
+    expect(await sql(db!, 'SELECT table_name FROM information_schema.tables WHERE table_schema = $1', [schema])).toEqual([]);
+  });
+
+  test('a schema already at the current version needs no CREATE: a role without it applies as usual', async () => {
+    const schema = fresh();
+    await (await backend(schema).openLocked(lock())).unlock();
+    await sql(db!, `REVOKE CREATE ON SCHEMA "${schema}" FROM CURRENT_USER`);
+    const state = await backend(schema).openLocked(lock());
+    await state.record(entry('a'));
+    await state.unlock();
+    expect((await backend(schema).load()).list()).toEqual([entry('a')]);
+  });
+
+  test('another failure while preparing the schema is reported as itself, without the advice about CREATE', async () => {
+    const schema = fresh();
+    // Someone else's table where the state's would go.
+    await sql(db!, `CREATE SCHEMA "${schema}"`);
+    await sql(db!, `CREATE TABLE "${schema}".entries (x int)`);
+    const err = await backend(schema).openLocked(lock()).then(() => undefined, (e: unknown) => e);
+    expect(err).toBeInstanceOf(InputError);
+    expect((err as InputError).message).toBe(`cannot prepare the state schema "${schema}": relation "entries" already exists (SQLSTATE 42P07)`);
+    expect(await sql(db!, 'SELECT table_name FROM information_schema.tables WHERE table_schema = $1', [schema])).toEqual([{ table_name: 'entries' }]);
+  });
+
+  test('a schema version that cannot be read is an error that says so', async () => {
+    const schema = fresh();
+    await (await backend(schema).openLocked(lock())).unlock();
+    await sql(db!, `REVOKE SELECT ON "${schema}".schema_migrations FROM CURRENT_USER`);
+    const err = await backend(schema).load().then(() => undefined, (e: unknown) => e);
+    expect(err).toBeInstanceOf(InputError);
+    expect((err as InputError).message).toBe('cannot read the state schema version: permission denied for table schema_migrations (SQLSTATE 42501)');
   });
 
   test('workspaces separate environments: their own entries, their own lock', async () => {

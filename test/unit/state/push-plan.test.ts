@@ -17,6 +17,8 @@ describe('newerBecause: is the state\'s entry newer than the pushed one?', () =>
     ['another session, applied earlier in the state', entry('a', { session_id: 'trs_old', applied_at: '2026-02-01T00:00:00.000Z' }), entry('a'), undefined],
     ['no versions: applied_at decides', entry('a', { config_version: null, applied_at: '2026-03-02T00:00:00.000Z' }), entry('a', { config_version: 9 }), 'applied at 2026-03-02T00:00:00.000Z in the state, at 2026-03-01T10:00:00.000Z in the file'],
     ['the same instant, different contents', entry('a', { mcp_url: 'x' }), entry('a', { mcp_url: 'y' }), 'applied at the same time (2026-03-01T10:00:00.000Z) with different contents'],
+    ['another session with a higher config_version, applied earlier: applied_at decides', entry('a', { session_id: 'trs_other', config_version: 5, applied_at: '2026-02-01T00:00:00.000Z' }), entry('a', { config_version: 3 }), undefined],
+    ['the same session and config_version, applied later in the state: applied_at decides', entry('a', { applied_at: '2026-03-02T00:00:00.000Z', mcp_url: 'x' }), entry('a'), 'applied at 2026-03-02T00:00:00.000Z in the state, at 2026-03-01T10:00:00.000Z in the file'],
   ])('%s', (_name, current, incoming, why) => {
     expect(newerBecause(current, incoming)).toBe(why);
   });
