@@ -23,6 +23,8 @@ describe('digests and stored forms, exactly', () => {
     expect(storedLabels(`(sensitive: HOOK-TOKEN) ${DIGEST}`)).toBeUndefined();
     expect(storedLabels(`(sensitive: HOOK_TOKEN) ${DIGEST.toUpperCase().replace('SHA256', 'sha256')}`)).toBeUndefined();
     expect(storedLabels(undefined)).toBeUndefined();
+    // A list whose one member is a stored form is not one itself (its String() would be).
+    expect(storedLabels([stored])).toBeUndefined();
   });
 
   test('in text a stored form loses its digest, and only a whole one', () => {
@@ -79,6 +81,7 @@ describe('ValueMasker, exactly', () => {
   test('a value with one spelling shorter than four characters is searched everywhere', () => {
     const m = new ValueMasker({ minText: 1 });
     m.add('k"', 'K');
+    expect(m.text('say k" now')).toBe('say (sensitive: K) now');
     expect(m.text('say k" now, "k\\"" and k%22')).toBe('say (sensitive: K) now, "(sensitive: K)" and (sensitive: K)');
   });
 
@@ -156,6 +159,12 @@ describe('ValueMasker, exactly', () => {
     expect(m.text('abcdefgh… stuvwxy… stuvwxyz…')).toBe('(sensitive: NINE)… stuvwxy… (sensitive: EIGHT)…');
   });
 
+  test('cuts: a value with an ellipsis inside is cut at the ellipsis of the text', () => {
+    const m = new ValueMasker();
+    m.add('abcdefghij...klmnopq', 'DOTS');
+    expect(m.text('abcdefghij...klm rest')).toBe('(sensitive: DOTS)...klm rest');
+  });
+
   test('cuts of two values in one text', () => {
     const m = new ValueMasker();
     m.add('abcdefghijkl', 'A');
@@ -206,9 +215,13 @@ describe('ValueMasker, exactly', () => {
     expect(heard).toEqual(['shared-value', 'other-value']);
   });
 
-  test('json masks values, never keys, and a value inside a longer string', () => {
+  test('json masks values, never keys, and a value inside a longer string; undefined stays', () => {
     const m = new ValueMasker();
     m.add('secret-one', 'S');
+    const out = m.json({ gone: undefined, kept: 'secret-one' });
+    expect(Object.entries(out)).toEqual([['gone', undefined], ['kept', '(sensitive: S)']]);
+    expect(m.json(undefined)).toBeUndefined();
+    expect(m.json([undefined, 5, false])).toEqual([undefined, 5, false]);
     expect(m.json({ 'secret-one': 'a secret-one b', list: [['secret-one']] })).toEqual({ 'secret-one': 'a (sensitive: S) b', list: [['(sensitive: S)']] });
   });
 });
