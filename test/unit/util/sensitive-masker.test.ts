@@ -49,6 +49,10 @@ describe('digests and stored forms, exactly', () => {
     const held = new Map([['k', stored]]);
     const withMap = { held };
     expect(m.json(withMap)).toBe(withMap);
+    const withUndefined = { a: undefined, b: 'x' };
+    expect(m.json(withUndefined)).toBe(withUndefined);
+    const withInstance = { inst: new (class { s = stored })() };
+    expect(m.json(withInstance)).toBe(withInstance);
   });
 });
 
