@@ -127,5 +127,13 @@ describe('maskConfig', () => {
     const out = maskConfig(expected, { list: [{ token: 'a' }, { token: 'b' }, { token: 'c' }] }, () => ['T'], new ValueMasker());
     expect(out).toEqual({ list: [{ token: 'a' }, { token: '(sensitive: T)' }, { token: 'c' }] });
     expect(maskConfig(expected, { list: 'not a list' }, () => ['T'], new ValueMasker())).toEqual({ list: 'not a list' });
+    const long = Array.from({ length: 12 }, (_, i) => `v${i}`);
+    const byIndex: ExpectedConfig = { config: {}, toolRouterTools: [], metaTools: [], origins: new Map([['/list/11', { declared: true, pointer: '/m' }], ['/list/1 ', { declared: true, pointer: '/m' }], ['/list/ 2', { declared: true, pointer: '/m' }]]) };
+    expect(maskConfig(byIndex, { list: long }, () => ['T'], new ValueMasker())).toEqual({ list: [...long.slice(0, 11), '(sensitive: T)'] });
+  });
+
+  test('a field the service holds as undefined is left undefined', () => {
+    const out = maskConfig(expectedConfig(manifest), { user_id: undefined }, at, new ValueMasker()) as Record<string, unknown>;
+    expect(Object.entries(out)).toEqual([['user_id', undefined]]);
   });
 });

@@ -133,6 +133,7 @@ describe('the pieces, exactly', () => {
     ]);
     expect([...locateSensitive('s3cret-value', [s])]).toEqual([['', s]]);
     expect(locateSensitive(data, []).size).toBe(0);
+    expect([...locateSensitive({ gone: undefined, n: 1, b: true, a: 's3cret-value' }, [s])]).toEqual([['/a', s]]);
   });
 
   test('withSecretInside: a known secret inside a value is a value of its own, the same one is not', () => {
