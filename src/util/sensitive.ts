@@ -150,7 +150,7 @@ export class ValueMasker {
     for (const entry of candidates) {
       for (const needle of entry.needles) if (out.includes(needle)) out = out.split(needle).join(entry.mark);
     }
-    if (candidates.length > 0 && (out.includes('…') || out.includes('...'))) out = cuts(out, candidates);
+    if (out.includes('…') || out.includes('...')) out = cuts(out, candidates);
     return out;
   }
 
@@ -243,10 +243,9 @@ function cutStart(text: string, end: number, value: string): number {
   return -1;
 }
 
-/** A value as it is, JSON-escaped (without the quotes), and percent-encoded both ways. */
+/** A value as it is, JSON-escaped (without the quotes), and percent-encoded both ways; none is empty, as `add` refuses ''. */
 function spellings(value: string): string[] {
-  const forms = [value, JSON.stringify(value).slice(1, -1), encoded(encodeURIComponent, value), encoded(encodeURI, value)];
-  return [...new Set(forms)].filter((f) => f !== '');
+  return [...new Set([value, JSON.stringify(value).slice(1, -1), encoded(encodeURIComponent, value), encoded(encodeURI, value)])];
 }
 
 function encoded(encode: (s: string) => string, value: string): string {

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { parseManifestText } from '../../../src/manifest/load.js';
 import { isSecretLooking, isSecretName } from '../../../src/manifest/secret-shapes.js';
 import { interpolate } from '../../../src/manifest/interpolate.js';
-import { sensitiveValues, sensitivityOf } from '../../../src/manifest/sensitive.js';
+import { declaredValues, documentMasker, isSensitiveVariable, locateSensitive, sensitiveValues, sensitivityOf, withSecretInside, type SensitiveScalar } from '../../../src/manifest/sensitive.js';
 
 const GITHUB_TOKEN_VALUE = 'ghp_abcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -95,5 +95,83 @@ describe('the loader records where sensitive values are', () => {
     expect(found.map((d) => d.code)).toEqual(['schema/enum']);
     expect(found[0]!.message).toContain('(sensitive: SIZE_SECRET)');
     expect(JSON.stringify(found)).not.toContain(value.slice(0, 12));
+  });
+});
+
+describe('the pieces, exactly', () => {
+  const scalar = (value: string, variables: string[], parts: Array<{ name: string; value: string }> = []): SensitiveScalar => ({ value, variables, parts });
+
+  test('isSensitiveVariable: declared, named like a secret, or a known format, and nothing else', () => {
+    expect(isSensitiveVariable('PLAIN', 'abc', new Set(['PLAIN']))).toBe(true);
+    expect(isSensitiveVariable('HOOK_TOKEN', 'abc', new Set())).toBe(true);
+    expect(isSensitiveVariable('PLAIN', GITHUB_TOKEN_VALUE, new Set())).toBe(true);
+    expect(isSensitiveVariable('PLAIN', 'abc', new Set(['OTHER']))).toBe(false);
+  });
+
+  test('sensitivityOf keeps the parts of the sensitive variables only, with their values', () => {
+    expect(sensitivityOf(interpolate('${HOST}/cb?t=${HOOK_TOKEN}', { HOST: 'https://h.example', HOOK_TOKEN: 'abc' }), new Set())).toEqual({
+      value: 'https://h.example/cb?t=abc',
+      variables: ['HOOK_TOKEN'],
+      parts: [{ name: 'HOOK_TOKEN', value: 'abc' }],
+    });
+    expect(sensitivityOf(interpolate('ghp_${A}', { A: 'abcdefghijklmnopqrstuvwxyz0123456789' }), new Set())).toEqual({
+      value: GITHUB_TOKEN_VALUE,
+      variables: ['A'],
+      parts: [{ name: 'A', value: 'abcdefghijklmnopqrstuvwxyz0123456789' }],
+    });
+    expect(sensitivityOf({ value: GITHUB_TOKEN_VALUE, used: [] }, new Set())).toBeUndefined();
+  });
+
+  test('locateSensitive: every place holding a value, by pointer, keys escaped', () => {
+    const s = scalar('s3cret-value', ['HOOK_TOKEN']);
+    const t = scalar('other-secret', ['B_TOKEN']);
+    const data = { a: 's3cret-value', 'x/y~z': ['plain', 'other-secret', { deep: 's3cret-value' }], n: null, k: 3 };
+    expect([...locateSensitive(data, [s, t])]).toEqual([
+      ['/a', s],
+      ['/x~1y~0z/1', t],
+      ['/x~1y~0z/2/deep', s],
+    ]);
+    expect([...locateSensitive('s3cret-value', [s])]).toEqual([['', s]]);
+    expect(locateSensitive(data, []).size).toBe(0);
+    expect([...locateSensitive({ gone: undefined, n: 1, b: true, a: 's3cret-value' }, [s])]).toEqual([['/a', s]]);
+  });
+
+  test('withSecretInside: a known secret inside a value is a value of its own, the same one is not', () => {
+    expect(withSecretInside(`https://x.example/?t=${GITHUB_TOKEN_VALUE}`, ['URL'])).toEqual([
+      { value: `https://x.example/?t=${GITHUB_TOKEN_VALUE}`, labels: ['URL'] },
+      { value: GITHUB_TOKEN_VALUE, labels: ['URL'] },
+    ]);
+    expect(withSecretInside(GITHUB_TOKEN_VALUE, ['T'])).toEqual([{ value: GITHUB_TOKEN_VALUE, labels: ['T'] }]);
+    expect(withSecretInside('plain-value', ['P'])).toEqual([{ value: 'plain-value', labels: ['P'] }]);
+  });
+
+  test('sensitiveValues: each scalar, then each of its parts', () => {
+    const s = scalar('https://h.example/cb?t=abc', ['HOOK_TOKEN'], [{ name: 'HOOK_TOKEN', value: 'abc' }]);
+    expect(sensitiveValues([s])).toEqual([
+      { value: 'https://h.example/cb?t=abc', labels: ['HOOK_TOKEN'] },
+      { value: 'abc', labels: ['HOOK_TOKEN'] },
+    ]);
+  });
+
+  test('documentMasker masks the values of one document; none without any', () => {
+    const s = scalar('https://h.example/cb?t=abc123', ['HOOK_TOKEN'], [{ name: 'HOOK_TOKEN', value: 'abc123' }]);
+    const masker = documentMasker({ sensitive: new Map([['/a', s], ['/b', s]]) });
+    expect(masker.entries()).toEqual([
+      { value: 'https://h.example/cb?t=abc123', labels: ['HOOK_TOKEN'] },
+      { value: 'abc123', labels: ['HOOK_TOKEN'] },
+    ]);
+    expect(masker.text('abc123 and https://h.example/cb?t=abc123')).toBe('(sensitive: HOOK_TOKEN) and (sensitive: HOOK_TOKEN)');
+    expect(documentMasker({}).size).toBe(0);
+    expect(documentMasker({ sensitive: undefined }).size).toBe(0);
+  });
+
+  test('declaredValues: the set, non-empty values of the declared names', () => {
+    const env = { PLAIN: 'p-value', EMPTY: '', URL: `https://x.example/?t=${GITHUB_TOKEN_VALUE}` };
+    expect(declaredValues(env, ['PLAIN', 'EMPTY', 'UNSET', 'URL'])).toEqual([
+      { value: 'p-value', labels: ['PLAIN'] },
+      { value: `https://x.example/?t=${GITHUB_TOKEN_VALUE}`, labels: ['URL'] },
+      { value: GITHUB_TOKEN_VALUE, labels: ['URL'] },
+    ]);
+    expect(declaredValues(env, undefined)).toEqual([]);
   });
 });
