@@ -224,6 +224,58 @@ onEachState((fresh) => (w = fresh), () => {
       expect(result.items.map((i) => i.outcome)).toStrictEqual(['outcome-unknown']);
       expect((await w.entries()).map((e) => e.pending_create?.status)).toStrictEqual(['unknown']);
     });
+    test('past the wait of the default clock: a create of a manifest without a name is outcome unknown, located at its document', async () => {
+      const door = gate();
+      const arrived: string[] = [];
+      const sent: Array<Promise<unknown>> = [];
+      const controller = new AbortController();
+      const nameless = w.docs('user_id: u0\n', 'nameless.yaml');
+      // No `sleep`: the run waits 1 ms on a real timer; the create stays at the door until after.
+      const { done } = await start(nameless, { api: held(door.wait, arrived, sent), signal: controller.signal, graceMs: 1 });
+      await until(() => arrived.length === 1);
+      controller.abort('SIGTERM');
+      const result = await done;
+      door.open();
+      await Promise.all(sent);
+      expect(result.interrupted).toStrictEqual({ reason: 'SIGTERM', abandoned: 1 });
+      expect(result.items.map((i) => [i.name, i.outcome, i.diagnostics.map((d) => [d.code, d.range])])).toStrictEqual([['nameless', 'outcome-unknown', [['apply/outcome-unknown', nameless[0]!.locate('')]]]]);
+      expect(nameless[0]!.locate('')).not.toStrictEqual(nameless[0]!.locate('/user_id', { key: true }));
+    });
+
+    test('a request that fails with a bug after the run gave up on it rejects nothing unhandled', async () => {
+      await w.apply(w.docs('name: s0\nuser_id: u0\n'));
+      const x = (await w.client.createSession({ user_id: 'u0' })).session_id;
+      const s = await w.open();
+      await s.record({ ...s.get('s0', 'u0')!, superseded: [x] });
+      await s.unlock();
+      const door = gate();
+      let arrived = 0;
+      const api: ApplyApi = {
+        createSession: (b) => w.client.createSession(b),
+        updateSession: (id, b) => w.client.updateSession(id, b),
+        deleteSession: async () => {
+          arrived++;
+          await door.wait;
+          throw new TypeError('late bug');
+        },
+      };
+      const unhandled: unknown[] = [];
+      const onUnhandled = (reason: unknown): void => void unhandled.push(reason);
+      process.on('unhandledRejection', onUnhandled);
+      try {
+        const controller = new AbortController();
+        const { done } = await start(w.docs('name: s0\nuser_id: u0\n'), { api, signal: controller.signal, sleep: () => Promise.resolve() });
+        await until(() => arrived === 1);
+        controller.abort('SIGTERM');
+        const result = await done;
+        expect(result.items.map((i) => i.outcome)).toStrictEqual(['failed']);
+        door.open();
+        for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+      } finally {
+        process.off('unhandledRejection', onUnhandled);
+      }
+      expect(unhandled).toStrictEqual([]);
+    });
   });
 
   describe('nothing starts after the signal', () => {
