@@ -133,6 +133,18 @@ onEachState((fresh) => (w = fresh), () => {
       expect((await entry('a'))!.config_version).toBeNull();
     });
 
+    test('the mask is applied to the MCP URL the state records, on a create and on an update', async () => {
+      const mask = (text: string): string => text.replace(/trs_[A-Za-z0-9_-]+/g, '***');
+      await run(A, { mask });
+      const [live] = await w.live();
+      const url = (await w.client.getSession(live!)).mcp.url;
+      expect(url).toContain(live);
+      expect((await entry('a'))!.mcp_url).toBe(mask(url));
+      expect((await entry('a'))!.mcp_url).not.toContain(live);
+      await run(A.replace('[gmail, slack]', '[gmail]'), { mask });
+      expect((await entry('a'))!.mcp_url).toBe(mask(url));
+    });
+
     test('--strict counts what the service added as drift', async () => {
       const api: ApplyApi = {
         ...probing([]),
