@@ -331,5 +331,28 @@ onEachState((fresh) => (w = fresh), () => {
       expect((await w.entries()).map((e) => e.name)).toStrictEqual(['a']);
       expect(await w.live()).toStrictEqual([(await entry('a'))!.session_id]);
     });
+
+    test('of two left-overs, the one deleted is dropped and the one the network failed stays, named without an HTTP status', async () => {
+      await run(`${A}---\nname: b\nuser_id: bob\n`);
+      const b = (await entry('b'))!;
+      const gone = (await w.client.createSession({ user_id: 'bob' })).session_id;
+      const stays = (await w.client.createSession({ user_id: 'bob' })).session_id;
+      const s = await w.open();
+      await s.record({ ...b, superseded: [gone, stays] });
+      await s.unlock();
+      const { createClient } = await import('../../../src/client/client.js');
+      const dead = createClient({ baseUrl: 'http://127.0.0.1:1', apiKey: 'apply-unit-key-0001', retries: { maxRetries: 0 } });
+      try {
+        const api: ApplyApi = { ...client(), deleteSession: (id) => (id === stays ? dead.deleteSession(id) : w.client.deleteSession(id)) };
+        const result = await run(A, { api, prune: { roots: ['m'], cwd: w.dir } });
+        expect(result.items[1]!.outcome).toBe('failed');
+        expect(result.items[1]!.diagnostics.map((d) => d.code)).toStrictEqual(['apply/delete-failed']);
+        expect(result.items[1]!.diagnostics[0]!.message).toMatch(new RegExp(`^b: session ${stays} \\(user "bob"\\) could not be deleted: [^()]+; it stays recorded$`));
+        expect(await entry('b')).toStrictEqual({ ...b, superseded: [stays] });
+        expect(await w.live()).toStrictEqual([(await entry('a'))!.session_id, stays].sort());
+      } finally {
+        await dead.close();
+      }
+    });
   });
 });
