@@ -82,6 +82,20 @@ onEachState((fresh) => (w = fresh), () => {
       expect((await entry('a'))!.session_id).toBe('');
     });
 
+    test('an unknown outcome deletes none of the sessions the entry still has to delete', async () => {
+      await run(tool('old'));
+      const x = (await w.client.createSession({ user_id: 'alice' })).session_id;
+      const s = await w.open();
+      await s.record({ ...s.get('a', 'alice')!, superseded: [x] });
+      await s.unlock();
+      await fault({ route: 'create', reset: 'after', times: 1 });
+      const result = await run(tool('new'));
+      expect(result.items.map((i) => [i.action, i.outcome])).toStrictEqual([['replace', 'outcome-unknown']]);
+      expect(await w.received('delete')).toBe(0);
+      expect(await w.live()).toContain(x);
+      expect((await entry('a'))!.superseded).toStrictEqual([x]);
+    });
+
     test('an unknown outcome during a replace keeps the session the entry had, and marks the create', async () => {
       await run(tool('old'));
       const old = (await entry('a'))!;

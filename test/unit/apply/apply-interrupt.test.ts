@@ -92,11 +92,58 @@ onEachState((fresh) => (w = fresh), () => {
       expect((await w.entries()).map((e) => e.name)).toStrictEqual(['gone', 'stuck']);
     });
 
+    test('a deletion of an entry that names no file, skipped: the whole item, with an empty file', async () => {
+      await w.apply(w.docs('name: b\nuser_id: bob\n'));
+      const state = await w.open();
+      const { deletionOf } = await import('../../../src/plan/plan.js');
+      const { file: _f, ...noFile } = state.get('b', 'bob')!;
+      const controller = new AbortController();
+      controller.abort('SIGINT');
+      const plan = { items: [], deletions: [deletionOf(noFile, 'destroy')], manifestsHash: '', stateHash: '', diagnostics: [], prunable: 0 };
+      const result = await applyPlan(plan, { api: w.client, state, cwd: w.dir, signal: controller.signal, sleep: () => new Promise<void>(() => undefined) });
+      await state.unlock();
+      expect(result.items).toStrictEqual([
+        {
+          name: 'b',
+          file: '',
+          user_id: 'bob',
+          action: 'delete',
+          outcome: 'skipped',
+          drifted: false,
+          drift: [],
+          diagnostics: [{ code: 'apply/interrupted', severity: 'error', message: 'b: not applied: the run was interrupted (SIGINT) before it started' }],
+          diff: '',
+        },
+      ]);
+      expect(await w.received('delete')).toBe(0);
+    });
+
     test('a signal without a reason is named as the signal says', async () => {
       const controller = new AbortController();
       controller.abort();
       const { done } = await start(w.docs('name: s0\nuser_id: u\n'), { signal: controller.signal, sleep: () => new Promise<void>(() => undefined) });
       expect((await done).items[0]!.diagnostics[0]!.message).toBe('s0: not applied: the run was interrupted (AbortError: This operation was aborted) before it started');
+    });
+  });
+
+  describe('a signal that never fires', () => {
+    test('the run ends as without one: every manifest applied, not interrupted', async () => {
+      const controller = new AbortController();
+      const interrupts: number[] = [];
+      const { done } = await start(w.docs(three), { signal: controller.signal, onInterrupt: (n) => interrupts.push(n), sleep: () => Promise.resolve() });
+      const result = await done;
+      expect(result).not.toHaveProperty('interrupted');
+      expect(result.items.map((i) => [i.name, i.outcome, i.diagnostics])).toStrictEqual([
+        ['s0', 'created', []],
+        ['s1', 'created', []],
+        ['s2', 'created', []],
+      ]);
+      expect(interrupts).toStrictEqual([]);
+      expect((await w.entries()).map((e) => [e.name, e.pending_create])).toStrictEqual([
+        ['s0', undefined],
+        ['s1', undefined],
+        ['s2', undefined],
+      ]);
     });
   });
 
