@@ -1,4 +1,3 @@
-import { KeyRefusedError } from '../client/errors.js';
 import { verifySession } from '../config/verify.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { Deletion, Plan, PlanItem } from '../plan/plan.js';
@@ -84,10 +83,12 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
   const started = new Set<number>();
   let next = 0;
   let done = 0;
-  // A refused key would refuse every request alike: no new one starts, and the run ends with it.
-  let refusal: KeyRefusedError | undefined;
+  // A refused key would refuse every request alike, and any other error (a state write that
+  // failed, a bug) ends the run too: no new request starts, those in flight are answered and
+  // recorded, and the run ends with the first error (never with workers still running after it).
+  let stop: { err: unknown } | undefined;
   const worker = async (): Promise<void> => {
-    while (next < tasks.length && options.signal?.aborted !== true && refusal === undefined) {
+    while (next < tasks.length && options.signal?.aborted !== true && stop === undefined) {
       const i = next++;
       started.add(i);
       const task = tasks[i]!;
@@ -95,8 +96,7 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
       try {
         out = task.kind === 'item' ? await itemTask(task.item, ctx) : await deletionStep(task.deletion, ctx);
       } catch (err) {
-        if (!(err instanceof KeyRefusedError)) throw err;
-        refusal ??= err;
+        stop ??= { err };
         return;
       }
       results[i] = out;
@@ -105,9 +105,9 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
   };
   const all = Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency ?? 4, tasks.length)) }, worker));
   const finished = await settleOrInterrupt(all, ctx, options);
-  if (refusal !== undefined) {
+  if (stop !== undefined) {
     await Promise.all(ctx.writes);
-    throw refusal;
+    throw stop.err;
   }
   const interrupted = finished ? undefined : await abandon(ctx, options, results, tasks);
   await Promise.all(ctx.writes);

@@ -82,6 +82,20 @@ onEachState((fresh) => (w = fresh), () => {
       expect((await entry('a'))!.session_id).toBe('');
     });
 
+    test('an unknown outcome deletes none of the sessions the entry still has to delete', async () => {
+      await run(tool('old'));
+      const x = (await w.client.createSession({ user_id: 'alice' })).session_id;
+      const s = await w.open();
+      await s.record({ ...s.get('a', 'alice')!, superseded: [x] });
+      await s.unlock();
+      await fault({ route: 'create', reset: 'after', times: 1 });
+      const result = await run(tool('new'));
+      expect(result.items.map((i) => [i.action, i.outcome])).toStrictEqual([['replace', 'outcome-unknown']]);
+      expect(await w.received('delete')).toBe(0);
+      expect(await w.live()).toContain(x);
+      expect((await entry('a'))!.superseded).toStrictEqual([x]);
+    });
+
     test('an unknown outcome during a replace keeps the session the entry had, and marks the create', async () => {
       await run(tool('old'));
       const old = (await entry('a'))!;
@@ -330,6 +344,29 @@ onEachState((fresh) => (w = fresh), () => {
       await run(A, { prune: { roots: ['m'], cwd: w.dir } });
       expect((await w.entries()).map((e) => e.name)).toStrictEqual(['a']);
       expect(await w.live()).toStrictEqual([(await entry('a'))!.session_id]);
+    });
+
+    test('of two left-overs, the one deleted is dropped and the one the network failed stays, named without an HTTP status', async () => {
+      await run(`${A}---\nname: b\nuser_id: bob\n`);
+      const b = (await entry('b'))!;
+      const gone = (await w.client.createSession({ user_id: 'bob' })).session_id;
+      const stays = (await w.client.createSession({ user_id: 'bob' })).session_id;
+      const s = await w.open();
+      await s.record({ ...b, superseded: [gone, stays] });
+      await s.unlock();
+      const { createClient } = await import('../../../src/client/client.js');
+      const dead = createClient({ baseUrl: 'http://127.0.0.1:1', apiKey: 'apply-unit-key-0001', retries: { maxRetries: 0 } });
+      try {
+        const api: ApplyApi = { ...client(), deleteSession: (id) => (id === stays ? dead.deleteSession(id) : w.client.deleteSession(id)) };
+        const result = await run(A, { api, prune: { roots: ['m'], cwd: w.dir } });
+        expect(result.items[1]!.outcome).toBe('failed');
+        expect(result.items[1]!.diagnostics.map((d) => d.code)).toStrictEqual(['apply/delete-failed']);
+        expect(result.items[1]!.diagnostics[0]!.message).toMatch(new RegExp(`^b: session ${stays} \\(user "bob"\\) could not be deleted: [^()]+; it stays recorded$`));
+        expect(await entry('b')).toStrictEqual({ ...b, superseded: [stays] });
+        expect(await w.live()).toStrictEqual([(await entry('a'))!.session_id, stays].sort());
+      } finally {
+        await dead.close();
+      }
     });
   });
 });

@@ -92,11 +92,58 @@ onEachState((fresh) => (w = fresh), () => {
       expect((await w.entries()).map((e) => e.name)).toStrictEqual(['gone', 'stuck']);
     });
 
+    test('a deletion of an entry that names no file, skipped: the whole item, with an empty file', async () => {
+      await w.apply(w.docs('name: b\nuser_id: bob\n'));
+      const state = await w.open();
+      const { deletionOf } = await import('../../../src/plan/plan.js');
+      const { file: _f, ...noFile } = state.get('b', 'bob')!;
+      const controller = new AbortController();
+      controller.abort('SIGINT');
+      const plan = { items: [], deletions: [deletionOf(noFile, 'destroy')], manifestsHash: '', stateHash: '', diagnostics: [], prunable: 0 };
+      const result = await applyPlan(plan, { api: w.client, state, cwd: w.dir, signal: controller.signal, sleep: () => new Promise<void>(() => undefined) });
+      await state.unlock();
+      expect(result.items).toStrictEqual([
+        {
+          name: 'b',
+          file: '',
+          user_id: 'bob',
+          action: 'delete',
+          outcome: 'skipped',
+          drifted: false,
+          drift: [],
+          diagnostics: [{ code: 'apply/interrupted', severity: 'error', message: 'b: not applied: the run was interrupted (SIGINT) before it started' }],
+          diff: '',
+        },
+      ]);
+      expect(await w.received('delete')).toBe(0);
+    });
+
     test('a signal without a reason is named as the signal says', async () => {
       const controller = new AbortController();
       controller.abort();
       const { done } = await start(w.docs('name: s0\nuser_id: u\n'), { signal: controller.signal, sleep: () => new Promise<void>(() => undefined) });
       expect((await done).items[0]!.diagnostics[0]!.message).toBe('s0: not applied: the run was interrupted (AbortError: This operation was aborted) before it started');
+    });
+  });
+
+  describe('a signal that never fires', () => {
+    test('the run ends as without one: every manifest applied, not interrupted', async () => {
+      const controller = new AbortController();
+      const interrupts: number[] = [];
+      const { done } = await start(w.docs(three), { signal: controller.signal, onInterrupt: (n) => interrupts.push(n), sleep: () => Promise.resolve() });
+      const result = await done;
+      expect(result).not.toHaveProperty('interrupted');
+      expect(result.items.map((i) => [i.name, i.outcome, i.diagnostics])).toStrictEqual([
+        ['s0', 'created', []],
+        ['s1', 'created', []],
+        ['s2', 'created', []],
+      ]);
+      expect(interrupts).toStrictEqual([]);
+      expect((await w.entries()).map((e) => [e.name, e.pending_create])).toStrictEqual([
+        ['s0', undefined],
+        ['s1', undefined],
+        ['s2', undefined],
+      ]);
     });
   });
 
@@ -223,6 +270,58 @@ onEachState((fresh) => (w = fresh), () => {
       await new Promise((r) => setImmediate(r));
       expect(result.items.map((i) => i.outcome)).toStrictEqual(['outcome-unknown']);
       expect((await w.entries()).map((e) => e.pending_create?.status)).toStrictEqual(['unknown']);
+    });
+    test('past the wait of the default clock: a create of a manifest without a name is outcome unknown, located at its document', async () => {
+      const door = gate();
+      const arrived: string[] = [];
+      const sent: Array<Promise<unknown>> = [];
+      const controller = new AbortController();
+      const nameless = w.docs('user_id: u0\n', 'nameless.yaml');
+      // No `sleep`: the run waits 1 ms on a real timer; the create stays at the door until after.
+      const { done } = await start(nameless, { api: held(door.wait, arrived, sent), signal: controller.signal, graceMs: 1 });
+      await until(() => arrived.length === 1);
+      controller.abort('SIGTERM');
+      const result = await done;
+      door.open();
+      await Promise.all(sent);
+      expect(result.interrupted).toStrictEqual({ reason: 'SIGTERM', abandoned: 1 });
+      expect(result.items.map((i) => [i.name, i.outcome, i.diagnostics.map((d) => [d.code, d.range])])).toStrictEqual([['nameless', 'outcome-unknown', [['apply/outcome-unknown', nameless[0]!.locate('')]]]]);
+      expect(nameless[0]!.locate('')).not.toStrictEqual(nameless[0]!.locate('/user_id', { key: true }));
+    });
+
+    test('a request that fails with a bug after the run gave up on it rejects nothing unhandled', async () => {
+      await w.apply(w.docs('name: s0\nuser_id: u0\n'));
+      const x = (await w.client.createSession({ user_id: 'u0' })).session_id;
+      const s = await w.open();
+      await s.record({ ...s.get('s0', 'u0')!, superseded: [x] });
+      await s.unlock();
+      const door = gate();
+      let arrived = 0;
+      const api: ApplyApi = {
+        createSession: (b) => w.client.createSession(b),
+        updateSession: (id, b) => w.client.updateSession(id, b),
+        deleteSession: async () => {
+          arrived++;
+          await door.wait;
+          throw new TypeError('late bug');
+        },
+      };
+      const unhandled: unknown[] = [];
+      const onUnhandled = (reason: unknown): void => void unhandled.push(reason);
+      process.on('unhandledRejection', onUnhandled);
+      try {
+        const controller = new AbortController();
+        const { done } = await start(w.docs('name: s0\nuser_id: u0\n'), { api, signal: controller.signal, sleep: () => Promise.resolve() });
+        await until(() => arrived === 1);
+        controller.abort('SIGTERM');
+        const result = await done;
+        expect(result.items.map((i) => i.outcome)).toStrictEqual(['failed']);
+        door.open();
+        for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+      } finally {
+        process.off('unhandledRejection', onUnhandled);
+      }
+      expect(unhandled).toStrictEqual([]);
     });
   });
 

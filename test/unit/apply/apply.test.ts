@@ -133,6 +133,18 @@ onEachState((fresh) => (w = fresh), () => {
       expect((await entry('a'))!.config_version).toBeNull();
     });
 
+    test('the mask is applied to the MCP URL the state records, on a create and on an update', async () => {
+      const mask = (text: string): string => text.replace(/trs_[A-Za-z0-9_-]+/g, '***');
+      await run(A, { mask });
+      const [live] = await w.live();
+      const url = (await w.client.getSession(live!)).mcp.url;
+      expect(url).toContain(live);
+      expect((await entry('a'))!.mcp_url).toBe(mask(url));
+      expect((await entry('a'))!.mcp_url).not.toContain(live);
+      await run(A.replace('[gmail, slack]', '[gmail]'), { mask });
+      expect((await entry('a'))!.mcp_url).toBe(mask(url));
+    });
+
     test('--strict counts what the service added as drift', async () => {
       const api: ApplyApi = {
         ...probing([]),
@@ -511,6 +523,43 @@ onEachState((fresh) => (w = fresh), () => {
       await expect(run(B.replace('[github]', '[jira]'), { api: u })).rejects.toThrow('bang');
       const d: ApplyApi = { ...probing([]), deleteSession: () => Promise.reject(new TypeError('pow')) };
       await expect(run(A, { api: d, prune: { roots: ['m'], cwd: w.dir } })).rejects.toThrow('pow');
+    });
+
+    test('an error that ends the run (an intent the state could not write) starts nothing after it, and the create in flight is answered and recorded first', async () => {
+      const state = await w.open();
+      let failed!: () => void;
+      const intentFailed = new Promise<void>((r) => (failed = r));
+      const failing = hooked(state, async (e, record) => {
+        if (e.user_id === 'u0' && e.pending_create?.status === 'in-flight') {
+          failed();
+          throw new Error('disk full');
+        }
+        return record(e);
+      });
+      const sent: string[] = [];
+      const api: ApplyApi = {
+        ...probing([]),
+        createSession: async (b) => {
+          sent.push(b.user_id);
+          await intentFailed;
+          return w.client.createSession(b);
+        },
+      };
+      const yaml = ['s0', 's1', 's2'].map((n, i) => `name: ${n}\nuser_id: u${i}\n`).join('---\n');
+      const { buildPlan } = await import('../../../src/plan/plan.js');
+      // s0's intent fails at once; s1's create leaves after that failure.
+      const plan = buildPlan(w.docs(yaml), state);
+      let atRejection: unknown[] = [];
+      const err = await applyPlan(plan, { api, state: failing, cwd: w.dir, now, concurrency: 2 }).then(
+        () => undefined,
+        (e: unknown) => ((atRejection = state.list().map((x) => [x.name, x.session_id !== '', x.pending_create?.status])), e),
+      );
+      // Whatever a worker left running would send now.
+      for (let i = 0; i < 3; i++) await w.live();
+      await state.unlock();
+      expect((err as Error).message).toBe('disk full');
+      expect(atRejection).toStrictEqual([['s1', true, undefined]]);
+      expect(sent).toStrictEqual(['u1']);
     });
   });
 });
