@@ -73,6 +73,43 @@ describe('parsePostgresUrl', () => {
     expect(() => parsePostgresUrl('postgres://u:pa/ss-w0rd@h/d', {})).toThrow(/^the state URL is not a valid URL$/);
   });
 
+  /** The UsageError a URL gets, as message and hint. */
+  function refusal(url: string, env: Record<string, string> = {}): [string, string | undefined] {
+    let caught: unknown;
+    try {
+      parsePostgresUrl(url, env);
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(UsageError);
+    return [(caught as UsageError).message, (caught as UsageError).hint];
+  }
+
+  test.each<[string, string, Record<string, string>, string, string | undefined]>([
+    ['not a URL', 'postgres://[bad', {}, 'the state URL is not a valid URL', 'write it as postgres://USER@HOST:5432/DATABASE?schema=sessionctl&workspace=production (special characters percent-encoded)'],
+    ['an unknown parameter', 'postgres://u@h/d?search_path=x', {}, 'the state URL has an unknown parameter "search_path"', 'the parameters it takes: schema, workspace, sslmode, host, application_name'],
+    ['a parameter twice', 'postgres://u@h/d?workspace=a&workspace=b', {}, 'the state URL gives "workspace" more than once', undefined],
+    ['a schema that is not a plain name', 'postgres://u@h/d?schema=Public', {}, 'the state schema "Public" is not a plain lower-case SQL name', 'use letters a-z, digits and _, starting with a letter or _ (at most 63)'],
+    ['a workspace with a slash', 'postgres://u@h/d?workspace=prod%2Feu', {}, 'the state workspace "prod/eu" is not a valid name', 'use letters, digits, ".", "_" and "-", starting with a letter or digit (at most 63), such as staging or production'],
+    ['no user anywhere', 'postgres://h/d', {}, 'the state URL names no database user', 'write it as postgres://USER@HOST/DATABASE, or set PGUSER'],
+    ['an empty user from the environment', 'postgres://h/d', { LOGNAME: '' }, 'the state URL names no database user', 'write it as postgres://USER@HOST/DATABASE, or set PGUSER'],
+    ['port 0 from PGPORT', 'postgres://u@h/d', { PGPORT: '0' }, 'the database port "0" is not a port number', undefined],
+    ['port 65536 from PGPORT', 'postgres://u@h/d', { PGPORT: '65536' }, 'the database port "65536" is not a port number', undefined],
+    ['a port that starts with a letter', 'postgres://u@h/d', { PGPORT: 'x5432' }, 'the database port "x5432" is not a port number', undefined],
+    ['a port that ends with a letter', 'postgres://u@h/d', { PGPORT: '5432x' }, 'the database port "5432x" is not a port number', undefined],
+    ['an unsupported sslmode', 'postgres://u@h/d?sslmode=prefer', {}, 'sslmode "prefer" is not supported', 'use one of: disable, require, verify-full'],
+  ])('%s: the message and the hint, exactly', (_name, url, env, message, hint) => {
+    expect(refusal(url, env)).toStrictEqual([message, hint]);
+  });
+
+  test('the port range ends at 1 and 65535; an empty parameter is the default', () => {
+    expect(parsePostgresUrl('postgres://u@h/d', { PGPORT: '65535' }).connection.port).toBe(65535);
+    expect(parsePostgresUrl('postgres://u@h/d', { PGPORT: '1' }).connection.port).toBe(1);
+    expect(parsePostgresUrl('postgres://u@h:7/d', { PGPORT: 'x' }).connection.port).toBe(7);
+    const t = parsePostgresUrl('postgres://u@h/d?schema=&workspace=&sslmode=&application_name=', { PGSSLMODE: 'require' });
+    expect([t.schema, t.workspace, t.connection.ssl, t.connection.application_name]).toStrictEqual(['sessionctl', 'default', { rejectUnauthorized: false }, 'sessionctl']);
+  });
+
   test('isPostgresUrl', () => {
     expect(['postgres://x', 'POSTGRESQL://x', 'state.json', './postgres://x', 'postgres:x'].map(isPostgresUrl)).toEqual([true, true, false, false, false]);
   });
