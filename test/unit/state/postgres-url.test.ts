@@ -106,6 +106,8 @@ describe('parsePostgresUrl', () => {
     expect(parsePostgresUrl('postgres://u@h/d', { PGPORT: '65535' }).connection.port).toBe(65535);
     expect(parsePostgresUrl('postgres://u@h/d', { PGPORT: '1' }).connection.port).toBe(1);
     expect(parsePostgresUrl('postgres://u@h:7/d', { PGPORT: 'x' }).connection.port).toBe(7);
+    expect(parsePostgresUrl('postgres://h/d', { LOGNAME: 'carol' }).connection.user).toBe('carol');
+    expect(parsePostgresUrl('postgres://h/d', { USER: 'dave', LOGNAME: 'carol' }).connection.user).toBe('dave');
     const t = parsePostgresUrl('postgres://u@h/d?schema=&workspace=&sslmode=&application_name=', { PGSSLMODE: 'require' });
     expect([t.schema, t.workspace, t.connection.ssl, t.connection.application_name]).toStrictEqual(['sessionctl', 'default', { rejectUnauthorized: false }, 'sessionctl']);
   });
