@@ -19,6 +19,9 @@ export class SpecialFileError extends Error {
 
 const RENAME_RETRIES = 5;
 
+/** What is written: a text, bytes, or a text in pieces (a big report, never held whole). */
+export type WriteData = string | Uint8Array | Iterable<string>;
+
 /**
  * Writes a file so that readers see either the old content or the whole new content, never a
  * part: the data goes to a temporary file in the same folder (a rename across file systems is
@@ -41,9 +44,6 @@ const RENAME_RETRIES = 5;
  *   has just created. Replacing the link, as a bare rename does, would leave the real file stale
  *   without a word.
  */
-/** What is written: a text, bytes, or a text in pieces (a big report, never held whole). */
-export type WriteData = string | Uint8Array | Iterable<string>;
-
 export async function writeFileAtomic(path: string, data: WriteData, options: AtomicWriteOptions = {}): Promise<void> {
   const existing = await lstatOrUndefined(path);
   if (existing === undefined || existing.isFile()) return replaceAtomically(path, data, options);
