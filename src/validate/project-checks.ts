@@ -80,10 +80,18 @@ export function catalogFor(source: string | undefined): Promise<Catalog> {
   const key = source ?? '';
   let loading = catalogs.get(key);
   if (loading === undefined) {
-    loading = (source === undefined ? builtInCatalog() : readCatalogFile(source)).then((catalog) => {
-      ready.set(key, catalog);
-      return catalog;
-    });
+    loading = (source === undefined ? builtInCatalog() : readCatalogFile(source)).then(
+      (catalog) => {
+        ready.set(key, catalog);
+        return catalog;
+      },
+      (err: unknown) => {
+        // Not kept: the CLI checks the file before a run (`checkCatalog`), and a process that
+        // runs again once the file is fixed (the library, in-process tests) must read it again.
+        catalogs.delete(key);
+        throw err;
+      },
+    );
     catalogs.set(key, loading);
   }
   return loading;
