@@ -65,7 +65,6 @@ export async function checkInMemory(paths: readonly string[], options: InMemoryO
   return { files, documents, ...controlled, sources, secrets: checked.secrets, sensitive, env: variables.env };
 }
 
-
 /** The project's policies as the report's rules (SARIF's, for their `policy/<id>` codes). */
 export function policyRulesOf(project: ProjectRunOptions | undefined): PolicyRule[] {
   return (project?.checks.policies ?? []).map((p) => ({ code: `policy/${p.id}`, severity: p.severity, description: p.message }));
