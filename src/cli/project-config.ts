@@ -14,6 +14,8 @@ export interface ProjectFlags {
   /** `--config FILE`, or `false` with `--no-config`. */
   config?: string | false;
   format?: string[];
+  /** `--no-fast-path` (validate): the file is read with positions, as files with findings are. */
+  fastPath?: boolean;
 }
 
 /** Adds `--config FILE` and `--no-config` to a command. */
@@ -32,7 +34,7 @@ export function addProjectOptions(cmd: Command): Command {
 export async function loadProjectForRun(command: string, flags: ProjectFlags, env: CommandEnv): Promise<LoadedProject | undefined> {
   const { io } = env;
   const { loadProjectConfig } = await import('../project/load.js');
-  const loaded = await loadProjectConfig({ cwd: io.cwd, env: io.env, ...(flags.config !== undefined ? { file: flags.config } : {}) });
+  const loaded = await loadProjectConfig({ cwd: io.cwd, env: io.env, ...(flags.config !== undefined ? { file: flags.config } : {}), ...(flags.fastPath === false ? { fastPath: false } : {}) });
   for (const secret of loaded.secrets) env.redactor.add(secret);
   // Its `sensitive` variables' values (the environment's; a run adds its env files') are masked from here on.
   registerDeclared({ sensitive: loaded.config?.sensitive ?? [] }, env);

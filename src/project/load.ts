@@ -10,6 +10,7 @@ import { configSchemaDiagnostics } from './schema.js';
 import { configSecrets } from './secrets.js';
 import { emptyProject, type ProjectConfig, type ProjectFileData } from './types.js';
 import { policyKinds } from '../validate/policies/index.js';
+import { PlainDocument, readFastData, readFastText } from '../validate/fast-path/try-fast-path.js';
 
 export interface LoadProjectOptions {
   /** Where the search for `sessionctl.yaml` starts, and what an explicit `file` is relative to. */
@@ -18,6 +19,8 @@ export interface LoadProjectOptions {
   env: Readonly<Record<string, string | undefined>>;
   /** `--config FILE`: this file, which must exist; `false` (`--no-config`): none; absent: search upwards from `cwd`. */
   file?: string | false;
+  /** `false`: the file is read by the manifest loader alone, never by the fast path (`--no-fast-path`). Default true. */
+  fastPath?: boolean;
 }
 
 export interface ProjectLoad {
@@ -61,6 +64,8 @@ export async function loadProjectConfig(options: LoadProjectOptions): Promise<Pr
     };
     return { config: undefined, diagnostics: [diagnostic], file, sources: new Map(), secrets: [] };
   }
+  const fast = options.fastPath === false ? undefined : await loadCleanConfig(file);
+  if (fast !== undefined) return fast;
   const parsed = await loadManifestFile(file, { env: options.env, maxFileBytes: MAX_CONFIG_BYTES });
   // An empty file, or one of comments only, is a project with every setting at its default.
   const diagnostics = parsed.diagnostics.filter((d) => d.code !== 'yaml/empty');
@@ -87,6 +92,23 @@ export async function loadProjectConfig(options: LoadProjectOptions): Promise<Pr
   if (!diagnostics.some((d) => d.severity === 'error')) config = resolveConfig(file, (doc?.data ?? {}) as ProjectFileData);
   const sources = parsed.text === undefined ? new Map<string, string>() : maskSecretsInSources(new Map([[file, parsed.text]]), found.secrets);
   return { config, diagnostics: sortDiagnostics(diagnostics), file, sources, secrets: [...new Set(found.secrets.map((s) => s.secret))] };
+}
+
+/**
+ * A project file with nothing to report, read as the manifests' fast path reads them (js-yaml, no
+ * positions; `src/validate/fast-path/`): yaml's first parse in a process costs ~6 ms, a tenth of a
+ * one-file `validate` (bench/RESULTS.md). Undefined for a file with a hazard the fast path leaves
+ * to the loader, or with any finding: the loader then reads it and locates each one. The two give
+ * the same result (`test/unit/project/load-fast-path.test.ts`).
+ */
+async function loadCleanConfig(file: string): Promise<ProjectLoad | undefined> {
+  const text = readFastText(file, MAX_CONFIG_BYTES);
+  if (text === undefined) return undefined;
+  const data = await readFastData(text);
+  if (data === undefined) return undefined;
+  const doc = new PlainDocument(file, data);
+  if (configSecrets(doc).diagnostics.length > 0 || configSchemaDiagnostics(doc).length > 0 || configChecks(doc).length > 0) return undefined;
+  return { config: resolveConfig(file, data as ProjectFileData), diagnostics: [], file, sources: new Map([[file, text]]), secrets: [] };
 }
 
 function isFile(path: string): boolean {

@@ -38,25 +38,37 @@ export type CleanFile = string;
  */
 export async function tryFastPath(file: string, options: Pick<LoadOptions, 'maxFileBytes' | 'maxDepth'> & { checks?: ProjectChecks }): Promise<CleanFile | undefined> {
   if (file === STDIN_FILE) return undefined;
-  const maxBytes = Math.min(options.maxFileBytes ?? FAST_MAX_BYTES, FAST_MAX_BYTES);
-  const bytes = readSmallFile(file, maxBytes);
-  if (bytes === undefined || findHazard(bytes, maxBytes) !== undefined) return undefined;
-  let text: string;
-  try {
-    text = fatalUtf8.decode(bytes);
-  } catch {
-    return undefined;
-  }
+  const text = readFastText(file, options.maxFileBytes);
   // A suppression comment may be unused or lack its reason: findings only the loader's run reports.
-  if (text.includes('sessionctl-ignore')) return undefined;
-  plainData ??= await import('./plain-data.js');
-  const data = plainData.readPlainData(text, options.maxDepth ?? DEFAULT_MAX_DEPTH);
+  if (text === undefined || text.includes('sessionctl-ignore')) return undefined;
+  const data = await readFastData(text, options.maxDepth);
   if (data === undefined) return undefined;
   const doc = new PlainDocument(file, data);
   if (validateDocument(doc).length > 0) return undefined;
   if (options.checks !== undefined && (await projectDiagnostics(doc, options.checks)).length > 0) return undefined;
   // No places: the run asks the loader for them only if another file uses the same name.
   return doc.name;
+}
+
+/**
+ * The text of a file that may take the fast path: small, UTF-8, and free of every byte-level
+ * hazard (`hazards.ts`); undefined for any other file, which the loader reads instead.
+ */
+export function readFastText(file: string, maxFileBytes: number = FAST_MAX_BYTES): string | undefined {
+  const maxBytes = Math.min(maxFileBytes, FAST_MAX_BYTES);
+  const bytes = readSmallFile(file, maxBytes);
+  if (bytes === undefined || findHazard(bytes, maxBytes) !== undefined) return undefined;
+  try {
+    return fatalUtf8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+/** `readPlainData` of a text from `readFastText`, js-yaml loaded on first use. */
+export async function readFastData(text: string, maxDepth: number = DEFAULT_MAX_DEPTH): Promise<unknown> {
+  plainData ??= await import('./plain-data.js');
+  return plainData.readPlainData(text, maxDepth);
 }
 
 /** One buffer for every read of the fast path: files are read one at a time, and copied out of it as text. */
@@ -88,12 +100,13 @@ function readSmallFile(file: string, maxBytes: number): Uint8Array | undefined {
 const start: Range = { start: { line: 1, col: 1 }, end: { line: 1, col: 1 } };
 
 /**
- * One document read without positions. `locate` and `scalar` are only asked for to report a
- * finding, and a finding sends the file to the loader, so their answers are never shown: `scalar`
+ * One document read without positions (a manifest, or `sessionctl.yaml`: `src/project/load.ts`).
+ * `locate` and `scalar` are only asked for to report a finding, and a finding sends the file to
+ * the loader, so their answers are never shown: `scalar`
  * answers as if every string were written plain, so that the YAML 1.1 check flags every string
  * the loader might (the loader then decides, from the real source).
  */
-class PlainDocument implements ManifestDocument {
+export class PlainDocument implements ManifestDocument {
   readonly index = 0;
   readonly name: string;
   readonly nameDeclared: boolean;
