@@ -10,6 +10,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+// @ts-expect-error -- a plain JS module shared with the benchmark
 import { generateProject } from '../../../bench/validate/generate.js';
 import { loadProjectConfig, type ProjectLoad } from '../../../src/project/load.js';
 import { starterProjectConfig } from '../../../src/project/starter.js';
