@@ -1,5 +1,8 @@
 import pg from 'pg';
-import pgpass from 'pgpass';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import pgpass from 'pgpass/lib/helper.js';
 import { InputError } from '../diagnostics/errors.js';
 import type { PostgresConnection, PostgresTarget } from './postgres-url.js';
 
@@ -41,9 +44,26 @@ export function clientConfig(target: PostgresTarget, env: Env, options: ConnectO
 async function passwordFor(c: PostgresConnection, env: Env): Promise<string> {
   const fromEnv = env['PGPASSWORD'];
   if (fromEnv !== undefined) return fromEnv;
-  const fromFile = await new Promise<string | undefined>((done) => pgpass({ host: c.host, port: c.port, database: c.database, user: c.user }, done));
+  const fromFile = await passwordFromFile(c, env);
   if (fromFile !== undefined) return fromFile;
   throw new Error(`the database asks for a password for user "${c.user}" and none is set: set PGPASSWORD, or add a line for it to the password file (PGPASSFILE, default ~/.pgpass)`);
+}
+
+/**
+ * The password file's line for the connection, read by the `pgpass` module's own helpers (its
+ * entry point reads PGPASSFILE and HOME from `process.env`; the run's environment is injected).
+ * The module ignores a file that others can read, as libpq does, and says so on standard error.
+ */
+async function passwordFromFile(c: PostgresConnection, env: Env): Promise<string | undefined> {
+  const file = pgpass.getFileName({ ...env, HOME: env['HOME'] ?? homedir() });
+  let info;
+  try {
+    info = await stat(file);
+  } catch {
+    return undefined;
+  }
+  if (!pgpass.usePgPass(info, file)) return undefined;
+  return new Promise<string | undefined>((done) => pgpass.getPassword({ host: c.host, port: c.port, database: c.database, user: c.user }, createReadStream(file), done));
 }
 
 /** A connected client; every failure is an InputError that names the state and what was being done. */

@@ -57,16 +57,32 @@ describe('clientConfig', () => {
     const ask = (env: Record<string, string>) => (clientConfig(target, env).password as () => Promise<string>)();
     expect(await ask({ PGPASSWORD: 'from-env' })).toBe('from-env');
     expect(await ask({ PGPASSWORD: '' })).toBe('');
-    // The pgpass module reads PGPASSFILE from the process, and ignores the file while PGPASSWORD is set there.
+    // The pgpass module ignores the file while the process has PGPASSWORD (as libpq would).
     delete process.env['PGPASSWORD'];
-    const file = join(tempDir('pgpass'), 'pgpass');
+    const home = tempDir('pgpass');
+    const file = join(home, 'pgpass');
     writeFileSync(file, 'db.invalid:6543:app:alice:from-file\n', { mode: 0o600 });
-    process.env['PGPASSFILE'] = file;
-    expect(await ask({})).toBe('from-file');
+    expect(await ask({ PGPASSFILE: file })).toBe('from-file');
     writeFileSync(file, 'db.invalid:6543:app:bob:not-alice\n', { mode: 0o600 });
-    await expect(ask({})).rejects.toThrow(
+    await expect(ask({ PGPASSFILE: file })).rejects.toThrow(
       /^the database asks for a password for user "alice" and none is set: set PGPASSWORD, or add a line for it to the password file \(PGPASSFILE, default ~\/\.pgpass\)$/,
     );
+    // Without PGPASSFILE, .pgpass in the run's HOME; a file others can read is ignored.
+    writeFileSync(join(home, '.pgpass'), '*:*:*:alice:from-home\n', { mode: 0o600 });
+    expect(await ask({ HOME: home })).toBe('from-home');
+    writeFileSync(join(home, 'open'), '*:*:*:alice:too-open\n', { mode: 0o644 });
+    await expect(ask({ PGPASSFILE: join(home, 'open') })).rejects.toThrow(/^the database asks for a password/);
+  });
+
+  test("the password file is the run's: the process's PGPASSFILE is not read", async () => {
+    const ask = (env: Record<string, string>) => (clientConfig(target, env).password as () => Promise<string>)();
+    delete process.env['PGPASSWORD'];
+    const dir = tempDir('pgpass-process');
+    writeFileSync(join(dir, 'process'), 'db.invalid:6543:app:alice:from-process\n', { mode: 0o600 });
+    writeFileSync(join(dir, 'run'), 'db.invalid:6543:app:alice:from-run\n', { mode: 0o600 });
+    process.env['PGPASSFILE'] = join(dir, 'process');
+    expect(await ask({ PGPASSFILE: join(dir, 'run') })).toBe('from-run');
+    await expect(ask({ HOME: dir })).rejects.toThrow(/^the database asks for a password/);
   });
 
   test('a pool of `max` connections with the same settings', async () => {
