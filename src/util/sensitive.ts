@@ -243,9 +243,35 @@ function cutStart(text: string, end: number, value: string): number {
   return -1;
 }
 
-/** A value as it is, JSON-escaped (without the quotes), and percent-encoded both ways; none is empty, as `add` refuses ''. */
+/**
+ * A value as it is and as the usual encoders spell it; none is empty, as `add` refuses ''. A
+ * service or a proxy may echo a value in any of them:
+ * - JSON-escaped (without the quotes): as JavaScript writes it, with `/` escaped (PHP's default),
+ *   and with every non-ASCII character as `\uXXXX` (Python's default, either case of hex);
+ * - percent-encoded: by `encodeURIComponent`, `encodeURI`, RFC 3986 strictly (`!'()*` too, as
+ *   Python's `quote` and Go's escapers do) and as a form (`URLSearchParams`: `+` for a space),
+ *   each also with lower-case hex (`%2f`), which decoders accept alike.
+ */
 function spellings(value: string): string[] {
-  return [...new Set([value, JSON.stringify(value).slice(1, -1), encoded(encodeURIComponent, value), encoded(encodeURI, value)])];
+  const json = JSON.stringify(value).slice(1, -1);
+  const jsons = [json, json.replaceAll('/', '\\/')].flatMap((j) => [j, asciiJson(j, false), asciiJson(j, true)]);
+  const component = encoded(encodeURIComponent, value);
+  const percents = [component, encoded(encodeURI, value), component.replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`), formEncoded(value)];
+  return [...new Set([value, ...jsons, ...percents, ...percents.map((p) => p.replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()))])];
+}
+
+/** JSON text with each non-ASCII character as a `\uXXXX` escape (hex in upper or lower case). */
+function asciiJson(json: string, upper: boolean): string {
+  return json.replace(/[\u0080-\uffff]/g, (c) => {
+    const hex = c.charCodeAt(0).toString(16).padStart(4, '0');
+    return `\\u${upper ? hex.toUpperCase() : hex}`;
+  });
+}
+
+/** The value as a form field (`application/x-www-form-urlencoded`), as URLSearchParams writes it. */
+function formEncoded(value: string): string {
+  // URLSearchParams would write a lone surrogate as U+FFFD: a spelling of another value.
+  return /\p{Cs}/u.test(value) ? value : new URLSearchParams([['', value]]).toString().slice(1);
 }
 
 function encoded(encode: (s: string) => string, value: string): string {

@@ -131,6 +131,31 @@ describe('ValueMasker, exactly', () => {
     expect(m.text('1 https://x.example/a%20b?c=d 2 https%3A%2F%2Fx.example%2Fa%20b%3Fc%3Dd 3')).toBe('1 (sensitive: URL) 2 (sensitive: URL) 3');
   });
 
+  test.each([
+    ['a form field (URLSearchParams: + for a space)', '?a=1&hook=https%3A%2F%2Fx.example%2Fa+b%3Fc%3Dd&b=2'],
+    ['lower-case hex', '?hook=https%3a%2f%2fx.example%2fa%20b%3fc%3dd'],
+    ['JSON with escaped slashes (PHP)', '{"hook":"https:\\/\\/x.example\\/a b?c=d"}'],
+  ])('a URL as %s', (_name, text) => {
+    const m = new ValueMasker();
+    m.add('https://x.example/a b?c=d', 'URL');
+    expect(m.text(text)).not.toMatch(/x\.example/);
+    expect(m.text(text)).toContain('(sensitive: URL)');
+  });
+
+  test.each([
+    ["RFC 3986 strictly (Python's quote)", "k=it%27s%21%20%28ok%29%2A"],
+    ["RFC 3986 strictly, lower-case hex", "k=it%27s%21%20%28ok%29%2a"],
+    ['a form field', "k=it%27s%21+%28ok%29*"],
+    ['percent-encoded, non-ASCII in lower-case hex', "k=caf%c3%a9%20it's!%20(ok)*"],
+    ['JSON with non-ASCII escaped (Python)', '"caf\\u00e9 it\'s! (ok)*"'],
+    ['JSON with non-ASCII escaped, upper-case hex', '"caf\\u00E9 it\'s! (ok)*"'],
+  ])('reserved and non-ASCII characters %s', (_name, text) => {
+    const m = new ValueMasker();
+    m.add("it's! (ok)*", 'QUOTED');
+    m.add("café it's! (ok)*", 'ACCENT');
+    expect(m.text(text)).toMatch(/^(k=|")\(sensitive: (QUOTED|ACCENT)\)"?$/);
+  });
+
   test('a lone surrogate: the value and its JSON spelling are masked, nothing else is', () => {
     const value = 'ab\uD800cdefgh';
     const m = new ValueMasker();
