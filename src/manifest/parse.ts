@@ -13,7 +13,7 @@ import { MAX_YAML_FINDINGS, readTokens, tooDeep } from './tokens.js';
 export { MAX_DOCUMENTS, MAX_TOKENS } from './tokens.js';
 import { capDiagnostic } from '../diagnostics/excerpt.js';
 import type { ManifestDocument } from './types.js';
-import { yamlDiagnostic } from './yaml-errors.js';
+import { oneFindingPerMistake, yamlDiagnostic } from './yaml-errors.js';
 import { isPlainObject } from '../util/plain-object.js';
 
 /** Options for parsing one in-memory source; see `LoadOptions` for the meaning of each. */
@@ -96,7 +96,7 @@ export function parseManifestText(input: string | Uint8Array, file: string, opti
   const docs = Array.from(composer.compose(tokens)) as Document.Parsed[];
   if (docs.length === 0) {
     const info = composer.streamInfo();
-    for (const e of [...info.errors, ...info.warnings]) diagnostics.push(yamlDiagnostic(e, source, file));
+    diagnostics.push(...oneFindingPerMistake([...info.errors, ...info.warnings].map((e) => yamlDiagnostic(e, source, file))));
     diagnostics.push({ code: 'yaml/empty', severity: 'warning', message: 'the file holds no YAML document', file, range: source.range(0) });
     return { file, text, documents: [], diagnostics: capYamlFindings(diagnostics) };
   }
@@ -171,7 +171,7 @@ function yamlFindings(doc: Document.Parsed, source: SourceText, file: string): D
     if (e.code === 'BAD_DIRECTIVE' && /YAML version/i.test(e.message)) continue;
     diagnostics.push(yamlDiagnostic(e, source, file));
   }
-  return diagnostics;
+  return oneFindingPerMistake(diagnostics);
 }
 
 /**

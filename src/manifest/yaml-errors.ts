@@ -147,3 +147,45 @@ function firstLine(message: string): string {
   const line = message.split('\n', 1)[0] ?? message;
   return line.replace(/ at line \d+, column \d+:?$/, '');
 }
+
+/**
+ * One mistake, one finding. yaml often reports one indentation mistake two or three times (a
+ * `BLOCK_AS_IMPLICIT_KEY` and a `MULTILINE_IMPLICIT_KEY` at the same place, a `MISSING_CHAR`
+ * beside them), which our words explain alike: of the syntax findings that start on one line with
+ * the same explanation and hint, the one that covers most of the source is kept. A key that is "not a plain
+ * string" on a line with a syntax finding is that mistake read further (a misplaced `- item`
+ * taken as a key), and goes too.
+ */
+export function oneFindingPerMistake(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  const syntaxLines = new Set(diagnostics.filter((d) => d.code === 'yaml/syntax').map((d) => d.range?.start.line));
+  const kept = new Map<string, Diagnostic>();
+  const out: Diagnostic[] = [];
+  for (const d of diagnostics) {
+    const line = d.range?.start.line;
+    if (d.code === 'yaml/non-string-key' && syntaxLines.has(line)) continue;
+    if (d.code !== 'yaml/syntax' || d.range === undefined) {
+      out.push(d);
+      continue;
+    }
+    const key = `${line}\0${d.message.replace(/ \(yaml [A-Z0-9_]+\)$/, '')}\0${d.hint ?? ''}`;
+    const first = kept.get(key);
+    if (first === undefined) {
+      kept.set(key, d);
+      out.push(d);
+    } else if (widerOrEarlier(d, first)) {
+      out[out.indexOf(first)] = d;
+      kept.set(key, d);
+    }
+  }
+  return out;
+}
+
+/** Whether `a` covers more of the source than `b` (more lines, else more columns), or as much and starts first. */
+function widerOrEarlier(a: Diagnostic, b: Diagnostic): boolean {
+  const [ar, br] = [a.range!, b.range!];
+  const lines = ar.end.line - ar.start.line - (br.end.line - br.start.line);
+  if (lines !== 0) return lines > 0;
+  const cols = ar.end.col - ar.start.col - (br.end.col - br.start.col);
+  if (cols !== 0) return cols > 0;
+  return ar.start.line < br.start.line || (ar.start.line === br.start.line && ar.start.col < br.start.col);
+}

@@ -14,7 +14,7 @@ describe('YAML syntax errors in plain words', () => {
     ['a key between two levels', 'toolkits:\n  enable: [github]\n tools:\n  github: [X]\n', '3:1', ['`tools` on line 3', 'read as part of `toolkits`'], ['column 1, next to `toolkits`', 'column 3']],
     ['a key indented under a scalar', 'name: a\nuser_id: b\n  toolkits: [x]\n', '2:10', ['`toolkits` on line 3', 'part of the value of `user_id`'], ['start it at column 1, like `user_id`']],
     ['a nested key out of line', 'tools:\n  github:\n    disable: [X]\n   tags: {enable: [readOnlyHint]}\n', '4:1', ['`tags` on line 4', 'part of `github`'], ['column 3, next to `github`']],
-    ['a list item out of line', 'toolkits:\n  enable:\n    - github\n   - slack\n', '4:1', ['`- slack` on line 4', 'part of `enable`'], ['column 5, next to `- github`']],
+    ['a list item out of line', 'toolkits:\n  enable:\n    - github\n   - slack\n', '4:4', ['`- slack` on line 4', 'part of `enable`'], ['column 5, next to `- github`']],
     ['a list item among keys', 'toolkits:\n  enable: [a]\n- b\n', '3:1', ['a list item at the column of the keys'], ['under the key whose list it is, such as `enable`']],
     ['a key without a colon', 'name: a\nworkbench\n  enable: false\n', '2:1', ['`workbench` on line 2 has no `:`'], ['`workbench:`']],
     ['no space after a colon', 'name:a\nuser_id: b\n', '1:1', ['`name:a`', 'no space after its `:`'], ['`name: a`']],
@@ -37,5 +37,29 @@ describe('YAML syntax errors in plain words', () => {
     // yaml's own code stays at the end, for searching its docs.
     expect(d.message).toMatch(/ \(yaml [A-Z_0-9]+\)$/);
     expect(d.message).not.toMatch(/Implicit keys|compact mappings|All mapping items/);
+  });
+});
+
+describe('one mistake, one finding', () => {
+  /** Every finding of a text: code, line:col to line:col, and yaml's code when named. */
+  const all = (text: string): string[] =>
+    parseManifestText(text, 'm.yaml', { env: {} }).diagnostics.map(
+      (d) => `${d.code} ${d.range?.start.line}:${d.range?.start.col}-${d.range?.end.line}:${d.range?.end.col}${/\(yaml ([A-Z_0-9]+)\)$/.exec(d.message)?.[1] ?? ''}`,
+    );
+
+  it.each([
+    // yaml reports each of these two to four times, with the same explanation.
+    ['a key indented under a value: the finding that spans both lines', 'name: a\nuser_id: b\n  toolkits: [x]\n', ['yaml/syntax 2:10-3:11MULTILINE_IMPLICIT_KEY']],
+    ['a list item out of line: the finding on the item, not its key read', 'name: a\ntoolkits:\n  - github\n - slack\n', ['yaml/syntax 4:2-5:1MISSING_CHAR']],
+  ])('%s', (_name, text, expected) => {
+    expect(all(text)).toEqual(expected);
+  });
+
+  it('two mistakes explained alike on two lines stay two findings', () => {
+    expect(all('name: a\nx: "a\\qb"\ny: "c\\qd"\n')).toEqual(['yaml/syntax 2:6-2:7BAD_DQ_ESCAPE', 'yaml/syntax 3:6-3:7BAD_DQ_ESCAPE']);
+  });
+
+  it('a key that is not a plain string is its own finding where nothing else is wrong on its line', () => {
+    expect(all('name: a\n? [x, y]\n: 1\n')).toEqual(['yaml/non-string-key 2:3-2:4']);
   });
 });
