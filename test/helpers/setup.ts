@@ -1,6 +1,7 @@
 /**
  * Runs before every test file (vitest `setupFiles`):
  * - removes the folders the file made with `tempDir` once its tests are done;
+ * - makes `toThrow(/re/)` fail when nothing (undefined, null) was thrown (`strict-to-throw.ts`);
  * - keeps the suite on loopback: a DNS lookup of another name, a connection to another address or
  *   a server listening beyond loopback fails the test that did it (the call itself gets an error,
  *   so nothing leaves the machine).
@@ -10,9 +11,11 @@ import dns from 'node:dns';
 import net from 'node:net';
 import { afterAll, afterEach } from 'vitest';
 import { wildcardBindAllowed } from './skip.js';
+import { installStrictToThrow } from './strict-to-throw.js';
 import { removeAllTempDirs } from './temp-dir.js';
 
 afterAll(() => removeAllTempDirs());
+installStrictToThrow();
 
 interface Guard {
   violations: string[];
