@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { testClient, type TestDatabase } from '../setup/postgres.js';
+import { TEST_SCHEMA_PREFIX, testClient, type TestDatabase } from '../setup/postgres.js';
 
 /**
  * The PostgreSQL server of this run (test/setup/postgres.ts found it), or null when there is none:
@@ -9,9 +9,13 @@ import { testClient, type TestDatabase } from '../setup/postgres.js';
  */
 export const db: TestDatabase | null = inject('postgres');
 
-/** A schema name no other test (or parallel run) uses. */
+/**
+ * A schema name no other test (or parallel run) uses. It carries the process id, so that the
+ * next run on this machine can drop the schemas of a run that was killed before its tests
+ * cleaned up (`sweepDeadRunSchemas` in test/setup/postgres.ts).
+ */
 export function uniqueSchema(prefix = 't'): string {
-  return `${prefix}_${process.pid}_${randomBytes(4).toString('hex')}`;
+  return `${TEST_SCHEMA_PREFIX}${prefix}_${process.pid}_${randomBytes(4).toString('hex')}`;
 }
 
 /** The `--state` URL of a schema and workspace on the test server (no password: it is in `db.env`). */

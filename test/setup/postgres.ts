@@ -60,12 +60,46 @@ export function testClient(db: TestDatabase, connectionTimeoutMillis = 10_000): 
   return client;
 }
 
+/** What every test schema's name starts with (`uniqueSchema`): `sctest_<what>_<pid>_<random>`. */
+export const TEST_SCHEMA_PREFIX = 'sctest_';
+const TEST_SCHEMA = /^sctest_[a-z]+_([0-9]+)_[0-9a-f]{8}$/;
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: a process of another user has that id, alive.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Drops the test schemas of runs whose process is gone: a run killed mid-test (a mutation
+ * runner past its timeout, Ctrl-C) leaves its schemas behind. Only on a server on this machine,
+ * where a process id in a name is one of this machine's; a live run's schemas are never touched.
+ */
+export async function sweepDeadRunSchemas(client: pg.Client, host: string): Promise<number> {
+  if (!/^(localhost|127\.\d+\.\d+\.\d+|::1|\[::1\])$/.test(host)) return 0;
+  const { rows } = await client.query<{ nspname: string }>("SELECT nspname FROM pg_namespace WHERE nspname LIKE 'sctest\\_%'");
+  let dropped = 0;
+  for (const { nspname } of rows) {
+    const pid = TEST_SCHEMA.exec(nspname)?.[1];
+    if (pid === undefined || alive(Number(pid))) continue;
+    await client.query(`DROP SCHEMA IF EXISTS "${nspname}" CASCADE`);
+    dropped++;
+  }
+  return dropped;
+}
+
 export default async function setup(project: TestProject): Promise<void> {
   const db = settings(process.env);
   const client = testClient(db, 3000);
   try {
     await client.connect();
     await client.query('SELECT 1');
+    const dropped = await sweepDeadRunSchemas(client, db.env['PGHOST'] ?? '');
+    if (dropped > 0) console.log(`postgres: dropped ${dropped} test schema(s) left by runs that were killed`);
     project.provide('postgres', db);
   } catch (err) {
     const why = `no PostgreSQL server answered at ${db.base} (${(err as Error).message})`;
