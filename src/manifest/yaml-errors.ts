@@ -151,10 +151,10 @@ function firstLine(message: string): string {
 /**
  * One mistake, one finding. yaml often reports one indentation mistake two or three times (a
  * `BLOCK_AS_IMPLICIT_KEY` and a `MULTILINE_IMPLICIT_KEY` at the same place, a `MISSING_CHAR`
- * beside them), which our words explain alike: of the syntax findings that start on one line with
- * the same explanation and hint, the one that covers most of the source is kept. A key that is "not a plain
- * string" on a line with a syntax finding is that mistake read further (a misplaced `- item`
- * taken as a key), and goes too.
+ * beside them), which our words explain alike: of the syntax findings that start on one line
+ * with the same explanation and hint, the one that covers most of the source is kept. A key that
+ * is "not a plain string" on a line with a syntax finding is that mistake read further (a
+ * misplaced `- item` taken as a key), and goes too.
  */
 export function oneFindingPerMistake(diagnostics: readonly Diagnostic[]): Diagnostic[] {
   const syntaxLines = new Set(diagnostics.filter((d) => d.code === 'yaml/syntax').map((d) => d.range?.start.line));
