@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import type { Code } from '../../../src/diagnostics/codes.js';
+import type { Diagnostic } from '../../../src/diagnostics/diagnostic.js';
 import { parseManifestText } from '../../../src/manifest/parse.js';
+import { oneFindingPerMistake } from '../../../src/manifest/yaml-errors.js';
 
 /** The first syntax finding of a text: its place, words and hint. */
 function first(text: string): { at: string; message: string; hint: string } {
@@ -61,5 +64,51 @@ describe('one mistake, one finding', () => {
 
   it('a key that is not a plain string is its own finding where nothing else is wrong on its line', () => {
     expect(all('name: a\n? [x, y]\n: 1\n')).toEqual(['yaml/non-string-key 2:3-2:4']);
+  });
+});
+
+describe('oneFindingPerMistake', () => {
+  /** A finding on `line` from `from` to `to` (`line:col` each), with words, yaml's code and a hint. */
+  const at = (code: Code, from: string, to: string, words = 'a key is out of line', yamlCode = 'BAD_INDENT', hint = 'indent it'): Diagnostic => {
+    const [sl, sc] = from.split(':').map(Number) as [number, number];
+    const [el, ec] = to.split(':').map(Number) as [number, number];
+    return { code, severity: 'error', message: code === 'yaml/syntax' ? `${words} (yaml ${yamlCode})` : words, hint, file: 'm.yaml', range: { start: { line: sl, col: sc }, end: { line: el, col: ec } } };
+  };
+  const places = (ds: Diagnostic[]): string[] => oneFindingPerMistake(ds).map((d) => `${d.code} ${d.range?.start.line}:${d.range?.start.col}-${d.range?.end.line}:${d.range?.end.col}`);
+
+  it.each([
+    ['more lines win', [at('yaml/syntax', '3:5', '3:5'), at('yaml/syntax', '3:2', '4:1', undefined, 'MISSING_CHAR'), at('yaml/syntax', '3:1', '3:9')], 'yaml/syntax 3:2-4:1'],
+    ['more columns win', [at('yaml/syntax', '3:1', '3:4'), at('yaml/syntax', '3:2', '3:9', undefined, 'MISSING_CHAR')], 'yaml/syntax 3:2-3:9'],
+    ['as wide: the earlier start wins', [at('yaml/syntax', '3:4', '3:6'), at('yaml/syntax', '3:2', '3:4', undefined, 'MISSING_CHAR')], 'yaml/syntax 3:2-3:4'],
+  ])('the same mistake twice: %s, in either order', (_name, ds, kept) => {
+    expect(places(ds)).toEqual([kept]);
+    expect(places([...ds].reverse())).toEqual([kept]);
+  });
+
+  it('keeps findings in their order; the wider one takes the place of the first', () => {
+    const ds = [at('yaml/syntax', '2:1', '2:1'), at('yaml/tab-indent', '2:3', '2:4', 'a tab'), at('yaml/syntax', '2:1', '3:1', undefined, 'MULTILINE_IMPLICIT_KEY'), at('yaml/syntax', '5:1', '5:2', 'other words')];
+    expect(places(ds)).toEqual(['yaml/syntax 2:1-3:1', 'yaml/tab-indent 2:3-2:4', 'yaml/syntax 5:1-5:2']);
+  });
+
+  it('keeps what is not the same mistake: other words, another hint, another line, another code, no place', () => {
+    const unplaced: Diagnostic = { code: 'yaml/syntax', severity: 'error', message: 'a key is out of line (yaml BAD_INDENT)', hint: 'indent it' };
+    const ds = [
+      at('yaml/syntax', '3:1', '3:2'),
+      at('yaml/syntax', '3:1', '3:2', 'a key is out of line, twice'),
+      at('yaml/syntax', '3:1', '3:2', undefined, undefined, 'indent it more'),
+      at('yaml/syntax', '4:1', '4:2'),
+      at('yaml/unknown-tag', '6:1', '6:3', 'unknown tag !x'),
+      at('yaml/unknown-tag', '6:5', '6:7', 'unknown tag !x'),
+      unplaced,
+      unplaced,
+    ];
+    expect(oneFindingPerMistake(ds)).toEqual(ds);
+  });
+
+  it('a non-string key goes on a line with a syntax finding, and stays on another', () => {
+    expect(places([at('yaml/non-string-key', '3:2', '3:3', 'not a plain string'), at('yaml/syntax', '3:1', '3:9'), at('yaml/non-string-key', '4:2', '4:3', 'not a plain string')])).toEqual([
+      'yaml/syntax 3:1-3:9',
+      'yaml/non-string-key 4:2-4:3',
+    ]);
   });
 });
