@@ -85,11 +85,8 @@ onEachState((fresh) => (w = fresh), () => {
       expect(result.diagnostics).toStrictEqual([]);
     });
 
-    test('a manifest from standard input is recorded without a file', async () => {
-      const state = await w.open();
-      const documents = docs(A, '<stdin>');
-      const result = await applyPlan((await import('../../../src/plan/plan.js')).buildPlan(documents, state), { api: w.client, state, cwd: w.dir, now });
-      await state.unlock();
+    test('a manifest from standard input is recorded without a file (not even a key set to undefined, in memory)', async () => {
+      const result = await w.apply(docs(A, '<stdin>'), { now });
       expect(result.items.map((i) => [i.outcome, i.file])).toStrictEqual([['created', '<stdin>']]);
       expect(await entry('a')).not.toHaveProperty('file');
     });
