@@ -4,6 +4,7 @@ import { formatTally } from '../../../src/apply/tally.js';
 import { bodyHash, requestBody } from '../../../src/config/request.js';
 import type { ManifestData } from '../../../src/config/types.js';
 import type { StateEntry } from '../../../src/state/entry.js';
+import type { Session } from '../../../src/wire/session.js';
 import { docs } from '../validate/helpers.js';
 import { A, hooked, now, NOW, onEachState, withTool as tool, type World } from './world.js';
 
@@ -118,16 +119,25 @@ onEachState((fresh) => (w = fresh), () => {
       expect((await entry('a'))!.session_id).toBe(item!.session_id);
     });
 
-    test('an answer without a config version records null', async () => {
+    // The state file and the database hold a whole number or null: anything else recorded would
+    // make the state unreadable (file) or its write fail (bigint column) after the session exists.
+    const versions: Array<[string, (v: number | undefined) => unknown]> = [
+      ['no config version', () => undefined],
+      ['a config version that is a string', (v) => String(v)],
+      ['a config version that is not whole', (v) => v! + 0.5],
+      ['a config version past the safe integers', () => 2 ** 53],
+    ];
+    test.each(versions)('an answer with %s records null, on a create and on an update, and the state stays readable', async (_what, edit) => {
+      const answer = (s: Session): Session => ({ ...s, config_version: edit(s.config_version) }) as Session;
       const api: ApplyApi = {
         ...probing([]),
-        createSession: async (body) => {
-          const { config_version: _v, ...s } = await w.client.createSession(body);
-          return s as typeof _v extends never ? never : Awaited<ReturnType<ApplyApi['createSession']>>;
-        },
+        createSession: async (body) => answer(await w.client.createSession(body)),
+        updateSession: async (id, body) => answer(await w.client.updateSession(id, body)),
       };
-      await run(A, { api });
-      expect((await entry('a'))!.config_version).toBeNull();
+      const created = await run(A, { api });
+      expect([created.items[0]!.outcome, (await entry('a'))!.config_version]).toStrictEqual(['created', null]);
+      const updated = await run(A.replace('[gmail, slack]', '[gmail]'), { api });
+      expect([updated.items[0]!.outcome, (await entry('a'))!.config_version]).toStrictEqual(['updated', null]);
     });
 
     test('the mask is applied to the MCP URL the state records, on a create and on an update', async () => {
