@@ -25,23 +25,26 @@ function gate(): { wait: Promise<void>; open: () => void } {
   return { wait, open };
 }
 
-/** The client, with creates (and deletes) held at the door until the test opens it. */
+/**
+ * The client, with creates (and deletes) held at the door until the test opens it. Each request
+ * is in `sent` from its arrival on, so that `Promise.all(sent)` right after the door opens waits
+ * for every one of them (pushed only once through the door, none was there yet).
+ */
 function held(door: Promise<void>, arrived: string[], sent: Array<Promise<unknown>>): ApplyApi {
+  const through = <T>(request: () => Promise<T>): Promise<T> => {
+    const p = door.then(request);
+    sent.push(p);
+    return p;
+  };
   return {
-    createSession: async (body) => {
+    createSession: (body) => {
       arrived.push(`create ${body.user_id}`);
-      await door;
-      const p = w.client.createSession(body);
-      sent.push(p);
-      return p;
+      return through(() => w.client.createSession(body));
     },
     updateSession: (id, body) => w.client.updateSession(id, body),
-    deleteSession: async (id) => {
+    deleteSession: (id) => {
       arrived.push(`delete ${id}`);
-      await door;
-      const p = w.client.deleteSession(id);
-      sent.push(p);
-      return p;
+      return through(() => w.client.deleteSession(id));
     },
   };
 }
