@@ -351,6 +351,25 @@ onEachState((fresh) => (w = fresh), () => {
       expect(seen.map((entries) => entries.map((e) => [e.session_id === old, e.superseded]))).toStrictEqual([[[false, [old]]]]);
     });
 
+    test('custom tools changed on an entry that still holds a session to delete: each is deleted once, that one first, then the old session', async () => {
+      await run(tool('old'));
+      const old = (await entry('a'))!.session_id;
+      const x = (await w.client.createSession(bodyOf(B))).session_id;
+      const state = await w.open();
+      await state.record({ ...state.get('a', 'alice')!, superseded: [x] });
+      await state.unlock();
+      const seen: Array<[string, string[] | undefined]> = [];
+      const api: ApplyApi = { ...probing([]), deleteSession: async (id) => (seen.push([id, (await entry('a'))!.superseded]), w.client.deleteSession(id)) };
+      const result = await run(tool('new'), { api });
+      expect(seen).toStrictEqual([
+        [x, [x, old]],
+        [old, [old]],
+      ]);
+      expect(result.items.map((i) => [i.outcome, i.replaced_session, i.diagnostics])).toStrictEqual([['replaced', old, []]]);
+      expect(await entry('a')).not.toHaveProperty('superseded');
+      expect(await w.live()).toStrictEqual([(await entry('a'))!.session_id]);
+    });
+
     test('user_id changed: the new user’s session is created, the old one deleted and its entry forgotten', async () => {
       await run(A);
       const old = (await entry('a'))!;
@@ -384,6 +403,18 @@ onEachState((fresh) => (w = fresh), () => {
       expect(await entry('a')).not.toHaveProperty('superseded');
       expect(await w.live()).toStrictEqual([(await entry('a'))!.session_id]);
       expect(result.items.map((i) => [i.outcome, i.diagnostics])).toStrictEqual([['unchanged', []]]);
+    });
+
+    test('a session the list names twice (a state merged by hand) is deleted, and the entry ends with none left', async () => {
+      await run(A);
+      const x = (await w.client.createSession(bodyOf(B))).session_id;
+      const state = await w.open();
+      await state.record({ ...state.get('a', 'alice')!, superseded: [x, x] });
+      await state.unlock();
+      const result = await run(A);
+      expect(result.items.map((i) => [i.outcome, i.diagnostics])).toStrictEqual([['unchanged', []]]);
+      expect(await entry('a')).not.toHaveProperty('superseded');
+      expect(await w.live()).toStrictEqual([(await entry('a'))!.session_id]);
     });
 
     test('a delete that fails is a warning, and the entry keeps that session for the next run', async () => {
