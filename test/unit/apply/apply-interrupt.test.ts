@@ -433,13 +433,19 @@ onEachState((fresh) => (w = fresh), () => {
   });
 
   describe('a signal during the cleanup of sessions a replace left', () => {
-    test('within the wait: the delete in flight is answered and recorded, the next one is not sent and stays recorded', async () => {
+    /** s0 applied, its entry holding two live sessions of its user left to delete. */
+    async function leftOvers(): Promise<[string, string]> {
       await w.apply(w.docs('name: s0\nuser_id: u0\n'));
       const x = (await w.client.createSession({ user_id: 'u0' })).session_id;
       const y = (await w.client.createSession({ user_id: 'u0' })).session_id;
       const s = await w.open();
       await s.record({ ...s.get('s0', 'u0')!, superseded: [x, y] });
       await s.unlock();
+      return [x, y];
+    }
+
+    test('within the wait: the delete in flight is answered and recorded, the next one is not sent and stays recorded', async () => {
+      const [x, y] = await leftOvers();
       const [before] = await w.entries();
       const controller = new AbortController();
       const sent: string[] = [];
@@ -463,12 +469,7 @@ onEachState((fresh) => (w = fresh), () => {
     });
 
     test('the delete in flight ends the item; the sessions not yet deleted stay recorded, and the next run deletes them', async () => {
-      await w.apply(w.docs('name: s0\nuser_id: u0\n'));
-      const x = (await w.client.createSession({ user_id: 'u0' })).session_id;
-      const y = (await w.client.createSession({ user_id: 'u0' })).session_id;
-      const s = await w.open();
-      await s.record({ ...s.get('s0', 'u0')!, superseded: [x, y] });
-      await s.unlock();
+      const [x, y] = await leftOvers();
       const door = gate();
       const arrived: string[] = [];
       const sent: Array<Promise<unknown>> = [];
