@@ -58,7 +58,9 @@ function entryOf(item: PlanItem, session: Session, ctx: StepContext): StateEntry
     // A service that echoes a secret into the MCP URL must not put it into the state.
     mcp_url: ctx.mask(session.mcp.url),
     tool_router_tools: [...session.tool_router_tools],
-    config_version: typeof session.config_version === 'number' ? session.config_version : null,
+    // The state holds a whole number or null: a version given as 1.5 or past 2^53 would make the
+    // state file unreadable, and the database refuse the row, after the session exists.
+    config_version: Number.isSafeInteger(session.config_version) ? (session.config_version as number) : null,
     body_hash: item.body_hash,
     body: item.stored,
     applied_at: ctx.now().toISOString(),

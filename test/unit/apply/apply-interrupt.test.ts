@@ -1,11 +1,11 @@
 import { describe, expect, test } from 'vitest';
-import { applyPlan, type ApplyApi, type ApplyOptions, type ApplyResult } from '../../../src/apply/apply.js';
+import { applyPlan, type ApplyApi, type ApplyOptions, type ApplyProgress, type ApplyResult } from '../../../src/apply/apply.js';
 import type { ManifestDocument } from '../../../src/manifest/types.js';
 import { buildPlan, type PlanOptions } from '../../../src/plan/plan.js';
 import type { StateEntry } from '../../../src/state/entry.js';
 import type { LockedState } from '../../../src/state/store.js';
 import { RateLimiter } from '../../../src/util/throttle.js';
-import { hooked, now, NOW, onEachState, type World } from './world.js';
+import { hooked, now, NOW, onEachState, withTool, type World } from './world.js';
 
 /*
  * apply stopped by its signal, with the moments chosen by the test (no timers): requests held at
@@ -25,23 +25,26 @@ function gate(): { wait: Promise<void>; open: () => void } {
   return { wait, open };
 }
 
-/** The client, with creates (and deletes) held at the door until the test opens it. */
+/**
+ * The client, with creates (and deletes) held at the door until the test opens it. Each request
+ * is in `sent` from its arrival on, so that `Promise.all(sent)` right after the door opens waits
+ * for every one of them (pushed only once through the door, none was there yet).
+ */
 function held(door: Promise<void>, arrived: string[], sent: Array<Promise<unknown>>): ApplyApi {
+  const through = <T>(request: () => Promise<T>): Promise<T> => {
+    const p = door.then(request);
+    sent.push(p);
+    return p;
+  };
   return {
-    createSession: async (body) => {
+    createSession: (body) => {
       arrived.push(`create ${body.user_id}`);
-      await door;
-      const p = w.client.createSession(body);
-      sent.push(p);
-      return p;
+      return through(() => w.client.createSession(body));
     },
     updateSession: (id, body) => w.client.updateSession(id, body),
-    deleteSession: async (id) => {
+    deleteSession: (id) => {
       arrived.push(`delete ${id}`);
-      await door;
-      const p = w.client.deleteSession(id);
-      sent.push(p);
-      return p;
+      return through(() => w.client.deleteSession(id));
     },
   };
 }
@@ -325,6 +328,60 @@ onEachState((fresh) => (w = fresh), () => {
     });
   });
 
+  // The CLI closes its connection before it releases the lock, so an answer can still come in
+  // between: what the run already reported (outcome unknown) must stay what the state says.
+  describe('a late answer while the caller still holds the lock', () => {
+    const answers: Array<[string, Array<Record<string, unknown>>]> = [
+      ['the session', []],
+      ['a refusal', [{ route: 'create', status: 400, times: 1 }]],
+      ['a reset after the service handled it', [{ route: 'create', reset: 'after', times: 1 }]],
+    ];
+    test.each(answers)('%s, to the create of a replace the run gave up on: nothing recorded or deleted, reported as outcome unknown', async (_what, faults) => {
+      await w.apply(w.docs(withTool('old')), { now });
+      const x = (await w.client.createSession({ user_id: 'alice' })).session_id;
+      const s = await w.open();
+      await s.record({ ...s.get('a', 'alice')!, superseded: [x] });
+      await s.unlock();
+      const [old] = await w.entries();
+      for (const f of faults) await w.admin('POST', 'faults', f);
+      const door = gate();
+      const arrived: string[] = [];
+      const controller = new AbortController();
+      const progress: ApplyProgress[] = [];
+      const reported = gate();
+      const state = await w.open();
+      const plan = buildPlan(w.docs(withTool('new')), state);
+      const abandoned: StateEntry = {
+        ...old!,
+        pending_create: { since: NOW.toISOString(), body_hash: plan.items[0]!.body_hash, status: 'unknown', reason: 'the run was interrupted (SIGTERM) before the service answered' },
+      };
+      try {
+        const onProgress = (p: ApplyProgress): void => {
+          progress.push(p);
+          reported.open();
+        };
+        const done = applyPlan(plan, { api: held(door.wait, arrived, []), state, cwd: w.dir, now, signal: controller.signal, sleep: () => Promise.resolve(), onProgress });
+        await until(() => arrived.length === 1);
+        controller.abort('SIGTERM');
+        const result = await done;
+        expect([result.interrupted, result.items.map((i) => i.outcome)]).toStrictEqual([{ reason: 'SIGTERM', abandoned: 1 }, ['outcome-unknown']]);
+        expect(state.list()).toStrictEqual([abandoned]);
+        door.open();
+        // The step ends with the progress of its item (a step that failed instead would never call it).
+        await reported.wait;
+        expect(progress).toStrictEqual([
+          { done: 1, total: 1, item: { name: 'a', file: `${w.dir}/m/a.yaml`, user_id: 'alice', action: 'replace', outcome: 'outcome-unknown', drifted: false, drift: [], diagnostics: [], diff: '' } },
+        ]);
+        expect(state.list()).toStrictEqual([abandoned]);
+      } finally {
+        await state.unlock();
+      }
+      expect(await w.entries()).toStrictEqual([abandoned]);
+      expect(await w.received('delete')).toBe(0);
+      expect(await w.live()).toEqual(expect.arrayContaining([old!.session_id, x]));
+    });
+  });
+
   describe('nothing starts after the signal', () => {
     test('a create stopped after its intent was written (the signal came during the write): not sent, and the intent undone', async () => {
       const controller = new AbortController();
@@ -376,13 +433,43 @@ onEachState((fresh) => (w = fresh), () => {
   });
 
   describe('a signal during the cleanup of sessions a replace left', () => {
-    test('the delete in flight ends the item; the sessions not yet deleted stay recorded, and the next run deletes them', async () => {
+    /** s0 applied, its entry holding two live sessions of its user left to delete. */
+    async function leftOvers(): Promise<[string, string]> {
       await w.apply(w.docs('name: s0\nuser_id: u0\n'));
       const x = (await w.client.createSession({ user_id: 'u0' })).session_id;
       const y = (await w.client.createSession({ user_id: 'u0' })).session_id;
       const s = await w.open();
       await s.record({ ...s.get('s0', 'u0')!, superseded: [x, y] });
       await s.unlock();
+      return [x, y];
+    }
+
+    test('within the wait: the delete in flight is answered and recorded, the next one is not sent and stays recorded', async () => {
+      const [x, y] = await leftOvers();
+      const [before] = await w.entries();
+      const controller = new AbortController();
+      const sent: string[] = [];
+      const api: ApplyApi = {
+        createSession: (b) => w.client.createSession(b),
+        updateSession: (id, b) => w.client.updateSession(id, b),
+        deleteSession: (id) => {
+          sent.push(id);
+          // The signal comes while this delete is on its way.
+          controller.abort('SIGINT');
+          return w.client.deleteSession(id);
+        },
+      };
+      const { done } = await start(w.docs('name: s0\nuser_id: u0\n'), { api, signal: controller.signal, sleep: () => new Promise<void>(() => undefined) });
+      const result = await done;
+      expect(sent).toStrictEqual([x]);
+      expect(result).not.toHaveProperty('interrupted');
+      expect(result.items.map((i) => [i.outcome, i.diagnostics])).toStrictEqual([['unchanged', []]]);
+      expect(await w.entries()).toStrictEqual([{ ...before!, superseded: [y] }]);
+      expect(await w.live()).toStrictEqual([before!.session_id, y].sort());
+    });
+
+    test('the delete in flight ends the item; the sessions not yet deleted stay recorded, and the next run deletes them', async () => {
+      const [x, y] = await leftOvers();
       const door = gate();
       const arrived: string[] = [];
       const sent: Array<Promise<unknown>> = [];

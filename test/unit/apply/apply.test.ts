@@ -4,6 +4,7 @@ import { formatTally } from '../../../src/apply/tally.js';
 import { bodyHash, requestBody } from '../../../src/config/request.js';
 import type { ManifestData } from '../../../src/config/types.js';
 import type { StateEntry } from '../../../src/state/entry.js';
+import type { Session } from '../../../src/wire/session.js';
 import { docs } from '../validate/helpers.js';
 import { A, hooked, now, NOW, onEachState, withTool as tool, type World } from './world.js';
 
@@ -85,11 +86,8 @@ onEachState((fresh) => (w = fresh), () => {
       expect(result.diagnostics).toStrictEqual([]);
     });
 
-    test('a manifest from standard input is recorded without a file', async () => {
-      const state = await w.open();
-      const documents = docs(A, '<stdin>');
-      const result = await applyPlan((await import('../../../src/plan/plan.js')).buildPlan(documents, state), { api: w.client, state, cwd: w.dir, now });
-      await state.unlock();
+    test('a manifest from standard input is recorded without a file (not even a key set to undefined, in memory)', async () => {
+      const result = await w.apply(docs(A, '<stdin>'), { now });
       expect(result.items.map((i) => [i.outcome, i.file])).toStrictEqual([['created', '<stdin>']]);
       expect(await entry('a')).not.toHaveProperty('file');
     });
@@ -121,16 +119,25 @@ onEachState((fresh) => (w = fresh), () => {
       expect((await entry('a'))!.session_id).toBe(item!.session_id);
     });
 
-    test('an answer without a config version records null', async () => {
+    // The state file and the database hold a whole number or null: anything else recorded would
+    // make the state unreadable (file) or its write fail (bigint column) after the session exists.
+    const versions: Array<[string, (v: number | undefined) => unknown]> = [
+      ['no config version', () => undefined],
+      ['a config version that is a string', (v) => String(v)],
+      ['a config version that is not whole', (v) => v! + 0.5],
+      ['a config version past the safe integers', () => 2 ** 53],
+    ];
+    test.each(versions)('an answer with %s records null, on a create and on an update, and the state stays readable', async (_what, edit) => {
+      const answer = (s: Session): Session => ({ ...s, config_version: edit(s.config_version) }) as Session;
       const api: ApplyApi = {
         ...probing([]),
-        createSession: async (body) => {
-          const { config_version: _v, ...s } = await w.client.createSession(body);
-          return s as typeof _v extends never ? never : Awaited<ReturnType<ApplyApi['createSession']>>;
-        },
+        createSession: async (body) => answer(await w.client.createSession(body)),
+        updateSession: async (id, body) => answer(await w.client.updateSession(id, body)),
       };
-      await run(A, { api });
-      expect((await entry('a'))!.config_version).toBeNull();
+      const created = await run(A, { api });
+      expect([created.items[0]!.outcome, (await entry('a'))!.config_version]).toStrictEqual(['created', null]);
+      const updated = await run(A.replace('[gmail, slack]', '[gmail]'), { api });
+      expect([updated.items[0]!.outcome, (await entry('a'))!.config_version]).toStrictEqual(['updated', null]);
     });
 
     test('the mask is applied to the MCP URL the state records, on a create and on an update', async () => {
@@ -344,6 +351,25 @@ onEachState((fresh) => (w = fresh), () => {
       expect(seen.map((entries) => entries.map((e) => [e.session_id === old, e.superseded]))).toStrictEqual([[[false, [old]]]]);
     });
 
+    test('custom tools changed on an entry that still holds a session to delete: each is deleted once, that one first, then the old session', async () => {
+      await run(tool('old'));
+      const old = (await entry('a'))!.session_id;
+      const x = (await w.client.createSession(bodyOf(B))).session_id;
+      const state = await w.open();
+      await state.record({ ...state.get('a', 'alice')!, superseded: [x] });
+      await state.unlock();
+      const seen: Array<[string, string[] | undefined]> = [];
+      const api: ApplyApi = { ...probing([]), deleteSession: async (id) => (seen.push([id, (await entry('a'))!.superseded]), w.client.deleteSession(id)) };
+      const result = await run(tool('new'), { api });
+      expect(seen).toStrictEqual([
+        [x, [x, old]],
+        [old, [old]],
+      ]);
+      expect(result.items.map((i) => [i.outcome, i.replaced_session, i.diagnostics])).toStrictEqual([['replaced', old, []]]);
+      expect(await entry('a')).not.toHaveProperty('superseded');
+      expect(await w.live()).toStrictEqual([(await entry('a'))!.session_id]);
+    });
+
     test('user_id changed: the new user’s session is created, the old one deleted and its entry forgotten', async () => {
       await run(A);
       const old = (await entry('a'))!;
@@ -377,6 +403,18 @@ onEachState((fresh) => (w = fresh), () => {
       expect(await entry('a')).not.toHaveProperty('superseded');
       expect(await w.live()).toStrictEqual([(await entry('a'))!.session_id]);
       expect(result.items.map((i) => [i.outcome, i.diagnostics])).toStrictEqual([['unchanged', []]]);
+    });
+
+    test('a session the list names twice (a state merged by hand) is deleted, and the entry ends with none left', async () => {
+      await run(A);
+      const x = (await w.client.createSession(bodyOf(B))).session_id;
+      const state = await w.open();
+      await state.record({ ...state.get('a', 'alice')!, superseded: [x, x] });
+      await state.unlock();
+      const result = await run(A);
+      expect(result.items.map((i) => [i.outcome, i.diagnostics])).toStrictEqual([['unchanged', []]]);
+      expect(await entry('a')).not.toHaveProperty('superseded');
+      expect(await w.live()).toStrictEqual([(await entry('a'))!.session_id]);
     });
 
     test('a delete that fails is a warning, and the entry keeps that session for the next run', async () => {

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe } from 'vitest';
+import { afterEach, beforeEach, describe, expect } from 'vitest';
 import { applyPlan, type ApplyOptions, type ApplyResult } from '../../../src/apply/apply.js';
 import { createClient, type SessionClient } from '../../../src/client/client.js';
 import { startEmulator, type RunningEmulator } from '../../../src/emulator/server.js';
@@ -30,7 +30,12 @@ export interface World {
   open(): Promise<LockedState>;
   /** Plans against the state as it is on disk now. */
   plan(documents: readonly ManifestDocument[], options?: PlanOptions): Promise<Plan>;
-  /** Plans and applies under the lock, as `apply --refresh=false` does. */
+  /**
+   * Plans and applies under the lock, as `apply --refresh=false` does, and checks that what the
+   * state holds in memory when the run ends is what a later run reads (the run's own later steps
+   * and the caller read the memory; an entry that differs there, such as an empty list or a key
+   * set to undefined, is one the state file and the database never show).
+   */
   apply(documents: readonly ManifestDocument[], options?: PlanOptions & Partial<ApplyOptions>): Promise<ApplyResult>;
   /** The entries as the backend holds them now (what a later run reads). */
   entries(): Promise<StateEntry[]>;
@@ -110,11 +115,16 @@ export async function world(kind: StateKind = 'file'): Promise<World> {
     plan: async (documents, options) => buildPlan(documents, await backend.load(), options),
     apply: async (documents, options = {}) => {
       const state = await backend.openLocked(LOCK);
+      let result: ApplyResult;
+      let held: StateEntry[];
       try {
-        return await applyPlan(buildPlan(documents, state, options), { api: client, cwd: dir, ...options, state });
+        result = await applyPlan(buildPlan(documents, state, options), { api: client, cwd: dir, ...options, state });
+        held = state.list();
       } finally {
         await state.unlock();
       }
+      expect(held).toStrictEqual((await backend.load()).list());
+      return result;
     },
     entries: async () => (await backend.load()).list(),
     admin,
