@@ -4,7 +4,7 @@ import { verifySession } from '../config/verify.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { atDocument } from '../manifest/at-document.js';
 import type { Deletion, PlanItem } from '../plan/plan.js';
-import type { StateEntry } from '../state/entry.js';
+import { storableVersion, type StateEntry } from '../state/entry.js';
 import type { LockedState } from '../state/store.js';
 import type { RateLimiter } from '../util/throttle.js';
 import type { UpdateSessionRequest } from '../wire/request.js';
@@ -58,9 +58,7 @@ function entryOf(item: PlanItem, session: Session, ctx: StepContext): StateEntry
     // A service that echoes a secret into the MCP URL must not put it into the state.
     mcp_url: ctx.mask(session.mcp.url),
     tool_router_tools: [...session.tool_router_tools],
-    // The state holds a whole number or null: a version given as 1.5 or past 2^53 would make the
-    // state file unreadable, and the database refuse the row, after the session exists.
-    config_version: Number.isSafeInteger(session.config_version) ? (session.config_version as number) : null,
+    config_version: storableVersion(session.config_version),
     body_hash: item.body_hash,
     body: item.stored,
     applied_at: ctx.now().toISOString(),

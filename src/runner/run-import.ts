@@ -7,7 +7,7 @@ import { verifySession } from '../config/verify.js';
 import { UsageError } from '../diagnostics/errors.js';
 import { atDocument } from '../manifest/at-document.js';
 import type { StateEntry } from '../state/entry.js';
-import { hasSession } from '../state/entry.js';
+import { hasSession, storableVersion } from '../state/entry.js';
 import type { StateLockOptions } from '../state/file-lock.js';
 import type { Connect } from './connection.js';
 import { loadAndValidate } from './inputs.js';
@@ -77,7 +77,7 @@ export async function runImport(name: string, sessionId: string, paths: readonly
         session_id: live.session_id,
         mcp_url: inputs.masker.text(live.mcp.url),
         tool_router_tools: [...live.tool_router_tools],
-        config_version: typeof live.config_version === 'number' ? live.config_version : null,
+        config_version: storableVersion(live.config_version),
         // In sync, the manifest's body is what the session holds; drifted, nothing is known to be, so the next plan updates every field.
         body_hash: inSync ? bodyHash(body) : '',
         body: inSync ? (body as unknown as StateEntry['body']) : null,

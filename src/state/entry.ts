@@ -67,6 +67,15 @@ export function compareEntries(a: StateEntry, b: StateEntry): number {
   return a.user_id < b.user_id ? -1 : a.user_id > b.user_id ? 1 : 0;
 }
 
+/**
+ * A `config_version` as the state can hold it: a whole number, else null (unknown). A service that
+ * answered 1.5, or a number past 2^53, would otherwise make the state file unreadable and have the
+ * database refuse the row, after the session exists.
+ */
+export function storableVersion(version: unknown): number | null {
+  return Number.isSafeInteger(version) ? (version as number) : null;
+}
+
 /** Whether an entry names a live session (not only a create intent). */
 export function hasSession(entry: StateEntry): boolean {
   return entry.session_id !== '';

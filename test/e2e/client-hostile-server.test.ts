@@ -3,11 +3,14 @@
  * as the service would, but with JSON nested 100,000 deep, 200,000 keys wide, bodies past the size
  * limit, a 400 MB error body on a file download, and escape-laden text. Every case ends, within
  * the 5 s each test is given, with exit 3, the service's refusal said once and no stack trace, and
- * nothing from the server reaches the terminal raw.
+ * nothing from the server reaches the terminal raw. A config version the state cannot hold
+ * (1.5, past 2^53) is recorded as unknown by import, so the state stays readable.
  */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { readdir, rm } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -103,5 +106,24 @@ describe('hostile answers to files get', () => {
     const r = await sessionctl(['files', 'get', ID, 'a.bin', 'a.bin']);
     expectRefusal(r, /HTTP 500/);
     expect(await readdir(dir)).toEqual([]);
+  });
+});
+
+describe('hostile answers to import', () => {
+  test.each([
+    ['not whole', '1.5'],
+    ['past the safe integers', '9007199254740993'],
+  ])('a config version %s is recorded as unknown, and the state stays readable', { timeout: 10_000 }, async (_name, version) => {
+    mkdirSync(join(dir, 'm'), { recursive: true });
+    writeFileSync(join(dir, 'm', 'a.yaml'), 'name: a\nuser_id: u\n');
+    answer = (_req, res) => json(res, 200, `{"session_id":"${ID}","mcp":{"type":"http","url":"x"},"tool_router_tools":[],"config":{"user_id":"u"},"config_version":${version}}`);
+    const imported = await sessionctl(['import', 'a', ID, 'm']);
+    expect(imported.exitCode, imported.stderr).toBe(0);
+    const state = JSON.parse(readFileSync(join(dir, '.sessionctl', 'state.json'), 'utf8')) as { sessions: Array<{ config_version: unknown }> };
+    expect(state.sessions.map((s) => s.config_version)).toEqual([null]);
+    const listed = await sessionctl(['state', 'list']);
+    expect([listed.exitCode, listed.stderr]).toEqual([0, '']);
+    await rm(join(dir, 'm'), { recursive: true, force: true });
+    await rm(join(dir, '.sessionctl'), { recursive: true, force: true });
   });
 });
