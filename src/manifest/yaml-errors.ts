@@ -104,9 +104,9 @@ function plainWords(error: YAMLError, text: string): Plain | undefined {
       return { message: 'a key is longer than 1,024 characters, or its line is missing the `: `', hint: 'add `: ` after the key, or shorten it' };
     case 'UNEXPECTED_TOKEN':
       return unexpectedWords(m, text, error.pos[0], line);
-    default:
-      return undefined;
   }
+  // A code no text makes yaml 2.9.1 report (IMPOSSIBLE), or one a later yaml adds: yaml's words.
+  return undefined;
 }
 
 /** BAD_INDENT, BLOCK_AS_IMPLICIT_KEY and MULTILINE_IMPLICIT_KEY: which line is out of place, and why. */
@@ -117,10 +117,10 @@ function indentationWords(error: YAMLError, text: string, line: Line): Plain {
     if (text.charAt(at) === '-') return blockInFlow;
     return { message: 'a key inside brackets runs over more than one line', hint: 'inside `[...]` or `{...}`, separate items with commas and keep each `key: value` on one line' };
   }
-  if (line.key === undefined && !line.item && error.code !== 'BAD_INDENT' && !line.text.includes(':')) {
+  if (!line.item && error.code !== 'BAD_INDENT' && !line.text.includes(':')) {
     return { message: `\`${line.text.trim()}\` on line ${line.n} has no \`:\` after it, so it runs into the next line`, hint: `write \`${line.text.trim()}:\` if it is a key` };
   }
-  if (error.message.startsWith('Nested mappings are not allowed in compact mappings') && line.afterColon?.includes(': ') === true) {
+  if (error.message === 'Nested mappings are not allowed in compact mappings' && line.afterColon?.includes(': ') === true) {
     return { message: `the value of \`${line.key!}\` on line ${line.n} contains \`: \`, which starts another key`, hint: quoteHint(line) };
   }
   return describeIndentation(text, at);
@@ -150,12 +150,13 @@ const missingChar: ReadonlyArray<readonly [string, Plain]> = [
 /** MISSING_CHAR: yaml names the character; we name the mistake. */
 function missingCharWords(m: string, text: string, at: number, line: Line): Plain | undefined {
   if (m.startsWith('Missing closing')) return { message: `a string opened with ${m.includes('"') ? '`"`' : "`'`"} is never closed`, hint: 'add the closing quote at the end of the value' };
-  if (m.startsWith('Implicit map keys need to be followed by map values')) {
+  if (m === 'Implicit map keys need to be followed by map values') {
     if (/^(?:[&!]\S*\s+)*-\s/.test(line.afterColon ?? '')) return listOnKeyLine(line);
     return line.item ? describeIndentation(text, at) : { message: `\`${line.text.trim()}\` on line ${line.n} is neither \`key: value\` nor a list item`, hint: 'add `: ` after the key, or `- ` before a list item; check the indentation against the lines above' };
   }
-  // `- &x - a`: yaml reports the anchor, then the item after it as one without a `- `.
-  if (m.startsWith('Sequence item without - indicator') && /(?:^|\s)[&!]\S*\s+-\s/.test(line.text)) return propsOnListLine;
+  // `- &x - a`: yaml reports the anchor, then the item after it as one without a `- ` (the
+  // anchor or tag follows the `- ` or `: ` of its own item or key).
+  if (m === 'Sequence item without - indicator' && /\s[&!]\S*\s+-\s/.test(line.text)) return propsOnListLine;
   return missingChar.find(([start]) => m.startsWith(start))?.[1];
 }
 
@@ -166,7 +167,7 @@ function escapeWords(text: string, at: number): Plain {
   if (digits === 0) {
     return { message: `\`${text.slice(at, at + 2)}\` is not an escape sequence inside double quotes`, hint: "write `\\\\` for a backslash, or use single quotes ('...') where a backslash is just a character" };
   }
-  const written = /^[^"\n]*/.exec(text.slice(at, at + 2 + digits))![0];
+  const written = /[^"\n]*/.exec(text.slice(at, at + 2 + digits))![0];
   return {
     message: `\`${written}\` is not a valid escape sequence: \`\\${letter}\` takes ${digits} hexadecimal digits`,
     hint: `write ${digits} hexadecimal digits after \`\\${letter}\`; for a backslash itself, write \`\\\\\` or use single quotes ('...')`,
@@ -197,7 +198,7 @@ function aliasWords(m: string, text: string, end: number): Plain {
 /** UNEXPECTED_TOKEN: a character or token that cannot stand where it is. */
 function unexpectedWords(m: string, text: string, at: number, line: Line): Plain {
   if (m.startsWith('Block scalar header includes extra characters')) return { message: 'text follows the `|` or `>` of a block scalar on its line', hint: 'start the text on the next line, indented; only a comment may follow `|` or `>`' };
-  if (m.startsWith('Unexpected block-seq-ind on same line with key')) return listOnKeyLine(line);
+  if (m === 'Unexpected block-seq-ind on same line with key') return listOnKeyLine(line);
   return { message: `unexpected ${tokenAt(text, at)} on line ${line.n}`, hint: 'look for an unmatched bracket or quote, or a stray character, on this line or the one before' };
 }
 

@@ -42,10 +42,12 @@ describe('yaml errors in plain words, word for word', () => {
     ['a key over 1024 characters inside brackets', `toolkits: [${'k'.repeat(1100)}: 1]\n`, ['yaml/syntax error 1:1112 a key is longer than 1,024 characters, or its line is missing the `: ` (yaml KEY_OVER_1024_CHARS) | add `: ` after the key, or shorten it']],
     // Quotes, escapes and reserved characters
     ['an unclosed single quote', 'name: \'abc\nuser_id: x\n', ['yaml/syntax error 3:1 a string opened with `\'` is never closed (yaml MISSING_CHAR) | add the closing quote at the end of the value']],
-    ['an escape with too few hex digits', 'name: "\\u12G4"\n', ['yaml/syntax error 1:8 `\\u12G4` is not a valid escape sequence: `\\u` takes 4 hexadecimal digits (yaml BAD_DQ_ESCAPE) | write 4 hexadecimal digits after `\\u`; for a backslash itself, write `\\\\` or use single quotes (\'...\')']],
-    ['an escape cut by the closing quote', 'name: "a\\x4"\n', ['yaml/syntax error 1:9 `\\x4` is not a valid escape sequence: `\\x` takes 2 hexadecimal digits (yaml BAD_DQ_ESCAPE) | write 2 hexadecimal digits after `\\x`; for a backslash itself, write `\\\\` or use single quotes (\'...\')']],
+    ['a \\u escape with a letter that is not hex', 'name: "\\u12G4"\n', ['yaml/syntax error 1:8 `\\u12G4` is not a valid escape sequence: `\\u` takes 4 hexadecimal digits (yaml BAD_DQ_ESCAPE) | write 4 hexadecimal digits after `\\u`; for a backslash itself, write `\\\\` or use single quotes (\'...\')']],
+    ['a \\x escape cut by the closing quote', 'name: "a\\x4"\n', ['yaml/syntax error 1:9 `\\x4` is not a valid escape sequence: `\\x` takes 2 hexadecimal digits (yaml BAD_DQ_ESCAPE) | write 2 hexadecimal digits after `\\x`; for a backslash itself, write `\\\\` or use single quotes (\'...\')']],
+    ['a \\U escape with seven hex digits', 'name: "\\U0001F60"\n', ['yaml/syntax error 1:8 `\\U0001F60` is not a valid escape sequence: `\\U` takes 8 hexadecimal digits (yaml BAD_DQ_ESCAPE) | write 8 hexadecimal digits after `\\U`; for a backslash itself, write `\\\\` or use single quotes (\'...\')']],
     ['a reserved first character in a list item, before a comment', '- @x # why\n', ['yaml/syntax error 1:3 a plain value cannot start with `@`: YAML reserves it (yaml BAD_SCALAR_START) | put the item in quotes: `- "@x"`']],
     ['a reserved first character at the top', '@x\n', ['yaml/syntax error 1:1 a plain value cannot start with `@`: YAML reserves it (yaml BAD_SCALAR_START) | put the value in quotes']],
+    ['a reserved first character, and a dash later on the line', '@a- b\n', ['yaml/syntax error 1:1 a plain value cannot start with `@`: YAML reserves it (yaml BAD_SCALAR_START) | put the value in quotes']],
     ['a reserved first character in a value, before a comment', 'name: @x   # why\n', ['yaml/syntax error 1:7 a plain value cannot start with `@`: YAML reserves it (yaml BAD_SCALAR_START) | put the value in quotes: `name: "@x"`']],
     ['a backtick first', 'name: `x`\n', ['yaml/syntax error 1:7 a plain value cannot start with a backtick: YAML reserves it (yaml BAD_SCALAR_START) | put the value in quotes: `name: "`x`"`']],
     ['a % inside a key on a line with another mistake', 'name: a\nrate%: "\\q"\n', ['yaml/syntax error 2:9 `\\q` is not an escape sequence inside double quotes (yaml BAD_DQ_ESCAPE) | write `\\\\` for a backslash, or use single quotes (\'...\') where a backslash is just a character']],
@@ -77,8 +79,17 @@ describe('yaml errors in plain words, word for word', () => {
     ['an unknown tag', 'name: !x a\n', ['yaml/unknown-tag error 1:7 Unresolved tag: !x | remove the tag; manifests use plain YAML values only']],
     // Lists and keys
     ['a list on the line of its key', 'toolkits: - github\n', ['yaml/syntax error 1:13 a list starts on the line of its key (line 1); its items go on the lines below (yaml MISSING_CHAR) | put each `- item` on a line of its own below the key, indented more than the key']],
-    ['a list after an anchor on the line of its key', 'toolkits: &t - github\n', ['yaml/syntax error 1:16 a list starts on the line of its key (line 1); its items go on the lines below (yaml MISSING_CHAR) | put each `- item` on a line of its own below the key, indented more than the key']],
-    ['an anchor before a nested list on its line', '- &x - a\n', ['yaml/syntax error 1:3 an `&anchor` or `!tag` of a list stands on the line of its first `- ` (yaml MISSING_CHAR) | end the line after the anchor or tag, and put the list\'s items on the lines below it, indented']],
+    ['a list after an anchor on the line of its key', 'toolkits: &tools  - github\n', ['yaml/syntax error 1:21 a list starts on the line of its key (line 1); its items go on the lines below (yaml MISSING_CHAR) | put each `- item` on a line of its own below the key, indented more than the key']],
+    ['an anchor before a nested list on its line', '- &xy  - a\n', ['yaml/syntax error 1:3 an `&anchor` or `!tag` of a list stands on the line of its first `- ` (yaml MISSING_CHAR) | end the line after the anchor or tag, and put the list\'s items on the lines below it, indented']],
+    [
+      'an anchor before a list inside brackets',
+      'toolkits: [&t - a]\n',
+      [
+        'yaml/syntax error 1:15 a block list item (`- `) or block mapping is written inside brackets (yaml BLOCK_IN_FLOW) | inside `[...]` or `{...}`, separate items with commas: `[a, b]`; or drop the brackets and write one `- item` per line',
+        'yaml/syntax error 1:12 an `&anchor` or `!tag` of a list stands on the line of its first `- ` (yaml MISSING_CHAR) | end the line after the anchor or tag, and put the list\'s items on the lines below it, indented',
+        'yaml/syntax error 1:17 two items inside brackets are not separated by a comma (yaml MISSING_CHAR) | separate the items with `,`: `[a, b]`, `{a: 1, b: 2}`',
+      ],
+    ],
     [
       'a block scalar indicator after a tab, as a list item',
       '!x \n- \t|\t\t|\n',
@@ -89,6 +100,14 @@ describe('yaml errors in plain words, word for word', () => {
     ],
     ['a list as a key', 'name: a\n? [x, y]\n: 1\n', ['yaml/non-string-key error 2:3 a key here is not a plain string (a list, a mapping or nothing is used as a key) | keys are plain strings; quote the key or restructure the value']],
     ['an indented word without a colon', 'toolkits:\n  github\n  enable: [a]\n', ['yaml/syntax error 2:3 `github` on line 2 has no `:` after it, so it runs into the next line (yaml MULTILINE_IMPLICIT_KEY) | write `github:` if it is a key']],
+    [
+      'a word among list items',
+      'toolkits:\n  - github\n  slack\n',
+      [
+        'yaml/syntax error 3:1 `slack` on line 3 is a key at the column of the list items above (`- github`, line 2); one mapping or list cannot mix the two (yaml BAD_INDENT) | Indent it under the key it belongs to, or make it `- item` like the lines around it.',
+        'yaml/syntax error 3:3 `slack` on line 3 is neither `key: value` nor a list item (yaml MISSING_CHAR) | add `: ` after the key, or `- ` before a list item; check the indentation against the lines above',
+      ],
+    ],
     [
       'a key between levels with no space after its colon',
       'toolkits:\n  enable: [a]\n tools:x\n',
