@@ -82,12 +82,12 @@ describe('yaml errors in plain words, word for word', () => {
     ['a list after an anchor on the line of its key', 'toolkits: &tools  - github\n', ['yaml/syntax error 1:21 a list starts on the line of its key (line 1); its items go on the lines below (yaml MISSING_CHAR) | put each `- item` on a line of its own below the key, indented more than the key']],
     ['an anchor before a nested list on its line', '- &xy  - a\n', ['yaml/syntax error 1:3 an `&anchor` or `!tag` of a list stands on the line of its first `- ` (yaml MISSING_CHAR) | end the line after the anchor or tag, and put the list\'s items on the lines below it, indented']],
     [
-      'an anchor before a list inside brackets',
-      'toolkits: [&t - a]\n',
+      'an anchor before a list inside brackets, after a space',
+      'toolkits: [ &t - a ]\n',
       [
-        'yaml/syntax error 1:15 a block list item (`- `) or block mapping is written inside brackets (yaml BLOCK_IN_FLOW) | inside `[...]` or `{...}`, separate items with commas: `[a, b]`; or drop the brackets and write one `- item` per line',
-        'yaml/syntax error 1:12 an `&anchor` or `!tag` of a list stands on the line of its first `- ` (yaml MISSING_CHAR) | end the line after the anchor or tag, and put the list\'s items on the lines below it, indented',
-        'yaml/syntax error 1:17 two items inside brackets are not separated by a comma (yaml MISSING_CHAR) | separate the items with `,`: `[a, b]`, `{a: 1, b: 2}`',
+        'yaml/syntax error 1:16 a block list item (`- `) or block mapping is written inside brackets (yaml BLOCK_IN_FLOW) | inside `[...]` or `{...}`, separate items with commas: `[a, b]`; or drop the brackets and write one `- item` per line',
+        'yaml/syntax error 1:13 an `&anchor` or `!tag` of a list stands on the line of its first `- ` (yaml MISSING_CHAR) | end the line after the anchor or tag, and put the list\'s items on the lines below it, indented',
+        'yaml/syntax error 1:18 two items inside brackets are not separated by a comma (yaml MISSING_CHAR) | separate the items with `,`: `[a, b]`, `{a: 1, b: 2}`',
       ],
     ],
     [
