@@ -72,6 +72,15 @@ describe('yaml errors in plain words, word for word', () => {
         'yaml/syntax error 2:7 alias *a: refers to no anchor defined before it (yaml BAD_ALIAS) | define &a: on an earlier node',
       ],
     ],
+    ['an anchor ending in a colon at the start of the file', '&a: x\n', ['yaml/syntax warning 1:3 the anchor `&a:` ends in `:`, which is read as part of its name (yaml BAD_ALIAS) | leave the `:` out, and put the anchor after the key\'s colon: `key: &a value`']],
+    [
+      'an alias ending in a colon inside brackets',
+      'x: [*a:]\n',
+      [
+        'yaml/syntax warning 1:7 the alias `*a:` ends in `:`, which is read as part of its name (yaml BAD_ALIAS) | if the alias is a key, put a space before its colon: `*a : value`',
+        'yaml/syntax error 1:5 alias *a: refers to no anchor defined before it (yaml BAD_ALIAS) | define &a: on an earlier node',
+      ],
+    ],
     ['an alias with an anchor', 'a: &a x\nname: &b *a\n', ['yaml/syntax error 2:10 an alias (`*name`) cannot have an anchor or tag of its own (yaml ALIAS_PROPS) | remove the `&anchor` or `!tag` in front of the alias']],
     ['two tags', 'name: !!str !!str x\n', ['yaml/syntax error 1:13 a value has two tags; it can have one (yaml MULTIPLE_TAGS) | remove the extra `!tag`']],
     ['an anchor before ?', '&a ? name\n: x\n', ['yaml/syntax error 1:4 an anchor or tag stands before the `?` or `:` it should follow (yaml BAD_PROP_ORDER) | write the anchor or tag after the indicator: `key: &anchor value`']],
