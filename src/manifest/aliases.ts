@@ -35,7 +35,8 @@ export function checkAliases(doc: Document, source: SourceText, file: string): A
       const range = nodeRange(source, alias as unknown as Node) ?? source.range(doc.range?.[0] ?? 0);
       firstAlias ??= range;
       const target = alias.resolve(doc);
-      if (target === undefined) {
+      // An alias with no name (`*`) is yaml's own BAD_ALIAS already, in words of yaml-errors.ts.
+      if (target === undefined && alias.source !== '') {
         diagnostics.push({
           code: 'yaml/syntax',
           severity: 'error',

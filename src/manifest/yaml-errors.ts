@@ -1,27 +1,25 @@
 import { excerpt } from '../diagnostics/excerpt.js';
 import type { YAMLError } from 'yaml';
-import type { Code } from '../diagnostics/codes.js';
+import { codeInfo, type Code } from '../diagnostics/codes.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { describeIndentation, lineAt, type Line } from './yaml-lines.js';
 import type { SourceText } from './source.js';
 
-/** yaml's own codes that have a code of ours; every other one is `yaml/syntax`, naming yaml's code. */
+/**
+ * yaml's own codes that have a code of ours (with the catalogue's severity for it); every other one
+ * is `yaml/syntax`, naming yaml's code. There is no DUPLICATE_KEY: the loader turns yaml's check off
+ * (`uniqueKeys: false`, parse.ts) and finds duplicates itself (duplicate-keys.ts).
+ */
 const mapped: Partial<Record<YAMLError['code'], { code: Code; message?: string; hint?: string }>> = {
-  DUPLICATE_KEY: { code: 'yaml/duplicate-key' },
   TAB_AS_INDENT: { code: 'yaml/tab-indent', hint: 'indent with spaces; YAML forbids tabs in indentation' },
   TAG_RESOLVE_FAILED: { code: 'yaml/unknown-tag', hint: 'remove the tag; manifests use plain YAML values only' },
+  // With resolveKnownTags off yaml knows no tag for another kind of collection: only a verbatim tag
+  // named like a property of every object (`!<constructor> {}`) gets here, and it is as unknown.
+  BAD_COLLECTION_TYPE: { code: 'yaml/unknown-tag', message: 'the tag on this list or mapping is not one manifests use', hint: 'remove the tag; manifests use plain YAML values only' },
   NON_STRING_KEY: { code: 'yaml/non-string-key', message: 'a key here is not a plain string (a list, a mapping or nothing is used as a key)', hint: 'keys are plain strings; quote the key or restructure the value' },
-  BAD_DIRECTIVE: { code: 'yaml/directive' },
-  RESOURCE_EXHAUSTION: { code: 'input/too-deep' },
-};
-
-const severities: Record<string, Diagnostic['severity']> = {
-  'yaml/duplicate-key': 'error',
-  'yaml/tab-indent': 'error',
-  'yaml/unknown-tag': 'error',
-  'yaml/non-string-key': 'error',
-  'yaml/directive': 'warning',
-  'input/too-deep': 'error',
+  BAD_DIRECTIVE: { code: 'yaml/directive', hint: 'remove the directive: manifests need none' },
+  // The composer ran out of stack. parse.ts measures the nesting first, so only a very high `maxDepth` gets here.
+  RESOURCE_EXHAUSTION: { code: 'input/too-deep', message: 'collections are nested too deeply for the YAML parser to read', hint: 'a session manifest needs only a few levels; this looks like a generated or hostile file' },
 };
 
 /** Our words for one of yaml's syntax errors: what is wrong at this place, and what to do. */
@@ -33,14 +31,30 @@ interface Plain {
 /** The first character of the error's span, as a message shows it. */
 function tokenAt(text: string, offset: number): string {
   const ch = text.charAt(offset);
-  if (ch === '') return 'the end of the file';
+  if (ch === '') return 'end of the file';
   return ch === '`' ? 'a backtick' : `\`${ch}\``;
 }
 
-/** `put the value in quotes: `key: "value"``, from the line the value is on. */
+/** `put the value in quotes: `key: "value"``, from the line the value is on (without its comment). */
 function quoteHint(line: Line): string {
-  return line.key !== undefined ? `put the value in quotes: \`${line.key}: "${line.text.slice(line.text.indexOf(':') + 1).trim()}"\`` : 'put the value in quotes';
+  const value = (from: number): string => line.text.slice(from).replace(/\s#.*/, '').trim();
+  if (line.key !== undefined) return `put the value in quotes: \`${line.key}: "${value(line.text.indexOf(':') + 1)}"\``;
+  const item = /^\s*-\s/.exec(line.text);
+  return item !== null ? `put the item in quotes: \`- "${value(item[0].length)}"\`` : 'put the value in quotes';
 }
+
+/**
+ * `key: - item`: yaml reports the `- ` (UNEXPECTED_TOKEN) and the item read as a key without a value
+ * (MISSING_CHAR); the same words for both make them one finding.
+ */
+function listOnKeyLine(line: Line): Plain {
+  return { message: `a list starts on the line of its key (line ${line.n}); its items go on the lines below`, hint: 'put each `- item` on a line of its own below the key, indented more than the key' };
+}
+
+const blockInFlow: Plain = {
+  message: 'a block list item (`- `) or block mapping is written inside brackets',
+  hint: 'inside `[...]` or `{...}`, separate items with commas: `[a, b]`; or drop the brackets and write one `- item` per line',
+};
 
 /**
  * Messages in plain words for the syntax errors a person can cause, with a hint each. Indentation
@@ -48,8 +62,7 @@ function quoteHint(line: Line): string {
  * `describeIndentation`). yaml's own code stays at the end of the message, for searching.
  */
 function plainWords(error: YAMLError, text: string): Plain | undefined {
-  const at = error.pos[0];
-  const line = lineAt(text, at);
+  const line = lineAt(text, error.pos[0]);
   const m = error.message;
   if (line.missingSpace !== undefined && error.code !== 'BAD_INDENT') {
     return { message: `\`${line.missingSpace}\` on line ${line.n} has no space after its \`:\`, so it is read as one plain value, not a key and its value`, hint: `put a space after the colon: \`${line.missingSpace.replace(':', ': ')}\`` };
@@ -57,44 +70,26 @@ function plainWords(error: YAMLError, text: string): Plain | undefined {
   if (/^\s*%/.test(line.text) && line.n > 1) {
     return { message: `\`${line.text.trim()}\` on line ${line.n} is a directive after content`, hint: 'directives (`%YAML`, `%TAG`) go at the top of the file, before the `---` of the first document' };
   }
-  if (/flow (sequence|mapping|collection)|in flow/i.test(m) && (error.code === 'MULTILINE_IMPLICIT_KEY' || error.code === 'BLOCK_AS_IMPLICIT_KEY')) {
-    return { message: 'a key inside brackets runs over more than one line', hint: 'inside `[...]` or `{...}`, separate items with commas and keep each `key: value` on one line' };
+  // BAD_INDENT inside a block collection, MISSING_CHAR at the top of the file.
+  const unclosed = /Flow (sequence|map) (in block collection )?must/.exec(m);
+  if (unclosed !== null) {
+    const [open, close] = unclosed[1] === 'sequence' ? ['[', ']'] : ['{', '}'];
+    if (unclosed[2] === undefined) return { message: `a \`${open}\` is never closed with \`${close}\``, hint: `close it with \`${close}\` at the end of its items` };
+    return { message: `a \`${open}\` opened above is not closed with \`${close}\` before the next key`, hint: `close it with \`${close}\` on the same line, or indent its continuation lines more than the key` };
   }
   switch (error.code) {
     case 'BAD_INDENT':
     case 'BLOCK_AS_IMPLICIT_KEY':
-    case 'MULTILINE_IMPLICIT_KEY': {
-      if (/^Flow (sequence|mapping) in block collection/.test(m)) {
-        const bracket = /sequence/.test(m) ? ['[', ']'] : ['{', '}'];
-        return { message: `a \`${bracket[0]}\` opened above is not closed with \`${bracket[1]}\` before the next key`, hint: `close it with \`${bracket[1]}\` on the same line, or indent its continuation lines more than the key` };
-      }
-      if (line.key === undefined && line.item === false && /implicit|compact/i.test(m) && !line.text.includes(':')) {
-        return { message: `\`${line.text.trim()}\` on line ${line.n} has no \`:\` after it, so it runs into the next line`, hint: `write \`${line.text.trim()}:\` if it is a key` };
-      }
-      if (error.code === 'BLOCK_AS_IMPLICIT_KEY' && /compact/.test(m) && line.afterColon?.includes(': ') === true) {
-        return { message: `the value of \`${line.key!}\` on line ${line.n} contains \`: \`, which starts another key`, hint: quoteHint(line) };
-      }
-      return describeIndentation(text, at);
-    }
+    case 'MULTILINE_IMPLICIT_KEY':
+      return indentationWords(error, text, line);
     case 'MISSING_CHAR':
-      if (/^Missing closing ("|')/.test(m)) return { message: `a string opened with ${m.includes('"') ? '`"`' : "`'`"} is never closed`, hint: 'add the closing quote at the end of the value' };
-      if (/^Implicit map keys need to be followed by map values/.test(m)) {
-        return line.item ? describeIndentation(text, at) : { message: `\`${line.text.trim()}\` on line ${line.n} is neither \`key: value\` nor a list item`, hint: 'add `: ` after the key, or `- ` before a list item; check the indentation against the lines above' };
-      }
-      if (/^Missing , (or : )?between/.test(m)) return { message: 'two items inside brackets are not separated by a comma', hint: 'separate the items with `,`: `[a, b]`, `{a: 1, b: 2}`' };
-      if (/^Missing space after :/.test(m)) return { message: 'a `:` inside `{...}` has no space after it', hint: 'write `{key: value}` with a space after the colon' };
-      if (/^Comments must be separated/.test(m)) return { message: 'a `#` right after a value is read as part of it, not as a comment', hint: 'put a space before `#` to start a comment' };
-      if (/^Sequence item without - indicator/.test(m)) return { message: 'a list item has no `- ` in front of it', hint: 'start every item of a block list with `- `' };
-      if (/^Tags and anchors must be separated/.test(m)) return { message: 'an `&anchor` or `!tag` is glued to the value after it', hint: 'put a space between the anchor or tag and the value' };
-      return undefined;
-    case 'BAD_SCALAR_START': {
-      const ch = tokenAt(text, at);
-      return { message: `a plain value cannot start with ${ch}: YAML reserves it`, hint: quoteHint(line) };
-    }
+      return missingCharWords(m, text, error.pos[0], line);
+    case 'BAD_SCALAR_START':
+      return { message: `a plain value cannot start with ${tokenAt(text, error.pos[0])}: YAML reserves it`, hint: quoteHint(line) };
     case 'BAD_DQ_ESCAPE':
-      return { message: `\`${text.slice(error.pos[0], Math.max(error.pos[1], error.pos[0] + 2))}\` is not an escape sequence inside double quotes`, hint: "write `\\\\` for a backslash, or use single quotes ('...') where a backslash is just a character" };
+      return escapeWords(text, error.pos[0]);
     case 'BAD_ALIAS':
-      return { message: `\`${text.slice(error.pos[0], error.pos[1]).trim() || '*'}\` refers to an anchor that is not defined before it in this document`, hint: 'define the anchor (`&name`) earlier in the same document, or quote the value if the `*` is literal text' };
+      return aliasWords(m, text, error.pos[1]);
     case 'ALIAS_PROPS':
       return { message: 'an alias (`*name`) cannot have an anchor or tag of its own', hint: 'remove the `&anchor` or `!tag` in front of the alias' };
     case 'MULTIPLE_ANCHORS':
@@ -104,18 +99,111 @@ function plainWords(error: YAMLError, text: string): Plain | undefined {
     case 'BAD_PROP_ORDER':
       return { message: 'an anchor or tag stands before the `?` or `:` it should follow', hint: 'write the anchor or tag after the indicator: `key: &anchor value`' };
     case 'BLOCK_IN_FLOW':
-      return { message: 'a block list item (`- `) or block mapping is written inside brackets', hint: 'inside `[...]` or `{...}`, separate items with commas: `[a, b]`; or drop the brackets and write one `- item` per line' };
+      return blockInFlow;
     case 'KEY_OVER_1024_CHARS':
       return { message: 'a key is longer than 1,024 characters, or its line is missing the `: `', hint: 'add `: ` after the key, or shorten it' };
-    case 'UNEXPECTED_TOKEN': {
-      if (/^Block scalar header includes extra characters/.test(m)) return { message: 'text follows the `|` or `>` of a block scalar on its line', hint: 'start the text on the next line, indented; only a comment may follow `|` or `>`' };
-      return { message: `unexpected ${tokenAt(text, at)} on line ${line.n}`, hint: 'look for an unmatched bracket or quote, or a stray character, on this line or the one before' };
-    }
-    case 'BAD_COLLECTION_TYPE':
-      return { message: 'a tag names another kind of collection than the value is', hint: 'remove the tag; manifests use plain YAML values only' };
-    default:
-      return undefined;
+    case 'UNEXPECTED_TOKEN':
+      return unexpectedWords(m, text, error.pos[0], line);
   }
+  // A code no text makes yaml 2.9.1 report (IMPOSSIBLE), or one a later yaml adds: yaml's words.
+  return undefined;
+}
+
+/** BAD_INDENT, BLOCK_AS_IMPLICIT_KEY and MULTILINE_IMPLICIT_KEY: which line is out of place, and why. */
+function indentationWords(error: YAMLError, text: string, line: Line): Plain {
+  const at = error.pos[0];
+  if (error.message.startsWith('Implicit keys of flow sequence pairs')) {
+    // `[- a]`: yaml reads the block list as a key of a pair, and says so beside BLOCK_IN_FLOW; one explanation for both.
+    if (text.charAt(at) === '-') return blockInFlow;
+    return { message: 'a key inside brackets runs over more than one line', hint: 'inside `[...]` or `{...}`, separate items with commas and keep each `key: value` on one line' };
+  }
+  if (!line.item && error.code !== 'BAD_INDENT' && !line.text.includes(':')) {
+    return { message: `\`${line.text.trim()}\` on line ${line.n} has no \`:\` after it, so it runs into the next line`, hint: `write \`${line.text.trim()}:\` if it is a key` };
+  }
+  if (error.message === 'Nested mappings are not allowed in compact mappings' && line.afterColon?.includes(': ') === true) {
+    return { message: `the value of \`${line.key!}\` on line ${line.n} contains \`: \`, which starts another key`, hint: quoteHint(line) };
+  }
+  return describeIndentation(text, at);
+}
+
+const propsOnListLine: Plain = {
+  message: 'an `&anchor` or `!tag` of a list stands on the line of its first `- `',
+  hint: "end the line after the anchor or tag, and put the list's items on the lines below it, indented",
+};
+
+/** MISSING_CHAR messages whose words do not depend on the place, by how yaml's message starts. */
+const missingChar: ReadonlyArray<readonly [string, Plain]> = [
+  ['Missing , ', { message: 'two items inside brackets are not separated by a comma', hint: 'separate the items with `,`: `[a, b]`, `{a: 1, b: 2}`' }],
+  ['Missing space after :', { message: 'a `:` inside brackets has no space after it', hint: 'put a space after the colon: `key: value`' }],
+  ['Comments must be separated', { message: 'a `#` right after a value is read as part of it, not as a comment', hint: 'put a space before `#` to start a comment' }],
+  ['Tags and anchors must be separated', { message: 'an `&anchor` or `!tag` is glued to the value after it', hint: 'put a space between the anchor or tag and the value' }],
+  ['Missing newline after block sequence props', propsOnListLine],
+  ['Sequence item without - indicator', { message: 'a list item has no `- ` in front of it', hint: 'start every item of a block list with `- `' }],
+  ['Missing directives-end', { message: 'a directive (`%YAML`, `%TAG`) is not followed by a `---` line before the document', hint: 'put a line `---` after the directives' }],
+  ['Block collection cannot start on same line', { message: 'a block list or mapping starts on the `---` line', hint: 'start it on the line after `---`' }],
+  [
+    'Block scalars with more-indented leading empty lines',
+    { message: 'a `|` or `>` block starts with blank lines indented more than its first line of text', hint: 'remove the spaces from those blank lines, or give the indentation after the indicator: `|2`' },
+  ],
+];
+
+/** MISSING_CHAR: yaml names the character; we name the mistake. */
+function missingCharWords(m: string, text: string, at: number, line: Line): Plain | undefined {
+  if (m.startsWith('Missing closing')) return { message: `a string opened with ${m.includes('"') ? '`"`' : "`'`"} is never closed`, hint: 'add the closing quote at the end of the value' };
+  if (m === 'Implicit map keys need to be followed by map values') {
+    if (/^(?:[&!]\S*\s+)*-\s/.test(line.afterColon ?? '')) return listOnKeyLine(line);
+    return line.item ? describeIndentation(text, at) : { message: `\`${line.text.trim()}\` on line ${line.n} is neither \`key: value\` nor a list item`, hint: 'add `: ` after the key, or `- ` before a list item; check the indentation against the lines above' };
+  }
+  // `- &x - a`: yaml reports the anchor, then the item after it as one without a `- ` (the
+  // anchor or tag follows the `- ` or `: ` of its own item or key).
+  if (m === 'Sequence item without - indicator' && /\s[&!]\S*\s+-\s/.test(line.text)) return propsOnListLine;
+  return missingChar.find(([start]) => m.startsWith(start))?.[1];
+}
+
+/** BAD_DQ_ESCAPE: yaml points at the backslash. `\x`, `\u` and `\U` are escapes, but take 2, 4 or 8 hexadecimal digits. */
+function escapeWords(text: string, at: number): Plain {
+  const letter = text.charAt(at + 1);
+  const digits = letter === 'x' ? 2 : letter === 'u' ? 4 : letter === 'U' ? 8 : 0;
+  if (digits === 0) {
+    return { message: `\`${text.slice(at, at + 2)}\` is not an escape sequence inside double quotes`, hint: "write `\\\\` for a backslash, or use single quotes ('...') where a backslash is just a character" };
+  }
+  const written = /[^"\n]*/.exec(text.slice(at, at + 2 + digits))![0];
+  return {
+    message: `\`${written}\` is not a valid escape sequence: \`\\${letter}\` takes ${digits} hexadecimal digits`,
+    hint: `write ${digits} hexadecimal digits after \`\\${letter}\`; for a backslash itself, write \`\\\\\` or use single quotes ('...')`,
+  };
+}
+
+/**
+ * BAD_ALIAS: an alias or anchor with no name, or one whose name ends in `:` (a warning in yaml). An
+ * alias to no anchor is not this: aliases.ts reports it.
+ */
+function aliasWords(m: string, text: string, end: number): Plain {
+  const alias = m.startsWith('Alias');
+  const sigil = alias ? '*' : '&';
+  if (m.endsWith('cannot be an empty string')) {
+    return {
+      message: `${alias ? 'an alias' : 'an anchor'} \`${sigil}\` has no name`,
+      hint: alias ? 'write the name of an anchor defined above it (`*name`), or quote the value if the `*` is text' : 'write a name right after it (`&name`), or quote the value if the `&` is text',
+    };
+  }
+  // yaml points at the colon; the name is the run of characters that ends there (no space or flow
+  // indicator). Walked back by hand: a regex anchored at the end of the text would retry from every
+  // `*` or `&` before it, quadratic in a line of them (17 s for 200,000).
+  let start = end - 1;
+  while (start > 0 && !/[\s,[\]{}]/.test(text.charAt(start - 1))) start--;
+  const name = text.slice(start, end);
+  return {
+    message: `${alias ? 'the alias' : 'the anchor'} \`${name}\` ends in \`:\`, which is read as part of its name`,
+    hint: alias ? `if the alias is a key, put a space before its colon: \`${name.slice(0, -1)} : value\`` : `leave the \`:\` out, and put the anchor after the key's colon: \`key: ${name.slice(0, -1)} value\``,
+  };
+}
+
+/** UNEXPECTED_TOKEN: a character or token that cannot stand where it is. */
+function unexpectedWords(m: string, text: string, at: number, line: Line): Plain {
+  if (m.startsWith('Block scalar header includes extra characters')) return { message: 'text follows the `|` or `>` of a block scalar on its line', hint: 'start the text on the next line, indented; only a comment may follow `|` or `>`' };
+  if (m === 'Unexpected block-seq-ind on same line with key') return listOnKeyLine(line);
+  return { message: `unexpected ${tokenAt(text, at)} on line ${line.n}`, hint: 'look for an unmatched bracket or quote, or a stray character, on this line or the one before' };
 }
 
 /**
@@ -126,10 +214,11 @@ function plainWords(error: YAMLError, text: string): Plain | undefined {
 export function yamlDiagnostic(error: YAMLError, source: SourceText, file: string): Diagnostic {
   const known = mapped[error.code];
   const code: Code = known?.code ?? 'yaml/syntax';
-  const severity = known !== undefined ? (severities[code] ?? 'error') : error.name === 'YAMLWarning' ? 'warning' : 'error';
+  const severity = known !== undefined ? codeInfo(code).severity : error.name === 'YAMLWarning' ? 'warning' : 'error';
   // Both yaml's messages and our plain words may quote the source (a tag, a key, a line): cap them.
   const plain = known === undefined ? plainWords(error, source.text) : undefined;
-  const message = excerpt(plain?.message ?? known?.message ?? firstLine(error.message), 300);
+  // yaml's messages are one line each: the loader composes with `prettyErrors: false` (parse.ts).
+  const message = excerpt(plain?.message ?? known?.message ?? error.message, 300);
   const diagnostic: Diagnostic = {
     code,
     severity,
@@ -140,12 +229,6 @@ export function yamlDiagnostic(error: YAMLError, source: SourceText, file: strin
   const hint = plain?.hint ?? known?.hint;
   if (hint !== undefined) diagnostic.hint = hint;
   return diagnostic;
-}
-
-/** yaml's message without the code frame that `prettyErrors` would append (we render our own). */
-function firstLine(message: string): string {
-  const line = message.split('\n', 1)[0] ?? message;
-  return line.replace(/ at line \d+, column \d+:?$/, '');
 }
 
 /**
@@ -167,7 +250,7 @@ export function oneFindingPerMistake(diagnostics: readonly Diagnostic[]): Diagno
       out.push(d);
       continue;
     }
-    const key = `${line}\0${d.message.replace(/ \(yaml [A-Z0-9_]+\)$/, '')}\0${d.hint ?? ''}`;
+    const key = JSON.stringify([line, d.message.replace(/ \(yaml [A-Z0-9_]+\)$/, ''), d.hint]);
     const first = kept.get(key);
     if (first === undefined) {
       kept.set(key, d);
@@ -180,12 +263,13 @@ export function oneFindingPerMistake(diagnostics: readonly Diagnostic[]): Diagno
   return out;
 }
 
-/** Whether `a` covers more of the source than `b` (more lines, else more columns), or as much and starts first. */
+/**
+ * Whether `a` covers more of the source than `b` (more lines, else more columns), or as much and
+ * starts first. Both start on one line: findings are only compared with those on their own line.
+ */
 function widerOrEarlier(a: Diagnostic, b: Diagnostic): boolean {
   const [ar, br] = [a.range!, b.range!];
-  const lines = ar.end.line - ar.start.line - (br.end.line - br.start.line);
-  if (lines !== 0) return lines > 0;
+  const lines = ar.end.line - br.end.line;
   const cols = ar.end.col - ar.start.col - (br.end.col - br.start.col);
-  if (cols !== 0) return cols > 0;
-  return ar.start.line < br.start.line || (ar.start.line === br.start.line && ar.start.col < br.start.col);
+  return (lines || cols || br.start.col - ar.start.col) > 0;
 }

@@ -173,6 +173,9 @@ export const handPicked: Case[] = [
   },
   { name: 'an alias inside its own anchor', file: 'alias-cycle.yaml', content: 'name: x\ntoolkits: &t [gmail, *t]\n', codes: ['yaml/syntax'], line: 2 },
   { name: 'an alias before its anchor', file: 'alias-early.yaml', content: 'name: x\ntoolkits: *t\nother: &t [gmail]\n', codes: ['yaml/syntax'], line: 2 },
+  // yaml-errors.ts once found the name of an alias ending in `:` with a regex anchored at the end
+  // of the text, which retried from every `*` before it: minutes for this file.
+  { name: "500,000 '*' before an alias ending in ':'", file: 'alias-colon-stars.yaml', content: `name: x\n# ${'*'.repeat(500_000)}\nuser_id: *a:\n`, codes: ['yaml/syntax'], line: 3 },
 
   // Nesting.
   { name: '10,000 levels of flow sequences', file: 'deep-flow-seq.yaml', content: `${'['.repeat(10_000)}${']'.repeat(10_000)}\n`, codes: ['input/too-deep'], line: 1 },

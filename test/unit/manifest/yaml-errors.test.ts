@@ -85,6 +85,17 @@ describe('oneFindingPerMistake', () => {
     expect(places([...ds].reverse())).toEqual([kept]);
   });
 
+  it('as wide and from the same place: the first stays', () => {
+    const ds = [at('yaml/syntax', '3:2', '3:4'), at('yaml/syntax', '3:2', '3:4', undefined, 'MISSING_CHAR')];
+    expect(oneFindingPerMistake(ds)).toEqual([ds[0]]);
+    expect(oneFindingPerMistake([...ds].reverse())).toEqual([ds[1]]);
+  });
+
+  it("yaml's code is taken off the end of the words only, not off a key the words quote", () => {
+    const ds = [at('yaml/syntax', '3:1', '3:2', '`k (yaml X)` is out of line'), at('yaml/syntax', '3:1', '3:2', '`k (yaml X)` is out of line', 'MISSING_CHAR')];
+    expect(oneFindingPerMistake(ds)).toEqual([ds[0]]);
+  });
+
   it('keeps findings in their order; the wider one takes the place of the first', () => {
     const ds = [at('yaml/syntax', '2:1', '2:1'), at('yaml/tab-indent', '2:3', '2:4', 'a tab'), at('yaml/syntax', '2:1', '3:1', undefined, 'MULTILINE_IMPLICIT_KEY'), at('yaml/syntax', '5:1', '5:2', 'other words')];
     expect(places(ds)).toEqual(['yaml/syntax 2:1-3:1', 'yaml/tab-indent 2:3-2:4', 'yaml/syntax 5:1-5:2']);

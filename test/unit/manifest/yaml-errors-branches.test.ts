@@ -1,0 +1,194 @@
+import { YAMLParseError, YAMLWarning, type YAMLError } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { SourceText } from '../../../src/manifest/source.js';
+import { parseManifestText } from '../../../src/manifest/parse.js';
+import { yamlDiagnostic } from '../../../src/manifest/yaml-errors.js';
+
+/**
+ * Every branch of yaml-errors.ts, word for word: each text is parsed for real, and every finding of
+ * it is compared whole (code, severity, line:col, message with yaml's code, hint). The texts are the
+ * shortest a person writes that make yaml report the error; yaml-errors.test.ts holds the common
+ * mistakes and how findings are merged.
+ */
+const findings = (text: string): string[] =>
+  parseManifestText(text, 'm.yaml', { env: {} }).diagnostics.map((d) => `${d.code} ${d.severity} ${d.range?.start.line}:${d.range?.start.col} ${d.message}${d.hint !== undefined ? ` | ${d.hint}` : ''}`);
+
+describe('yaml errors in plain words, word for word', () => {
+  it.each([
+    // Brackets and braces
+    ['an unclosed brace above a key', 'toolkits: {enable: [a]\nname: x\n', ['yaml/syntax error 2:1 a `{` opened above is not closed with `}` before the next key (yaml BAD_INDENT) | close it with `}` on the same line, or indent its continuation lines more than the key']],
+    ['an unclosed bracket at the top', '[a, b\n', ['yaml/syntax error 2:1 a `[` is never closed with `]` (yaml MISSING_CHAR) | close it with `]` at the end of its items']],
+    ['an unclosed brace at the top', '{a: b\n', ['yaml/syntax error 2:1 a `{` is never closed with `}` (yaml MISSING_CHAR) | close it with `}` at the end of its items']],
+    ['a key inside brackets over two lines', 'toolkits: [a\n  b: c]\n', ['yaml/syntax error 1:12 a key inside brackets runs over more than one line (yaml MULTILINE_IMPLICIT_KEY) | inside `[...]` or `{...}`, separate items with commas and keep each `key: value` on one line']],
+    [
+      'a block list as a key inside brackets',
+      'toolkits: [- a]\n',
+      [
+        'yaml/syntax error 1:12 a block list item (`- `) or block mapping is written inside brackets (yaml BLOCK_IN_FLOW) | inside `[...]` or `{...}`, separate items with commas: `[a, b]`; or drop the brackets and write one `- item` per line',
+        'yaml/syntax error 1:14 two items inside brackets are not separated by a comma (yaml MISSING_CHAR) | separate the items with `,`: `[a, b]`, `{a: 1, b: 2}`',
+      ],
+    ],
+    [
+      'a block list as a value inside braces',
+      'toolkits: {enable: - a}\n',
+      [
+        'yaml/syntax error 1:20 a block list item (`- `) or block mapping is written inside brackets (yaml BLOCK_IN_FLOW) | inside `[...]` or `{...}`, separate items with commas: `[a, b]`; or drop the brackets and write one `- item` per line',
+        'yaml/syntax error 1:22 two items inside brackets are not separated by a comma (yaml MISSING_CHAR) | separate the items with `,`: `[a, b]`, `{a: 1, b: 2}`',
+      ],
+    ],
+    ['two items in braces without a comma', 'tags: {"a" "b"}\n', ['yaml/syntax error 1:12 two items inside brackets are not separated by a comma (yaml MISSING_CHAR) | separate the items with `,`: `[a, b]`, `{a: 1, b: 2}`']],
+    ['two items in brackets without a comma', 'toolkits: ["a" b]\n', ['yaml/syntax error 1:16 two items inside brackets are not separated by a comma (yaml MISSING_CHAR) | separate the items with `,`: `[a, b]`, `{a: 1, b: 2}`']],
+    ['a colon glued to a value after a comment in brackets', 'toolkits: [a # why\n  :b]\n', ['yaml/syntax error 2:3 a `:` inside brackets has no space after it (yaml MISSING_CHAR) | put a space after the colon: `key: value`']],
+    ['a key over 1024 characters inside brackets', `toolkits: [${'k'.repeat(1100)}: 1]\n`, ['yaml/syntax error 1:1112 a key is longer than 1,024 characters, or its line is missing the `: ` (yaml KEY_OVER_1024_CHARS) | add `: ` after the key, or shorten it']],
+    // Quotes, escapes and reserved characters
+    ['an unclosed single quote', 'name: \'abc\nuser_id: x\n', ['yaml/syntax error 3:1 a string opened with `\'` is never closed (yaml MISSING_CHAR) | add the closing quote at the end of the value']],
+    ['a \\u escape with a letter that is not hex', 'name: "\\u12G4"\n', ['yaml/syntax error 1:8 `\\u12G4` is not a valid escape sequence: `\\u` takes 4 hexadecimal digits (yaml BAD_DQ_ESCAPE) | write 4 hexadecimal digits after `\\u`; for a backslash itself, write `\\\\` or use single quotes (\'...\')']],
+    ['a \\x escape cut by the closing quote', 'name: "a\\x4"\n', ['yaml/syntax error 1:9 `\\x4` is not a valid escape sequence: `\\x` takes 2 hexadecimal digits (yaml BAD_DQ_ESCAPE) | write 2 hexadecimal digits after `\\x`; for a backslash itself, write `\\\\` or use single quotes (\'...\')']],
+    ['a \\U escape with seven hex digits', 'name: "\\U0001F60"\n', ['yaml/syntax error 1:8 `\\U0001F60` is not a valid escape sequence: `\\U` takes 8 hexadecimal digits (yaml BAD_DQ_ESCAPE) | write 8 hexadecimal digits after `\\U`; for a backslash itself, write `\\\\` or use single quotes (\'...\')']],
+    ['a reserved first character in a list item, before a comment', '- @x # why\n', ['yaml/syntax error 1:3 a plain value cannot start with `@`: YAML reserves it (yaml BAD_SCALAR_START) | put the item in quotes: `- "@x"`']],
+    ['a reserved first character at the top', '@x\n', ['yaml/syntax error 1:1 a plain value cannot start with `@`: YAML reserves it (yaml BAD_SCALAR_START) | put the value in quotes']],
+    ['a reserved first character, and a dash later on the line', '@a- b\n', ['yaml/syntax error 1:1 a plain value cannot start with `@`: YAML reserves it (yaml BAD_SCALAR_START) | put the value in quotes']],
+    ['a reserved first character in a value, before a comment', 'name: @x   # why\n', ['yaml/syntax error 1:7 a plain value cannot start with `@`: YAML reserves it (yaml BAD_SCALAR_START) | put the value in quotes: `name: "@x"`']],
+    ['a backtick first', 'name: `x`\n', ['yaml/syntax error 1:7 a plain value cannot start with a backtick: YAML reserves it (yaml BAD_SCALAR_START) | put the value in quotes: `name: "`x`"`']],
+    ['a % inside a key on a line with another mistake', 'name: a\nrate%: "\\q"\n', ['yaml/syntax error 2:9 `\\q` is not an escape sequence inside double quotes (yaml BAD_DQ_ESCAPE) | write `\\\\` for a backslash, or use single quotes (\'...\') where a backslash is just a character']],
+    // Anchors, aliases and tags
+    [
+      'a tag glued to its value',
+      'name: !x"a"\n',
+      [
+        'yaml/syntax error 1:9 an `&anchor` or `!tag` is glued to the value after it (yaml MISSING_CHAR) | put a space between the anchor or tag and the value',
+        'yaml/unknown-tag error 1:7 Unresolved tag: !x | remove the tag; manifests use plain YAML values only',
+      ],
+    ],
+    ['an anchor glued to its value', 'toolkits: &t{a: 1}\n', ['yaml/syntax error 1:13 an `&anchor` or `!tag` is glued to the value after it (yaml MISSING_CHAR) | put a space between the anchor or tag and the value']],
+    ['an alias without a name', 'name: *\n', ['yaml/syntax error 1:7 an alias `*` has no name (yaml BAD_ALIAS) | write the name of an anchor defined above it (`*name`), or quote the value if the `*` is text']],
+    ['an anchor without a name', 'name: &\n', ['yaml/syntax error 1:7 an anchor `&` has no name (yaml BAD_ALIAS) | write a name right after it (`&name`), or quote the value if the `&` is text']],
+    ['an anchor ending in a colon', 'name: &a: x\n', ['yaml/syntax warning 1:9 the anchor `&a:` ends in `:`, which is read as part of its name (yaml BAD_ALIAS) | leave the `:` out, and put the anchor after the key\'s colon: `key: &a value`']],
+    [
+      'an alias ending in a colon',
+      'a: &a x\nname: *a:\n',
+      [
+        'yaml/syntax warning 2:9 the alias `*a:` ends in `:`, which is read as part of its name (yaml BAD_ALIAS) | if the alias is a key, put a space before its colon: `*a : value`',
+        'yaml/syntax error 2:7 alias *a: refers to no anchor defined before it (yaml BAD_ALIAS) | define &a: on an earlier node',
+      ],
+    ],
+    ['an anchor ending in a colon at the start of the file', '&a: x\n', ['yaml/syntax warning 1:3 the anchor `&a:` ends in `:`, which is read as part of its name (yaml BAD_ALIAS) | leave the `:` out, and put the anchor after the key\'s colon: `key: &a value`']],
+    [
+      'an alias ending in a colon inside brackets',
+      'x: [*a:]\n',
+      [
+        'yaml/syntax warning 1:7 the alias `*a:` ends in `:`, which is read as part of its name (yaml BAD_ALIAS) | if the alias is a key, put a space before its colon: `*a : value`',
+        'yaml/syntax error 1:5 alias *a: refers to no anchor defined before it (yaml BAD_ALIAS) | define &a: on an earlier node',
+      ],
+    ],
+    ['an alias with an anchor', 'a: &a x\nname: &b *a\n', ['yaml/syntax error 2:10 an alias (`*name`) cannot have an anchor or tag of its own (yaml ALIAS_PROPS) | remove the `&anchor` or `!tag` in front of the alias']],
+    ['two tags', 'name: !!str !!str x\n', ['yaml/syntax error 1:13 a value has two tags; it can have one (yaml MULTIPLE_TAGS) | remove the extra `!tag`']],
+    ['an anchor before ?', '&a ? name\n: x\n', ['yaml/syntax error 1:4 an anchor or tag stands before the `?` or `:` it should follow (yaml BAD_PROP_ORDER) | write the anchor or tag after the indicator: `key: &anchor value`']],
+    ['a verbatim tag named like an object property', 'toolkits: !<constructor> {enable: [a]}\n', ['yaml/unknown-tag error 1:11 the tag on this list or mapping is not one manifests use | remove the tag; manifests use plain YAML values only']],
+    ['an unknown tag', 'name: !x a\n', ['yaml/unknown-tag error 1:7 Unresolved tag: !x | remove the tag; manifests use plain YAML values only']],
+    // Lists and keys
+    ['a list on the line of its key', 'toolkits: - github\n', ['yaml/syntax error 1:13 a list starts on the line of its key (line 1); its items go on the lines below (yaml MISSING_CHAR) | put each `- item` on a line of its own below the key, indented more than the key']],
+    ['a list after an anchor on the line of its key', 'toolkits: &tools  - github\n', ['yaml/syntax error 1:21 a list starts on the line of its key (line 1); its items go on the lines below (yaml MISSING_CHAR) | put each `- item` on a line of its own below the key, indented more than the key']],
+    ['an anchor before a nested list on its line', '- &xy  - a\n', ['yaml/syntax error 1:3 an `&anchor` or `!tag` of a list stands on the line of its first `- ` (yaml MISSING_CHAR) | end the line after the anchor or tag, and put the list\'s items on the lines below it, indented']],
+    [
+      'an anchor before a list inside brackets, after a space',
+      'toolkits: [ &t - a ]\n',
+      [
+        'yaml/syntax error 1:16 a block list item (`- `) or block mapping is written inside brackets (yaml BLOCK_IN_FLOW) | inside `[...]` or `{...}`, separate items with commas: `[a, b]`; or drop the brackets and write one `- item` per line',
+        'yaml/syntax error 1:13 an `&anchor` or `!tag` of a list stands on the line of its first `- ` (yaml MISSING_CHAR) | end the line after the anchor or tag, and put the list\'s items on the lines below it, indented',
+        'yaml/syntax error 1:18 two items inside brackets are not separated by a comma (yaml MISSING_CHAR) | separate the items with `,`: `[a, b]`, `{a: 1, b: 2}`',
+      ],
+    ],
+    [
+      'a block scalar indicator after a tab, as a list item',
+      '!x \n- \t|\t\t|\n',
+      [
+        'yaml/syntax error 2:7 a list item has no `- ` in front of it (yaml MISSING_CHAR) | start every item of a block list with `- `',
+        'yaml/unknown-tag error 1:1 Unresolved tag: !x | remove the tag; manifests use plain YAML values only',
+      ],
+    ],
+    ['a list as a key', 'name: a\n? [x, y]\n: 1\n', ['yaml/non-string-key error 2:3 a key here is not a plain string (a list, a mapping or nothing is used as a key) | keys are plain strings; quote the key or restructure the value']],
+    ['an indented word without a colon', 'toolkits:\n  github\n  enable: [a]\n', ['yaml/syntax error 2:3 `github` on line 2 has no `:` after it, so it runs into the next line (yaml MULTILINE_IMPLICIT_KEY) | write `github:` if it is a key']],
+    [
+      'a word among list items',
+      'toolkits:\n  - github\n  slack\n',
+      [
+        'yaml/syntax error 3:1 `slack` on line 3 is a key at the column of the list items above (`- github`, line 2); one mapping or list cannot mix the two (yaml BAD_INDENT) | Indent it under the key it belongs to, or make it `- item` like the lines around it.',
+        'yaml/syntax error 3:3 `slack` on line 3 is neither `key: value` nor a list item (yaml MISSING_CHAR) | add `: ` after the key, or `- ` before a list item; check the indentation against the lines above',
+      ],
+    ],
+    [
+      'a key between levels with no space after its colon',
+      'toolkits:\n  enable: [a]\n tools:x\n',
+      [
+        'yaml/syntax error 3:1 `tools:x` on line 3 starts at column 2, which lines up with no line above it, so it is read as part of `toolkits` (line 1) (yaml BAD_INDENT) | It probably belongs at column 1, next to `toolkits` (line 1); at column 3, next to `enable` (line 2) it would belong with `enable` instead.',
+        'yaml/syntax error 3:2 `tools:x` on line 3 has no space after its `:`, so it is read as one plain value, not a key and its value (yaml MISSING_CHAR) | put a space after the colon: `tools: x`',
+      ],
+    ],
+    [
+      'a key between levels whose value holds a colon',
+      'toolkits:\n  enable: [a]\n tools: a: b\n',
+      [
+        'yaml/syntax error 3:1 `tools` on line 3 starts at column 2, which lines up with no line above it, so it is read as part of `toolkits` (line 1) (yaml BAD_INDENT) | It probably belongs at column 1, next to `toolkits` (line 1); at column 3, next to `enable` (line 2) it would belong with `enable` instead.',
+        'yaml/syntax error 3:9 the value of `tools` on line 3 contains `: `, which starts another key (yaml BLOCK_AS_IMPLICIT_KEY) | put the value in quotes: `tools: "a: b"`',
+      ],
+    ],
+    ['a tab as indentation', 'toolkits:\n\tenable: [a]\n', ['yaml/tab-indent error 2:1 Tabs are not allowed as indentation | indent with spaces; YAML forbids tabs in indentation']],
+    // Block scalars
+    ['a block scalar with indented blank lines first', 'description: |\n    \n  text\n', ['yaml/syntax error 3:3 a `|` or `>` block starts with blank lines indented more than its first line of text (yaml MISSING_CHAR) | remove the spaces from those blank lines, or give the indentation after the indicator: `|2`']],
+    ['text after a block scalar indicator', 'description: |x\n  text\n', ['yaml/syntax error 1:15 text follows the `|` or `>` of a block scalar on its line (yaml UNEXPECTED_TOKEN) | start the text on the next line, indented; only a comment may follow `|` or `>`']],
+    [
+      'a tab in a block scalar header: yaml ends at the end of the file',
+      '|\t|\n',
+      [
+        'yaml/syntax error 1:3 unexpected `|` on line 1 (yaml UNEXPECTED_TOKEN) | look for an unmatched bracket or quote, or a stray character, on this line or the one before',
+        'yaml/syntax error 2:1 unexpected end of the file on line 2 (yaml UNEXPECTED_TOKEN) | look for an unmatched bracket or quote, or a stray character, on this line or the one before',
+      ],
+    ],
+    // Directives and documents
+    ['directives without ---', '%YAML 1.2\nname: a\n', ['yaml/syntax error 2:1 a directive (`%YAML`, `%TAG`) is not followed by a `---` line before the document (yaml MISSING_CHAR) | put a line `---` after the directives']],
+    [
+      'a list on the --- line',
+      '--- - a\n',
+      [
+        'yaml/syntax error 1:5 a block list or mapping starts on the `---` line (yaml MISSING_CHAR) | start it on the line after `---`',
+        'yaml/syntax error 1:7 unexpected `a` on line 1 (yaml UNEXPECTED_TOKEN) | look for an unmatched bracket or quote, or a stray character, on this line or the one before',
+      ],
+    ],
+    ['an unknown directive', '%FOO bar\n---\nname: a\n', ['yaml/directive warning 1:1 Unknown directive %FOO | remove the directive: manifests need none']],
+    ['a %TAG directive with one part', '%TAG !x!\n---\nname: a\n', ['yaml/directive warning 1:1 %TAG directive should contain exactly two parts | remove the directive: manifests need none']],
+    ['a directive between documents', 'name: a\n...\n%FOO bar\n---\nname: b\n', ['yaml/directive warning 3:1 Unknown directive %FOO | remove the directive: manifests need none']],
+    ['a directive indented on line 1', '  %YAML 1.2\n', ['yaml/syntax error 1:3 a plain value cannot start with `%`: YAML reserves it (yaml BAD_SCALAR_START) | put the value in quotes']],
+    ['a directive after content, with spaces after it', 'name: a\n%YAML 1.2  \n', ['yaml/syntax error 2:1 `%YAML 1.2` on line 2 is a directive after content (yaml MISSING_CHAR) | directives (`%YAML`, `%TAG`) go at the top of the file, before the `---` of the first document']],
+  ])('%s', (_name, text, expected) => {
+    expect(findings(text)).toEqual(expected);
+  });
+});
+
+describe('yaml errors that no manifest text reaches in this process', () => {
+  const source = new SourceText('name: a\nuser_id: b\n');
+  const at = { start: { line: 2, col: 1 }, end: { line: 2, col: 8 } };
+  const diagnostic = (error: YAMLError) => yamlDiagnostic(error, source, 'm.yaml');
+
+  it('the composer running out of stack is input/too-deep, in our words', () => {
+    // parse.ts measures the nesting before yaml composes, and on Node 20 a second such document in
+    // one process can abort V8 (depth.ts): the error yaml would give is made here instead.
+    expect(diagnostic(new YAMLParseError([8, 15], 'RESOURCE_EXHAUSTION', 'Maximum call stack size exceeded'))).toStrictEqual({
+      code: 'input/too-deep',
+      severity: 'error',
+      message: 'collections are nested too deeply for the YAML parser to read',
+      file: 'm.yaml',
+      range: at,
+      hint: 'a session manifest needs only a few levels; this looks like a generated or hostile file',
+    });
+  });
+
+  it.each([
+    // yaml 2.9.1 never reports IMPOSSIBLE for text; a later yaml may add MISSING_CHAR messages.
+    ['a code we have no words for', new YAMLParseError([8, 15], 'IMPOSSIBLE', 'Map comment with trailing content'), 'error', 'Map comment with trailing content (yaml IMPOSSIBLE)'],
+    ['a MISSING_CHAR message we have no words for', new YAMLParseError([8, 15], 'MISSING_CHAR', 'Missing something new'), 'error', 'Missing something new (yaml MISSING_CHAR)'],
+    ['a warning we have no words for', new YAMLWarning([8, 15], 'IMPOSSIBLE', 'Something odd'), 'warning', 'Something odd (yaml IMPOSSIBLE)'],
+  ])("%s keeps yaml's words and severity, and has no hint", (_name, error, severity, message) => {
+    expect(diagnostic(error)).toStrictEqual({ code: 'yaml/syntax', severity, message, file: 'm.yaml', range: at });
+  });
+});
