@@ -30,8 +30,12 @@ export interface AliasReport {
 export function checkAliases(doc: Document, source: SourceText, file: string): AliasReport {
   const diagnostics: Diagnostic[] = [];
   let firstAlias: Range | undefined;
+  let seen = 0;
   visit(doc, {
     Alias(_key, alias, path) {
+      // yaml's resolve walks the document for each alias: 20,000 aliases took minutes. Past the
+      // limit the document is refused for its alias count (`documentData`), so stop looking.
+      if (++seen > MAX_ALIAS_COUNT + 1) return visit.BREAK;
       const range = nodeRange(source, alias as unknown as Node) ?? source.range(doc.range?.[0] ?? 0);
       firstAlias ??= range;
       const target = alias.resolve(doc);
@@ -54,6 +58,7 @@ export function checkAliases(doc: Document, source: SourceText, file: string): A
           range,
         });
       }
+      return undefined;
     },
   });
   return { diagnostics, firstAlias };

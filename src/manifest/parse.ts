@@ -13,7 +13,7 @@ import { MAX_YAML_FINDINGS, readTokens, tooDeep } from './tokens.js';
 export { MAX_DOCUMENTS, MAX_TOKENS } from './tokens.js';
 import { capDiagnostic } from '../diagnostics/excerpt.js';
 import type { ManifestDocument } from './types.js';
-import { oneFindingPerMistake, yamlDiagnostic } from './yaml-errors.js';
+import { oneFindingPerMistake, yamlDiagnostics } from './yaml-errors.js';
 import { isPlainObject } from '../util/plain-object.js';
 
 /** Options for parsing one in-memory source; see `LoadOptions` for the meaning of each. */
@@ -96,7 +96,7 @@ export function parseManifestText(input: string | Uint8Array, file: string, opti
   const docs = Array.from(composer.compose(tokens)) as Document.Parsed[];
   if (docs.length === 0) {
     const info = composer.streamInfo();
-    diagnostics.push(...oneFindingPerMistake([...info.errors, ...info.warnings].map((e) => yamlDiagnostic(e, source, file))));
+    diagnostics.push(...oneFindingPerMistake(yamlDiagnostics([...info.errors, ...info.warnings], source, file)));
     diagnostics.push({ code: 'yaml/empty', severity: 'warning', message: 'the file holds no YAML document', file, range: source.range(0) });
     return { file, text, documents: [], diagnostics: capYamlFindings(diagnostics) };
   }
@@ -164,13 +164,12 @@ function yamlFindings(doc: Document.Parsed, source: SourceText, file: string): D
   const duplicates = findDuplicateKeys(doc, source, file);
   const duplicateAt = new Set(duplicates.map((d) => d.offset));
   const diagnostics = duplicates.map((d) => d.diagnostic);
-  for (const e of [...doc.errors, ...doc.warnings]) {
-    // Our duplicate-key finding names both places; yaml's names only the second.
-    if (e.code === 'DUPLICATE_KEY' && duplicateAt.has(e.pos[0])) continue;
-    // Reported once per directive by versionDirectives, with the version in the message.
-    if (e.code === 'BAD_DIRECTIVE' && /YAML version/i.test(e.message)) continue;
-    diagnostics.push(yamlDiagnostic(e, source, file));
-  }
+  const errors = [...doc.errors, ...doc.warnings].filter(
+    // Our duplicate-key finding names both places; yaml's names only the second. A version
+    // directive is reported once per directive by versionDirectives, with the version in the message.
+    (e) => !(e.code === 'DUPLICATE_KEY' && duplicateAt.has(e.pos[0])) && !(e.code === 'BAD_DIRECTIVE' && /YAML version/i.test(e.message)),
+  );
+  diagnostics.push(...yamlDiagnostics(errors, source, file));
   return oneFindingPerMistake(diagnostics);
 }
 

@@ -206,6 +206,23 @@ function unexpectedWords(m: string, text: string, at: number, line: Line): Plain
   return { message: `unexpected ${tokenAt(text, at)} on line ${line.n}`, hint: 'look for an unmatched bracket or quote, or a stray character, on this line or the one before' };
 }
 
+/** yaml's findings past this many in one document are counted, not put in words (`yamlDiagnostics`). */
+const WORDED = 200;
+
+/**
+ * yaml's errors and warnings as located diagnostics: the first `WORDED` in our words; the rest
+ * (a hostile text gives tens of thousands: 20,000 `*a:` lines, 200,000 `\u` in one string) with
+ * yaml's message only. Putting a finding in words reads its line, which costs the text's length:
+ * every one in words made such a text take minutes. Only the first hundred are shown anyway
+ * (`capYamlFindings`), the rest counted.
+ */
+export function yamlDiagnostics(errors: readonly YAMLError[], source: SourceText, file: string): Diagnostic[] {
+  return errors.map((e, i): Diagnostic => {
+    if (i < WORDED) return yamlDiagnostic(e, source, file);
+    return { code: mapped[e.code]?.code ?? 'yaml/syntax', severity: e.name === 'YAMLWarning' ? 'warning' : 'error', message: `${excerpt(e.message, 300)} (yaml ${e.code})`, file, range: source.range(e.pos[0], e.pos[1]) };
+  });
+}
+
 /**
  * One of yaml's errors or warnings as a located diagnostic. yaml's warnings are findings too:
  * an unknown tag (`!!js/function`) is only a warning there, but nothing here loads code, so a tag

@@ -175,6 +175,12 @@ export const handPicked: Case[] = [
   { name: 'an alias before its anchor', file: 'alias-early.yaml', content: 'name: x\ntoolkits: *t\nother: &t [gmail]\n', codes: ['yaml/syntax'], line: 2 },
   // yaml-errors.ts once found the name of an alias ending in `:` with a regex anchored at the end
   // of the text, which retried from every `*` before it: minutes for this file.
+  // Tens of thousands of yaml errors or aliases in a file under the limits: each used to be put in
+  // words (reading its line) or resolved (walking the document), minutes in all.
+  { name: "20,000 aliases ending in ':'", file: 'many-colon-aliases.yaml', content: `${Array.from({ length: 20_000 }, (_, i) => `k${i}: *a:`).join('\n')}\n`, codes: ['yaml/syntax'] },
+  { name: '20,000 aliases of one anchor', file: 'many-aliases.yaml', content: `name: x\na: &a 1\n${Array.from({ length: 20_000 }, (_, i) => `k${i}: *a`).join('\n')}\n`, codes: ['yaml/excessive-aliases'] },
+  { name: '100,000 anchors on one node', file: 'many-anchors.yaml', content: `${'&a '.repeat(100_000)}- a\n`, codes: ['yaml/syntax'], line: 1 },
+  { name: '200,000 bad escapes in one string', file: 'many-escapes.yaml', content: `name: "${'\\u'.repeat(200_000)}"\n`, codes: ['yaml/syntax'], line: 1 },
   { name: "500,000 '*' before an alias ending in ':'", file: 'alias-colon-stars.yaml', content: `name: x\n# ${'*'.repeat(500_000)}\nuser_id: *a:\n`, codes: ['yaml/syntax'], line: 3 },
 
   // Nesting.
