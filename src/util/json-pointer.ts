@@ -1,7 +1,10 @@
 /** JSON pointers (RFC 6901): the one escaping of segments (`~` as `~0`, `/` as `~1`), joined and split. */
 
 export function escapeSegment(segment: string | number): string {
-  return String(segment).replace(/~/g, '~0').replace(/\//g, '~1');
+  if (typeof segment === 'number') return String(segment);
+  // Most segments are slugs and keys with neither character: skip the two regular expressions.
+  if (!segment.includes('~') && !segment.includes('/')) return segment;
+  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
 export function unescapeSegment(segment: string): string {
@@ -10,7 +13,9 @@ export function unescapeSegment(segment: string): string {
 
 /** `pointer` with `segments` appended: `joinPointer('/tools', 'a/b', 0)` is `/tools/a~1b/0`; `''` is the whole document. */
 export function joinPointer(pointer: string, ...segments: ReadonlyArray<string | number>): string {
-  return pointer + segments.map((s) => '/' + escapeSegment(s)).join('');
+  let out = pointer;
+  for (const s of segments) out += '/' + escapeSegment(s);
+  return out;
 }
 
 /** The unescaped segments of a pointer; `''` is the whole document, `'/'` its key `''`. */

@@ -1,6 +1,6 @@
 import { valueAt } from '../pointer.js';
 import { joinPointer } from '../../util/json-pointer.js';
-import { has, stringList } from '../rule.js';
+import { has } from '../rule.js';
 import { asPlainObject } from '../../util/plain-object.js';
 
 /**
@@ -66,14 +66,35 @@ export interface TagFilter {
   disable: Array<{ tag: string; pointer: string }>;
 }
 
+/** Two kinds of policy read the same filters: read each once per document (`''` is the global one). */
+const filtersOf = new WeakMap<object, Map<string, TagFilter | undefined>>();
+
 /** The global tag filter (`tags`), or a toolkit's own (`tools.<toolkit>.tags`); undefined when not declared. */
 export function tagFilter(data: unknown, toolkit?: string): TagFilter | undefined {
   const root = asPlainObject(data);
-  const value = toolkit === undefined ? root?.['tags'] : asPlainObject(asPlainObject(root?.['tools'])?.[toolkit])?.['tags'];
+  if (root === undefined) return undefined;
+  let filters = filtersOf.get(root);
+  if (filters === undefined) {
+    filters = new Map();
+    filtersOf.set(root, filters);
+  }
+  // A toolkit's key starts with `/`, so no toolkit name can take the global filter's `''`.
+  const key = toolkit === undefined ? '' : `/${toolkit}`;
+  if (filters.has(key)) return filters.get(key);
+  const filter = readTagFilter(root, toolkit);
+  filters.set(key, filter);
+  return filter;
+}
+
+function readTagFilter(root: Record<string, unknown>, toolkit: string | undefined): TagFilter | undefined {
+  const value = toolkit === undefined ? root['tags'] : asPlainObject(asPlainObject(root['tools'])?.[toolkit])?.['tags'];
   if (value === undefined) return undefined;
   const pointer = toolkit === undefined ? '/tags' : joinPointer('/tools', toolkit, 'tags');
-  const entries = (p: string, list: unknown): Array<{ tag: string; pointer: string }> =>
-    (stringList(list) !== undefined ? (list as unknown[]) : []).flatMap((tag, i) => (typeof tag === 'string' ? [{ tag, pointer: joinPointer(p, i) }] : []));
+  const entries = (p: string, list: unknown): Array<{ tag: string; pointer: string }> => {
+    const out: Array<{ tag: string; pointer: string }> = [];
+    if (Array.isArray(list)) for (let i = 0; i < list.length; i++) if (typeof list[i] === 'string') out.push({ tag: list[i] as string, pointer: `${p}/${i}` });
+    return out;
+  };
   if (Array.isArray(value)) return { pointer, bare: true, enable: entries(pointer, value), disable: [] };
   const obj = asPlainObject(value);
   if (obj === undefined) return undefined;
