@@ -1,5 +1,5 @@
 import { excerpt } from '../diagnostics/excerpt.js';
-import { didYouMean } from './did-you-mean.js';
+import { completion, didYouMean } from './did-you-mean.js';
 import { dottedPath, valueAt } from './pointer.js';
 import { joinPointer } from '../util/json-pointer.js';
 import type { AjvError, CleanupSource, SchemaFinding } from './cleanup-types.js';
@@ -206,7 +206,7 @@ function unknownKeyFinding(err: AjvError, src: CleanupSource): SchemaFinding | u
   if (['__proto__', 'constructor', 'prototype'].includes(key)) {
     return keyFinding({ ...err, keyword: 'not', propertyName: key }, src);
   }
-  const suggestion = didYouMean(key, allowed);
+  const suggestion = didYouMean(key, allowed) ?? completion(key, allowed);
   return {
     code: 'schema/unknown-key',
     message: `unknown key \`${key}\`${pointer === '' ? '' : ` in \`${where}\``}`,

@@ -46,3 +46,15 @@ export function didYouMean(input: string, candidates: readonly string[]): string
   const budget = Math.max(1, Math.floor(Math.max(input.length, best.length) / 3));
   return bestDistance <= budget ? best : undefined;
 }
+
+/**
+ * The one candidate that `input` begins (case-insensitive), for a key cut short
+ * (`enable_proxy` for `enable_proxy_execution`), which is too many edits away for `didYouMean`.
+ * Undefined when the input is under four characters or begins several candidates.
+ */
+export function completion(input: string, candidates: readonly string[]): string | undefined {
+  if (input.length < 4) return undefined;
+  const needle = input.toLowerCase();
+  const found = candidates.filter((c) => c.length > needle.length && c.toLowerCase().startsWith(needle));
+  return found.length === 1 ? found[0] : undefined;
+}

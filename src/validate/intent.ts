@@ -1,6 +1,7 @@
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { ManifestDocument } from '../manifest/types.js';
 import { KEYWORDS } from './catalog-slugs.js';
+import { didYouMean } from './did-you-mean.js';
 import { dottedPath, valueAt } from './pointer.js';
 import { joinPointer, splitPointer } from '../util/json-pointer.js';
 import { manifestSchema } from './schema.js';
@@ -129,6 +130,8 @@ export function intentHint(doc: ManifestDocument, d: Pick<Diagnostic, 'code' | '
   if (indentation !== undefined) return indentation;
   const [section, key] = segments;
   if (segments.length === 2 && (section === 'tools' || section === 'auth_configs' || section === 'connected_accounts') && KEYWORDS.has(key!)) return keywordIntent(doc, section, key!);
+  // `enabled` or `disabel` is a slip of the keyword, which the schema's did-you-mean already names.
+  if (segments.length === 2 && section === 'toolkits' && didYouMean(key!, ['enable', 'disable']) !== undefined) return undefined;
   if (segments.length === 2 && section === 'toolkits') return `\`toolkits\` takes only \`enable\` or \`disable\` lists of toolkit slugs; to choose the tools of \`${key!}\`, use \`tools.${key!}\`.`;
   if (segments.length === 2 && section === 'tags' && /Hint$/.test(key!)) return `\`tags\` takes \`enable\` and \`disable\` lists of hints: \`tags: {enable: [${key!}]}\`.`;
   if (segments.length === 1 && (section === 'enable' || section === 'disable')) {

@@ -6,6 +6,7 @@ import { toolWrongToolkit } from '../../../src/validate/rules/tool-wrong-toolkit
 import { unknownTool } from '../../../src/validate/rules/unknown-tool.js';
 import { unknownToolkit } from '../../../src/validate/rules/unknown-toolkit.js';
 import { catalogSlugs } from '../../../src/validate/catalog-slugs.js';
+import { completion } from '../../../src/validate/did-you-mean.js';
 import type { CatalogRule } from '../../../src/validate/rule.js';
 import type { Catalog } from '../../../src/catalog/catalog.js';
 import type { ManifestDocument } from '../../../src/manifest/types.js';
@@ -80,6 +81,9 @@ describe('keywords where a toolkit belongs', () => {
     ['a lost indentation under a toolkit', 'name: a\nuser_id: u\ntools:\n  github:\n  enable: [GITHUB_GET_A_REPOSITORY]\n', ['schema/type@4:3', 'rule/misplaced-key@5:3'], 'indent `enable` under `github`'],
     ['a lost indentation at the top', 'name: a\nuser_id: u\ntoolkits:\nenable: [github]\n', ['schema/type@3:1', 'schema/unknown-key@4:1'], 'indent `enable` under `toolkits`'],
     ['a toolkit under toolkits', 'name: a\nuser_id: u\ntoolkits:\n  github: {enable: [X]}\n', ['schema/unknown-key@4:3'], 'use `tools.github`'],
+    ['a slip of enable under toolkits is no toolkit', 'name: a\nuser_id: u\ntoolkits:\n  enabled: [github]\n', ['schema/unknown-key@4:3'], 'Did you mean `enable`?'],
+    ['a slip of disable under toolkits, any case', 'name: a\nuser_id: u\ntoolkits:\n  Disabel: [github]\n', ['schema/unknown-key@4:3'], 'Did you mean `disable`?'],
+    ['a key cut short', 'name: a\nuser_id: u\nworkbench:\n  enable_proxy: false\n', ['schema/unknown-key@4:3'], 'Did you mean `enable_proxy_execution`?'],
     ['a tag as a key', 'name: a\nuser_id: u\ntags:\n  readOnlyHint: true\n', ['schema/unknown-key@4:3'], '`tags: {enable: [readOnlyHint]}`'],
     ['a section as a switch', 'name: a\nuser_id: u\nworkbench: false\n', ['schema/type@3:12'], 'Write `workbench: {enable: false}`'],
     ['auth_configs.enable', 'name: a\nuser_id: u\nauth_configs:\n  enable: [gmail]\n', ['rule/misplaced-key@4:3'], '`auth_configs` maps a toolkit slug to an id'],
@@ -87,5 +91,19 @@ describe('keywords where a toolkit belongs', () => {
     const found = sortDiagnostics(validateDocument(doc(yaml)));
     expect(where(found)).toEqual(expected);
     expect(found.map((f) => f.hint ?? '').join('\n')).toContain(hint);
+  });
+});
+
+describe('completion: a key cut short', () => {
+  it.each([
+    ['enable_proxy', ['enable', 'enable_proxy_execution'], 'enable_proxy_execution'],
+    ['ENABLE_PROX', ['enable', 'enable_proxy_execution'], 'enable_proxy_execution'],
+    ['enable', ['enable_wait_for_connections', 'enable_connection_removal'], undefined],
+    ['ena', ['enable_proxy_execution'], undefined],
+    ['enab', ['enable_proxy_execution'], 'enable_proxy_execution'],
+    ['enable', ['enable'], undefined],
+    ['proxy', ['enable_proxy_execution'], undefined],
+  ])('%s among %j is %s', (input, candidates, expected) => {
+    expect(completion(input, candidates)).toBe(expected);
   });
 });
