@@ -53,6 +53,14 @@ describe('tagFilter and toolEntries', () => {
     expect(toolEntries(d)).toEqual(['gh', 'sl', 'jr', 'nt']);
   });
 
+  it('a toolkit named like the global filter\'s place in the cache is still its own', () => {
+    const d = data('tags: [readOnlyHint]\ntools:\n  undefined: { tags: { disable: [destructiveHint] } }\n  "": { tags: [openWorldHint] }\n');
+    expect(tagFilter(d)?.pointer).toBe('/tags');
+    expect(tagFilter(d, 'undefined')?.disable).toEqual([{ tag: 'destructiveHint', pointer: '/tools/undefined/tags/disable/0' }]);
+    expect(tagFilter(d, '')?.enable).toEqual([{ tag: 'openWorldHint', pointer: '/tools//tags/0' }]);
+    expect(tagFilter(d)?.enable).toEqual([{ tag: 'readOnlyHint', pointer: '/tags/0' }]);
+  });
+
   it('a document that is not a mapping has none', () => {
     expect(tagFilter(data('- tags: [a]\n'))).toBeUndefined();
     expect(tagFilter(data('- tools: { a: { tags: [b] } }\n'), 'a')).toBeUndefined();
