@@ -79,7 +79,7 @@ export const catalogue = {
   'catalog/unknown-tool': { severity: 'warning', description: 'A tool slug that the catalogue does not list for its toolkit (with the closest known slug).' },
   'catalog/tool-wrong-toolkit': { severity: 'warning', description: 'A tool listed under a toolkit it does not belong to; the message names the right toolkit.' },
 
-  'config/not-found': { severity: 'error', description: 'The file given with `--config` does not exist or is not a file.' },
+  'config/not-found': { severity: 'error', description: 'The file given with `--config` does not exist or is not a file, or the `sessionctl.yaml` found in a folder is no file (a folder, a symbolic link to nothing).' },
   'config/unknown-key': { severity: 'error', description: 'A key that the project configuration schema does not define (`schemas/sessionctl-config.schema.json`).' },
   'config/type': { severity: 'error', description: 'A value in `sessionctl.yaml` has the wrong type.' },
   'config/required': { severity: 'error', description: 'A key that `sessionctl.yaml` requires is missing (a policy without `id` or `message`, an override without `files`).' },

@@ -1,16 +1,8 @@
-import { statSync } from 'node:fs';
+import { lstatSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 /** The names a project file may have, in the order they are looked for in each folder. */
 export const PROJECT_FILES = ['sessionctl.yaml', 'sessionctl.yml'] as const;
-
-function isFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
-}
 
 function exists(path: string): boolean {
   try {
@@ -21,18 +13,43 @@ function exists(path: string): boolean {
   }
 }
 
+/** Whether the folder has an entry of that name, whatever it is (a dangling link included). */
+function hasEntry(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The project file that applies in `cwd`: the first `sessionctl.yaml` (or `.yml`) found in `cwd`
  * or a folder above it. The search stops at the root of the repository (a folder holding `.git`,
  * itself included) or of the file system, so that a file outside the repository never changes
- * what a checkout does.
+ * what a checkout does. An entry of that name that is no file (a link to nothing, a folder) is
+ * returned too, for the loader to refuse: skipping it would run without the project's policies.
  */
 export function findProjectFile(cwd: string): string | undefined {
   for (let dir = cwd; ; dir = dirname(dir)) {
     for (const name of PROJECT_FILES) {
       const candidate = join(dir, name);
-      if (isFile(candidate)) return candidate;
+      if (hasEntry(candidate)) return candidate;
     }
     if (exists(join(dir, '.git')) || dirname(dir) === dir) return undefined;
+  }
+}
+
+/** Why a path is not a file the project can be read from, or undefined when it is a regular file (after links). */
+export function notAFile(path: string): string | undefined {
+  try {
+    const stat = statSync(path);
+    if (stat.isFile()) return undefined;
+    return stat.isDirectory() ? 'it is a folder' : 'it is not a regular file';
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP') return 'it is a loop of symbolic links';
+    if (code === 'ENOENT' && hasEntry(path)) return 'it is a symbolic link to nothing';
+    return code === 'ENOENT' ? 'it does not exist' : `it cannot be read (${code ?? 'error'})`;
   }
 }

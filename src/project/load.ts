@@ -1,11 +1,10 @@
-import { statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { sortDiagnostics, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { loadManifestFile } from '../manifest/load.js';
 import { maskSecretsInSources } from '../validate/mask.js';
 import type { PolicySpec } from '../validate/policies/types.js';
 import { configChecks } from './checks.js';
-import { findProjectFile } from './find.js';
+import { findProjectFile, notAFile } from './find.js';
 import { configSchemaDiagnostics } from './schema.js';
 import { configSecrets } from './secrets.js';
 import { emptyProject, type ProjectConfig, type ProjectFileData } from './types.js';
@@ -54,14 +53,24 @@ export async function loadProjectConfig(options: LoadProjectOptions): Promise<Pr
   if (options.file === false) return none;
   const file = options.file === undefined ? findProjectFile(options.cwd) : resolve(options.cwd, options.file);
   if (file === undefined) return none;
-  if (options.file !== undefined && !isFile(file)) {
-    const diagnostic: Diagnostic = {
-      code: 'config/not-found',
-      severity: 'error',
-      message: `the configuration file ${options.file} does not exist or is not a file`,
-      hint: 'Check the path given with --config, or create the file with `sessionctl init --config`.',
-      file,
-    };
+  const why = notAFile(file);
+  if (why !== undefined) {
+    const diagnostic: Diagnostic =
+      options.file !== undefined
+        ? {
+            code: 'config/not-found',
+            severity: 'error',
+            message: `the configuration file ${options.file} cannot be used: ${why}`,
+            hint: 'Check the path given with --config, or create the file with `sessionctl init --config`.',
+            file,
+          }
+        : {
+            code: 'config/not-found',
+            severity: 'error',
+            message: `${basename(file)} was found here, but ${why}`,
+            hint: 'Replace it with the project file, or remove it: skipping it would run without the project\'s rules and policies (`--no-config` runs without any).',
+            file,
+          };
     return { config: undefined, diagnostics: [diagnostic], file, sources: new Map(), secrets: [] };
   }
   const fast = options.fastPath === false ? undefined : await loadCleanConfig(file);
@@ -109,14 +118,6 @@ async function loadCleanConfig(file: string): Promise<ProjectLoad | undefined> {
   const doc = new PlainDocument(file, data);
   if (configSecrets(doc).diagnostics.length > 0 || configSchemaDiagnostics(doc).length > 0 || configChecks(doc).length > 0) return undefined;
   return { config: resolveConfig(file, data as ProjectFileData), diagnostics: [], file, sources: new Map([[file, text]]), secrets: [] };
-}
-
-function isFile(path: string): boolean {
-  try {
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
 }
 
 const kindNames = new Set(policyKinds.map((k) => k.name));

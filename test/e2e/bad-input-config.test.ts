@@ -5,7 +5,7 @@
  * per-test timeout; a secret written into the file never reaches any output. Each case has its own
  * folder (the file is found there), removed after the run.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Code } from '../../src/diagnostics/codes.js';
@@ -119,6 +119,25 @@ describe('bad input in sessionctl.yaml: exit 2, a located error, no stack trace'
       expect(r.exitCode).toBe(2);
       expect((JSON.parse(r.stdout) as { diagnostics: JsonDiagnostic[] }).diagnostics.map((d) => d.code)).toEqual(['config/not-found']);
     }
+  });
+
+  it.each([
+    ['a symbolic link to nothing', (at: string) => symlink(join(at, 'gone.yaml'), join(at, 'sessionctl.yaml')), 'sessionctl.yaml was found here, but it is a symbolic link to nothing'],
+    ['a folder', (at: string) => mkdir(join(at, 'sessionctl.yaml')), 'sessionctl.yaml was found here, but it is a folder'],
+  ])('a sessionctl.yaml found above that is %s stops the run (exit 2) instead of running without its policies', async (name, make, message) => {
+    const at = join(root, `found-${name.replaceAll(' ', '-')}`);
+    await mkdir(join(at, '.git'), { recursive: true });
+    await mkdir(join(at, 'teams'));
+    await writeFile(join(at, 'teams', 'm.yaml'), 'user_id: u\n');
+    await make(at);
+    const r = await runCli(['validate', 'm.yaml'], { cwd: join(at, 'teams'), env: {} });
+    expect(r.exitCode).toBe(2);
+    expect(r.stdout.split('\n').slice(0, 2)).toEqual([
+      `../sessionctl.yaml  error  ${message}  config/not-found`,
+      "  hint: Replace it with the project file, or remove it: skipping it would run without the project's rules and policies (`--no-config` runs without any).",
+    ]);
+    const without = await runCli(['validate', 'm.yaml', '--no-config'], { cwd: join(at, 'teams'), env: {} });
+    expect(without.exitCode).toBe(0);
   });
 
   it.each([

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { findProjectFile } from '../../../src/project/find.js';
@@ -39,6 +39,37 @@ describe('finding sessionctl.yaml', () => {
     const missing = await loadProjectConfig({ cwd: dir, env: {}, file: 'nope.yaml' });
     expect(missing.config).toBeUndefined();
     expect(missing.diagnostics.map((d) => [d.code, d.file])).toEqual([['config/not-found', join(dir, 'nope.yaml')]]);
+  });
+});
+
+describe('a sessionctl.yaml found that is no file', () => {
+  it.each([
+    ['a symbolic link to nothing', () => symlinkSync(join(dir, 'gone.yaml'), join(dir, 'sessionctl.yaml')), 'it is a symbolic link to nothing'],
+    ['a loop of symbolic links', () => symlinkSync(join(dir, 'sessionctl.yaml'), join(dir, 'sessionctl.yaml')), 'it is a loop of symbolic links'],
+    ['a folder', () => mkdirSync(join(dir, 'sessionctl.yaml')), 'it is a folder'],
+    ['a .yml folder', () => mkdirSync(join(dir, 'sessionctl.yml')), 'it is a folder'],
+  ])('%s stops the search and is config/not-found, not skipped for a file above it or none', async (_name, make, why) => {
+    mkdirSync(join(dir, 'sub'));
+    writeFileSync(join(dir, 'sub', 'm.yaml'), 'user_id: u\n');
+    make();
+    const name = existsSync(join(dir, 'sessionctl.yml')) ? 'sessionctl.yml' : 'sessionctl.yaml';
+    expect(findProjectFile(join(dir, 'sub'))).toBe(join(dir, name));
+    const r = await loadProjectConfig({ cwd: join(dir, 'sub'), env: {} });
+    expect(r.config).toBeUndefined();
+    expect(r.diagnostics.map((d) => [d.code, d.severity, d.file, d.message])).toEqual([['config/not-found', 'error', join(dir, name), `${name} was found here, but ${why}`]]);
+  });
+
+  it('given with --config, says why it cannot be used', async () => {
+    symlinkSync(join(dir, 'gone.yaml'), join(dir, 'link.yaml'));
+    for (const [file, why] of [
+      ['link.yaml', 'it is a symbolic link to nothing'],
+      ['missing.yaml', 'it does not exist'],
+      ['.', 'it is a folder'],
+      ['/dev/null', 'it is not a regular file'],
+    ]) {
+      const r = await loadProjectConfig({ cwd: dir, env: {}, file });
+      expect(r.diagnostics.map((d) => d.message)).toEqual([`the configuration file ${file} cannot be used: ${why}`]);
+    }
   });
 });
 
