@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeSegment, joinPointer, splitPointer } from '../../../src/util/json-pointer.js';
+import { escapeSegment, joinPointer, parentPointer, splitPointer } from '../../../src/util/json-pointer.js';
 
 describe('JSON pointers (RFC 6901)', () => {
   it.each([
@@ -20,5 +20,15 @@ describe('JSON pointers (RFC 6901)', () => {
     expect(joinPointer('/tools', 'a/b', 0, 'tags')).toBe('/tools/a~1b/0/tags');
     expect(joinPointer('', '', 'x~')).toBe('//x~0');
     expect(splitPointer(joinPointer('', 'a/b', '~1', 3))).toEqual(['a/b', '~1', '3']);
+  });
+
+  it('reads a pointer written without its leading slash as the same segments, and finds parents', () => {
+    expect(splitPointer('tools/a~1b')).toEqual(['tools', 'a/b']);
+    expect(splitPointer('/')).toEqual(['']);
+    expect(splitPointer('')).toEqual([]);
+    expect(parentPointer('/tools/gmail')).toBe('/tools');
+    expect(parentPointer('/tools')).toBe('');
+    expect(parentPointer('')).toBe('');
+    expect(parentPointer('tools')).toBe('');
   });
 });
