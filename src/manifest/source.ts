@@ -1,7 +1,7 @@
 import { isAlias, isMap, isScalar, isSeq, LineCounter, type Document, type Node, type Pair, type YAMLMap } from 'yaml';
 import type { Position, Range } from '../diagnostics/diagnostic.js';
 import type { ScalarSource } from './types.js';
-import { splitPointer } from '../util/json-pointer.js';
+import { parentPointer, splitPointer } from '../util/json-pointer.js';
 
 /**
  * One source text and its line index. Every offset -> line:col conversion of the project happens
@@ -146,7 +146,9 @@ export function makeScalar(source: SourceText, doc: Document): (pointer: string)
     const found = walkPointer(doc, pointer);
     if (!found.complete || !isScalar(found.node) || found.node.range === undefined || found.node.range === null) return undefined;
     const [start, end] = found.node.range;
-    return { source: source.text.slice(start, end), style: scalarStyle(found.node.type) };
+    const parent = pointer === '' ? null : walkPointer(doc, parentPointer(pointer)).node;
+    const inFlow = (isMap(parent) || isSeq(parent)) && parent.flow === true;
+    return { source: source.text.slice(start, end), style: scalarStyle(found.node.type), ...(inFlow ? { inFlow } : {}) };
   };
 }
 

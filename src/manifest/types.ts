@@ -6,6 +6,8 @@ export interface ScalarSource {
   /** The scalar's text exactly as written, quotes included. */
   source: string;
   style: 'plain' | 'quoted' | 'block';
+  /** True inside a flow collection (`[...]`, `{...}`), where entries are parted by commas, not lines. */
+  inFlow?: boolean;
 }
 
 /**

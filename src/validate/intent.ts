@@ -2,12 +2,16 @@ import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { ManifestDocument } from '../manifest/types.js';
 import { KEYWORDS } from './catalog-slugs.js';
 import { didYouMean } from './did-you-mean.js';
+import { runOnHint } from './run-on-hint.js';
 import { dottedPath, valueAt } from './pointer.js';
 import { joinPointer, splitPointer } from '../util/json-pointer.js';
 import { manifestSchema } from './schema.js';
 import { asPlainObject } from '../util/plain-object.js';
 
 type SchemaObject = Record<string, unknown>;
+
+/** Findings about a value's text, which a value run on from the next lines explains. */
+const RUN_ON_CODES = new Set(['schema/pattern', 'schema/enum', 'schema/format', 'schema/limit']);
 
 /** A schema with local `$ref`s followed and `allOf` branches merged (enough to list keys). */
 function resolved(schema: SchemaObject | undefined): SchemaObject | undefined {
@@ -125,6 +129,7 @@ export function intentHint(doc: ManifestDocument, d: Pick<Diagnostic, 'code' | '
     if (acceptsKey(pointer, 'enable')) return `Write \`${key}: {enable: ${String(valueAt(doc.data, pointer))}}\`: \`${key}\` is a section of settings.`;
     return undefined;
   }
+  if (RUN_ON_CODES.has(d.code)) return runOnHint(doc, pointer);
   if (d.code !== 'schema/unknown-key' && d.code !== 'rule/misplaced-key') return undefined;
   const indentation = underEmptySibling(doc, pointer);
   if (indentation !== undefined) return indentation;
