@@ -86,6 +86,22 @@ describe('catalog/unknown-tool', () => {
   });
 });
 
+describe('catalog/unknown-tool in lower case', () => {
+  it("another toolkit's tool written in lower case is named, upper case, with its toolkit; this toolkit's own gets the did-you-mean", () => {
+    const d = doc(`
+      tools:
+        alpha: [gmail_send, Alpha_Ping, ALPHA_pink]
+        beta: [beta_ping]
+    `);
+    expect(check(unknownTool, d)).toEqual([
+      warning('catalog/unknown-tool', '`gmail_send` is not a tool of `alpha` in the catalogue', '/tools/alpha/0', at(2, 11, 2, 21), 'Tool slugs are upper case: `GMAIL_SEND` is a tool of `gmail`; list it under `tools.gmail`.'),
+      warning('catalog/unknown-tool', '`Alpha_Ping` is not a tool of `alpha` in the catalogue', '/tools/alpha/1', at(2, 23, 2, 33), 'Did you mean `ALPHA_PING`?'),
+      warning('catalog/unknown-tool', '`ALPHA_pink` is not a tool of `alpha` in the catalogue', '/tools/alpha/2', at(2, 35, 2, 45), 'Did you mean `ALPHA_PING`?'),
+      warning('catalog/unknown-tool', '`beta_ping` is not a tool of `beta` in the catalogue', '/tools/beta/0', at(3, 10, 3, 19), 'Did you mean `BETA_PING`?'),
+    ]);
+  });
+});
+
 describe('catalog/tool-wrong-toolkit', () => {
   it('names the owner, related to the toolkit the tool is under; a toolkit the catalogue does not know is unknown-toolkit\'s', () => {
     const d = doc(`
