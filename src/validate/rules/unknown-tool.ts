@@ -9,7 +9,7 @@ import { finding, type CatalogRule } from '../rule.js';
 /** A hint with the closest tool of the toolkit, or how to list them. */
 function hintFor(catalog: Catalog, toolkit: string, slug: string): string {
   // Written in lower case, another toolkit's tool is no near miss of this toolkit's tools.
-  const owner = slug === slug.toUpperCase() ? undefined : catalog.tool(slug.toUpperCase())?.toolkit;
+  const owner = catalog.tool(slug.toUpperCase())?.toolkit;
   if (owner !== undefined && owner !== toolkit) return `Tool slugs are upper case: \`${slug.toUpperCase()}\` is a tool of \`${owner}\`; list it under \`tools.${owner}\`.`;
   const guess = suggest(catalog, `tool:${toolkit}`, slug, () => catalog.toolsOf(toolkit).map((t) => t.slug));
   return guess !== undefined ? `Did you mean \`${guess}\`?` : `Check the slug; if the tool is newer than the bundled catalogue, pass a current one with \`--catalog FILE\`.`;

@@ -32,6 +32,24 @@ describe('a plain value that runs on over lines', () => {
       'schema/pattern@4:3',
       '`gmail` on line 5 is read as more of this value: in `[...]` and `{...}` entries are parted by commas, not by lines; a comma is probably missing at the end of line 4.',
     ],
+    [
+      'a long line run on after a line of spaces',
+      lines(...head, 'toolkits:', '  - github', '    ', '    - google_analytics_and_some_more_words_here'),
+      'schema/pattern@4:5',
+      '`- google_analytics_and_some_more_word...` on line 6 is indented more than line 4, so it is read as more of this value, not as an entry of its own; if it is one, line it up with the entry on line 4.',
+    ],
+    [
+      'a run-on line of exactly 40 characters, shown whole',
+      lines(...head, 'toolkits:', '  - github', '    - abcdefghij_abcdefghij_abcdefghij_abcde'),
+      'schema/pattern@4:5',
+      '`- abcdefghij_abcdefghij_abcdefghij_abcde` on line 5 is indented more than line 4, so it is read as more of this value, not as an entry of its own; if it is one, line it up with the entry on line 4.',
+    ],
+    [
+      'a flow list without a comma, a blank line between',
+      lines(...head, 'toolkits: [slack, github', '', '  gmail]'),
+      'schema/pattern@3:19',
+      '`gmail` on line 5 is read as more of this value: in `[...]` and `{...}` entries are parted by commas, not by lines; a comma is probably missing at the end of line 3.',
+    ],
   ])('%s: the schema finding says why', (_name, yaml, at, hint) => {
     const found = sortDiagnostics(validateDocument(doc(yaml))).filter((d) => d.code.startsWith('schema/'));
     expect(where(found)).toEqual([at]);
