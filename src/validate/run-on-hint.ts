@@ -17,8 +17,8 @@ export function runOnHint(doc: ManifestDocument, pointer: string): string | unde
   const start = doc.locate(pointer).start.line;
   const shown = lines[next]!.trim();
   const quoted = shown.length > 40 ? `${shown.slice(0, 37)}...` : shown;
-  // In `[...]` and `{...}` lines do not part entries, commas do: the comma goes after the line before.
-  const before = start + lines.slice(0, next).findLastIndex((line) => line.trim() !== '');
-  if (scalar.inFlow === true) return `\`${quoted}\` on line ${start + next} is read as more of this value: in \`[...]\` and \`{...}\` entries are parted by commas, not by lines; a comma is probably missing at the end of line ${before}.`;
+  // In `[...]` and `{...}` lines do not part entries, commas do. The lines between are blank, so
+  // the comma goes after the value's first line.
+  if (scalar.inFlow === true) return `\`${quoted}\` on line ${start + next} is read as more of this value: in \`[...]\` and \`{...}\` entries are parted by commas, not by lines; a comma is probably missing at the end of line ${start}.`;
   return `\`${quoted}\` on line ${start + next} is indented more than line ${start}, so it is read as more of this value, not as an entry of its own; if it is one, line it up with the entry on line ${start}.`;
 }
