@@ -255,16 +255,32 @@ function versionDirectives(tokens: readonly CST.Token[], source: SourceText, fil
   return out;
 }
 
-/** Keeps the first findings of each file and says how many more there were; caps what messages quote. */
+/**
+ * Keeps at most `MAX_YAML_FINDINGS` findings of each file and says how many more there were; caps
+ * what messages quote. Errors are kept before warnings and notes (a file of thousands of warnings
+ * must still show the error that stops it), and the kept ones stay in the order they came in: the
+ * cap only leaves findings out, it never reorders them.
+ */
 function capYamlFindings(all: Diagnostic[]): Diagnostic[] {
   const diagnostics = all.map(capDiagnostic);
   if (diagnostics.length <= MAX_YAML_FINDINGS) return diagnostics;
-  const kept = diagnostics.slice(0, MAX_YAML_FINDINGS);
-  const rest = diagnostics.slice(MAX_YAML_FINDINGS);
+  const order: readonly Diagnostic['severity'][] = ['error', 'warning', 'info'];
+  const rank = (d: Diagnostic): number => order.indexOf(d.severity);
+  // Array.prototype.sort is stable: within a severity, the first ones in the file are kept.
+  const keptAt = new Set(
+    diagnostics
+      .map((_, i) => i)
+      .sort((a, b) => rank(diagnostics[a]!) - rank(diagnostics[b]!))
+      .slice(0, MAX_YAML_FINDINGS),
+  );
+  const kept = diagnostics.filter((_, i) => keptAt.has(i));
+  const rest = diagnostics.filter((_, i) => !keptAt.has(i));
   const next = rest[0] as Diagnostic;
   const more: Diagnostic = {
     code: next.code,
-    severity: rest.some((d) => d.severity === 'error') ? 'error' : next.severity,
+    // The count is as severe as the worst finding it stands for, so that the exit code does not change.
+    // (reduce, not Math.min(...): a hostile text has hundreds of thousands, past the argument limit).
+    severity: order[rest.reduce((worst, d) => Math.min(worst, rank(d)), order.length - 1)]!,
     message: `${rest.length} more problems in this file are not shown`,
   };
   if (next.file !== undefined) more.file = next.file;
