@@ -57,7 +57,7 @@ describe('yaml errors in plain words, word for word', () => {
       'name: !x"a"\n',
       [
         'yaml/syntax error 1:9 an `&anchor` or `!tag` is glued to the value after it (yaml MISSING_CHAR) | put a space between the anchor or tag and the value',
-        'yaml/unknown-tag error 1:7 Unresolved tag: !x | remove the tag; manifests use plain YAML values only',
+        'yaml/unknown-tag error 1:7 the tag `!x` is not one manifests use | remove the tag; manifests use plain YAML values only',
       ],
     ],
     ['an anchor glued to its value', 'toolkits: &t{a: 1}\n', ['yaml/syntax error 1:13 an `&anchor` or `!tag` is glued to the value after it (yaml MISSING_CHAR) | put a space between the anchor or tag and the value']],
@@ -84,8 +84,31 @@ describe('yaml errors in plain words, word for word', () => {
     ['an alias with an anchor', 'a: &a x\nname: &b *a\n', ['yaml/syntax error 2:10 an alias (`*name`) cannot have an anchor or tag of its own (yaml ALIAS_PROPS) | remove the `&anchor` or `!tag` in front of the alias']],
     ['two tags', 'name: !!str !!str x\n', ['yaml/syntax error 1:13 a value has two tags; it can have one (yaml MULTIPLE_TAGS) | remove the extra `!tag`']],
     ['an anchor before ?', '&a ? name\n: x\n', ['yaml/syntax error 1:4 an anchor or tag stands before the `?` or `:` it should follow (yaml BAD_PROP_ORDER) | write the anchor or tag after the indicator: `key: &anchor value`']],
-    ['a verbatim tag named like an object property', 'toolkits: !<constructor> {enable: [a]}\n', ['yaml/unknown-tag error 1:11 the tag on this list or mapping is not one manifests use | remove the tag; manifests use plain YAML values only']],
-    ['an unknown tag', 'name: !x a\n', ['yaml/unknown-tag error 1:7 Unresolved tag: !x | remove the tag; manifests use plain YAML values only']],
+    ['a verbatim tag named like an object property', 'toolkits: !<constructor> {enable: [a]}\n', ['yaml/unknown-tag error 1:11 the tag `!<constructor>` is not one manifests use | remove the tag; manifests use plain YAML values only']],
+    // A verbatim tag named like a property of every object is found on yaml's (empty) table of
+    // known tags, which then fails inside yaml: on a scalar, a mapping or a list, block or flow.
+    ['a verbatim tag named like an object property, on a scalar', 'name: a\nkey: !<constructor> x\n', ['yaml/unknown-tag error 2:6 the tag `!<constructor>` is not one manifests use | remove the tag; manifests use plain YAML values only']],
+    ['a verbatim tag named like an object property, on a block mapping', 'key: !<hasOwnProperty>\n  a: 1\n', ['yaml/unknown-tag error 1:6 the tag `!<hasOwnProperty>` is not one manifests use | remove the tag; manifests use plain YAML values only']],
+    ['a verbatim tag named like an object property, on a flow list', 'key: !<__proto__> [a]\n', ['yaml/unknown-tag error 1:6 the tag `!<__proto__>` is not one manifests use | remove the tag; manifests use plain YAML values only']],
+    ['a verbatim tag named like an object property, on a block scalar', 'key: !<valueOf> |\n  text\n', ['yaml/unknown-tag error 1:6 the tag `!<valueOf>` is not one manifests use | remove the tag; manifests use plain YAML values only']],
+    [
+      'verbatim tags named like object properties, on list items and inside brackets',
+      'k:\n  - !<toString> a\n  - !<propertyIsEnumerable>\n    - b\n  - [!<isPrototypeOf> x]\n',
+      // yaml reports a collection's tag after what the collection holds.
+      [
+        'yaml/unknown-tag error 2:5 the tag `!<toString>` is not one manifests use | remove the tag; manifests use plain YAML values only',
+        'yaml/unknown-tag error 5:6 the tag `!<isPrototypeOf>` is not one manifests use | remove the tag; manifests use plain YAML values only',
+        'yaml/unknown-tag error 3:5 the tag `!<propertyIsEnumerable>` is not one manifests use | remove the tag; manifests use plain YAML values only',
+      ],
+    ],
+    ['a YAML 1.1 tag', 'key: !!binary aGk=\n', ['yaml/unknown-tag error 1:6 the tag `!!binary` is not one manifests use | remove the tag; manifests use plain YAML values only']],
+    ['a tag handle never declared', 'key: !e!x a\n', ['yaml/unknown-tag error 1:6 the tag `!e!x` is not one manifests use | remove the tag; manifests use plain YAML values only']],
+    ['a verbatim tag without its >', 'key: !<a b\n', ['yaml/unknown-tag error 1:6 the tag `!<a` is not one manifests use | remove the tag; manifests use plain YAML values only']],
+    ['a core tag on a value it does not fit', 'key: !!int abc\n', ['yaml/unknown-tag error 1:6 the tag `!!int` does not fit the value it is on | remove the tag; manifests use plain YAML values only']],
+    ['a core tag for a string on a list', 'key: !!str [a]\n', ['yaml/unknown-tag error 1:6 the tag `!!str` does not fit the value it is on | remove the tag; manifests use plain YAML values only']],
+    ['a verbatim core tag for a list on a mapping', 'key: !<tag:yaml.org,2002:seq> {a: 1}\n', ['yaml/unknown-tag error 1:6 the tag `!<tag:yaml.org,2002:seq>` does not fit the value it is on | remove the tag; manifests use plain YAML values only']],
+    ['a core tag that fits its value is no finding', 'name: !!str a\nuser_id: !!str u\n', []],
+    ['an unknown tag', 'name: !x a\n', ['yaml/unknown-tag error 1:7 the tag `!x` is not one manifests use | remove the tag; manifests use plain YAML values only']],
     // Lists and keys
     ['a list on the line of its key', 'toolkits: - github\n', ['yaml/syntax error 1:13 a list starts on the line of its key (line 1); its items go on the lines below (yaml MISSING_CHAR) | put each `- item` on a line of its own below the key, indented more than the key']],
     ['a list after an anchor on the line of its key', 'toolkits: &tools  - github\n', ['yaml/syntax error 1:21 a list starts on the line of its key (line 1); its items go on the lines below (yaml MISSING_CHAR) | put each `- item` on a line of its own below the key, indented more than the key']],
@@ -104,7 +127,7 @@ describe('yaml errors in plain words, word for word', () => {
       '!x \n- \t|\t\t|\n',
       [
         'yaml/syntax error 2:7 a list item has no `- ` in front of it (yaml MISSING_CHAR) | start every item of a block list with `- `',
-        'yaml/unknown-tag error 1:1 Unresolved tag: !x | remove the tag; manifests use plain YAML values only',
+        'yaml/unknown-tag error 1:1 the tag `!x` is not one manifests use | remove the tag; manifests use plain YAML values only',
       ],
     ],
     ['a list as a key', 'name: a\n? [x, y]\n: 1\n', ['yaml/non-string-key error 2:3 a key here is not a plain string (a list, a mapping or nothing is used as a key) | keys are plain strings; quote the key or restructure the value']],
