@@ -13,7 +13,8 @@ import { MAX_YAML_FINDINGS, readTokens, tooDeep } from './tokens.js';
 export { MAX_DOCUMENTS, MAX_TOKENS } from './tokens.js';
 import { capDiagnostic } from '../diagnostics/excerpt.js';
 import type { ManifestDocument } from './types.js';
-import { oneFindingPerMistake, yamlDiagnostics } from './yaml-errors.js';
+import { yamlDiagnostics } from './yaml-errors.js';
+import { oneFindingPerMistake } from './yaml-mistakes.js';
 import { isPlainObject } from '../util/plain-object.js';
 
 /** Options for parsing one in-memory source; see `LoadOptions` for the meaning of each. */

@@ -2,8 +2,9 @@ import { excerpt } from '../diagnostics/excerpt.js';
 import type { YAMLError } from 'yaml';
 import { codeInfo, type Code } from '../diagnostics/codes.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import { describeIndentation, lineAt, type Line } from './yaml-lines.js';
+import { blockTextWords, describeIndentation, lineAt, type Line } from './yaml-lines.js';
 import { tagWords } from './yaml-tags.js';
+import { mistakeAbout } from './yaml-mistakes.js';
 import type { SourceText } from './source.js';
 
 /**
@@ -23,11 +24,18 @@ const mapped: Partial<Record<YAMLError['code'], { code: Code; message?: string; 
   RESOURCE_EXHAUSTION: { code: 'input/too-deep', message: 'collections are nested too deeply for the YAML parser to read', hint: 'a session manifest needs only a few levels; this looks like a generated or hostile file' },
 };
 
-/** Our words for one of yaml's syntax errors: what is wrong at this place, and what to do. */
+/**
+ * Our words for one of yaml's syntax errors: what is wrong at this place, and what to do; and the
+ * line the mistake is about, when yaml reports it on several lines (`oneFindingPerMistake`).
+ */
 interface Plain {
   message: string;
   hint?: string;
+  line?: number;
 }
+
+/** The codes yaml gives for a line that does not fit the structure around it. */
+const STRUCTURE: ReadonlySet<string> = new Set(['BAD_INDENT', 'BLOCK_AS_IMPLICIT_KEY', 'MULTILINE_IMPLICIT_KEY', 'UNEXPECTED_TOKEN', 'MISSING_CHAR']);
 
 /** The first character of the error's span, as a message shows it. */
 function tokenAt(text: string, offset: number): string {
@@ -78,6 +86,10 @@ function plainWords(error: YAMLError, text: string): Plain | undefined {
     if (unclosed[2] === undefined) return { message: `a \`${open}\` is never closed with \`${close}\``, hint: `close it with \`${close}\` at the end of its items` };
     return { message: `a \`${open}\` opened above is not closed with \`${close}\` before the next key`, hint: `close it with \`${close}\` on the same line, or indent its continuation lines more than the key` };
   }
+  // A line yaml trips over because of a mistake above it: block text not indented.
+  const structural = STRUCTURE.has(error.code) && (error.code !== 'MISSING_CHAR' || m === 'Implicit map keys need to be followed by map values' || m === 'Sequence item without - indicator');
+  const above = structural ? blockTextWords(text, error.pos[0]) : undefined;
+  if (above !== undefined) return above;
   switch (error.code) {
     case 'BAD_INDENT':
     case 'BLOCK_AS_IMPLICIT_KEY':
@@ -246,48 +258,6 @@ export function yamlDiagnostic(error: YAMLError, source: SourceText, file: strin
   };
   const hint = plain?.hint ?? known?.hint;
   if (hint !== undefined) diagnostic.hint = hint;
+  if (plain?.line !== undefined) mistakeAbout(diagnostic, plain.line);
   return diagnostic;
-}
-
-/**
- * One mistake, one finding. yaml often reports one indentation mistake two or three times (a
- * `BLOCK_AS_IMPLICIT_KEY` and a `MULTILINE_IMPLICIT_KEY` at the same place, a `MISSING_CHAR`
- * beside them), which our words explain alike: of the syntax findings that start on one line
- * with the same explanation and hint, the one that covers most of the source is kept. A key that
- * is "not a plain string" on a line with a syntax finding is that mistake read further (a
- * misplaced `- item` taken as a key), and goes too.
- */
-export function oneFindingPerMistake(diagnostics: readonly Diagnostic[]): Diagnostic[] {
-  const syntaxLines = new Set(diagnostics.filter((d) => d.code === 'yaml/syntax').map((d) => d.range?.start.line));
-  const kept = new Map<string, Diagnostic>();
-  const out: Diagnostic[] = [];
-  for (const d of diagnostics) {
-    const line = d.range?.start.line;
-    if (d.code === 'yaml/non-string-key' && syntaxLines.has(line)) continue;
-    if (d.code !== 'yaml/syntax' || d.range === undefined) {
-      out.push(d);
-      continue;
-    }
-    const key = JSON.stringify([line, d.message.replace(/ \(yaml [A-Z0-9_]+\)$/, ''), d.hint]);
-    const first = kept.get(key);
-    if (first === undefined) {
-      kept.set(key, d);
-      out.push(d);
-    } else if (widerOrEarlier(d, first)) {
-      out[out.indexOf(first)] = d;
-      kept.set(key, d);
-    }
-  }
-  return out;
-}
-
-/**
- * Whether `a` covers more of the source than `b` (more lines, else more columns), or as much and
- * starts first. Both start on one line: findings are only compared with those on their own line.
- */
-function widerOrEarlier(a: Diagnostic, b: Diagnostic): boolean {
-  const [ar, br] = [a.range!, b.range!];
-  const lines = ar.end.line - br.end.line;
-  const cols = ar.end.col - ar.start.col - (br.end.col - br.start.col);
-  return (lines || cols || br.start.col - ar.start.col) > 0;
 }

@@ -115,3 +115,46 @@ export function describeIndentation(text: string, offset: number): { message: st
   const other = candidates.find((l) => l !== best);
   return { message, hint: `It probably belongs at ${where(best)}${other !== undefined ? `; at ${where(other)} it would belong with \`${label(other)}\` instead` : ''}.` };
 }
+
+/** Where a mistake is first seen, and its words; `line` is the line the mistake is about. */
+export interface Words {
+  message: string;
+  hint: string;
+  line: number;
+}
+
+/** A `|` or `>` header after a key's `: ` or an item's `- `: props, indicators, a comment. */
+const BLOCK_HEADER = /^(?:[&!]\S*\s+)*([|>])[1-9+-]{0,2}(?:\s+#.*)?\s*$/;
+
+/**
+ * A line meant as the text of a `|` or `>` block above it but not indented more than the block's
+ * key (or its `- `): YAML ends the block there, empty, and trips over the line as a key or an item
+ * without its `: ` or `- `. Blank lines, and more lines of such text, may stand between.
+ */
+export function blockTextWords(text: string, offset: number): Words | undefined {
+  const all = lines(text);
+  const here = lineAt(text, offset);
+  if (here.key !== undefined || here.item || !isContent(here.text)) return undefined;
+  // The deepest of this line and the lines of text between it and the header: a block whose text
+  // starts indented is not this mistake, whatever follows it.
+  let deepest = here.indent;
+  for (let i = here.n - 2; i >= 0; i--) {
+    if (all[i]!.trim() === '') continue;
+    const above = parseLine(all[i]!, i + 1);
+    const value = above.key !== undefined ? above.afterColon : above.item ? above.text.replace(/^\s*-\s+/, '') : undefined;
+    const header = BLOCK_HEADER.exec(value ?? '');
+    if (header !== null) {
+      const column = above.key !== undefined ? above.text.indexOf(above.key) : above.indent;
+      if (deepest > column) return undefined;
+      const owner = above.key !== undefined ? `\`${above.key}\`` : 'its `- `';
+      return {
+        message: `the text of the \`${header[1]!}\` block ${above.key !== undefined ? `of \`${above.key}\`` : 'of the list item'} on line ${above.n} must be indented more than ${owner}`,
+        hint: `indent every line of the text more than ${owner} (column ${column + 1}), for example to column ${column + 3}`,
+        line: above.n,
+      };
+    }
+    if (above.key !== undefined || above.item || !isContent(above.text)) return undefined;
+    deepest = Math.max(deepest, above.indent);
+  }
+  return undefined;
+}

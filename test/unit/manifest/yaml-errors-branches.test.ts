@@ -158,6 +158,24 @@ describe('yaml errors in plain words, word for word', () => {
     ],
     ['a tab as indentation', 'toolkits:\n\tenable: [a]\n', ['yaml/tab-indent error 2:1 Tabs are not allowed as indentation | indent with spaces; YAML forbids tabs in indentation']],
     // Block scalars
+    // The text of a `|` or `>` block not indented more than its key (or its `- `): YAML ends the
+    // block there, empty, and trips over the text. One finding for all the lines of such text.
+    ['block text at the column of its key, in a list item', '- a: |\n  x\n', ['yaml/syntax error 2:3 the text of the `|` block of `a` on line 1 must be indented more than `a` (yaml MISSING_CHAR) | indent every line of the text more than `a` (column 3), for example to column 5']],
+    ['block text left of its key, in a list item', '- a: |\n x\n', ['yaml/syntax error 2:1 the text of the `|` block of `a` on line 1 must be indented more than `a` (yaml MISSING_CHAR) | indent every line of the text more than `a` (column 3), for example to column 5']],
+    ['block text of two lines and a blank one, at the top', 'k: |\nx y\n\nz\n', ['yaml/syntax error 2:1 the text of the `|` block of `k` on line 1 must be indented more than `k` (yaml MISSING_CHAR) | indent every line of the text more than `k` (column 1), for example to column 3']],
+    ['block text of a list item', 'k:\n  - |\n  x\n', ['yaml/syntax error 3:1 the text of the `|` block of the list item on line 2 must be indented more than its `- ` (yaml BAD_INDENT) | indent every line of the text more than its `- ` (column 3), for example to column 5']],
+    ['block text after an anchor, a tag, indicators and a comment', 'a:\n  b: &x !!str |+2 # c\n  x\n', ['yaml/syntax error 3:3 the text of the `|` block of `b` on line 2 must be indented more than `b` (yaml MISSING_CHAR) | indent every line of the text more than `b` (column 3), for example to column 5']],
+    [
+      'folded text two levels down, at the column of its key',
+      'tools:\n  github:\n    description: >\n    text\n    more text\n',
+      ['yaml/syntax error 4:5 the text of the `>` block of `description` on line 3 must be indented more than `description` (yaml MULTILINE_IMPLICIT_KEY) | indent every line of the text more than `description` (column 5), for example to column 7'],
+    ],
+    ['a block followed by a key at its column is an empty block, no finding', 'name: n\nuser_id: |\ntoolkits: [a]\n', []],
+    [
+      'a word after block text that was indented is not block text',
+      'name: n\ndescription: |\n  ok\nx\n',
+      ['yaml/syntax error 4:1 `x` on line 4 is neither `key: value` nor a list item (yaml MISSING_CHAR) | add `: ` after the key, or `- ` before a list item; check the indentation against the lines above'],
+    ],
     ['a block scalar with indented blank lines first', 'description: |\n    \n  text\n', ['yaml/syntax error 3:3 a `|` or `>` block starts with blank lines indented more than its first line of text (yaml MISSING_CHAR) | remove the spaces from those blank lines, or give the indentation after the indicator: `|2`']],
     ['text after a block scalar indicator', 'description: |x\n  text\n', ['yaml/syntax error 1:15 text follows the `|` or `>` of a block scalar on its line (yaml UNEXPECTED_TOKEN) | start the text on the next line, indented; only a comment may follow `|` or `>`']],
     [
