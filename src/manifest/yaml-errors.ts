@@ -47,7 +47,7 @@ function tokenAt(text: string, offset: number): string {
 /** `put the value in quotes: `key: "value"``, from the line the value is on (without its comment). */
 function quoteHint(line: Line): string {
   const value = (from: number): string => line.text.slice(from).replace(/\s#.*/, '').trim();
-  if (line.key !== undefined) return `put the value in quotes: \`${line.key}: "${value(line.text.indexOf(':') + 1)}"\``;
+  if (line.key !== undefined) return `put the value in quotes: \`${line.key}: "${value(line.text.length - (line.afterColon ?? '').length)}"\``;
   const item = /^\s*-\s/.exec(line.text);
   return item !== null ? `put the item in quotes: \`- "${value(item[0].length)}"\`` : 'put the value in quotes';
 }

@@ -23,7 +23,8 @@ export interface Line {
   missingSpace?: string;
 }
 
-const KEY_LINE = /^(\s*)(-\s+)?([^\s#:'"{}[\],&*!|>%@`-][^:#]*?|-[^\s:#][^:#]*?)\s*:(?:\s+(.*)|$)/;
+// A key is plain (`name`), or quoted (`"name"`, `'name'`) as written.
+const KEY_LINE = /^(\s*)(-\s+)?([^\s#:'"{}[\],&*!|>%@`-][^:#]*?|-[^\s:#][^:#]*?|"(?:[^"\\]|\\.)*"|'(?:[^']|'')*')\s*:(?:\s+(.*)|$)/;
 const GLUED = /^\s*(?:-\s+)?([A-Za-z_][\w.-]*):(\S+)/;
 
 function parseLine(text: string, n: number): Line {
