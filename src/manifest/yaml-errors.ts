@@ -2,7 +2,7 @@ import { excerpt } from '../diagnostics/excerpt.js';
 import type { YAMLError } from 'yaml';
 import { codeInfo, type Code } from '../diagnostics/codes.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import { blockTextWords, describeIndentation, lineAt, type Line } from './yaml-lines.js';
+import { blockTextWords, describeIndentation, keyAfterListWords, lineAt, type Line } from './yaml-lines.js';
 import { tagWords } from './yaml-tags.js';
 import { mistakeAbout } from './yaml-mistakes.js';
 import type { SourceText } from './source.js';
@@ -86,9 +86,9 @@ function plainWords(error: YAMLError, text: string): Plain | undefined {
     if (unclosed[2] === undefined) return { message: `a \`${open}\` is never closed with \`${close}\``, hint: `close it with \`${close}\` at the end of its items` };
     return { message: `a \`${open}\` opened above is not closed with \`${close}\` before the next key`, hint: `close it with \`${close}\` on the same line, or indent its continuation lines more than the key` };
   }
-  // A line yaml trips over because of a mistake above it: block text not indented.
+  // A line yaml trips over because of a mistake above it: block text not indented, a key beside a list.
   const structural = STRUCTURE.has(error.code) && (error.code !== 'MISSING_CHAR' || m === 'Implicit map keys need to be followed by map values' || m === 'Sequence item without - indicator');
-  const above = structural ? blockTextWords(text, error.pos[0]) : undefined;
+  const above = structural ? (blockTextWords(text, error.pos[0]) ?? keyAfterListWords(text, error.pos[0])) : undefined;
   if (above !== undefined) return above;
   switch (error.code) {
     case 'BAD_INDENT':
@@ -215,7 +215,10 @@ function aliasWords(m: string, text: string, end: number): Plain {
 /** UNEXPECTED_TOKEN: a character or token that cannot stand where it is. */
 function unexpectedWords(m: string, text: string, at: number, line: Line): Plain {
   if (m.startsWith('Block scalar header includes extra characters')) return { message: 'text follows the `|` or `>` of a block scalar on its line', hint: 'start the text on the next line, indented; only a comment may follow `|` or `>`' };
-  if (m === 'Unexpected block-seq-ind on same line with key') return listOnKeyLine(line);
+  if (m === 'Unexpected block-seq-ind on same line with key') {
+    // `a: 1` then `- b` at its column: not a list on the line of its key, but an item among keys.
+    return at === text.lastIndexOf('\n', at - 1) + 1 + line.indent ? describeIndentation(text, at) : listOnKeyLine(line);
+  }
   return { message: `unexpected ${tokenAt(text, at)} on line ${line.n}`, hint: 'look for an unmatched bracket or quote, or a stray character, on this line or the one before' };
 }
 

@@ -159,3 +159,52 @@ export function blockTextWords(text: string, offset: number): Words | undefined 
   }
   return undefined;
 }
+
+/**
+ * A key (or a plain word) at the column of a list above it: one mapping or list cannot hold both.
+ * Found from the key's line or any line after it that yaml trips over (more keys at that column,
+ * the lines under them), all one mistake. A list under a key at the key's own column (`toolkits:`,
+ * then `- a`) is YAML's compact form, and not this.
+ */
+export function keyAfterListWords(text: string, offset: number): Words | undefined {
+  const all = lines(text);
+  const content = (i: number): Line | undefined => (isContent(all[i]!) ? parseLine(all[i]!, i + 1) : undefined);
+  let line = lineAt(text, offset);
+  if (!isContent(line.text)) return undefined;
+  let item: Line | undefined;
+  for (let i = line.n - 2; i >= 0 && item === undefined; i--) {
+    const above = content(i);
+    if (above === undefined || above.indent > line.indent) continue;
+    if (above.indent === line.indent && above.item && !line.item) item = above;
+    else line = above;
+  }
+  if (item === undefined) return undefined;
+  // The first item of the list, and the line the list hangs from.
+  let first = item;
+  let parent: Line | undefined;
+  for (let i = item.n - 2; i >= 0 && parent === undefined; i--) {
+    const above = content(i);
+    if (above === undefined || above.indent > item.indent) continue;
+    if (above.indent === item.indent && above.item) first = above;
+    else parent = above;
+  }
+  const compact = parent?.indent === item.indent && parent.key !== undefined && /^(?:[&!]\S*\s*)*(?:#.*)?$/.test(parent.afterColon ?? '');
+  if (compact) return undefined;
+  const ways: string[] = [];
+  if (line.key === undefined) ways.push(`write \`- ${line.text.trim()}\` if it is an item of the list`);
+  else {
+    if (item.key !== undefined) ways.push(`if \`${line.key}\` belongs to the item on line ${item.n}, indent it to column ${item.text.indexOf(item.key) + 1}, under \`${item.key}\``);
+    const it = ways.length === 0 ? `\`${line.key}\`` : 'it';
+    const beside = parent !== undefined && parent.indent < item.indent ? parent.key : undefined;
+    ways.push(beside !== undefined ? `if ${it} is a key beside \`${beside}\` (line ${parent!.n}), start it at column ${parent!.indent + 1}` : `if ${it} is a key of its own, the list needs a key too: write \`key:\` on a line above its first \`- \` (line ${first.n})`);
+  }
+  const hint = ways.join('; ');
+  return {
+    message:
+      line.key !== undefined
+        ? `\`${line.key}\` on line ${line.n} is a key at column ${line.indent + 1}, the column of the list above it (\`${label(item)}\`, line ${item.n}): a list and a key cannot share their indentation`
+        : `\`${label(line)}\` on line ${line.n} is at column ${line.indent + 1}, the column of the list above it (\`${label(item)}\`, line ${item.n}), but has no \`- \``,
+    hint: `${hint.charAt(0).toUpperCase()}${hint.slice(1)}.`,
+    line: line.n,
+  };
+}

@@ -140,13 +140,46 @@ describe('yaml errors in plain words, word for word', () => {
     ],
     ['a list as a key', 'name: a\n? [x, y]\n: 1\n', ['yaml/non-string-key error 2:3 a key here is not a plain string (a list, a mapping or nothing is used as a key) | keys are plain strings; quote the key or restructure the value']],
     ['an indented word without a colon', 'toolkits:\n  github\n  enable: [a]\n', ['yaml/syntax error 2:3 `github` on line 2 has no `:` after it, so it runs into the next line (yaml MULTILINE_IMPLICIT_KEY) | write `github:` if it is a key']],
+    ['a word among list items', 'toolkits:\n  - github\n  slack\n', ['yaml/syntax error 3:1 `slack` on line 3 is at column 3, the column of the list above it (`- github`, line 2), but has no `- ` (yaml BAD_INDENT) | Write `- slack` if it is an item of the list.']],
+    // A key at the column of a list above it: one finding, from whichever of yaml's errors (three
+    // unexpected tokens at the top, an indentation error below a key), for the key and what follows.
     [
-      'a word among list items',
-      'toolkits:\n  - github\n  slack\n',
-      [
-        'yaml/syntax error 3:1 `slack` on line 3 is a key at the column of the list items above (`- github`, line 2); one mapping or list cannot mix the two (yaml BAD_INDENT) | Indent it under the key it belongs to, or make it `- item` like the lines around it.',
-        'yaml/syntax error 3:3 `slack` on line 3 is neither `key: value` nor a list item (yaml MISSING_CHAR) | add `: ` after the key, or `- ` before a list item; check the indentation against the lines above',
-      ],
+      'a key after a list at the top',
+      '- a\nb: c\n',
+      ['yaml/syntax error 2:1 `b` on line 2 is a key at column 1, the column of the list above it (`- a`, line 1): a list and a key cannot share their indentation (yaml UNEXPECTED_TOKEN) | If `b` is a key of its own, the list needs a key too: write `key:` on a line above its first `- ` (line 1).'],
+    ],
+    [
+      'a key after a list of mappings at the top, a comment and a blank line between',
+      '- a: 1\n# c\n\nb: c # d\n',
+      ['yaml/syntax error 4:1 `b` on line 4 is a key at column 1, the column of the list above it (`- a`, line 1): a list and a key cannot share their indentation (yaml UNEXPECTED_TOKEN) | If `b` belongs to the item on line 1, indent it to column 3, under `a`; if it is a key of its own, the list needs a key too: write `key:` on a line above its first `- ` (line 1).'],
+    ],
+    [
+      'a quoted key after a flow list item, more keys, lines under them and an item after them',
+      '- [a]\n- b\n"c": d\n  e: f\ng: h\n- i\n',
+      ['yaml/syntax error 3:1 `"c"` on line 3 is a key at column 1, the column of the list above it (`- b`, line 2): a list and a key cannot share their indentation (yaml UNEXPECTED_TOKEN) | If `"c"` is a key of its own, the list needs a key too: write `key:` on a line above its first `- ` (line 1).'],
+    ],
+    [
+      'a key after a list under a key, and the key after it',
+      'name: n\ntoolkits:\n  - a\n  user_id: u\n  tags: [t]\n',
+      ['yaml/syntax error 4:1 `user_id` on line 4 is a key at column 3, the column of the list above it (`- a`, line 3): a list and a key cannot share their indentation (yaml BAD_INDENT) | If `user_id` is a key beside `toolkits` (line 2), start it at column 1.'],
+    ],
+    [
+      'a key after a list of mappings two levels down, with a list of its own',
+      'tools:\n  github:\n    - a: 1\n      z: 2\n    b:\n      - c\n',
+      ['yaml/syntax error 5:1 `b` on line 5 is a key at column 5, the column of the list above it (`- a`, line 3): a list and a key cannot share their indentation (yaml BAD_INDENT) | If `b` belongs to the item on line 3, indent it to column 7, under `a`; if it is a key beside `github` (line 2), start it at column 3.'],
+    ],
+    ['a flow mapping after a list at the top', '- a\n{b: c}\n', ['yaml/syntax error 2:1 `{b: c}` on line 2 is at column 1, the column of the list above it (`- a`, line 1), but has no `- ` (yaml UNEXPECTED_TOKEN) | Write `- {b: c}` if it is an item of the list.']],
+    ['a list under a key at its own column, then a key, is YAML and no finding', 'toolkits:\n- a\nname: x\nuser_id: u\n', []],
+    [
+      'a list under a key at its own column, then a key, then another mistake: that one',
+      'toolkits:\n- a\nname: x\nuser_id: "\\q"\n',
+      ["yaml/syntax error 4:11 `\\q` is not an escape sequence inside double quotes (yaml BAD_DQ_ESCAPE) | write `\\\\` for a backslash, or use single quotes ('...') where a backslash is just a character"],
+    ],
+    // And the other way round: a list item at the column of the keys above it.
+    [
+      'a list item after a key at the top',
+      'a: 1\n- b\n',
+      ['yaml/syntax error 2:1 `- b` on line 2 is a list item at the column of the keys above (`a`, line 1); one mapping or list cannot mix the two (yaml MULTILINE_IMPLICIT_KEY) | Indent it under the key it belongs to, or make it `key: value` like the lines around it.'],
     ],
     [
       'a key between levels with no space after its colon',
