@@ -160,16 +160,14 @@ function composeDocument(
   return { document, diagnostics };
 }
 
-/** yaml's errors and warnings for one document, with our duplicate-key findings in place of its own. */
+/**
+ * yaml's errors and warnings for one document, and our duplicate-key findings (yaml's own check is
+ * off: `uniqueKeys: false`, under which yaml 2 never reports DUPLICATE_KEY).
+ */
 function yamlFindings(doc: Document.Parsed, source: SourceText, file: string): Diagnostic[] {
-  const duplicates = findDuplicateKeys(doc, source, file);
-  const duplicateAt = new Set(duplicates.map((d) => d.offset));
-  const diagnostics = duplicates.map((d) => d.diagnostic);
-  const errors = [...doc.errors, ...doc.warnings].filter(
-    // Our duplicate-key finding names both places; yaml's names only the second. A version
-    // directive is reported once per directive by versionDirectives, with the version in the message.
-    (e) => !(e.code === 'DUPLICATE_KEY' && duplicateAt.has(e.pos[0])) && !(e.code === 'BAD_DIRECTIVE' && /YAML version/i.test(e.message)),
-  );
+  const diagnostics = findDuplicateKeys(doc, source, file);
+  // A version directive is reported once per directive by versionDirectives, with the version in the message.
+  const errors = [...doc.errors, ...doc.warnings].filter((e) => !(e.code === 'BAD_DIRECTIVE' && /YAML version/i.test(e.message)));
   diagnostics.push(...yamlDiagnostics(errors, source, file));
   return oneFindingPerMistake(diagnostics);
 }
