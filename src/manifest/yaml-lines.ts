@@ -41,8 +41,23 @@ function parseLine(text: string, n: number): Line {
   return line;
 }
 
+/**
+ * The lines of the last text read, and the offset each starts at. Every finding of a file reads the
+ * same text; split again for each one, a file of 100,000 comment lines and 200 errors took seconds.
+ */
+let last: { text: string; lines: string[]; starts: number[] } | undefined;
+
+function read(text: string): { lines: string[]; starts: number[] } {
+  if (last?.text !== text) {
+    const starts = [0];
+    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+    last = { text, lines: text.split(/\r?\n/), starts };
+  }
+  return last;
+}
+
 function lines(text: string): string[] {
-  return text.split(/\r?\n/);
+  return read(text).lines;
 }
 
 /** Blank lines and comment lines say nothing about structure. */
@@ -53,9 +68,15 @@ function isContent(text: string): boolean {
 
 /** The line holding a character offset. */
 export function lineAt(text: string, offset: number): Line {
-  const before = text.slice(0, Math.max(0, Math.min(offset, text.length)));
-  const n = before.split('\n').length;
-  return parseLine(lines(text)[n - 1] ?? '', n);
+  const { lines, starts } = read(text);
+  // The last line that starts at or before the offset.
+  let [lo, hi] = [0, starts.length - 1];
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid]! <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return parseLine(lines[lo]!, lo + 1);
 }
 
 function label(line: Line): string {
