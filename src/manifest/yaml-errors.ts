@@ -3,26 +3,9 @@ import type { YAMLError } from 'yaml';
 import { codeInfo, type Code } from '../diagnostics/codes.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { blockTextWords, describeIndentation, keyAfterListWords, lineAt, type Line } from './yaml-lines.js';
-import { tagWords } from './yaml-tags.js';
+import { mapped } from './yaml-mapped.js';
 import { mistakeAbout } from './yaml-mistakes.js';
 import type { SourceText } from './source.js';
-
-/**
- * yaml's own codes that have a code of ours (with the catalogue's severity for it); every other one
- * is `yaml/syntax`, naming yaml's code. There is no DUPLICATE_KEY: the loader turns yaml's check off
- * (`uniqueKeys: false`, parse.ts) and finds duplicates itself (duplicate-keys.ts).
- */
-const mapped: Partial<Record<YAMLError['code'], { code: Code; message?: string; hint?: string; words?: (error: YAMLError, text: string) => Plain }>> = {
-  TAB_AS_INDENT: { code: 'yaml/tab-indent', hint: 'indent with spaces; YAML forbids tabs in indentation' },
-  TAG_RESOLVE_FAILED: { code: 'yaml/unknown-tag', words: tagWords },
-  // With resolveKnownTags off yaml knows no tag for another kind of collection: only a verbatim tag
-  // named like a property of every object (`!<constructor> {}`) gets here, and it is as unknown.
-  BAD_COLLECTION_TYPE: { code: 'yaml/unknown-tag', words: tagWords },
-  NON_STRING_KEY: { code: 'yaml/non-string-key', message: 'a key here is not a plain string (a list, a mapping or nothing is used as a key)', hint: 'keys are plain strings; quote the key or restructure the value' },
-  BAD_DIRECTIVE: { code: 'yaml/directive', hint: 'remove the directive: manifests need none' },
-  // The composer ran out of stack. parse.ts measures the nesting first, so only a very high `maxDepth` gets here.
-  RESOURCE_EXHAUSTION: { code: 'input/too-deep', message: 'collections are nested too deeply for the YAML parser to read', hint: 'a session manifest needs only a few levels; this looks like a generated or hostile file' },
-};
 
 /**
  * Our words for one of yaml's syntax errors: what is wrong at this place, and what to do; and the
@@ -249,7 +232,7 @@ export function yamlDiagnostic(error: YAMLError, source: SourceText, file: strin
   const code: Code = known?.code ?? 'yaml/syntax';
   const severity = known !== undefined ? codeInfo(code).severity : error.name === 'YAMLWarning' ? 'warning' : 'error';
   // Both yaml's messages and our plain words may quote the source (a tag, a key, a line): cap them.
-  const plain = known === undefined ? plainWords(error, source.text) : known.words?.(error, source.text);
+  const plain: Plain | undefined = known === undefined ? plainWords(error, source.text) : known.words?.(error, source.text);
   // yaml's messages are one line each: the loader composes with `prettyErrors: false` (parse.ts).
   const message = excerpt(plain?.message ?? known?.message ?? error.message, 300);
   const diagnostic: Diagnostic = {

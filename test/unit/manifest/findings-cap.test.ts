@@ -15,7 +15,7 @@ import { tempDir } from '../../helpers/temp-dir.js';
 const directives = (n: number): string => '%FOO x\n'.repeat(n);
 const twoDocuments = (warnings: number, last: string): string => `${directives(warnings)}---\nname: a\nuser_id: u\n---\nname: b\n${last}`;
 const where = (d: Diagnostic): string => `${d.code} ${d.severity} ${d.range?.start.line}:${d.range?.start.col} ${d.message}`;
-const unknownDirective = (line: number): string => `yaml/directive warning ${line}:1 Unknown directive %FOO`;
+const unknownDirective = (line: number): string => `yaml/directive warning ${line}:1 \`%FOO x\` is not a directive YAML knows`;
 
 describe('the findings cap keeps errors first', () => {
   it('20,000 warnings and one error: the error is kept at its line:col, the warnings counted', () => {
@@ -56,8 +56,8 @@ describe('sessionctl validate on a file of many warnings and one error', () => {
     const dir = tempDir('findings-cap');
     writeFileSync(join(dir, 'm.yaml'), twoDocuments(20_000, 'user_id: "\\q"\n'));
     const r = await runCli(['validate', 'm.yaml', '--format', 'github'], { cwd: dir });
-    const annotation = (line: number): string => `::warning file=m.yaml,line=${line},col=1,endLine=${line},endColumn=7,title=yaml/directive::Unknown directive %25FOO%0A%0Ahint: remove the directive: manifests need none`;
-    const logged = (line: number): string => `- m.yaml:${line}:1: warning: Unknown directive %FOO [yaml/directive]`;
+    const annotation = (line: number): string => `::warning file=m.yaml,line=${line},col=1,endLine=${line},endColumn=7,title=yaml/directive::\`%25FOO x\` is not a directive YAML knows%0A%0Ahint: remove the directive: manifests need none`;
+    const logged = (line: number): string => `- m.yaml:${line}:1: warning: \`%FOO x\` is not a directive YAML knows [yaml/directive]`;
     expect(r.stdout.split('\n')).toEqual([
       "::error file=m.yaml,line=20006,col=11,endLine=20006,endColumn=12,title=yaml/syntax::`\\q` is not an escape sequence inside double quotes (yaml BAD_DQ_ESCAPE)%0A%0Ahint: write `\\\\` for a backslash, or use single quotes ('...') where a backslash is just a character",
       ...Array.from({ length: 10 }, (_, i) => annotation(i + 1)),

@@ -197,7 +197,9 @@ describe('yaml errors in plain words, word for word', () => {
         'yaml/syntax error 3:9 the value of `tools` on line 3 contains `: `, which starts another key (yaml BLOCK_AS_IMPLICIT_KEY) | put the value in quotes: `tools: "a: b"`',
       ],
     ],
-    ['a tab as indentation', 'toolkits:\n\tenable: [a]\n', ['yaml/tab-indent error 2:1 Tabs are not allowed as indentation | indent with spaces; YAML forbids tabs in indentation']],
+    ['a tab as indentation', 'toolkits:\n\tenable: [a]\n', ['yaml/tab-indent error 2:1 line 2 is indented with a tab | indent with spaces; YAML forbids tabs in indentation']],
+    ['a tab between spaces of indentation', 'a:\n \t b: 1\n', ['yaml/tab-indent error 2:2 line 2 is indented with a tab | indent with spaces; YAML forbids tabs in indentation']],
+    ['a tab indenting a list item', '- a\n\t- b\n', ['yaml/tab-indent error 2:1 line 2 is indented with a tab | indent with spaces; YAML forbids tabs in indentation']],
     // Block scalars
     // The text of a `|` or `>` block not indented more than its key (or its `- `): YAML ends the
     // block there, empty, and trips over the text. One finding for all the lines of such text.
@@ -237,9 +239,12 @@ describe('yaml errors in plain words, word for word', () => {
         'yaml/syntax error 1:7 unexpected `a` on line 1 (yaml UNEXPECTED_TOKEN) | look for an unmatched bracket or quote, or a stray character, on this line or the one before',
       ],
     ],
-    ['an unknown directive', '%FOO bar\n---\nname: a\n', ['yaml/directive warning 1:1 Unknown directive %FOO | remove the directive: manifests need none']],
-    ['a %TAG directive with one part', '%TAG !x!\n---\nname: a\n', ['yaml/directive warning 1:1 %TAG directive should contain exactly two parts | remove the directive: manifests need none']],
-    ['a directive between documents', 'name: a\n...\n%FOO bar\n---\nname: b\n', ['yaml/directive warning 3:1 Unknown directive %FOO | remove the directive: manifests need none']],
+    ['an unknown directive', '%FOO bar\n---\nname: a\n', ['yaml/directive warning 1:1 `%FOO bar` is not a directive YAML knows | remove the directive: manifests need none']],
+    ['a %TAG directive with one part', '%TAG !x!\n---\nname: a\n', ['yaml/directive warning 1:1 `%TAG !x!` needs two parts after `%TAG`: a handle and a prefix | remove the directive: manifests need none']],
+    ['a %TAG directive with three parts', '%TAG !x! a b\n---\nname: a\n', ['yaml/directive warning 1:1 `%TAG !x! a b` needs two parts after `%TAG`: a handle and a prefix | remove the directive: manifests need none']],
+    ['a %YAML directive with two parts', '%YAML 1.2 x\n---\nname: a\n', ['yaml/directive warning 1:1 `%YAML 1.2 x` needs one part after `%YAML`: the version | remove the directive: manifests need none']],
+    ['a %YAML directive with none', '%YAML\n---\nname: a\n', ['yaml/directive warning 1:1 `%YAML` needs one part after `%YAML`: the version | remove the directive: manifests need none']],
+    ['a directive between documents', 'name: a\n...\n%FOO bar\n---\nname: b\n', ['yaml/directive warning 3:1 `%FOO bar` is not a directive YAML knows | remove the directive: manifests need none']],
     ['a directive indented on line 1', '  %YAML 1.2\n', ['yaml/syntax error 1:3 a plain value cannot start with `%`: YAML reserves it (yaml BAD_SCALAR_START) | put the value in quotes']],
     ['a directive after content, with spaces after it', 'name: a\n%YAML 1.2  \n', ['yaml/syntax error 2:1 `%YAML 1.2` on line 2 is a directive after content (yaml MISSING_CHAR) | directives (`%YAML`, `%TAG`) go at the top of the file, before the `---` of the first document']],
   ])('%s', (_name, text, expected) => {
