@@ -18,7 +18,8 @@ interface Plain {
 }
 
 /** The codes yaml gives for a line that does not fit the structure around it. */
-const STRUCTURE: ReadonlySet<string> = new Set(['BAD_INDENT', 'BLOCK_AS_IMPLICIT_KEY', 'MULTILINE_IMPLICIT_KEY', 'UNEXPECTED_TOKEN', 'MISSING_CHAR']);
+// Not BLOCK_AS_IMPLICIT_KEY: on such a line it is a mistake of its own (`b: c: d`), worded as one.
+const STRUCTURE: ReadonlySet<string> = new Set(['BAD_INDENT', 'MULTILINE_IMPLICIT_KEY', 'UNEXPECTED_TOKEN', 'MISSING_CHAR']);
 
 /** The first character of the error's span, as a message shows it. */
 function tokenAt(text: string, offset: number): string {
@@ -30,7 +31,7 @@ function tokenAt(text: string, offset: number): string {
 /** `put the value in quotes: `key: "value"``, from the line the value is on (without its comment). */
 function quoteHint(line: Line): string {
   const value = (from: number): string => line.text.slice(from).replace(/\s#.*/, '').trim();
-  if (line.key !== undefined) return `put the value in quotes: \`${line.key}: "${value(line.text.length - (line.afterColon ?? '').length)}"\``;
+  if (line.afterColon !== undefined) return `put the value in quotes: \`${line.key!}: "${value(line.text.length - line.afterColon.length)}"\``;
   const item = /^\s*-\s/.exec(line.text);
   return item !== null ? `put the item in quotes: \`- "${value(item[0].length)}"\`` : 'put the value in quotes';
 }
@@ -199,7 +200,8 @@ function aliasWords(m: string, text: string, end: number): Plain {
 function unexpectedWords(m: string, text: string, at: number, line: Line): Plain {
   if (m.startsWith('Block scalar header includes extra characters')) return { message: 'text follows the `|` or `>` of a block scalar on its line', hint: 'start the text on the next line, indented; only a comment may follow `|` or `>`' };
   if (m === 'Unexpected block-seq-ind on same line with key') {
-    // `a: 1` then `- b` at its column: not a list on the line of its key, but an item among keys.
+    // `a: 1` then `- b` at its column (yaml points at the line's first `- `): not a list on the
+    // line of its key, but an item among keys.
     return at === text.lastIndexOf('\n', at - 1) + 1 + line.indent ? describeIndentation(text, at) : listOnKeyLine(line);
   }
   return { message: `unexpected ${tokenAt(text, at)} on line ${line.n}`, hint: 'look for an unmatched bracket or quote, or a stray character, on this line or the one before' };
@@ -216,21 +218,20 @@ const WORDED = 200;
  * (`capYamlFindings`), the rest counted.
  */
 export function yamlDiagnostics(errors: readonly YAMLError[], source: SourceText, file: string): Diagnostic[] {
-  return errors.map((e, i): Diagnostic => {
-    if (i < WORDED) return yamlDiagnostic(e, source, file);
-    return { code: mapped[e.code]?.code ?? 'yaml/syntax', severity: e.name === 'YAMLWarning' ? 'warning' : 'error', message: `${excerpt(e.message, 300)} (yaml ${e.code})`, file, range: source.range(e.pos[0], e.pos[1]) };
-  });
+  return errors.map((e, i) => yamlDiagnostic(e, source, file, i < WORDED));
 }
 
 /**
- * One of yaml's errors or warnings as a located diagnostic. yaml's warnings are findings too:
+ * One of yaml's errors or warnings as a located diagnostic, in our words unless `inWords` is
+ * false (then yaml's message, and yaml's code after it). yaml's warnings are findings too:
  * an unknown tag (`!!js/function`) is only a warning there, but nothing here loads code, so a tag
  * we do not know is an error (runtime-facts §1.2).
  */
-export function yamlDiagnostic(error: YAMLError, source: SourceText, file: string): Diagnostic {
+export function yamlDiagnostic(error: YAMLError, source: SourceText, file: string, inWords = true): Diagnostic {
   const known = mapped[error.code];
   const code: Code = known?.code ?? 'yaml/syntax';
   const severity = known !== undefined ? codeInfo(code).severity : error.name === 'YAMLWarning' ? 'warning' : 'error';
+  if (!inWords) return { code, severity, message: `${excerpt(error.message, 300)} (yaml ${error.code})`, file, range: source.range(error.pos[0], error.pos[1]) };
   // Both yaml's messages and our plain words may quote the source (a tag, a key, a line): cap them.
   const plain: Plain | undefined = known === undefined ? plainWords(error, source.text) : known.words?.(error, source.text);
   // yaml's messages are one line each: the loader composes with `prettyErrors: false` (parse.ts).

@@ -1,8 +1,9 @@
-import { YAMLParseError, YAMLWarning, type YAMLError } from 'yaml';
+import { parseDocument, YAMLParseError, YAMLWarning, type YAMLError } from 'yaml';
+import type { Diagnostic } from '../../../src/diagnostics/diagnostic.js';
 import { describe, expect, it } from 'vitest';
 import { SourceText } from '../../../src/manifest/source.js';
 import { parseManifestText } from '../../../src/manifest/parse.js';
-import { yamlDiagnostic } from '../../../src/manifest/yaml-errors.js';
+import { yamlDiagnostic, yamlDiagnostics } from '../../../src/manifest/yaml-errors.js';
 
 /**
  * Every branch of yaml-errors.ts, word for word: each text is parsed for real, and every finding of
@@ -107,6 +108,17 @@ describe('yaml errors in plain words, word for word', () => {
     ['a core tag on a value it does not fit', 'key: !!int abc\n', ['yaml/unknown-tag error 1:6 the tag `!!int` does not fit the value it is on | remove the tag; manifests use plain YAML values only']],
     ['a core tag for a string on a list', 'key: !!str [a]\n', ['yaml/unknown-tag error 1:6 the tag `!!str` does not fit the value it is on | remove the tag; manifests use plain YAML values only']],
     ['a verbatim core tag for a list on a mapping', 'key: !<tag:yaml.org,2002:seq> {a: 1}\n', ['yaml/unknown-tag error 1:6 the tag `!<tag:yaml.org,2002:seq>` does not fit the value it is on | remove the tag; manifests use plain YAML values only']],
+    [
+      'each core tag on a value it does not fit',
+      'a: !!float x\nb: !!bool x\nc: !!null x\nd: !!map x\n',
+      [
+        'yaml/unknown-tag error 1:4 the tag `!!float` does not fit the value it is on | remove the tag; manifests use plain YAML values only',
+        'yaml/unknown-tag error 2:4 the tag `!!bool` does not fit the value it is on | remove the tag; manifests use plain YAML values only',
+        'yaml/unknown-tag error 3:4 the tag `!!null` does not fit the value it is on | remove the tag; manifests use plain YAML values only',
+        'yaml/unknown-tag error 4:4 the tag `!!map` does not fit the value it is on | remove the tag; manifests use plain YAML values only',
+      ],
+    ],
+    ['a verbatim tag that only starts like a core tag', 'key: !<tag:yaml.org,2002:int-x> 1\n', ['yaml/unknown-tag error 1:6 the tag `!<tag:yaml.org,2002:int-x>` is not one manifests use | remove the tag; manifests use plain YAML values only']],
     ['a core tag that fits its value is no finding', 'name: !!str a\nuser_id: !!str u\n', []],
     ['an unknown tag', 'name: !x a\n', ['yaml/unknown-tag error 1:7 the tag `!x` is not one manifests use | remove the tag; manifests use plain YAML values only']],
     // Lists and keys
@@ -175,6 +187,32 @@ describe('yaml errors in plain words, word for word', () => {
       'toolkits:\n- a\nname: x\nuser_id: "\\q"\n',
       ["yaml/syntax error 4:11 `\\q` is not an escape sequence inside double quotes (yaml BAD_DQ_ESCAPE) | write `\\\\` for a backslash, or use single quotes ('...') where a backslash is just a character"],
     ],
+    // Another mistake on such a line is its own finding.
+    [
+      'a key after a list, whose value holds `: `',
+      'x:\n  - a\n  b: c: d\n',
+      [
+        'yaml/syntax error 3:1 `b` on line 3 is a key at column 3, the column of the list above it (`- a`, line 2): a list and a key cannot share their indentation (yaml BAD_INDENT) | If `b` is a key beside `x` (line 1), start it at column 1.',
+        'yaml/syntax error 3:6 the value of `b` on line 3 contains `: `, which starts another key (yaml BLOCK_AS_IMPLICIT_KEY) | put the value in quotes: `b: "c: d"`',
+      ],
+    ],
+    [
+      'block text at the column of its key, with a bad escape',
+      'k: |\n"\\q"\n',
+      [
+        "yaml/syntax error 2:2 `\\q` is not an escape sequence inside double quotes (yaml BAD_DQ_ESCAPE) | write `\\\\` for a backslash, or use single quotes ('...') where a backslash is just a character",
+        'yaml/syntax error 2:1 the text of the `|` block of `k` on line 1 must be indented more than `k` (yaml MISSING_CHAR) | indent every line of the text more than `k` (column 1), for example to column 3',
+      ],
+    ],
+    [
+      'block text at the column of its key, with a quote never closed',
+      'k: |\n"x\n',
+      [
+        'yaml/syntax error 2:1 the text of the `|` block of `k` on line 1 must be indented more than `k` (yaml MULTILINE_IMPLICIT_KEY) | indent every line of the text more than `k` (column 1), for example to column 3',
+        'yaml/syntax error 3:1 a string opened with `"` is never closed (yaml MISSING_CHAR) | add the closing quote at the end of the value',
+      ],
+    ],
+    ['an indented word after a key, in a mapping', 'a:\n  b: 1\n  c\n', ['yaml/syntax error 3:3 `c` on line 3 is neither `key: value` nor a list item (yaml MISSING_CHAR) | add `: ` after the key, or `- ` before a list item; check the indentation against the lines above']],
     // And the other way round: a list item at the column of the keys above it.
     [
       'a list item after a key at the top',
@@ -244,9 +282,23 @@ describe('yaml errors in plain words, word for word', () => {
     ['a %TAG directive with three parts', '%TAG !x! a b\n---\nname: a\n', ['yaml/directive warning 1:1 `%TAG !x! a b` needs two parts after `%TAG`: a handle and a prefix | remove the directive: manifests need none']],
     ['a %YAML directive with two parts', '%YAML 1.2 x\n---\nname: a\n', ['yaml/directive warning 1:1 `%YAML 1.2 x` needs one part after `%YAML`: the version | remove the directive: manifests need none']],
     ['a %YAML directive with none', '%YAML\n---\nname: a\n', ['yaml/directive warning 1:1 `%YAML` needs one part after `%YAML`: the version | remove the directive: manifests need none']],
+    ['an unknown directive with spaces after it', '%FOO bar   \n---\nname: a\n', ['yaml/directive warning 1:1 `%FOO bar` is not a directive YAML knows | remove the directive: manifests need none']],
     ['a directive between documents', 'name: a\n...\n%FOO bar\n---\nname: b\n', ['yaml/directive warning 3:1 `%FOO bar` is not a directive YAML knows | remove the directive: manifests need none']],
     ['a directive indented on line 1', '  %YAML 1.2\n', ['yaml/syntax error 1:3 a plain value cannot start with `%`: YAML reserves it (yaml BAD_SCALAR_START) | put the value in quotes']],
     ['a directive after content, with spaces after it', 'name: a\n%YAML 1.2  \n', ['yaml/syntax error 2:1 `%YAML 1.2` on line 2 is a directive after content (yaml MISSING_CHAR) | directives (`%YAML`, `%TAG`) go at the top of the file, before the `---` of the first document']],
+    [
+      'a bare `- ` after a key at the top',
+      'a: 1\n-\n',
+      ['yaml/syntax error 2:1 `-` on line 2 is a list item at the column of the keys above (`a`, line 1); one mapping or list cannot mix the two (yaml MULTILINE_IMPLICIT_KEY) | Indent it under the key it belongs to, or make it `key: value` like the lines around it.'],
+    ],
+    [
+      'a list item after a key at the top, with a list on its own key',
+      'a: 1\n- b: - c\n',
+      [
+        'yaml/syntax error 2:1 `- b` on line 2 is a list item at the column of the keys above (`a`, line 1); one mapping or list cannot mix the two (yaml MULTILINE_IMPLICIT_KEY) | Indent it under the key it belongs to, or make it `key: value` like the lines around it.',
+        'yaml/syntax error 2:1 a list starts on the line of its key (line 2); its items go on the lines below (yaml MISSING_CHAR) | put each `- item` on a line of its own below the key, indented more than the key',
+      ],
+    ],
   ])('%s', (_name, text, expected) => {
     expect(findings(text)).toEqual(expected);
   });
@@ -267,6 +319,45 @@ describe('yaml errors that no manifest text reaches in this process', () => {
       file: 'm.yaml',
       range: at,
       hint: 'a session manifest needs only a few levels; this looks like a generated or hostile file',
+    });
+  });
+
+  it("past the first 200 of a document, yaml's findings keep yaml's words, with our code and severity", () => {
+    // Putting a finding in words reads its line (yamlDiagnostics): a hostile text has tens of thousands.
+    const text = `${Array.from({ length: 201 }, (_, i) => `k${i}: !x v`).join('\n')}\nz: "\\q"\n`;
+    const doc = parseDocument(text, { schema: 'core', resolveKnownTags: false, uniqueKeys: false, prettyErrors: false });
+    const all = yamlDiagnostics([...doc.errors, ...doc.warnings], new SourceText(text), 'm.yaml');
+    const line = (d: Diagnostic) => `${d.code} ${d.severity} ${d.range?.start.line}:${d.range?.start.col} ${d.message}${d.hint !== undefined ? ` | ${d.hint}` : ''}`;
+    // yaml lists its errors (the escape) before its warnings (the tags).
+    expect(all.map(line).slice(0, 2)).toEqual([
+      "yaml/syntax error 202:5 `\\q` is not an escape sequence inside double quotes (yaml BAD_DQ_ESCAPE) | write `\\\\` for a backslash, or use single quotes ('...') where a backslash is just a character",
+      'yaml/unknown-tag error 1:5 the tag `!x` is not one manifests use | remove the tag; manifests use plain YAML values only',
+    ]);
+    expect(all.map(line).slice(199)).toEqual([
+      'yaml/unknown-tag error 199:7 the tag `!x` is not one manifests use | remove the tag; manifests use plain YAML values only',
+      'yaml/unknown-tag error 200:7 Unresolved tag: !x (yaml TAG_RESOLVE_FAILED)',
+      'yaml/unknown-tag error 201:7 Unresolved tag: !x (yaml TAG_RESOLVE_FAILED)',
+    ]);
+  });
+
+  it("past the first 200, a code of yaml's without one of ours is yaml/syntax, with yaml's severity", () => {
+    const errors: YAMLError[] = [...Array.from({ length: 200 }, () => new YAMLWarning([8, 15], 'IMPOSSIBLE', 'x')), new YAMLParseError([8, 15], 'MISSING_CHAR', 'Missing something'), new YAMLWarning([8, 15], 'IMPOSSIBLE', 'Odd')];
+    expect(yamlDiagnostics(errors, source, 'm.yaml').slice(200)).toStrictEqual([
+      { code: 'yaml/syntax', severity: 'error', message: 'Missing something (yaml MISSING_CHAR)', file: 'm.yaml', range: at },
+      { code: 'yaml/syntax', severity: 'warning', message: 'Odd (yaml IMPOSSIBLE)', file: 'm.yaml', range: at },
+    ]);
+  });
+
+  it('a directive yaml refuses for a reason we have no words for is quoted, as not used by manifests', () => {
+    // `%YAML 1.1` gives "Unsupported YAML version", which parse.ts words itself (versionDirectives).
+    const text = '%YAML 1.3\n---\nname: a\n';
+    expect(yamlDiagnostic(new YAMLWarning([0, 9], 'BAD_DIRECTIVE', 'Unsupported YAML version 1.3'), new SourceText(text), 'm.yaml')).toStrictEqual({
+      code: 'yaml/directive',
+      severity: 'warning',
+      message: '`%YAML 1.3` is a directive manifests do not use',
+      file: 'm.yaml',
+      range: { start: { line: 1, col: 1 }, end: { line: 1, col: 10 } },
+      hint: 'remove the directive: manifests need none',
     });
   });
 

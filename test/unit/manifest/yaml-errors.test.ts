@@ -124,6 +124,9 @@ describe('oneFindingPerMistake', () => {
     const ds = [about(at('yaml/syntax', '3:1', '3:2'), 2), about(at('yaml/syntax', '4:1', '6:9', undefined, 'MISSING_CHAR'), 2), about(at('yaml/syntax', '3:5', '3:9'), 2)];
     expect(places(ds)).toEqual(['yaml/syntax 3:1-3:2']);
     expect(places([...ds].reverse())).toEqual(['yaml/syntax 3:1-3:2']);
+    // The first place is the earliest line, then the earliest column on it; never a later line.
+    expect(places([about(at('yaml/syntax', '3:5', '3:6'), 2), about(at('yaml/syntax', '4:1', '4:2'), 2)])).toEqual(['yaml/syntax 3:5-3:6']);
+    expect(places([about(at('yaml/syntax', '4:1', '4:2'), 2), about(at('yaml/syntax', '3:5', '3:6'), 2)])).toEqual(['yaml/syntax 3:5-3:6']);
     // Words of a mistake on another line, or a finding not marked, stay apart.
     expect(places([ds[0]!, about(at('yaml/syntax', '4:1', '4:2'), 4), at('yaml/syntax', '5:1', '5:2')])).toEqual(['yaml/syntax 3:1-3:2', 'yaml/syntax 4:1-4:2', 'yaml/syntax 5:1-5:2']);
   });
