@@ -53,9 +53,9 @@ function tabWords(error: YAMLError, text: string): { message: string; hint: stri
   return { message: `line ${lineAt(text, error.pos[0]).n} is indented with a tab`, hint: 'indent with spaces; YAML forbids tabs in indentation' };
 }
 
-/** BAD_DIRECTIVE: yaml's span is the directive's line; its message says which rule it breaks. */
+/** BAD_DIRECTIVE: yaml's span is the directive (without the spaces or comment after it); its message says which rule it breaks. */
 function directiveWords(error: YAMLError, text: string): { message: string; hint: string } {
-  const written = `\`${text.slice(error.pos[0], error.pos[1]).trim()}\``;
+  const written = `\`${text.slice(error.pos[0], error.pos[1])}\``;
   const hint = 'remove the directive: manifests need none';
   if (error.message.startsWith('Unknown directive')) return { message: `${written} is not a directive YAML knows`, hint };
   if (error.message.startsWith('%TAG')) return { message: `${written} needs two parts after \`%TAG\`: a handle and a prefix`, hint };

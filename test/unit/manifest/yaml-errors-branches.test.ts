@@ -197,6 +197,14 @@ describe('yaml errors in plain words, word for word', () => {
       ],
     ],
     [
+      'a key after a list, with a comment glued to its value',
+      'x:\n  - a\n  b: "c"#d\n',
+      [
+        'yaml/syntax error 3:1 `b` on line 3 is a key at column 3, the column of the list above it (`- a`, line 2): a list and a key cannot share their indentation (yaml BAD_INDENT) | If `b` is a key beside `x` (line 1), start it at column 1.',
+        'yaml/syntax error 3:9 a `#` right after a value is read as part of it, not as a comment (yaml MISSING_CHAR) | put a space before `#` to start a comment',
+      ],
+    ],
+    [
       'block text at the column of its key, with a bad escape',
       'k: |\n"\\q"\n',
       [
@@ -210,6 +218,15 @@ describe('yaml errors in plain words, word for word', () => {
       [
         'yaml/syntax error 2:1 the text of the `|` block of `k` on line 1 must be indented more than `k` (yaml MULTILINE_IMPLICIT_KEY) | indent every line of the text more than `k` (column 1), for example to column 3',
         'yaml/syntax error 3:1 a string opened with `"` is never closed (yaml MISSING_CHAR) | add the closing quote at the end of the value',
+      ],
+    ],
+    // A word between two levels: yaml reports its place and its missing `: `, in two findings.
+    [
+      'a word between two levels',
+      'a:\n  b: 1\n c\n',
+      [
+        'yaml/syntax error 3:1 `c` on line 3 starts at column 2, which lines up with no line above it, so it is read as part of `a` (line 1) (yaml BAD_INDENT) | It probably belongs at column 1, next to `a` (line 1); at column 3, next to `b` (line 2) it would belong with `b` instead.',
+        'yaml/syntax error 3:2 `c` on line 3 is neither `key: value` nor a list item (yaml MISSING_CHAR) | add `: ` after the key, or `- ` before a list item; check the indentation against the lines above',
       ],
     ],
     ['an indented word after a key, in a mapping', 'a:\n  b: 1\n  c\n', ['yaml/syntax error 3:3 `c` on line 3 is neither `key: value` nor a list item (yaml MISSING_CHAR) | add `: ` after the key, or `- ` before a list item; check the indentation against the lines above']],
