@@ -2,19 +2,13 @@ import { visit, type Document, type Node } from 'yaml';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { keyString, nodeRange, type SourceText } from './source.js';
 
-export interface DuplicateKey {
-  diagnostic: Diagnostic;
-  /** Offset of the repeated key, to match yaml's own DUPLICATE_KEY error. */
-  offset: number;
-}
-
 /**
  * Every repeated key of every mapping, at the repeat, with the first occurrence as a related
  * location. yaml reports only the repeat; showing both places is what makes the error useful.
  * Keys are compared as the JSON data sees them, so `1:` and `"1":` are the same key.
  */
-export function findDuplicateKeys(doc: Document, source: SourceText, file: string): DuplicateKey[] {
-  const found: DuplicateKey[] = [];
+export function findDuplicateKeys(doc: Document, source: SourceText, file: string): Diagnostic[] {
+  const found: Diagnostic[] = [];
   visit(doc, {
     Map(_key, map) {
       const first = new Map<string, Node>();
@@ -28,7 +22,7 @@ export function findDuplicateKeys(doc: Document, source: SourceText, file: strin
         }
         const here = nodeRange(source, keyNode);
         const there = nodeRange(source, earlier);
-        if (here === undefined || keyNode?.range === undefined || keyNode.range === null) continue;
+        if (here === undefined) continue;
         const diagnostic: Diagnostic = {
           code: 'yaml/duplicate-key',
           severity: 'error',
@@ -38,7 +32,7 @@ export function findDuplicateKeys(doc: Document, source: SourceText, file: strin
           hint: 'remove one of them; YAML tools disagree on which value wins',
         };
         if (there !== undefined) diagnostic.related = [{ message: `first "${name}" is here`, file, range: there }];
-        found.push({ diagnostic, offset: keyNode.range[0] });
+        found.push(diagnostic);
       }
     },
   });

@@ -13,7 +13,8 @@ import { MAX_YAML_FINDINGS, readTokens, tooDeep } from './tokens.js';
 export { MAX_DOCUMENTS, MAX_TOKENS } from './tokens.js';
 import { capDiagnostic } from '../diagnostics/excerpt.js';
 import type { ManifestDocument } from './types.js';
-import { oneFindingPerMistake, yamlDiagnostics } from './yaml-errors.js';
+import { yamlDiagnostics } from './yaml-errors.js';
+import { oneFindingPerMistake } from './yaml-mistakes.js';
 import { isPlainObject } from '../util/plain-object.js';
 
 /** Options for parsing one in-memory source; see `LoadOptions` for the meaning of each. */
@@ -159,16 +160,14 @@ function composeDocument(
   return { document, diagnostics };
 }
 
-/** yaml's errors and warnings for one document, with our duplicate-key findings in place of its own. */
+/**
+ * yaml's errors and warnings for one document, and our duplicate-key findings (yaml's own check is
+ * off: `uniqueKeys: false`, under which yaml 2 never reports DUPLICATE_KEY).
+ */
 function yamlFindings(doc: Document.Parsed, source: SourceText, file: string): Diagnostic[] {
-  const duplicates = findDuplicateKeys(doc, source, file);
-  const duplicateAt = new Set(duplicates.map((d) => d.offset));
-  const diagnostics = duplicates.map((d) => d.diagnostic);
-  const errors = [...doc.errors, ...doc.warnings].filter(
-    // Our duplicate-key finding names both places; yaml's names only the second. A version
-    // directive is reported once per directive by versionDirectives, with the version in the message.
-    (e) => !(e.code === 'DUPLICATE_KEY' && duplicateAt.has(e.pos[0])) && !(e.code === 'BAD_DIRECTIVE' && /YAML version/i.test(e.message)),
-  );
+  const diagnostics = findDuplicateKeys(doc, source, file);
+  // A version directive is reported once per directive by versionDirectives, with the version in the message.
+  const errors = [...doc.errors, ...doc.warnings].filter((e) => !(e.code === 'BAD_DIRECTIVE' && /YAML version/i.test(e.message)));
   diagnostics.push(...yamlDiagnostics(errors, source, file));
   return oneFindingPerMistake(diagnostics);
 }
@@ -255,16 +254,32 @@ function versionDirectives(tokens: readonly CST.Token[], source: SourceText, fil
   return out;
 }
 
-/** Keeps the first findings of each file and says how many more there were; caps what messages quote. */
+/**
+ * Keeps at most `MAX_YAML_FINDINGS` findings of each file and says how many more there were; caps
+ * what messages quote. Errors are kept before warnings and notes (a file of thousands of warnings
+ * must still show the error that stops it), and the kept ones stay in the order they came in: the
+ * cap only leaves findings out, it never reorders them.
+ */
 function capYamlFindings(all: Diagnostic[]): Diagnostic[] {
   const diagnostics = all.map(capDiagnostic);
   if (diagnostics.length <= MAX_YAML_FINDINGS) return diagnostics;
-  const kept = diagnostics.slice(0, MAX_YAML_FINDINGS);
-  const rest = diagnostics.slice(MAX_YAML_FINDINGS);
+  const order: readonly Diagnostic['severity'][] = ['error', 'warning', 'info'];
+  const rank = (d: Diagnostic): number => order.indexOf(d.severity);
+  // Array.prototype.sort is stable: within a severity, the first ones in the file are kept.
+  const keptAt = new Set(
+    diagnostics
+      .map((_, i) => i)
+      .sort((a, b) => rank(diagnostics[a]!) - rank(diagnostics[b]!))
+      .slice(0, MAX_YAML_FINDINGS),
+  );
+  const kept = diagnostics.filter((_, i) => keptAt.has(i));
+  const rest = diagnostics.filter((_, i) => !keptAt.has(i));
   const next = rest[0] as Diagnostic;
   const more: Diagnostic = {
     code: next.code,
-    severity: rest.some((d) => d.severity === 'error') ? 'error' : next.severity,
+    // The count is as severe as the worst finding it stands for, so that the exit code does not change.
+    // (reduce, not Math.min(...): a hostile text has hundreds of thousands, past the argument limit).
+    severity: order[rest.reduce((worst, d) => Math.min(worst, rank(d)), order.length - 1)]!,
     message: `${rest.length} more problems in this file are not shown`,
   };
   if (next.file !== undefined) more.file = next.file;

@@ -2,31 +2,24 @@ import { excerpt } from '../diagnostics/excerpt.js';
 import type { YAMLError } from 'yaml';
 import { codeInfo, type Code } from '../diagnostics/codes.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import { describeIndentation, lineAt, type Line } from './yaml-lines.js';
+import { blockTextWords, describeIndentation, keyAfterListWords, lineAt, type Line } from './yaml-lines.js';
+import { mapped } from './yaml-mapped.js';
+import { mistakeAbout } from './yaml-mistakes.js';
 import type { SourceText } from './source.js';
 
 /**
- * yaml's own codes that have a code of ours (with the catalogue's severity for it); every other one
- * is `yaml/syntax`, naming yaml's code. There is no DUPLICATE_KEY: the loader turns yaml's check off
- * (`uniqueKeys: false`, parse.ts) and finds duplicates itself (duplicate-keys.ts).
+ * Our words for one of yaml's syntax errors: what is wrong at this place, and what to do; and the
+ * line the mistake is about, when yaml reports it on several lines (`oneFindingPerMistake`).
  */
-const mapped: Partial<Record<YAMLError['code'], { code: Code; message?: string; hint?: string }>> = {
-  TAB_AS_INDENT: { code: 'yaml/tab-indent', hint: 'indent with spaces; YAML forbids tabs in indentation' },
-  TAG_RESOLVE_FAILED: { code: 'yaml/unknown-tag', hint: 'remove the tag; manifests use plain YAML values only' },
-  // With resolveKnownTags off yaml knows no tag for another kind of collection: only a verbatim tag
-  // named like a property of every object (`!<constructor> {}`) gets here, and it is as unknown.
-  BAD_COLLECTION_TYPE: { code: 'yaml/unknown-tag', message: 'the tag on this list or mapping is not one manifests use', hint: 'remove the tag; manifests use plain YAML values only' },
-  NON_STRING_KEY: { code: 'yaml/non-string-key', message: 'a key here is not a plain string (a list, a mapping or nothing is used as a key)', hint: 'keys are plain strings; quote the key or restructure the value' },
-  BAD_DIRECTIVE: { code: 'yaml/directive', hint: 'remove the directive: manifests need none' },
-  // The composer ran out of stack. parse.ts measures the nesting first, so only a very high `maxDepth` gets here.
-  RESOURCE_EXHAUSTION: { code: 'input/too-deep', message: 'collections are nested too deeply for the YAML parser to read', hint: 'a session manifest needs only a few levels; this looks like a generated or hostile file' },
-};
-
-/** Our words for one of yaml's syntax errors: what is wrong at this place, and what to do. */
 interface Plain {
   message: string;
   hint?: string;
+  line?: number;
 }
+
+/** The codes yaml gives for a line that does not fit the structure around it. */
+// Not BLOCK_AS_IMPLICIT_KEY: on such a line it is a mistake of its own (`b: c: d`), worded as one.
+const STRUCTURE: ReadonlySet<string> = new Set(['BAD_INDENT', 'MULTILINE_IMPLICIT_KEY', 'UNEXPECTED_TOKEN', 'MISSING_CHAR']);
 
 /** The first character of the error's span, as a message shows it. */
 function tokenAt(text: string, offset: number): string {
@@ -38,7 +31,7 @@ function tokenAt(text: string, offset: number): string {
 /** `put the value in quotes: `key: "value"``, from the line the value is on (without its comment). */
 function quoteHint(line: Line): string {
   const value = (from: number): string => line.text.slice(from).replace(/\s#.*/, '').trim();
-  if (line.key !== undefined) return `put the value in quotes: \`${line.key}: "${value(line.text.indexOf(':') + 1)}"\``;
+  if (line.afterColon !== undefined) return `put the value in quotes: \`${line.key!}: "${value(line.text.length - line.afterColon.length)}"\``;
   const item = /^\s*-\s/.exec(line.text);
   return item !== null ? `put the item in quotes: \`- "${value(item[0].length)}"\`` : 'put the value in quotes';
 }
@@ -77,6 +70,10 @@ function plainWords(error: YAMLError, text: string): Plain | undefined {
     if (unclosed[2] === undefined) return { message: `a \`${open}\` is never closed with \`${close}\``, hint: `close it with \`${close}\` at the end of its items` };
     return { message: `a \`${open}\` opened above is not closed with \`${close}\` before the next key`, hint: `close it with \`${close}\` on the same line, or indent its continuation lines more than the key` };
   }
+  // A line yaml trips over because of a mistake above it: block text not indented, a key beside a list.
+  const structural = STRUCTURE.has(error.code) && (error.code !== 'MISSING_CHAR' || m === 'Implicit map keys need to be followed by map values' || m === 'Sequence item without - indicator');
+  const above = structural ? (blockTextWords(text, error.pos[0]) ?? keyAfterListWords(text, error.pos[0])) : undefined;
+  if (above !== undefined) return above;
   switch (error.code) {
     case 'BAD_INDENT':
     case 'BLOCK_AS_IMPLICIT_KEY':
@@ -202,7 +199,11 @@ function aliasWords(m: string, text: string, end: number): Plain {
 /** UNEXPECTED_TOKEN: a character or token that cannot stand where it is. */
 function unexpectedWords(m: string, text: string, at: number, line: Line): Plain {
   if (m.startsWith('Block scalar header includes extra characters')) return { message: 'text follows the `|` or `>` of a block scalar on its line', hint: 'start the text on the next line, indented; only a comment may follow `|` or `>`' };
-  if (m === 'Unexpected block-seq-ind on same line with key') return listOnKeyLine(line);
+  if (m === 'Unexpected block-seq-ind on same line with key') {
+    // `a: 1` then `- b` at its column (yaml points at the line's first `- `): not a list on the
+    // line of its key, but an item among keys.
+    return at === text.lastIndexOf('\n', at - 1) + 1 + line.indent ? describeIndentation(text, at) : listOnKeyLine(line);
+  }
   return { message: `unexpected ${tokenAt(text, at)} on line ${line.n}`, hint: 'look for an unmatched bracket or quote, or a stray character, on this line or the one before' };
 }
 
@@ -217,23 +218,22 @@ const WORDED = 200;
  * (`capYamlFindings`), the rest counted.
  */
 export function yamlDiagnostics(errors: readonly YAMLError[], source: SourceText, file: string): Diagnostic[] {
-  return errors.map((e, i): Diagnostic => {
-    if (i < WORDED) return yamlDiagnostic(e, source, file);
-    return { code: mapped[e.code]?.code ?? 'yaml/syntax', severity: e.name === 'YAMLWarning' ? 'warning' : 'error', message: `${excerpt(e.message, 300)} (yaml ${e.code})`, file, range: source.range(e.pos[0], e.pos[1]) };
-  });
+  return errors.map((e, i) => yamlDiagnostic(e, source, file, i < WORDED));
 }
 
 /**
- * One of yaml's errors or warnings as a located diagnostic. yaml's warnings are findings too:
+ * One of yaml's errors or warnings as a located diagnostic, in our words unless `inWords` is
+ * false (then yaml's message, and yaml's code after it). yaml's warnings are findings too:
  * an unknown tag (`!!js/function`) is only a warning there, but nothing here loads code, so a tag
  * we do not know is an error (runtime-facts §1.2).
  */
-export function yamlDiagnostic(error: YAMLError, source: SourceText, file: string): Diagnostic {
+export function yamlDiagnostic(error: YAMLError, source: SourceText, file: string, inWords = true): Diagnostic {
   const known = mapped[error.code];
   const code: Code = known?.code ?? 'yaml/syntax';
   const severity = known !== undefined ? codeInfo(code).severity : error.name === 'YAMLWarning' ? 'warning' : 'error';
+  if (!inWords) return { code, severity, message: `${excerpt(error.message, 300)} (yaml ${error.code})`, file, range: source.range(error.pos[0], error.pos[1]) };
   // Both yaml's messages and our plain words may quote the source (a tag, a key, a line): cap them.
-  const plain = known === undefined ? plainWords(error, source.text) : undefined;
+  const plain: Plain | undefined = known === undefined ? plainWords(error, source.text) : known.words?.(error, source.text);
   // yaml's messages are one line each: the loader composes with `prettyErrors: false` (parse.ts).
   const message = excerpt(plain?.message ?? known?.message ?? error.message, 300);
   const diagnostic: Diagnostic = {
@@ -245,48 +245,6 @@ export function yamlDiagnostic(error: YAMLError, source: SourceText, file: strin
   };
   const hint = plain?.hint ?? known?.hint;
   if (hint !== undefined) diagnostic.hint = hint;
+  if (plain?.line !== undefined) mistakeAbout(diagnostic, plain.line);
   return diagnostic;
-}
-
-/**
- * One mistake, one finding. yaml often reports one indentation mistake two or three times (a
- * `BLOCK_AS_IMPLICIT_KEY` and a `MULTILINE_IMPLICIT_KEY` at the same place, a `MISSING_CHAR`
- * beside them), which our words explain alike: of the syntax findings that start on one line
- * with the same explanation and hint, the one that covers most of the source is kept. A key that
- * is "not a plain string" on a line with a syntax finding is that mistake read further (a
- * misplaced `- item` taken as a key), and goes too.
- */
-export function oneFindingPerMistake(diagnostics: readonly Diagnostic[]): Diagnostic[] {
-  const syntaxLines = new Set(diagnostics.filter((d) => d.code === 'yaml/syntax').map((d) => d.range?.start.line));
-  const kept = new Map<string, Diagnostic>();
-  const out: Diagnostic[] = [];
-  for (const d of diagnostics) {
-    const line = d.range?.start.line;
-    if (d.code === 'yaml/non-string-key' && syntaxLines.has(line)) continue;
-    if (d.code !== 'yaml/syntax' || d.range === undefined) {
-      out.push(d);
-      continue;
-    }
-    const key = JSON.stringify([line, d.message.replace(/ \(yaml [A-Z0-9_]+\)$/, ''), d.hint]);
-    const first = kept.get(key);
-    if (first === undefined) {
-      kept.set(key, d);
-      out.push(d);
-    } else if (widerOrEarlier(d, first)) {
-      out[out.indexOf(first)] = d;
-      kept.set(key, d);
-    }
-  }
-  return out;
-}
-
-/**
- * Whether `a` covers more of the source than `b` (more lines, else more columns), or as much and
- * starts first. Both start on one line: findings are only compared with those on their own line.
- */
-function widerOrEarlier(a: Diagnostic, b: Diagnostic): boolean {
-  const [ar, br] = [a.range!, b.range!];
-  const lines = ar.end.line - br.end.line;
-  const cols = ar.end.col - ar.start.col - (br.end.col - br.start.col);
-  return (lines || cols || br.start.col - ar.start.col) > 0;
 }

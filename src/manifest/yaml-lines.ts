@@ -23,7 +23,8 @@ export interface Line {
   missingSpace?: string;
 }
 
-const KEY_LINE = /^(\s*)(-\s+)?([^\s#:'"{}[\],&*!|>%@`-][^:#]*?|-[^\s:#][^:#]*?)\s*:(?:\s+(.*)|$)/;
+// A key is plain (`name`), or quoted (`"name"`, `'name'`) as written.
+const KEY_LINE = /^(\s*)(-\s+)?([^\s#:'"{}[\],&*!|>%@`-][^:#]*?|-[^\s:#][^:#]*?|"(?:[^"\\]|\\.)*"|'(?:[^']|'')*')\s*:(?:\s+(.*)|$)/;
 const GLUED = /^\s*(?:-\s+)?([A-Za-z_][\w.-]*):(\S+)/;
 
 function parseLine(text: string, n: number): Line {
@@ -40,8 +41,23 @@ function parseLine(text: string, n: number): Line {
   return line;
 }
 
+/**
+ * The lines of the last text read, and the offset each starts at. Every finding of a file reads the
+ * same text; split again for each one, a file of 100,000 comment lines and 200 errors took seconds.
+ */
+let last: { text: string; lines: string[]; starts: number[] } | undefined;
+
+function read(text: string): { lines: string[]; starts: number[] } {
+  if (last?.text !== text) {
+    const starts = [0];
+    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+    last = { text, lines: text.split(/\r?\n/), starts };
+  }
+  return last;
+}
+
 function lines(text: string): string[] {
-  return text.split(/\r?\n/);
+  return read(text).lines;
 }
 
 /** Blank lines and comment lines say nothing about structure. */
@@ -52,9 +68,15 @@ function isContent(text: string): boolean {
 
 /** The line holding a character offset. */
 export function lineAt(text: string, offset: number): Line {
-  const before = text.slice(0, Math.max(0, Math.min(offset, text.length)));
-  const n = before.split('\n').length;
-  return parseLine(lines(text)[n - 1] ?? '', n);
+  const { lines, starts } = read(text);
+  // The last line that starts at or before the offset.
+  let [lo, hi] = [0, starts.length - 1];
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid]! <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return parseLine(lines[lo]!, lo + 1);
 }
 
 function label(line: Line): string {
@@ -114,4 +136,96 @@ export function describeIndentation(text: string, offset: number): { message: st
   const where = (l: Line): string => `column ${l.indent + 1}, next to \`${label(l)}\` (line ${l.n})`;
   const other = candidates.find((l) => l !== best);
   return { message, hint: `It probably belongs at ${where(best)}${other !== undefined ? `; at ${where(other)} it would belong with \`${label(other)}\` instead` : ''}.` };
+}
+
+/** Where a mistake is first seen, and its words; `line` is the line the mistake is about. */
+export interface Words {
+  message: string;
+  hint: string;
+  line: number;
+}
+
+/** A `|` or `>` header after a key's `: ` or an item's `- `: props, indicators, a comment. */
+const BLOCK_HEADER = /^(?:[&!]\S*\s+)*([|>])[1-9+-]{0,2}(?:\s+#.*)?\s*$/;
+
+/**
+ * A line meant as the text of a `|` or `>` block above it but not indented more than the block's
+ * key (or its `- `): YAML ends the block there, empty, and trips over the line as a key or an item
+ * without its `: ` or `- `. Blank lines, and more lines of such text, may stand between.
+ */
+export function blockTextWords(text: string, offset: number): Words | undefined {
+  const all = lines(text);
+  const here = lineAt(text, offset);
+  if (here.key !== undefined || here.item || !isContent(here.text)) return undefined;
+  // The deepest of this line and the lines of text between it and the header: a block whose text
+  // starts indented is not this mistake, whatever follows it.
+  let deepest = here.indent;
+  for (let i = here.n - 2; i >= 0; i--) {
+    if (all[i]!.trim() === '') continue;
+    const above = parseLine(all[i]!, i + 1);
+    const value = above.key !== undefined ? above.afterColon : above.item ? above.text.replace(/^\s*-\s+/, '') : undefined;
+    const header = BLOCK_HEADER.exec(value ?? '');
+    if (header !== null) {
+      const column = above.key !== undefined ? above.text.indexOf(above.key) : above.indent;
+      if (deepest > column) return undefined;
+      const owner = above.key !== undefined ? `\`${above.key}\`` : 'its `- `';
+      return {
+        message: `the text of the \`${header[1]!}\` block ${above.key !== undefined ? `of \`${above.key}\`` : 'of the list item'} on line ${above.n} must be indented more than ${owner}`,
+        hint: `indent every line of the text more than ${owner} (column ${column + 1}), for example to column ${column + 3}`,
+        line: above.n,
+      };
+    }
+    if (above.key !== undefined || above.item || !isContent(above.text)) return undefined;
+    deepest = Math.max(deepest, above.indent);
+  }
+  return undefined;
+}
+
+/**
+ * A key (or a plain word) at the column of a list above it: one mapping or list cannot hold both.
+ * Found from the key's line or any line after it that yaml trips over (more keys at that column,
+ * the lines under them), all one mistake. A list under a key at the key's own column (`toolkits:`,
+ * then `- a`) is YAML's compact form, and not this.
+ */
+export function keyAfterListWords(text: string, offset: number): Words | undefined {
+  const all = lines(text);
+  const content = (i: number): Line | undefined => (isContent(all[i]!) ? parseLine(all[i]!, i + 1) : undefined);
+  let line = lineAt(text, offset);
+  if (!isContent(line.text)) return undefined;
+  let item: Line | undefined;
+  for (let i = line.n - 2; i >= 0 && item === undefined; i--) {
+    const above = content(i);
+    if (above === undefined || above.indent > line.indent) continue;
+    if (above.indent === line.indent && above.item && !line.item) item = above;
+    else line = above;
+  }
+  if (item === undefined) return undefined;
+  // The first item of the list, and the line the list hangs from.
+  let first = item;
+  let parent: Line | undefined;
+  for (let i = item.n - 2; i >= 0 && parent === undefined; i--) {
+    const above = content(i);
+    if (above === undefined || above.indent > item.indent) continue;
+    if (above.indent === item.indent && above.item) first = above;
+    else parent = above;
+  }
+  const compact = parent?.indent === item.indent && parent.key !== undefined && /^(?:[&!]\S*\s*)*(?:#.*)?$/.test(parent.afterColon ?? '');
+  if (compact) return undefined;
+  const ways: string[] = [];
+  if (line.key === undefined) ways.push(`write \`- ${line.text.trim()}\` if it is an item of the list`);
+  else {
+    if (item.key !== undefined) ways.push(`if \`${line.key}\` belongs to the item on line ${item.n}, indent it to column ${item.text.indexOf(item.key) + 1}, under \`${item.key}\``);
+    const it = ways.length === 0 ? `\`${line.key}\`` : 'it';
+    const beside = parent !== undefined && parent.indent < item.indent ? parent.key : undefined;
+    ways.push(beside !== undefined ? `if ${it} is a key beside \`${beside}\` (line ${parent!.n}), start it at column ${parent!.indent + 1}` : `if ${it} is a key of its own, the list needs a key too: write \`key:\` on a line above its first \`- \` (line ${first.n})`);
+  }
+  const hint = ways.join('; ');
+  return {
+    message:
+      line.key !== undefined
+        ? `\`${line.key}\` on line ${line.n} is a key at column ${line.indent + 1}, the column of the list above it (\`${label(item)}\`, line ${item.n}): a list and a key cannot share their indentation`
+        : `\`${label(line)}\` on line ${line.n} is at column ${line.indent + 1}, the column of the list above it (\`${label(item)}\`, line ${item.n}), but has no \`- \``,
+    hint: `${hint.charAt(0).toUpperCase()}${hint.slice(1)}.`,
+    line: line.n,
+  };
 }

@@ -181,6 +181,9 @@ export const handPicked: Case[] = [
   { name: '20,000 aliases of one anchor', file: 'many-aliases.yaml', content: `name: x\na: &a 1\n${Array.from({ length: 20_000 }, (_, i) => `k${i}: *a`).join('\n')}\n`, codes: ['yaml/excessive-aliases'] },
   { name: '100,000 anchors on one node', file: 'many-anchors.yaml', content: `${'&a '.repeat(100_000)}- a\n`, codes: ['yaml/syntax'], line: 1 },
   { name: '200,000 bad escapes in one string', file: 'many-escapes.yaml', content: `name: "${'\\u'.repeat(200_000)}"\n`, codes: ['yaml/syntax'], line: 1 },
+  // Each error put in words split the whole text into lines again: seconds for these.
+  { name: '120,000 comment lines, then 400 block texts not indented', file: 'many-lines-block-text.yaml', content: `${'#\n'.repeat(120_000)}${Array.from({ length: 400 }, (_, i) => `k${i}: |\nx${i}\n`).join('')}`, codes: ['yaml/syntax'], line: 120_002 },
+  { name: '120,000 comment lines, then 400 keys beside lists', file: 'many-lines-key-list.yaml', content: `${'#\n'.repeat(120_000)}${Array.from({ length: 400 }, (_, i) => `k${i}:\n  - a\n  b${i}: c\n`).join('')}`, codes: ['yaml/syntax'], line: 120_003 },
   { name: "500,000 '*' before an alias ending in ':'", file: 'alias-colon-stars.yaml', content: `name: x\n# ${'*'.repeat(500_000)}\nuser_id: *a:\n`, codes: ['yaml/syntax'], line: 3 },
 
   // Nesting.

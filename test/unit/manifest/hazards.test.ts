@@ -102,6 +102,14 @@ describe('YAML hazards', () => {
     expect(r.documents).toEqual([]);
   });
 
+  it.each([
+    ['a block mapping, the key three times', 'a: 1\nb: 2\na: 3\na: 4\n', [['yaml/duplicate-key', 'error', 3, 1], ['yaml/duplicate-key', 'error', 4, 1]]],
+    ['a flow mapping', 'x: {a: 1, a: 2}\n', [['yaml/duplicate-key', 'error', 1, 11]]],
+    ['a flow mapping in a list', 'x:\n  - {"a": 1, a: 2}\n', [['yaml/duplicate-key', 'error', 2, 14]]],
+  ])('a repeated key in %s is one finding per repeat, ours (yaml reports none with uniqueKeys off)', (_name, text, expected) => {
+    expect(parse(text).diagnostics.map(where)).toEqual(expected);
+  });
+
   it('1: and "1": are the same key', () => {
     expect(parse('1: a\n"1": b\n').diagnostics.map(where)).toEqual([['yaml/duplicate-key', 'error', 2, 1]]);
   });

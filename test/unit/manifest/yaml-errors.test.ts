@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Code } from '../../../src/diagnostics/codes.js';
 import type { Diagnostic } from '../../../src/diagnostics/diagnostic.js';
 import { parseManifestText } from '../../../src/manifest/parse.js';
-import { oneFindingPerMistake } from '../../../src/manifest/yaml-errors.js';
+import { mistakeAbout, oneFindingPerMistake } from '../../../src/manifest/yaml-mistakes.js';
 
 /** The first syntax finding of a text: its place, words and hint. */
 function first(text: string): { at: string; message: string; hint: string } {
@@ -114,6 +114,21 @@ describe('oneFindingPerMistake', () => {
       unplaced,
     ];
     expect(oneFindingPerMistake(ds)).toEqual(ds);
+  });
+
+  it('one mistake that yaml reports on several lines: the first place stays, in either order', () => {
+    const about = (d: Diagnostic, line: number): Diagnostic => {
+      mistakeAbout(d, line);
+      return d;
+    };
+    const ds = [about(at('yaml/syntax', '3:1', '3:2'), 2), about(at('yaml/syntax', '4:1', '6:9', undefined, 'MISSING_CHAR'), 2), about(at('yaml/syntax', '3:5', '3:9'), 2)];
+    expect(places(ds)).toEqual(['yaml/syntax 3:1-3:2']);
+    expect(places([...ds].reverse())).toEqual(['yaml/syntax 3:1-3:2']);
+    // The first place is the earliest line, then the earliest column on it; never a later line.
+    expect(places([about(at('yaml/syntax', '3:5', '3:6'), 2), about(at('yaml/syntax', '4:1', '4:2'), 2)])).toEqual(['yaml/syntax 3:5-3:6']);
+    expect(places([about(at('yaml/syntax', '4:1', '4:2'), 2), about(at('yaml/syntax', '3:5', '3:6'), 2)])).toEqual(['yaml/syntax 3:5-3:6']);
+    // Words of a mistake on another line, or a finding not marked, stay apart.
+    expect(places([ds[0]!, about(at('yaml/syntax', '4:1', '4:2'), 4), at('yaml/syntax', '5:1', '5:2')])).toEqual(['yaml/syntax 3:1-3:2', 'yaml/syntax 4:1-4:2', 'yaml/syntax 5:1-5:2']);
   });
 
   it('a non-string key goes on a line with a syntax finding, and stays on another', () => {
