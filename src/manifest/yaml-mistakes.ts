@@ -20,11 +20,15 @@ export function mistakeAbout(diagnostic: Diagnostic, line: number): void {
  */
 export function oneFindingPerMistake(diagnostics: readonly Diagnostic[]): Diagnostic[] {
   const syntaxLines = new Set(diagnostics.filter((d) => d.code === 'yaml/syntax').map((d) => d.range?.start.line));
+  // Inside brackets a key run over lines is a missing comma, which the block-in-flow finding at
+  // the same place explains; the run-over key's words (indent it like the key above) would mislead.
+  const inFlow = new Set(diagnostics.filter((d) => yamlCode(d) === 'BLOCK_IN_FLOW').map(startOf));
   const kept = new Map<string, Diagnostic>();
   const out: Diagnostic[] = [];
   for (const d of diagnostics) {
     const line = d.range?.start.line;
     if (d.code === 'yaml/non-string-key' && syntaxLines.has(line)) continue;
+    if (yamlCode(d) === 'MULTILINE_IMPLICIT_KEY' && inFlow.has(startOf(d))) continue;
     if (d.code !== 'yaml/syntax' || d.range === undefined) {
       out.push(d);
       continue;
@@ -57,4 +61,13 @@ function widerOrEarlier(a: Diagnostic, b: Diagnostic): boolean {
 function startsBefore(a: Diagnostic, b: Diagnostic): boolean {
   const [as, bs] = [a.range!.start, b.range!.start];
   return as.line < bs.line || (as.line === bs.line && as.col < bs.col);
+}
+
+/** The yaml error code a syntax finding was worded from (`(yaml CODE)` at the end of its message). */
+function yamlCode(d: Diagnostic): string | undefined {
+  return d.code === 'yaml/syntax' ? / \(yaml ([A-Z0-9_]+)\)$/.exec(d.message)?.[1] : undefined;
+}
+
+function startOf(d: Diagnostic): string {
+  return `${d.range?.start.line}:${d.range?.start.col}`;
 }

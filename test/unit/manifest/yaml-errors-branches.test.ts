@@ -37,6 +37,16 @@ describe('yaml errors in plain words, word for word', () => {
         'yaml/syntax error 1:22 two items inside brackets are not separated by a comma (yaml MISSING_CHAR) | separate the items with `,`: `[a, b]`, `{a: 1, b: 2}`',
       ],
     ],
+    [
+      'a missing comma between two pairs in braces over lines',
+      'auth_configs: {gmail: ac_1\n  slack: ac_2}\n',
+      ['yaml/syntax error 1:23 a block list item (`- `) or block mapping is written inside brackets (yaml BLOCK_IN_FLOW) | inside `[...]` or `{...}`, separate items with commas: `[a, b]`; or drop the brackets and write one `- item` per line'],
+    ],
+    [
+      'a missing comma in nested braces over lines',
+      'a:\n  b: {c: {d: 1\n      e: 2}}\n',
+      ['yaml/syntax error 2:14 a block list item (`- `) or block mapping is written inside brackets (yaml BLOCK_IN_FLOW) | inside `[...]` or `{...}`, separate items with commas: `[a, b]`; or drop the brackets and write one `- item` per line'],
+    ],
     ['two items in braces without a comma', 'tags: {"a" "b"}\n', ['yaml/syntax error 1:12 two items inside brackets are not separated by a comma (yaml MISSING_CHAR) | separate the items with `,`: `[a, b]`, `{a: 1, b: 2}`']],
     ['two items in brackets without a comma', 'toolkits: ["a" b]\n', ['yaml/syntax error 1:16 two items inside brackets are not separated by a comma (yaml MISSING_CHAR) | separate the items with `,`: `[a, b]`, `{a: 1, b: 2}`']],
     ['a colon glued to a value after a comment in brackets', 'toolkits: [a # why\n  :b]\n', ['yaml/syntax error 2:3 a `:` inside brackets has no space after it (yaml MISSING_CHAR) | put a space after the colon: `key: value`']],
@@ -137,8 +147,8 @@ describe('yaml errors in plain words, word for word', () => {
       'an anchor before a list inside brackets, after a space',
       'toolkits: [ &t - a ]\n',
       [
-        'yaml/syntax error 1:16 a block list item (`- `) or block mapping is written inside brackets (yaml BLOCK_IN_FLOW) | inside `[...]` or `{...}`, separate items with commas: `[a, b]`; or drop the brackets and write one `- item` per line',
         'yaml/syntax error 1:13 an `&anchor` or `!tag` of a list stands on the line of its first `- ` (yaml MISSING_CHAR) | end the line after the anchor or tag, and put the list\'s items on the lines below it, indented',
+        'yaml/syntax error 1:16 a block list item (`- `) or block mapping is written inside brackets (yaml BLOCK_IN_FLOW) | inside `[...]` or `{...}`, separate items with commas: `[a, b]`; or drop the brackets and write one `- item` per line',
         'yaml/syntax error 1:18 two items inside brackets are not separated by a comma (yaml MISSING_CHAR) | separate the items with `,`: `[a, b]`, `{a: 1, b: 2}`',
       ],
     ],
