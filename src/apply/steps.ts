@@ -11,6 +11,7 @@ import type { UpdateSessionRequest } from '../wire/request.js';
 import type { Session } from '../wire/session.js';
 import type { AppliedItem } from './applied-item.js';
 import { refused } from './refused.js';
+import { updateFailed, versionInvalid } from './update-findings.js';
 
 /** The calls apply makes. */
 export interface ApplyApi {
@@ -146,11 +147,21 @@ export async function createStep(item: PlanItem, ctx: StepContext): Promise<{ ou
   return { out, session };
 }
 
-/** PATCHes a session in place, with the config version it was read at (a 409 overwrites nothing). */
+/**
+ * PATCHes a session in place, with the config version it was read at (a 409 overwrites nothing).
+ * A session without a version (a service that keeps none) is PATCHed without one, as the official
+ * SDK does; one whose version is not a whole number sessionctl can send back is not PATCHed at all.
+ */
 export async function updateStep(item: PlanItem, ctx: StepContext): Promise<AppliedItem> {
   const recorded = item.recorded!;
-  const version = item.live?.config_version ?? recorded.config_version;
-  const body: UpdateSessionRequest = { ...(item.patch ?? {}), ...(typeof version === 'number' ? { expected_config_version: version } : {}) };
+  // What the service answered may be anything: a version of 1.5, -1 or 1e300 sent back as the
+  // guard could match by a server's rounding, or be dropped, and the PATCH overwrite a change.
+  const live: unknown = item.live?.config_version;
+  const answered = live !== undefined && live !== null;
+  const read = answered ? live : recorded.config_version;
+  const version = storableVersion(read);
+  if (read !== null && version === null) return { ...base(item), outcome: 'failed', session_id: recorded.session_id, diagnostics: [versionInvalid(item, read, answered)] };
+  const body: UpdateSessionRequest = { ...(item.patch ?? {}), ...(version !== null ? { expected_config_version: version } : {}) };
   await ctx.limiter?.acquire();
   if (ctx.signal?.aborted === true) return { ...base(item), outcome: 'skipped' };
   let session: Session;
@@ -167,20 +178,6 @@ export async function updateStep(item: PlanItem, ctx: StepContext): Promise<Appl
   queue(ctx, out, item, ctx.state.record(entry), `session ${session.session_id} was updated`);
   verify(out, item, session, ctx.strict);
   return out;
-}
-
-function updateFailed(item: PlanItem, err: ApiError): Diagnostic {
-  if (err.kind !== 'conflict') return refused(item, err, 'update');
-  const expected = err.expected_config_version ?? item.live?.config_version ?? item.recorded?.config_version;
-  const current = err.current_config_version;
-  const d = atDocument(
-    item.doc,
-    'apply/conflict',
-    'error',
-    `${item.name}: session ${item.recorded!.session_id} changed while it was being updated: it is at config version ${current ?? 'unknown'}, sessionctl read version ${expected ?? 'unknown'}; nothing was overwritten`,
-  );
-  d.hint = 'someone else changed the session; run `sessionctl plan --refresh` to see its live config, then apply again (apply reads the current version first)';
-  return d;
 }
 
 /** Deletes a session; a session that is already gone counts as deleted. Resolves with the failure, if any. */

@@ -126,6 +126,7 @@ onEachState((fresh) => (w = fresh), () => {
       ['a config version that is a string', (v) => String(v)],
       ['a config version that is not whole', (v) => v! + 0.5],
       ['a config version past the safe integers', () => 2 ** 53],
+      ['a config version below zero', () => -1],
     ];
     test.each(versions)('an answer with %s records null, on a create and on an update, and the state stays readable', async (_what, edit) => {
       const answer = (s: Session): Session => ({ ...s, config_version: edit(s.config_version) }) as Session;
