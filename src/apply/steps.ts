@@ -218,7 +218,8 @@ export async function retireStep(out: AppliedItem, item: PlanItem, ctx: StepCont
 export async function cleanupStep(out: AppliedItem, item: PlanItem, ctx: StepContext): Promise<void> {
   // The entry the item's own step recorded must be on record before it is edited again.
   await Promise.all(ctx.writes);
-  for (const sessionId of ctx.state.get(item.name, item.user_id)?.superseded ?? []) {
+  // Once each, however often the list names it (a state merged by hand).
+  for (const sessionId of new Set(ctx.state.get(item.name, item.user_id)?.superseded ?? [])) {
     // The rest stay recorded for the next run.
     if (ctx.signal?.aborted === true) return;
     const failed = await deleteSession(sessionId, ctx);
@@ -226,9 +227,9 @@ export async function cleanupStep(out: AppliedItem, item: PlanItem, ctx: StepCon
       out.diagnostics.push(deleteFailed(item, sessionId, failed, 'warning'));
       continue;
     }
-    const entry = ctx.state.get(item.name, item.user_id)!;
-    const { superseded = [], ...kept } = entry;
-    const rest = superseded.filter((s) => s !== sessionId);
+    // The entry still lists this session: each one is taken off only after its own delete.
+    const { superseded, ...kept } = ctx.state.get(item.name, item.user_id)!;
+    const rest = superseded!.filter((s) => s !== sessionId);
     await ctx.state.record(rest.length > 0 ? { ...kept, superseded: rest } : kept);
   }
 }
@@ -240,9 +241,9 @@ function deleteFailed(item: PlanItem, sessionId: string, err: ApiError, severity
 }
 
 /**
- * `--prune` and `destroy`: deletes a recorded session and the sessions its entry still holds to
- * delete, then forgets the entry. A delete that fails leaves the entry recorded (with the
- * left-overs not yet deleted), so the next run tries again.
+ * `--prune` and `destroy`: deletes a recorded session and the sessions its entries still hold to
+ * delete (the plan gives each session to one deletion), then forgets the entries. A delete that
+ * fails leaves the entry recorded (with the left-overs not yet deleted), so the next run tries again.
  */
 export async function deletionStep(deletion: Deletion, ctx: StepContext): Promise<AppliedItem> {
   const out: AppliedItem = { name: deletion.name, file: deletion.file ?? '', user_id: deletion.user_id, action: 'delete', outcome: 'deleted', session_id: deletion.session_id, drifted: false, drift: [], diagnostics: [], diff: '' };
@@ -253,12 +254,14 @@ export async function deletionStep(deletion: Deletion, ctx: StepContext): Promis
     return out;
   }
   const left: string[] = [];
-  for (const old of deletion.entry.superseded ?? []) {
+  for (const old of deletion.leftovers) {
     const oldFailed = await deleteSession(old, ctx);
     if (oldFailed === undefined) continue;
     left.push(old);
     out.diagnostics.push(deletionFailed(deletion, old, oldFailed));
   }
+  // The other entries of the session go either way: what is left to delete is on the first one.
+  for (const other of deletion.also) await ctx.state.forget(other.name, other.user_id);
   if (left.length > 0) {
     out.outcome = 'failed';
     await ctx.state.record({ ...deletion.entry, superseded: left });
