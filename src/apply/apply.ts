@@ -39,7 +39,7 @@ export interface ApplyOptions {
   strict?: boolean;
   /** A replace leaves the old session alive (and forgets it) instead of deleting it. */
   keepReplaced?: boolean;
-  /** Called after each manifest is done. */
+  /** Called after each manifest is done; never for one answered after the run stopped waiting (it is in the result already). */
   onProgress?: (progress: ApplyProgress) => void;
   /** Stops the run: no request starts after it; those in flight get `graceMs` to answer. */
   signal?: AbortSignal;
@@ -83,6 +83,10 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
   const started = new Set<number>();
   let next = 0;
   let done = 0;
+  // Set once the run stops waiting: a task answered after that (a create the run gave up on, a
+  // delete still on its way) is already in the result as the run left it, and the caller, who may
+  // have printed its report, hears nothing more of it.
+  let settled = false;
   // A refused key would refuse every request alike, and any other error (a state write that
   // failed, a bug) ends the run too: no new request starts, those in flight are answered and
   // recorded, and the run ends with the first error (never with workers still running after it).
@@ -99,12 +103,14 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
         stop ??= { err };
         return;
       }
+      if (settled) return;
       results[i] = out;
       options.onProgress?.({ done: ++done, total: tasks.length, item: out });
     }
   };
   const all = Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency ?? 4, tasks.length)) }, worker));
   const finished = await settleOrInterrupt(all, ctx, options);
+  settled = true;
   if (stop !== undefined) {
     await Promise.all(ctx.writes);
     throw stop.err;

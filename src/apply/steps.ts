@@ -11,6 +11,7 @@ import type { UpdateSessionRequest } from '../wire/request.js';
 import type { Session } from '../wire/session.js';
 import type { AppliedItem } from './applied-item.js';
 import { refused } from './refused.js';
+import { updateFailed, versionInvalid } from './update-findings.js';
 
 /** The calls apply makes. */
 export interface ApplyApi {
@@ -146,11 +147,21 @@ export async function createStep(item: PlanItem, ctx: StepContext): Promise<{ ou
   return { out, session };
 }
 
-/** PATCHes a session in place, with the config version it was read at (a 409 overwrites nothing). */
+/**
+ * PATCHes a session in place, with the config version it was read at (a 409 overwrites nothing).
+ * A session without a version (a service that keeps none) is PATCHed without one, as the official
+ * SDK does; one whose version is not a whole number sessionctl can send back is not PATCHed at all.
+ */
 export async function updateStep(item: PlanItem, ctx: StepContext): Promise<AppliedItem> {
   const recorded = item.recorded!;
-  const version = item.live?.config_version ?? recorded.config_version;
-  const body: UpdateSessionRequest = { ...(item.patch ?? {}), ...(typeof version === 'number' ? { expected_config_version: version } : {}) };
+  // What the service answered may be anything: a version of 1.5, -1 or 1e300 sent back as the
+  // guard could match by a server's rounding, or be dropped, and the PATCH overwrite a change.
+  const live: unknown = item.live?.config_version;
+  const answered = live !== undefined && live !== null;
+  const read = answered ? live : recorded.config_version;
+  const version = storableVersion(read);
+  if (read !== null && version === null) return { ...base(item), outcome: 'failed', session_id: recorded.session_id, diagnostics: [versionInvalid(item, read, answered)] };
+  const body: UpdateSessionRequest = { ...(item.patch ?? {}), ...(version !== null ? { expected_config_version: version } : {}) };
   await ctx.limiter?.acquire();
   if (ctx.signal?.aborted === true) return { ...base(item), outcome: 'skipped' };
   let session: Session;
@@ -167,20 +178,6 @@ export async function updateStep(item: PlanItem, ctx: StepContext): Promise<Appl
   queue(ctx, out, item, ctx.state.record(entry), `session ${session.session_id} was updated`);
   verify(out, item, session, ctx.strict);
   return out;
-}
-
-function updateFailed(item: PlanItem, err: ApiError): Diagnostic {
-  if (err.kind !== 'conflict') return refused(item, err, 'update');
-  const expected = err.expected_config_version ?? item.live?.config_version ?? item.recorded?.config_version;
-  const current = err.current_config_version;
-  const d = atDocument(
-    item.doc,
-    'apply/conflict',
-    'error',
-    `${item.name}: session ${item.recorded!.session_id} changed while it was being updated: it is at config version ${current ?? 'unknown'}, sessionctl read version ${expected ?? 'unknown'}; nothing was overwritten`,
-  );
-  d.hint = 'someone else changed the session; run `sessionctl plan --refresh` to see its live config, then apply again (apply reads the current version first)';
-  return d;
 }
 
 /** Deletes a session; a session that is already gone counts as deleted. Resolves with the failure, if any. */
@@ -221,7 +218,8 @@ export async function retireStep(out: AppliedItem, item: PlanItem, ctx: StepCont
 export async function cleanupStep(out: AppliedItem, item: PlanItem, ctx: StepContext): Promise<void> {
   // The entry the item's own step recorded must be on record before it is edited again.
   await Promise.all(ctx.writes);
-  for (const sessionId of ctx.state.get(item.name, item.user_id)?.superseded ?? []) {
+  // Once each, however often the list names it (a state merged by hand).
+  for (const sessionId of new Set(ctx.state.get(item.name, item.user_id)?.superseded ?? [])) {
     // The rest stay recorded for the next run.
     if (ctx.signal?.aborted === true) return;
     const failed = await deleteSession(sessionId, ctx);
@@ -229,9 +227,9 @@ export async function cleanupStep(out: AppliedItem, item: PlanItem, ctx: StepCon
       out.diagnostics.push(deleteFailed(item, sessionId, failed, 'warning'));
       continue;
     }
-    const entry = ctx.state.get(item.name, item.user_id)!;
-    const { superseded = [], ...kept } = entry;
-    const rest = superseded.filter((s) => s !== sessionId);
+    // The entry still lists this session: each one is taken off only after its own delete.
+    const { superseded, ...kept } = ctx.state.get(item.name, item.user_id)!;
+    const rest = superseded!.filter((s) => s !== sessionId);
     await ctx.state.record(rest.length > 0 ? { ...kept, superseded: rest } : kept);
   }
 }
@@ -243,9 +241,9 @@ function deleteFailed(item: PlanItem, sessionId: string, err: ApiError, severity
 }
 
 /**
- * `--prune` and `destroy`: deletes a recorded session and the sessions its entry still holds to
- * delete, then forgets the entry. A delete that fails leaves the entry recorded (with the
- * left-overs not yet deleted), so the next run tries again.
+ * `--prune` and `destroy`: deletes a recorded session and the sessions its entries still hold to
+ * delete (the plan gives each session to one deletion), then forgets the entries. A delete that
+ * fails leaves the entry recorded (with the left-overs not yet deleted), so the next run tries again.
  */
 export async function deletionStep(deletion: Deletion, ctx: StepContext): Promise<AppliedItem> {
   const out: AppliedItem = { name: deletion.name, file: deletion.file ?? '', user_id: deletion.user_id, action: 'delete', outcome: 'deleted', session_id: deletion.session_id, drifted: false, drift: [], diagnostics: [], diff: '' };
@@ -256,12 +254,14 @@ export async function deletionStep(deletion: Deletion, ctx: StepContext): Promis
     return out;
   }
   const left: string[] = [];
-  for (const old of deletion.entry.superseded ?? []) {
+  for (const old of deletion.leftovers) {
     const oldFailed = await deleteSession(old, ctx);
     if (oldFailed === undefined) continue;
     left.push(old);
     out.diagnostics.push(deletionFailed(deletion, old, oldFailed));
   }
+  // The other entries of the session go either way: what is left to delete is on the first one.
+  for (const other of deletion.also) await ctx.state.forget(other.name, other.user_id);
   if (left.length > 0) {
     out.outcome = 'failed';
     await ctx.state.record({ ...deletion.entry, superseded: left });

@@ -111,6 +111,7 @@ export const catalogue = {
   'apply/create-failed': { severity: 'error', description: 'The service refused or failed a session create; nothing was recorded for this manifest.' },
   'apply/update-failed': { severity: 'error', description: 'The service refused or failed a PATCH of a session; the session and the state keep what they had.' },
   'apply/conflict': { severity: 'error', description: 'A PATCH found the session at another config version than the one sessionctl read (409): someone else changed it. Nothing was overwritten.' },
+  'apply/version-invalid': { severity: 'error', description: 'An update was not sent: the config version the session was read at (as the service answered it, or as the state records it) is not a whole number from 0 to 2^53, so the PATCH could not carry it, and without it could overwrite a change made since.' },
   'apply/delete-failed': { severity: 'error', description: 'The service refused or failed the DELETE of a session; it stays recorded (a replaced session: the next apply deletes it again).' },
   'apply/interrupted': { severity: 'error', description: 'The run was interrupted (SIGINT or SIGTERM) before this manifest was applied: nothing was sent for it, or what was sent was still unanswered when the wait ended (the next run reads the session again).' },
   'apply/outcome-unknown': { severity: 'error', description: 'A create timed out or was reset after it was sent; a session may exist that is not recorded. Check before re-running.' },
@@ -176,6 +177,7 @@ export function isServiceCode(code: Code): boolean {
     code === 'apply/outcome-unknown' ||
     code === 'apply/update-failed' ||
     code === 'apply/conflict' ||
+    code === 'apply/version-invalid' ||
     code === 'apply/delete-failed' ||
     code === 'state/refresh-failed'
   );

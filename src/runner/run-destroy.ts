@@ -1,5 +1,5 @@
 import { applyPlan, type ApplyProgress, type ApplyResult } from '../apply/apply.js';
-import { deletionOf, type Plan } from '../plan/plan.js';
+import { deletionsOf, type Plan } from '../plan/plan.js';
 import { hasSession } from '../state/entry.js';
 import type { StateLockOptions } from '../state/file-lock.js';
 import type { StateView } from '../state/store.js';
@@ -32,10 +32,10 @@ export interface DestroyRun extends RunOutcome {
 /** Every recorded session of the manifests (every user each was applied for) as a deletion. */
 function destroyPlan(inputs: ValidatedManifests, state: StateView): Plan {
   const names = new Set(inputs.documents.map((d) => d.name));
-  const deletions = state
-    .list()
-    .filter((e) => names.has(e.name) && hasSession(e))
-    .map((e) => deletionOf(e, 'destroy'));
+  const deletions = deletionsOf(
+    state.list().filter((e) => names.has(e.name) && hasSession(e)),
+    'destroy',
+  );
   return { items: [], deletions, manifestsHash: '', stateHash: state.hashAtLoad, diagnostics: [], prunable: 0 };
 }
 

@@ -68,12 +68,13 @@ export function compareEntries(a: StateEntry, b: StateEntry): number {
 }
 
 /**
- * A `config_version` as the state can hold it: a whole number, else null (unknown). A service that
- * answered 1.5, or a number past 2^53, would otherwise make the state file unreadable and have the
- * database refuse the row, after the session exists.
+ * A `config_version` as the state can hold it and an update can send back: a whole number from 0
+ * to 2^53 - 1, else null (unknown). A service that answered 1.5, or a number past 2^53, would
+ * otherwise make the state file unreadable and have the database refuse the row, after the session
+ * exists; a version below zero is none the service counts (it starts at 1 and goes up).
  */
 export function storableVersion(version: unknown): number | null {
-  return Number.isSafeInteger(version) ? (version as number) : null;
+  return Number.isSafeInteger(version) && (version as number) >= 0 ? (version as number) : null;
 }
 
 /** Whether an entry names a live session (not only a create intent). */

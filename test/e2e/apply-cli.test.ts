@@ -2,6 +2,9 @@ import { rm, writeFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
+import { allCommands } from '../../src/cli/commands/index.js';
+import { memoryIo } from '../../src/cli/io.js';
+import { runCli as runWith } from '../../src/cli/run.js';
 import { runCli } from '../helpers/run-cli.js';
 import { applyWorld, KEY, type ApplyWorld } from './apply-helpers.js';
 import { tempDir } from '../helpers/temp-dir.js';
@@ -63,5 +66,34 @@ describe('apply on the command line', () => {
     const r = await runCli(argv, { cwd: tmpdir() });
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toMatch(message);
+  });
+  test('SIGTERM past the wait: the report is the last thing written, and the create given up on has no progress line of its own', async () => {
+    world = await applyWorld({ 'a.yaml': 'name: a\nuser_id: u1\n' });
+    expect((await world.run(['apply', '.'])).exitCode).toBe(0);
+    await world.write('b.yaml', 'name: b\nuser_id: u2\n');
+    // b's create reaches the service, which answers it long after the wait (0 s) is over: 5 s is
+    // the margin for the signal to come after the create arrived and before it is answered.
+    await world.admin('POST', 'faults', { route: 'create', latency_ms: 5000, times: 1 });
+    // stdout and stderr in the one order they were written.
+    const written: string[] = [];
+    let signal: ((s: 'SIGINT' | 'SIGTERM') => void) | undefined;
+    const io = {
+      ...memoryIo({ cwd: world.dir, env: { NO_COLOR: '1', COMPOSIO_BASE_URL: world.emulator.url, COMPOSIO_API_KEY: KEY, SESSIONCTL_INTERRUPT_GRACE_MS: '0' } }),
+      stdout: { write: (s: string) => void written.push(`out: ${s}`), isTTY: false },
+      stderr: { write: (s: string) => void written.push(`err: ${s}`), isTTY: false },
+      onSignal: (h: (s: 'SIGINT' | 'SIGTERM') => void) => ((signal = h), () => undefined),
+    };
+    const done = runWith(['apply', '.', '--concurrency', '1'], io, allCommands);
+    const received = async (): Promise<number> => ((await world!.admin('GET', 'stats')) as { routes: { create?: { received: number } } }).routes.create?.received ?? 0;
+    for (let i = 0; i < 400 && (await received()) < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(await received()).toBe(2);
+    signal!('SIGTERM');
+    expect(await done).toBe(143);
+    const lines = written.join('').replace(/trs_[A-Za-z0-9_-]+/g, 'trs_X').split('\n');
+    expect(lines.slice(0, 2)).toStrictEqual(['err: [1/2] unchanged a (user u1) trs_X', 'err: apply: SIGTERM received: no new requests; waiting up to 0 s for 1 in flight (the state already records every create\'s intent)']);
+    // Everything after is the report, on stdout, which ends the output.
+    expect(written.length).toBeGreaterThan(2);
+    expect(written.slice(2).filter((w) => !w.startsWith('out: '))).toStrictEqual([]);
+    expect(written.join('')).toContain('0 created, 1 unchanged, 0 drifted, 1 failed');
   });
 });

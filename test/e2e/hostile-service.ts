@@ -12,8 +12,8 @@ export interface Answer {
 
 export interface HostileService {
   url: string;
-  /** Requests received, in order: method, path and the key they carried. */
-  received: Array<{ method: string; path: string; key: string | undefined }>;
+  /** Requests received, in order: method, path, the key they carried and their body (once it has arrived). */
+  received: Array<{ method: string; path: string; key: string | undefined; body: string }>;
   /** The answer per request, by method and path; the first route that matches answers. */
   routes: Array<{ method: string; path: RegExp; answer: (url: string) => Answer }>;
   close(): Promise<void>;
@@ -30,8 +30,9 @@ export async function hostileService(routes: HostileService['routes'] = []): Pro
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const path = req.url ?? '';
     const key = req.headers['x-api-key'];
-    service.received.push({ method: req.method ?? '', path, key: Array.isArray(key) ? key[0] : key });
-    req.resume();
+    const request = { method: req.method ?? '', path, key: Array.isArray(key) ? key[0] : key, body: '' };
+    service.received.push(request);
+    req.setEncoding('utf8').on('data', (chunk: string) => (request.body += chunk));
     req.on('end', () => {
       const route = service.routes.find((r) => r.method === req.method && r.path.test(path));
       const answer = route?.answer(service.url) ?? { status: 404, body: { error: { message: 'Not found', code: 10404, slug: 'Not_Found', status: 404 } } };

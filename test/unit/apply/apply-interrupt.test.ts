@@ -3,6 +3,7 @@ import { applyPlan, type ApplyApi, type ApplyOptions, type ApplyProgress, type A
 import type { ManifestDocument } from '../../../src/manifest/types.js';
 import { buildPlan, type PlanOptions } from '../../../src/plan/plan.js';
 import type { StateEntry } from '../../../src/state/entry.js';
+import type { Session } from '../../../src/wire/session.js';
 import type { LockedState } from '../../../src/state/store.js';
 import { RateLimiter } from '../../../src/util/throttle.js';
 import { hooked, now, NOW, onEachState, withTool, type World } from './world.js';
@@ -258,6 +259,70 @@ onEachState((fresh) => (w = fresh), () => {
       expect((await w.live()).length).toBe(2);
     });
 
+    test('past the wait: an answer that comes while the run records what it gave up on, or after it returned, changes nothing in the result and is never reported', async () => {
+      const doors = { u1: gate(), u2: gate() };
+      const sent: Record<string, Promise<Session>> = {};
+      // s0 is answered at once; s1 and s2 wait at doors of their own.
+      const api: ApplyApi = {
+        createSession: (body) => {
+          const door = doors[body.user_id as 'u1' | 'u2'];
+          if (door === undefined) return w.client.createSession(body);
+          return (sent[body.user_id] = door.wait.then(() => w.client.createSession(body)));
+        },
+        updateSession: (id, body) => w.client.updateSession(id, body),
+        deleteSession: (id) => w.client.deleteSession(id),
+      };
+      let returned = false;
+      const progress: Array<[string, string, boolean]> = [];
+      const controller = new AbortController();
+      const state = await w.open();
+      // While the run records s2 as outcome unknown (s1 is recorded and in the result already), s1 is answered.
+      const recording = hooked(state, async (e, record) => {
+        if (e.name === 's2' && e.pending_create?.status === 'unknown') {
+          doors.u1.open();
+          await sent['u1'];
+          expect(await w.received('create')).toBe(2);
+        }
+        return record(e);
+      });
+      const plan = buildPlan(w.docs(three), state);
+      let result: ApplyResult;
+      try {
+        const done = applyPlan(plan, {
+          api,
+          state: recording,
+          cwd: w.dir,
+          now,
+          concurrency: 2,
+          signal: controller.signal,
+          sleep: () => Promise.resolve(),
+          onProgress: (p) => progress.push([p.item.name, p.item.outcome, returned]),
+        }).then((r) => ((returned = true), r));
+        await until(() => sent['u1'] !== undefined && sent['u2'] !== undefined);
+        controller.abort('SIGTERM');
+        result = await done;
+        doors.u2.open();
+        // As in the late-answer tests below: the step has the answer once this settled, and is done with it by the time the service's count comes back.
+        await sent['u2'];
+        expect(await w.received('create')).toBe(3);
+      } finally {
+        await state.unlock();
+      }
+      expect(progress).toStrictEqual([['s0', 'created', false]]);
+      expect(result.interrupted).toStrictEqual({ reason: 'SIGTERM', abandoned: 2 });
+      expect(result.items.map((i) => [i.name, i.outcome, i.diagnostics.map((d) => [d.code, d.message])])).toStrictEqual([
+        ['s0', 'created', []],
+        ['s1', 'outcome-unknown', [['apply/outcome-unknown', 's1: the create was sent at 2026-11-25T10:00:00.000Z and the run was interrupted (SIGTERM) before the service answered; a session may exist, recorded as outcome unknown']]],
+        ['s2', 'outcome-unknown', [['apply/outcome-unknown', 's2: the create was sent at 2026-11-25T10:00:00.000Z and the run was interrupted (SIGTERM) before the service answered; a session may exist, recorded as outcome unknown']]],
+      ]);
+      expect(result.tally).toStrictEqual({ created: 1, updated: 0, replaced: 0, deleted: 0, unchanged: 0, drifted: 0, failed: 2 });
+      expect((await w.entries()).map((e) => [e.name, e.pending_create?.status])).toStrictEqual([
+        ['s0', undefined],
+        ['s1', 'unknown'],
+        ['s2', 'unknown'],
+      ]);
+    });
+
     test('past the wait, with a refused create among them: still outcome unknown (the run gave up on it first)', async () => {
       const door = gate();
       const arrived: string[] = [];
@@ -336,7 +401,7 @@ onEachState((fresh) => (w = fresh), () => {
       ['a refusal', [{ route: 'create', status: 400, times: 1 }]],
       ['a reset after the service handled it', [{ route: 'create', reset: 'after', times: 1 }]],
     ];
-    test.each(answers)('%s, to the create of a replace the run gave up on: nothing recorded or deleted, reported as outcome unknown', async (_what, faults) => {
+    test.each(answers)('%s, to the create of a replace the run gave up on: nothing recorded, deleted or reported, outcome unknown', async (_what, faults) => {
       await w.apply(w.docs(withTool('old')), { now });
       const x = (await w.client.createSession({ user_id: 'alice' })).session_id;
       const s = await w.open();
@@ -346,32 +411,33 @@ onEachState((fresh) => (w = fresh), () => {
       for (const f of faults) await w.admin('POST', 'faults', f);
       const door = gate();
       const arrived: string[] = [];
+      const sent: Array<Promise<unknown>> = [];
       const controller = new AbortController();
       const progress: ApplyProgress[] = [];
-      const reported = gate();
       const state = await w.open();
+      // Every write the run asks for, seen when it is asked (before the backend touches a disk).
+      const writes: StateEntry[] = [];
+      const watched = hooked(state, (e, record) => (writes.push(e), record(e)));
       const plan = buildPlan(w.docs(withTool('new')), state);
       const abandoned: StateEntry = {
         ...old!,
         pending_create: { since: NOW.toISOString(), body_hash: plan.items[0]!.body_hash, status: 'unknown', reason: 'the run was interrupted (SIGTERM) before the service answered' },
       };
       try {
-        const onProgress = (p: ApplyProgress): void => {
-          progress.push(p);
-          reported.open();
-        };
-        const done = applyPlan(plan, { api: held(door.wait, arrived, []), state, cwd: w.dir, now, signal: controller.signal, sleep: () => Promise.resolve(), onProgress });
+        const done = applyPlan(plan, { api: held(door.wait, arrived, sent), state: watched, cwd: w.dir, now, signal: controller.signal, sleep: () => Promise.resolve(), onProgress: (p) => progress.push(p) });
         await until(() => arrived.length === 1);
         controller.abort('SIGTERM');
         const result = await done;
         expect([result.interrupted, result.items.map((i) => i.outcome)]).toStrictEqual([{ reason: 'SIGTERM', abandoned: 1 }, ['outcome-unknown']]);
-        expect(state.list()).toStrictEqual([abandoned]);
+        expect([writes.map((e) => e.pending_create?.status), state.list()]).toStrictEqual([['in-flight', 'unknown'], [abandoned]]);
+        const creates = await w.received('create');
         door.open();
-        // The step ends with the progress of its item (a step that failed instead would never call it).
-        await reported.wait;
-        expect(progress).toStrictEqual([
-          { done: 1, total: 1, item: { name: 'a', file: `${w.dir}/m/a.yaml`, user_id: 'alice', action: 'replace', outcome: 'outcome-unknown', drifted: false, drift: [], diagnostics: [], diff: '' } },
-        ]);
+        // The step awaits this very promise: once it settled, the step has the answer, and what it
+        // does with it up to its next write or request runs in the microtasks that follow, all over
+        // by the time the service's own count of the request has come back over HTTP.
+        await Promise.allSettled(sent);
+        expect(await w.received('create')).toBe(creates + 1);
+        expect([writes.length, arrived, progress]).toStrictEqual([2, ['create alice'], []]);
         expect(state.list()).toStrictEqual([abandoned]);
       } finally {
         await state.unlock();

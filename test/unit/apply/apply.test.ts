@@ -126,6 +126,7 @@ onEachState((fresh) => (w = fresh), () => {
       ['a config version that is a string', (v) => String(v)],
       ['a config version that is not whole', (v) => v! + 0.5],
       ['a config version past the safe integers', () => 2 ** 53],
+      ['a config version below zero', () => -1],
     ];
     test.each(versions)('an answer with %s records null, on a create and on an update, and the state stays readable', async (_what, edit) => {
       const answer = (s: Session): Session => ({ ...s, config_version: edit(s.config_version) }) as Session;
@@ -405,13 +406,14 @@ onEachState((fresh) => (w = fresh), () => {
       expect(result.items.map((i) => [i.outcome, i.diagnostics])).toStrictEqual([['unchanged', []]]);
     });
 
-    test('a session the list names twice (a state merged by hand) is deleted, and the entry ends with none left', async () => {
+    test('a session the list names twice (a state merged by hand) is deleted once, and the entry ends with none left', async () => {
       await run(A);
       const x = (await w.client.createSession(bodyOf(B))).session_id;
       const state = await w.open();
       await state.record({ ...state.get('a', 'alice')!, superseded: [x, x] });
       await state.unlock();
       const result = await run(A);
+      expect(await w.received('delete')).toBe(1);
       expect(result.items.map((i) => [i.outcome, i.diagnostics])).toStrictEqual([['unchanged', []]]);
       expect(await entry('a')).not.toHaveProperty('superseded');
       expect(await w.live()).toStrictEqual([(await entry('a'))!.session_id]);
@@ -462,6 +464,60 @@ onEachState((fresh) => (w = fresh), () => {
       await s2.unlock();
       await w.admin('DELETE', `sessions/${c}`);
       expect((await run(A, { prune: { roots: ['m'], cwd: w.dir } })).items[1]!.outcome).toBe('deleted');
+      expect((await w.entries()).map((e) => e.name)).toStrictEqual(['a']);
+    });
+
+    /** b applied, with c recording b's session as well (imported under a second name), both holding x to delete. */
+    async function sharedSession(): Promise<{ b: StateEntry; x: string; deleted: string[]; api: (failOn?: string) => ApplyApi }> {
+      await run(`${A}---\n${B}`);
+      const b = (await entry('b'))!;
+      const x = (await w.client.createSession(bodyOf(B))).session_id;
+      const state = await w.open();
+      await state.record({ ...b, superseded: [x, x] });
+      await state.record({ ...b, name: 'c', superseded: [x] });
+      await state.unlock();
+      const deleted: string[] = [];
+      const api = (failOn?: string): ApplyApi => ({
+        ...probing([]),
+        deleteSession: async (id) => {
+          deleted.push(id);
+          if (id === failOn) await w.admin('POST', 'faults', { route: 'delete', status: 500, times: 1 });
+          return w.client.deleteSession(id);
+        },
+      });
+      return { b, x, deleted, api };
+    }
+
+    test('a session two entries record, and a left-over they both hold: each deleted once, both entries forgotten, one deletion counted', async () => {
+      const { b, x, deleted, api } = await sharedSession();
+      const result = await run(A, { api: api(), prune: { roots: ['m'], cwd: w.dir } });
+      expect([deleted, await w.received('delete')]).toStrictEqual([[b.session_id, x], 2]);
+      expect(result.items.map((i) => [i.name, i.action, i.outcome, i.diagnostics])).toStrictEqual([
+        ['a', 'no-op', 'unchanged', []],
+        ['b', 'delete', 'deleted', []],
+      ]);
+      expect(result.tally).toStrictEqual({ created: 0, updated: 0, replaced: 0, deleted: 1, unchanged: 1, drifted: 0, failed: 0 });
+      expect((await w.entries()).map((e) => e.name)).toStrictEqual(['a']);
+      expect(await w.live()).toStrictEqual([(await entry('a'))!.session_id]);
+    });
+
+    test('the shared session whose delete fails: both entries stay as they were; a left-over that fails stays on the first, the other is forgotten', async () => {
+      const { b, x, deleted, api } = await sharedSession();
+      const before = await w.entries();
+      const failed = await run(A, { api: api(b.session_id), prune: { roots: ['m'], cwd: w.dir } });
+      expect([deleted, failed.tally.failed, failed.tally.deleted]).toStrictEqual([[b.session_id], 1, 0]);
+      expect(await w.entries()).toStrictEqual(before);
+      deleted.length = 0;
+      const again = await run(A, { api: api(x), prune: { roots: ['m'], cwd: w.dir } });
+      expect(deleted).toStrictEqual([b.session_id, x]);
+      expect(again.items[1]!.diagnostics.map((d) => [d.code, d.message.startsWith(`b: session ${x} (user "bob") could not be deleted:`)])).toStrictEqual([['apply/delete-failed', true]]);
+      expect((await w.entries()).map((e) => [e.name, e.session_id, e.superseded])).toStrictEqual([
+        ['a', (await entry('a'))!.session_id, undefined],
+        ['b', b.session_id, [x]],
+      ]);
+      deleted.length = 0;
+      await run(A, { api: api(), prune: { roots: ['m'], cwd: w.dir } });
+      expect(deleted).toStrictEqual([b.session_id, x]);
       expect((await w.entries()).map((e) => e.name)).toStrictEqual(['a']);
     });
 

@@ -304,7 +304,7 @@ describe('buildPlan: deletions and the prunable count', () => {
   test('with --prune the deletions carry the entry, its file and the reason; the count is 0 (they are deletions)', () => {
     const b = other('b');
     const plan = buildPlan(docs(V1), stateOf([applied(V1), b]), { prune: { roots: ['/w/m'], cwd: CWD } });
-    expect(plan.deletions).toStrictEqual([{ name: 'b', user_id: 'bot', session_id: 'trs_b', file: 'm/b.yaml', reason: 'manifest-removed', entry: b }]);
+    expect(plan.deletions).toStrictEqual([{ name: 'b', user_id: 'bot', session_id: 'trs_b', file: 'm/b.yaml', reason: 'manifest-removed', entry: b, also: [], leftovers: [] }]);
     expect(plan.prunable).toBe(0);
     expect(hasChanges(plan)).toBe(true);
     expect(countActions(plan)).toStrictEqual({ create: 0, update: 0, replace: 0, delete: 1, 'no-op': 1 });
@@ -312,7 +312,22 @@ describe('buildPlan: deletions and the prunable count', () => {
 
   test('a deletion of an entry that names no file has file null', () => {
     const { file: _file, ...noFile } = other('b');
-    expect(deletionOf(noFile, 'destroy')).toStrictEqual({ name: 'b', user_id: 'bot', session_id: 'trs_b', file: null, reason: 'destroy', entry: noFile });
+    expect(deletionOf(noFile, 'destroy')).toStrictEqual({ name: 'b', user_id: 'bot', session_id: 'trs_b', file: null, reason: 'destroy', entry: noFile, also: [], leftovers: [] });
+  });
+
+  test('each session once: entries of one session make one deletion; each left-over goes to the first that holds it, unless a deletion deletes it as its own', () => {
+    const b = { ...other('b'), superseded: ['trs_x', 'trs_x', 'trs_b'] };
+    const c = { ...other('c'), session_id: 'trs_b', superseded: ['trs_y', 'trs_x', 'trs_d'] };
+    const d = { ...other('d'), superseded: ['trs_y', 'trs_z'] };
+    const scope = { prune: { roots: ['/w/m'], cwd: CWD } };
+    const plan = buildPlan(docs(V1), stateOf([applied(V1), b, c, d]), scope);
+    expect(plan.deletions.map((x) => [x.name, x.session_id, x.entry, x.also, x.leftovers])).toStrictEqual([
+      ['b', 'trs_b', b, [c], ['trs_x', 'trs_y']],
+      ['d', 'trs_d', d, [], ['trs_z']],
+    ]);
+    expect(countActions(plan).delete).toBe(2);
+    // Counted the same way without --prune: two sessions.
+    expect(buildPlan(docs(V1), stateOf([applied(V1), b, c, d]), { countPrunable: scope.prune }).prunable).toBe(2);
   });
 
   test('the plan carries the state hash as read, and its own findings', () => {
