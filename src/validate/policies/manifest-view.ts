@@ -66,24 +66,10 @@ export interface TagFilter {
   disable: Array<{ tag: string; pointer: string }>;
 }
 
-/** Two kinds of policy read the same filters: read each once per document (`''` is the global one). */
-const filtersOf = new WeakMap<object, Map<string, TagFilter | undefined>>();
-
 /** The global tag filter (`tags`), or a toolkit's own (`tools.<toolkit>.tags`); undefined when not declared. */
 export function tagFilter(data: unknown, toolkit?: string): TagFilter | undefined {
   const root = asPlainObject(data);
-  if (root === undefined) return undefined;
-  let filters = filtersOf.get(root);
-  if (filters === undefined) {
-    filters = new Map();
-    filtersOf.set(root, filters);
-  }
-  // A toolkit's key starts with `/`, so no toolkit name can take the global filter's `''`.
-  const key = toolkit === undefined ? '' : `/${toolkit}`;
-  if (filters.has(key)) return filters.get(key);
-  const filter = readTagFilter(root, toolkit);
-  filters.set(key, filter);
-  return filter;
+  return root === undefined ? undefined : readTagFilter(root, toolkit);
 }
 
 function readTagFilter(root: Record<string, unknown>, toolkit: string | undefined): TagFilter | undefined {
