@@ -63,9 +63,9 @@ function startsBefore(a: Diagnostic, b: Diagnostic): boolean {
   return as.line < bs.line || (as.line === bs.line && as.col < bs.col);
 }
 
-/** The yaml error code a syntax finding was worded from (`(yaml CODE)` at the end of its message). */
+/** The yaml error code a finding was worded from (`(yaml CODE)` at the end of its message). */
 function yamlCode(d: Diagnostic): string | undefined {
-  return d.code === 'yaml/syntax' ? / \(yaml ([A-Z0-9_]+)\)$/.exec(d.message)?.[1] : undefined;
+  return / \(yaml ([A-Z0-9_]+)\)$/.exec(d.message)?.[1];
 }
 
 function startOf(d: Diagnostic): string {

@@ -43,6 +43,15 @@ describe('yaml errors in plain words, word for word', () => {
       ['yaml/syntax error 1:23 a block list item (`- `) or block mapping is written inside brackets (yaml BLOCK_IN_FLOW) | inside `[...]` or `{...}`, separate items with commas: `[a, b]`; or drop the brackets and write one `- item` per line'],
     ],
     [
+      'a key over two lines elsewhere in a file with a block in brackets keeps its own finding',
+      'toolkits: [- a]\nname: a\n user_id: u\n',
+      [
+        'yaml/syntax error 1:12 a block list item (`- `) or block mapping is written inside brackets (yaml BLOCK_IN_FLOW) | inside `[...]` or `{...}`, separate items with commas: `[a, b]`; or drop the brackets and write one `- item` per line',
+        'yaml/syntax error 1:14 two items inside brackets are not separated by a comma (yaml MISSING_CHAR) | separate the items with `,`: `[a, b]`, `{a: 1, b: 2}`',
+        'yaml/syntax error 2:7 `user_id` on line 3 is indented more than `name` on line 2, so it is read as part of the value of `name` (yaml MULTILINE_IMPLICIT_KEY) | If `user_id` is a key of its own, start it at column 1, like `name`.',
+      ],
+    ],
+    [
       'a missing comma in nested braces over lines',
       'a:\n  b: {c: {d: 1\n      e: 2}}\n',
       ['yaml/syntax error 2:14 a block list item (`- `) or block mapping is written inside brackets (yaml BLOCK_IN_FLOW) | inside `[...]` or `{...}`, separate items with commas: `[a, b]`; or drop the brackets and write one `- item` per line'],
