@@ -5,8 +5,8 @@ import type { ManifestDocument } from '../manifest/types.js';
  * a key indented one space too far is not an entry of its own but more words of the value above
  * (`- github` then `   - gmail` is the one toolkit `github - gmail`). The schema then says the
  * value has the wrong pattern or choice; this hint says why it looks like that (in a flow list, a
- * missing comma does the same). Undefined for a
- * value on one line, a quoted or block value (written over lines on purpose), or no scalar.
+ * missing comma does the same). Undefined for a value on one line, a quoted or block value
+ * (written over lines on purpose), or no scalar.
  */
 export function runOnHint(doc: ManifestDocument, pointer: string): string | undefined {
   const scalar = doc.scalar(pointer);
