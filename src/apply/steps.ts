@@ -254,7 +254,14 @@ export async function deletionStep(deletion: Deletion, ctx: StepContext): Promis
     return out;
   }
   const left: string[] = [];
-  for (const old of deletion.leftovers) {
+  for (const [i, old] of deletion.leftovers.entries()) {
+    // On the signal no request starts: the sessions not yet deleted stay recorded for the next run.
+    if (ctx.signal?.aborted === true) {
+      const rest = deletion.leftovers.slice(i);
+      left.push(...rest);
+      out.diagnostics.push(leftoversInterrupted(deletion, rest.length, ctx.signal.reason));
+      break;
+    }
     const oldFailed = await deleteSession(old, ctx);
     if (oldFailed === undefined) continue;
     left.push(old);
@@ -269,6 +276,14 @@ export async function deletionStep(deletion: Deletion, ctx: StepContext): Promis
   }
   await ctx.state.forget(deletion.name, deletion.user_id);
   return out;
+}
+
+function leftoversInterrupted(deletion: Deletion, count: number, reason: unknown): Diagnostic {
+  return {
+    code: 'apply/interrupted',
+    severity: 'error',
+    message: `${deletion.name}: session ${deletion.session_id} was deleted, then the run was interrupted (${String(reason ?? 'signal')}) before ${count === 1 ? '1 session it left was' : `${count} sessions it left were`} deleted; they stay recorded for the next run`,
+  };
 }
 
 function deletionFailed(deletion: Deletion, sessionId: string, err: ApiError): Diagnostic {

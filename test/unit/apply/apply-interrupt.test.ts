@@ -498,6 +498,48 @@ onEachState((fresh) => (w = fresh), () => {
     });
   });
 
+  describe('a signal during a deletion that holds left-over sessions', () => {
+    test('the session in flight is deleted; the left-overs are not sent, stay recorded, and the next run deletes them', async () => {
+      await w.apply(w.docs('name: s0\nuser_id: u0\n---\nname: s1\nuser_id: u1\n'));
+      const x = (await w.client.createSession({ user_id: 'u0' })).session_id;
+      const y = (await w.client.createSession({ user_id: 'u0' })).session_id;
+      const s = await w.open();
+      const s0 = { ...s.get('s0', 'u0')!, superseded: [x, y] };
+      await s.record(s0);
+      await s.unlock();
+      const controller = new AbortController();
+      const sent: string[] = [];
+      const api: ApplyApi = {
+        createSession: (b) => w.client.createSession(b),
+        updateSession: (id, b) => w.client.updateSession(id, b),
+        deleteSession: (id) => {
+          sent.push(id);
+          // The signal comes while the deletion's own session is on its way.
+          controller.abort('SIGINT');
+          return w.client.deleteSession(id);
+        },
+      };
+      const prune = { roots: ['m'], cwd: w.dir };
+      const { done } = await start(w.docs('name: s1\nuser_id: u1\n'), { api, prune, signal: controller.signal, sleep: () => new Promise<void>(() => undefined) });
+      const result = await done;
+      expect(sent).toStrictEqual([s0.session_id]);
+      expect(result.items.map((i) => [i.name, i.action, i.outcome, i.diagnostics.map((d) => [d.code, d.message])])).toStrictEqual([
+        ['s1', 'no-op', 'unchanged', []],
+        ['s0', 'delete', 'failed', [['apply/interrupted', `s0: session ${s0.session_id} was deleted, then the run was interrupted (SIGINT) before 2 sessions it left were deleted; they stay recorded for the next run`]]],
+      ]);
+      expect((await w.entries()).find((e) => e.name === 's0')).toStrictEqual(s0);
+      expect(await w.live()).toEqual(expect.arrayContaining([x, y]));
+      const next = await w.apply(w.docs('name: s1\nuser_id: u1\n'), { prune });
+      expect(next.items.map((i) => [i.name, i.outcome, i.diagnostics])).toStrictEqual([
+        ['s1', 'unchanged', []],
+        ['s0', 'deleted', []],
+      ]);
+      expect((await w.entries()).map((e) => e.name)).toStrictEqual(['s1']);
+      expect(await w.live()).not.toEqual(expect.arrayContaining([x]));
+      expect(await w.live()).not.toEqual(expect.arrayContaining([y]));
+    });
+  });
+
   describe('a signal during the cleanup of sessions a replace left', () => {
     /** s0 applied, its entry holding two live sessions of its user left to delete. */
     async function leftOvers(): Promise<[string, string]> {
