@@ -30,10 +30,15 @@ function tokenAt(text: string, offset: number): string {
 
 /** `put the value in quotes: `key: "value"``, from the line the value is on (without its comment). */
 function quoteHint(line: Line): string {
-  const value = (from: number): string => line.text.slice(from).replace(/\s#.*/, '').trim();
-  if (line.afterColon !== undefined) return `put the value in quotes: \`${line.key!}: "${value(line.text.length - line.afterColon.length)}"\``;
+  // Double quotes read `\` as an escape and end at a `"`: a value holding either goes in single
+  // quotes, where only `'` is special (written twice).
+  const value = (from: number): string => {
+    const text = line.text.slice(from).replace(/\s#.*/, '').trim();
+    return /["\\]/.test(text) ? `'${text.replaceAll("'", "''")}'` : `"${text}"`;
+  };
+  if (line.afterColon !== undefined) return `put the value in quotes: \`${line.key!}: ${value(line.text.length - line.afterColon.length)}\``;
   const item = /^\s*-\s/.exec(line.text);
-  return item !== null ? `put the item in quotes: \`- "${value(item[0].length)}"\`` : 'put the value in quotes';
+  return item !== null ? `put the item in quotes: \`- ${value(item[0].length)}\`` : 'put the value in quotes';
 }
 
 /**

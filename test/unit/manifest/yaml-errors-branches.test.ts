@@ -69,6 +69,8 @@ describe('yaml errors in plain words, word for word', () => {
     ['a reserved first character at the top', '@x\n', ['yaml/syntax error 1:1 a plain value cannot start with `@`: YAML reserves it (yaml BAD_SCALAR_START) | put the value in quotes']],
     ['a reserved first character, and a dash later on the line', '@a- b\n', ['yaml/syntax error 1:1 a plain value cannot start with `@`: YAML reserves it (yaml BAD_SCALAR_START) | put the value in quotes']],
     ['a reserved first character in a value, before a comment', 'name: @x   # why\n', ['yaml/syntax error 1:7 a plain value cannot start with `@`: YAML reserves it (yaml BAD_SCALAR_START) | put the value in quotes: `name: "@x"`']],
+    ['a value with `: ` that holds a double quote goes in single quotes', 'a: "b": c\n', ['yaml/syntax error 1:4 the value of `a` on line 1 contains `: `, which starts another key (yaml BLOCK_AS_IMPLICIT_KEY) | put the value in quotes: `a: \'"b": c\'`']],
+    ['a value with `: ` that holds a backslash and a single quote', "a: it's C:\\x: y\n", ["yaml/syntax error 1:4 the value of `a` on line 1 contains `: `, which starts another key (yaml BLOCK_AS_IMPLICIT_KEY) | put the value in quotes: `a: 'it''s C:\\x: y'`"]],
     ['a backtick first', 'name: `x`\n', ['yaml/syntax error 1:7 a plain value cannot start with a backtick: YAML reserves it (yaml BAD_SCALAR_START) | put the value in quotes: `name: "`x`"`']],
     ['a % inside a key on a line with another mistake', 'name: a\nrate%: "\\q"\n', ['yaml/syntax error 2:9 `\\q` is not an escape sequence inside double quotes (yaml BAD_DQ_ESCAPE) | write `\\\\` for a backslash, or use single quotes (\'...\') where a backslash is just a character']],
     // Anchors, aliases and tags
