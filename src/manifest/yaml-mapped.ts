@@ -21,7 +21,7 @@ export const mapped: Partial<Record<YAMLError['code'], Mapped>> = {
   // With resolveKnownTags off yaml knows no tag for another kind of collection: only a verbatim tag
   // named like a property of every object (`!<constructor> {}`) gets here, and it is as unknown.
   BAD_COLLECTION_TYPE: { code: 'yaml/unknown-tag', words: tagWords },
-  NON_STRING_KEY: { code: 'yaml/non-string-key', message: 'a key here is not a plain string (a list, a mapping or nothing is used as a key)', hint: 'keys are plain strings; quote the key or restructure the value' },
+  NON_STRING_KEY: { code: 'yaml/non-string-key', words: nonStringKeyWords },
   BAD_DIRECTIVE: { code: 'yaml/directive', words: directiveWords },
   // The composer ran out of stack. parse.ts measures the nesting first, so only a very high `maxDepth` gets here.
   RESOURCE_EXHAUSTION: { code: 'input/too-deep', message: 'collections are nested too deeply for the YAML parser to read', hint: 'a session manifest needs only a few levels; this looks like a generated or hostile file' },
@@ -46,6 +46,16 @@ function tagWords(error: YAMLError, text: string): { message: string; hint: stri
     return { message: `${tag} does not fit the value it is on`, hint: tagHint };
   }
   return { message: `${tag} is not one manifests use`, hint: tagHint };
+}
+
+/**
+ * NON_STRING_KEY: a list, a mapping or nothing used as a key, or a key with a tag: with `stringKeys`
+ * yaml refuses any tag on a key (`!<constructor> k: 1`) under this code, and points at the tag.
+ */
+function nonStringKeyWords(error: YAMLError, text: string): { message: string; hint: string } {
+  const span = text.slice(error.pos[0], error.pos[1]);
+  if (span.startsWith('!')) return { message: `the tag \`${span}\` on this key is not one manifests use`, hint: 'remove the tag: keys are plain strings' };
+  return { message: 'a key here is not a plain string (a list, a mapping or nothing is used as a key)', hint: 'keys are plain strings; quote the key or restructure the value' };
 }
 
 /** TAB_AS_INDENT: yaml points at the tab. */
