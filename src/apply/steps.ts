@@ -282,7 +282,7 @@ function leftoversInterrupted(deletion: Deletion, count: number, reason: unknown
   return {
     code: 'apply/interrupted',
     severity: 'error',
-    message: `${deletion.name}: session ${deletion.session_id} was deleted, then the run was interrupted (${String(reason ?? 'signal')}) before ${count === 1 ? '1 session it left was' : `${count} sessions it left were`} deleted; they stay recorded for the next run`,
+    message: `${deletion.name}: session ${deletion.session_id} was deleted, then the run was interrupted (${String(reason)}) before ${count === 1 ? '1 session it left was' : `${count} sessions it left were`} deleted; they stay recorded for the next run`,
   };
 }
 
