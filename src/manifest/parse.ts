@@ -196,7 +196,7 @@ function documentData(
           message:
             err instanceof ExpansionTooLarge
               ? `${docLabel} expands through aliases to more than ${EXPANSION_FACTOR} times the file size limit`
-              : `${docLabel} uses more aliases than the limit of ${MAX_ALIAS_COUNT}`,
+              : `${docLabel} repeats one anchored value ${MAX_ALIAS_COUNT} times or more through aliases (the aliases inside a repeated value count again)`,
           file,
           range: firstAlias ?? source.range(doc.range?.[0] ?? 0),
           hint: 'write the values out, or share fewer of them through anchors',

@@ -45,8 +45,15 @@ describe('checkAliases', () => {
     expect(check(text).diagnostics.map((d) => [d.message, d.range?.start.line])).toEqual([['alias *nope refers to no anchor defined before it (yaml BAD_ALIAS)', MAX_ALIAS_COUNT + 2]]);
   });
 
-  it(`stops looking after ${MAX_ALIAS_COUNT + 1} aliases`, () => {
-    expect(check(`a: &a 1\n${aliases(MAX_ALIAS_COUNT + 1)}\nz: *nope\n`).diagnostics).toEqual([]);
+  it('checks every alias, however many: yaml limits the uses of each anchor, not their sum', () => {
+    const many = `a: &a 1\nb: &b 2\nl: [${Array.from({ length: MAX_ALIAS_COUNT }, (_, i) => (i % 2 === 0 ? '*a' : '*b')).join(', ')}]\n`;
+    expect(check(`${many}z: *nope\n`).diagnostics.map((d) => d.message)).toEqual(['alias *nope refers to no anchor defined before it (yaml BAD_ALIAS)']);
+    expect(check(`${many}y: &y [1, *y]\n`).diagnostics.map((d) => d.message)).toEqual(['alias *y is inside the node it refers to, which makes an endless value (yaml BAD_ALIAS)']);
+  });
+
+  it('an alias refers to the last anchor of its name before it', () => {
+    const r = check('a: &x [1]\nb: *x\nc: &x [2, *x]\nd: *x\n');
+    expect(r.diagnostics.map((d) => [d.message, d.range?.start])).toEqual([['alias *x is inside the node it refers to, which makes an endless value (yaml BAD_ALIAS)', { line: 3, col: 11 }]]);
   });
 
   /** The document's aliases without the place yaml gave them, as in a document made by a program. */
