@@ -16,6 +16,13 @@ export const MAX_ALIAS_COUNT = 32;
  */
 export const EXPANSION_FACTOR = 4;
 
+/**
+ * How many aliases one document may hold in all. yaml limits the uses of each anchor
+ * (`MAX_ALIAS_COUNT`), but its conversion to data is quadratic in the anchors used: 20,000
+ * anchors used once each took 10 s. A manifest shares a list or two.
+ */
+export const MAX_ALIASES_IN_DOCUMENT = 1000;
+
 export interface AliasReport {
   diagnostics: Diagnostic[];
   /** The first alias of the document, where an excessive-aliases error is shown. */
@@ -27,9 +34,10 @@ export interface AliasReport {
  * anchor that does not exist (yaml throws a ReferenceError with no position from `toJS`), and an
  * alias inside the node it refers to (which makes a cyclic value).
  */
-export function checkAliases(doc: Document, source: SourceText, file: string): AliasReport {
+export function checkAliases(doc: Document, source: SourceText, file: string, label = 'the document'): AliasReport {
   const diagnostics: Diagnostic[] = [];
   let firstAlias: Range | undefined;
+  let count = 0;
   // An alias refers to the last node anchored with its name before it. visit walks the document in
   // source order, each node before what it holds, so the anchors met so far answer that in one
   // pass; yaml's own Alias.resolve walks the document for each alias (20,000 took minutes).
@@ -42,6 +50,17 @@ export function checkAliases(doc: Document, source: SourceText, file: string): A
       }
       const range = nodeRange(source, node as unknown as Node) ?? source.range(doc.range?.[0] ?? 0);
       firstAlias ??= range;
+      if (++count > MAX_ALIASES_IN_DOCUMENT) {
+        diagnostics.push({
+          code: 'yaml/excessive-aliases',
+          severity: 'error',
+          message: `${label} holds more than ${MAX_ALIASES_IN_DOCUMENT.toLocaleString('en-US')} aliases`,
+          file,
+          range,
+          hint: 'write the values out, or share fewer of them through anchors',
+        });
+        return visit.BREAK;
+      }
       const target = anchors.get(node.source);
       // An alias with no name (`*`) is yaml's own BAD_ALIAS already, in words of yaml-errors.ts.
       if (target === undefined && node.source !== '') {

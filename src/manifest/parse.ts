@@ -130,7 +130,7 @@ function composeDocument(
     return { diagnostics };
   }
 
-  const aliases = checkAliases(doc, source, file);
+  const aliases = checkAliases(doc, source, file, docLabel);
   diagnostics.push(...aliases.diagnostics);
   const expanded = interpolateDocument(doc, source, file, expand.env, { remaining: maxExpansion / EXPANSION_FACTOR }, expand.declared);
   diagnostics.push(...expanded.diagnostics);

@@ -179,6 +179,8 @@ export const handPicked: Case[] = [
   // words (reading its line) or resolved (walking the document), minutes in all.
   { name: "20,000 aliases ending in ':'", file: 'many-colon-aliases.yaml', content: `${Array.from({ length: 20_000 }, (_, i) => `k${i}: *a:`).join('\n')}\n`, codes: ['yaml/syntax'] },
   { name: '20,000 aliases of one anchor', file: 'many-aliases.yaml', content: `name: x\na: &a 1\n${Array.from({ length: 20_000 }, (_, i) => `k${i}: *a`).join('\n')}\n`, codes: ['yaml/excessive-aliases'] },
+  // yaml's conversion to data is quadratic in the anchors used: 10 s for this file.
+  { name: '20,000 anchors, each used once', file: 'many-anchors-used.yaml', content: `name: x\nl: [${Array.from({ length: 20_000 }, (_, i) => `&a${i} ${i}`).join(', ')}]\nm: [${Array.from({ length: 20_000 }, (_, i) => `*a${i}`).join(', ')}]\n`, codes: ['yaml/excessive-aliases'], line: 3 },
   { name: '100,000 anchors on one node', file: 'many-anchors.yaml', content: `${'&a '.repeat(100_000)}- a\n`, codes: ['yaml/syntax'], line: 1 },
   { name: '200,000 bad escapes in one string', file: 'many-escapes.yaml', content: `name: "${'\\u'.repeat(200_000)}"\n`, codes: ['yaml/syntax'], line: 1 },
   // Each error put in words split the whole text into lines again: seconds for these.

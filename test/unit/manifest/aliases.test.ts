@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Document, parseAllDocuments, parseDocument, visit, type Scalar } from 'yaml';
-import { checkAliases, copyWithin, ExpansionTooLarge, MAX_ALIAS_COUNT } from '../../../src/manifest/aliases.js';
+import { checkAliases, copyWithin, ExpansionTooLarge, MAX_ALIAS_COUNT, MAX_ALIASES_IN_DOCUMENT } from '../../../src/manifest/aliases.js';
 import { SourceText } from '../../../src/manifest/source.js';
 
 /** aliases.ts on its own: what checkAliases finds in a document yaml composed, and what copyWithin copies and charges. */
@@ -49,6 +49,25 @@ describe('checkAliases', () => {
     const many = `a: &a 1\nb: &b 2\nl: [${Array.from({ length: MAX_ALIAS_COUNT }, (_, i) => (i % 2 === 0 ? '*a' : '*b')).join(', ')}]\n`;
     expect(check(`${many}z: *nope\n`).diagnostics.map((d) => d.message)).toEqual(['alias *nope refers to no anchor defined before it (yaml BAD_ALIAS)']);
     expect(check(`${many}y: &y [1, *y]\n`).diagnostics.map((d) => d.message)).toEqual(['alias *y is inside the node it refers to, which makes an endless value (yaml BAD_ALIAS)']);
+  });
+
+  it(`holds at most ${MAX_ALIASES_IN_DOCUMENT} aliases in all, each anchor used once; the next is refused where it stands, and nothing after it is looked at`, () => {
+    const spread = (n: number) => `l: [${Array.from({ length: n }, (_, i) => `&a${i} ${i}`).join(', ')}]\nm: [${Array.from({ length: n }, (_, i) => `*a${i}`).join(', ')}]\n`;
+    expect(check(spread(MAX_ALIASES_IN_DOCUMENT)).diagnostics).toEqual([]);
+    const text = `${spread(MAX_ALIASES_IN_DOCUMENT + 1)}z: *nope\n`;
+    const r = checkAliases(parseDocument(text), new SourceText(text), 'm.yaml', 'document 2');
+    const col = text.split('\n')[1]!.indexOf(`*a${MAX_ALIASES_IN_DOCUMENT}`) + 1;
+    expect(r.diagnostics).toEqual([
+      {
+        code: 'yaml/excessive-aliases',
+        severity: 'error',
+        message: 'document 2 holds more than 1,000 aliases',
+        file: 'm.yaml',
+        range: at(2, col, 2, col + `*a${MAX_ALIASES_IN_DOCUMENT}`.length),
+        hint: 'write the values out, or share fewer of them through anchors',
+      },
+    ]);
+    expect(check(`${spread(MAX_ALIASES_IN_DOCUMENT + 1)}`).diagnostics.map((d) => d.message)).toEqual(['the document holds more than 1,000 aliases']);
   });
 
   it('an alias refers to the last anchor of its name before it', () => {
