@@ -72,7 +72,7 @@ export function checkAliases(doc: Document, source: SourceText, file: string, la
           range,
           hint: `define &${node.source} on an earlier node`,
         });
-      } else if (target !== undefined && path.includes(target as never)) {
+      } else if (path.includes(target as never)) {
         diagnostics.push({
           code: 'yaml/syntax',
           severity: 'error',
