@@ -50,6 +50,18 @@ function held(door: Promise<void>, arrived: string[], sent: Array<Promise<unknow
   };
 }
 
+/** The client, with the signal fired while the delete numbered `at` (from 0) is on its way. */
+function abortingAt(controller: AbortController, sent: string[], at: number): ApplyApi {
+  return {
+    createSession: (b) => w.client.createSession(b),
+    updateSession: (id, b) => w.client.updateSession(id, b),
+    deleteSession: (id) => {
+      if (sent.push(id) === at + 1) controller.abort('SIGINT');
+      return w.client.deleteSession(id);
+    },
+  };
+}
+
 const until = async (check: () => boolean): Promise<void> => {
   while (!check()) await new Promise((r) => setImmediate(r));
 };
@@ -512,15 +524,7 @@ onEachState((fresh) => (w = fresh), () => {
       await s.unlock();
       const controller = new AbortController();
       const sent: string[] = [];
-      const api: ApplyApi = {
-        createSession: (b) => w.client.createSession(b),
-        updateSession: (id, b) => w.client.updateSession(id, b),
-        deleteSession: (id) => {
-          // The signal comes while this delete is on its way.
-          if (sent.push(id) === at + 1) controller.abort('SIGINT');
-          return w.client.deleteSession(id);
-        },
-      };
+      const api = abortingAt(controller, sent, at);
       const prune = { roots: ['m'], cwd: w.dir };
       const { done } = await start(w.docs('name: s1\nuser_id: u1\n'), { api, prune, signal: controller.signal, sleep: () => new Promise<void>(() => undefined) });
       const result = await done;
@@ -561,16 +565,7 @@ onEachState((fresh) => (w = fresh), () => {
       const [before] = await w.entries();
       const controller = new AbortController();
       const sent: string[] = [];
-      const api: ApplyApi = {
-        createSession: (b) => w.client.createSession(b),
-        updateSession: (id, b) => w.client.updateSession(id, b),
-        deleteSession: (id) => {
-          sent.push(id);
-          // The signal comes while this delete is on its way.
-          controller.abort('SIGINT');
-          return w.client.deleteSession(id);
-        },
-      };
+      const api = abortingAt(controller, sent, 0);
       const { done } = await start(w.docs('name: s0\nuser_id: u0\n'), { api, signal: controller.signal, sleep: () => new Promise<void>(() => undefined) });
       const result = await done;
       expect(sent).toStrictEqual([x]);
