@@ -27,8 +27,13 @@ export interface Line {
 const KEY_LINE = /^(\s*)(-\s+)?([^\s#:'"{}[\],&*!|>%@`-][^:#]*?|-[^\s:#][^:#]*?|"(?:[^"\\]|\\.)*"|'(?:[^']|'')*')\s*:(?:\s+(.*)|$)/;
 const GLUED = /^\s*(?:-\s+)?([A-Za-z_][\w.-]*):(\S+)/;
 
+/** The spaces a line starts with (a tab is no indentation in YAML). */
+function indentOf(text: string): number {
+  return /^ */.exec(text)![0].length;
+}
+
 function parseLine(text: string, n: number): Line {
-  const indent = /^ */.exec(text)![0].length;
+  const indent = indentOf(text);
   const line: Line = { n, text, indent, item: /^\s*-(\s|$)/.test(text) };
   const m = KEY_LINE.exec(text);
   if (m !== null) {
@@ -110,7 +115,9 @@ export function describeIndentation(text: string, offset: number): { message: st
   const above: Line[] = [];
   let shallowest = Infinity;
   for (let i = line.n - 2; i >= 0; i--) {
-    if (!isContent(all[i]!)) continue;
+    // Only the line just above and shallower ones are kept: the rest are skipped unread, or each
+    // finding under a deep block of many lines reads them all (200 findings, 30,000 lines: 2 s).
+    if (!isContent(all[i]!) || (above.length > 0 && indentOf(all[i]!) >= shallowest)) continue;
     const l = parseLine(all[i]!, i + 1);
     if (above.length === 0 || l.indent < shallowest) above.push(l);
     shallowest = Math.min(shallowest, l.indent);
@@ -189,13 +196,14 @@ export function blockTextWords(text: string, offset: number): Words | undefined 
  */
 export function keyAfterListWords(text: string, offset: number): Words | undefined {
   const all = lines(text);
-  const content = (i: number): Line | undefined => (isContent(all[i]!) ? parseLine(all[i]!, i + 1) : undefined);
+  // Lines deeper than `deepest` are skipped unread: only their indentation matters.
+  const content = (i: number, deepest: number): Line | undefined => (isContent(all[i]!) && indentOf(all[i]!) <= deepest ? parseLine(all[i]!, i + 1) : undefined);
   let line = lineAt(text, offset);
   if (!isContent(line.text)) return undefined;
   let item: Line | undefined;
   for (let i = line.n - 2; i >= 0 && item === undefined; i--) {
-    const above = content(i);
-    if (above === undefined || above.indent > line.indent) continue;
+    const above = content(i, line.indent);
+    if (above === undefined) continue;
     if (above.indent === line.indent && above.item && !line.item) item = above;
     else line = above;
   }
@@ -204,8 +212,8 @@ export function keyAfterListWords(text: string, offset: number): Words | undefin
   let first = item;
   let parent: Line | undefined;
   for (let i = item.n - 2; i >= 0 && parent === undefined; i--) {
-    const above = content(i);
-    if (above === undefined || above.indent > item.indent) continue;
+    const above = content(i, item.indent);
+    if (above === undefined) continue;
     if (above.indent === item.indent && above.item) first = above;
     else parent = above;
   }

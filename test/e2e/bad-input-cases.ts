@@ -186,6 +186,7 @@ export const handPicked: Case[] = [
   // Each error put in words split the whole text into lines again: seconds for these.
   { name: '120,000 comment lines, then 400 block texts not indented', file: 'many-lines-block-text.yaml', content: `${'#\n'.repeat(120_000)}${Array.from({ length: 400 }, (_, i) => `k${i}: |\nx${i}\n`).join('')}`, codes: ['yaml/syntax'], line: 120_002 },
   { name: '120,000 comment lines, then 400 keys beside lists', file: 'many-lines-key-list.yaml', content: `${'#\n'.repeat(120_000)}${Array.from({ length: 400 }, (_, i) => `k${i}:\n  - a\n  b${i}: c\n`).join('')}`, codes: ['yaml/syntax'], line: 120_003 },
+  { name: '30,000 deep list items, then 300 keys lined up with nothing', file: 'many-lines-deep-block.yaml', content: `k:\n${'    - a\n'.repeat(30_000)}${Array.from({ length: 300 }, (_, i) => `  b${i}: c\n`).join('')}`, codes: ['yaml/syntax'], line: 30_002 },
   { name: "500,000 '*' before an alias ending in ':'", file: 'alias-colon-stars.yaml', content: `name: x\n# ${'*'.repeat(500_000)}\nuser_id: *a:\n`, codes: ['yaml/syntax'], line: 3 },
 
   // Nesting.
