@@ -106,6 +106,7 @@ export const catalogue = {
   'state/import-refused': { severity: 'error', description: 'A session cannot be imported under a manifest: it acts for another user than the manifest declares.' },
   'state/refresh-failed': { severity: 'error', description: 'Reading a recorded session (GET) failed, so whether it still exists and matches could not be checked.' },
 
+  'plan/shared-session': { severity: 'warning', description: 'A manifest is gone (`--prune`), but its session is also recorded for a manifest that stays (adopted twice with `import`): the session is not deleted.' },
   'plan/stale': { severity: 'error', description: 'A saved plan no longer matches the manifests or the state file; run `sessionctl plan --out` again.' },
 
   'apply/create-failed': { severity: 'error', description: 'The service refused or failed a session create; nothing was recorded for this manifest.' },

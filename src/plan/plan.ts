@@ -110,9 +110,24 @@ export function buildPlan(documents: readonly ManifestDocument[], state: Pick<St
   const consumed = new Set<StateEntry>();
   const items = documents.map((doc) => planItem(doc, state, options, diagnostics, consumed)).map((i) => ({ ...i, changes: locateChanges(i.doc, i.changes) }));
   const pruneScope = options.prune ?? options.countPrunable;
-  const gone = pruneScope === undefined ? [] : prunable(state.list(), documents, consumed, pruneScope);
+  const candidates = pruneScope === undefined ? [] : prunable(state.list(), documents, consumed, pruneScope);
+  // A session that an entry which stays also records (`import b` of a's session) is still in use:
+  // deleting it would take it from the manifest that keeps it. Its other entry is left as it is.
+  const staying = new Set(state.list().filter((e) => !candidates.includes(e)).map((e) => e.session_id));
+  const gone = candidates.filter((e) => !staying.has(e.session_id));
+  if (options.prune !== undefined) for (const e of candidates.filter((c) => staying.has(c.session_id))) diagnostics.push(sharedSession(e, state.list()));
   const deletions = deletionsOf(gone, 'manifest-removed');
   return { items, deletions: options.prune === undefined ? [] : deletions, manifestsHash: manifestsHash(items), stateHash: state.hashAtLoad, diagnostics, prunable: options.prune === undefined ? deletions.length : 0 };
+}
+
+function sharedSession(entry: StateEntry, entries: readonly StateEntry[]): Diagnostic {
+  const other = entries.find((e) => e !== entry && e.session_id === entry.session_id)!;
+  return {
+    code: 'plan/shared-session',
+    severity: 'warning',
+    message: `${entry.name} (user ${JSON.stringify(entry.user_id)}): its manifest is gone, but its session ${entry.session_id} is also recorded for ${other.name}, which stays; it is not deleted`,
+    hint: `\`sessionctl state rm ${entry.name}\` forgets the entry and leaves the session to ${other.name}`,
+  };
 }
 
 /** A deletion of a recorded session. */

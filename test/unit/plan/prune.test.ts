@@ -126,3 +126,28 @@ describe('prunable: files the project ignores are never pruned', () => {
     expect(asked).toStrictEqual(['/w/m/drafts/d.yaml']);
   });
 });
+
+describe('a pruned entry whose session an entry that stays also records', () => {
+  test('is not deleted, with a warning naming both; one whose other entries all go is deleted once', async () => {
+    const { buildPlan } = await import('../../../src/plan/plan.js');
+    const entries = [
+      entry('kept', 'm/kept.yaml', { session_id: 'trs_shared' }),
+      entry('b', 'm/b.yaml', { session_id: 'trs_shared' }),
+      entry('c', 'm/c.yaml', { session_id: 'trs_twice' }),
+      entry('d', 'm/d.yaml', { session_id: 'trs_twice' }),
+    ];
+    const state = { get: (name: string, user: string) => entries.find((e) => e.name === name && e.user_id === user), list: () => entries, hashAtLoad: 'h' };
+    const plan = buildPlan(kept, state, { prune: { roots: ['m'], cwd: CWD } });
+    expect(plan.deletions.map((d) => [d.name, d.session_id, d.also.map((e) => e.name)])).toStrictEqual([['c', 'trs_twice', ['d']]]);
+    expect(plan.diagnostics.map((d) => [d.code, d.severity, d.message, d.hint])).toStrictEqual([
+      [
+        'plan/shared-session',
+        'warning',
+        'b (user "u"): its manifest is gone, but its session trs_shared is also recorded for kept, which stays; it is not deleted',
+        '`sessionctl state rm b` forgets the entry and leaves the session to kept',
+      ],
+    ]);
+    const counted = buildPlan(kept, state, { countPrunable: { roots: ['m'], cwd: CWD } });
+    expect([counted.prunable, counted.diagnostics]).toStrictEqual([1, []]);
+  });
+});
