@@ -8,6 +8,8 @@ export const ExitCode = {
   usage: 2,
   service: 3,
   changesPending: 4,
+  /** The state could not be read, written or locked (StateError, `state/write-failed`). */
+  state: 5,
   /** Interrupted by SIGINT (Ctrl-C), as a shell reports it (128 + 2). */
   interrupted: 130,
   /** Stopped by SIGTERM (128 + 15). */

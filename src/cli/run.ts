@@ -1,6 +1,6 @@
 import { CommanderError } from 'commander';
 import { ApiError } from '../client/errors.js';
-import { InputError, UsageError } from '../diagnostics/errors.js';
+import { InputError, StateError, UsageError } from '../diagnostics/errors.js';
 import type { RegisterCommand } from './command.js';
 import { ExitCode } from './exit-codes.js';
 import type { Io } from './io.js';
@@ -53,7 +53,7 @@ function exitForError(err: unknown, io: Io, masker: ValueMasker): number {
   }
   if (err instanceof InputError) {
     say(`error: ${err.file !== undefined ? `${err.file}: ` : ''}${err.message}`);
-    return ExitCode.usage;
+    return err instanceof StateError ? ExitCode.state : ExitCode.usage;
   }
   if (err instanceof ApiError) {
     // The service failed or refused: what it said (slug, message, request id, fix), no stack.

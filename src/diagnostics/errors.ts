@@ -29,3 +29,13 @@ export class InputError extends SessionctlError {
     super(message, options);
   }
 }
+
+/**
+ * The state could not be read, written or locked (a database that refuses or stops answering, a
+ * lock another run holds, a lock lost mid-run): exit code 5, so a pipeline tells "fix the state
+ * or wait" apart from "fix the command line" (2). An InputError still, for the callers that only
+ * need to know that a named location failed.
+ */
+export class StateError extends InputError {
+  override readonly name: string = 'StateError';
+}

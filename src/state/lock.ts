@@ -1,5 +1,5 @@
 import { hostname } from 'node:os';
-import { InputError } from '../diagnostics/errors.js';
+import { StateError } from '../diagnostics/errors.js';
 
 /** Who holds a lock, written with it so that a stale one can be recognised and its holder named. */
 export interface LockOwner {
@@ -59,10 +59,10 @@ export function describeHolder(holder: LockHolder | undefined): string {
 }
 
 /** The error of a lock that another run holds: who, since when, and the two ways on. */
-export function lockedError(location: string, holder: LockHolder | undefined, waitedMs: number): InputError {
+export function lockedError(location: string, holder: LockHolder | undefined, waitedMs: number): StateError {
   const waited = waitedMs > 0 ? `waited ${formatWait(waitedMs)}, and ` : '';
   const unlock = holder !== undefined ? `sessionctl state unlock ${holder.id}` : 'sessionctl state unlock LOCK_ID';
-  return new InputError(
+  return new StateError(
     `${waited}the state is locked by ${describeHolder(holder)}: another apply is running (or a state command). Wait for it with --lock-timeout (such as 5m); if its holder died, release the lock with \`${unlock}\`.`,
     location,
   );

@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import pgpass from 'pgpass/lib/helper.js';
-import { InputError } from '../diagnostics/errors.js';
+import { InputError, StateError } from '../diagnostics/errors.js';
 import type { PostgresConnection, PostgresTarget } from './postgres-url.js';
 
 /** The environment the connection reads PGPASSWORD and PGCONNECT_TIMEOUT from. */
@@ -94,7 +94,7 @@ export function databaseError(err: unknown, target: PostgresTarget, doing: strin
   const e = err as { message?: unknown; code?: unknown };
   const state = typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code) ? ` (SQLSTATE ${e.code})` : '';
   const message = typeof e.message === 'string' && e.message !== '' ? e.message : String(err);
-  return new InputError(`cannot ${doing}: ${message}${state}`, target.location, { cause: err });
+  return new StateError(`cannot ${doing}: ${message}${state}`, target.location, { cause: err });
 }
 
 /** The SQLSTATE of a database error, or undefined. */
