@@ -1,7 +1,10 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { stateBackend, type StateBackend } from '../state/backend.js';
+import type { ServiceIdentity } from '../state/binding.js';
+import type { StateUse } from '../state/guard.js';
 import { DEFAULT_STATE_PATH } from '../state/file-store.js';
 import { parseRateLimit } from '../util/throttle.js';
+import { parseMissingLimit, type MissingGuard, type MissingLimit } from '../plan/mass-missing.js';
 import type { RunOutcome } from '../runner/outcome.js';
 import { changedSinceOption } from './changed-since.js';
 import type { CommandEnv } from './command.js';
@@ -13,6 +16,7 @@ import { addProjectOptions, checkCatalog, envFilesOf, loadProjectForRun, runPath
 import { exitCodeForDiagnostics } from './exit-codes.js';
 import { emitReport, formatOption } from './output.js';
 import { declaredSensitive, revealSensitive, sensitiveOption, type SensitiveFlags } from './sensitive-options.js';
+import { guardRun, runIdentity } from './state-guard.js';
 
 /** Options plan, apply and diff share. */
 export interface RunFlags extends ConnectionOptions, ProjectFlags, SensitiveFlags {
@@ -25,9 +29,28 @@ export interface RunFlags extends ConnectionOptions, ProjectFlags, SensitiveFlag
   rateLimit?: number;
   emulator?: boolean;
   changedSince?: string;
+  requireState?: boolean;
 }
 
 const parseConcurrency = integerOption(1, 64, 'a whole number from 1 to 64');
+
+/** `--recreate-missing` and `--max-missing`, for plan and apply (what a refresh that finds sessions gone does). */
+export function addMissingOptions(cmd: Command): Command {
+  return cmd
+    .option('--recreate-missing', 'create again every recorded session that answers 404, however many (without it, a run stops when all of two or more are gone)')
+    .addOption(
+      new Option('--max-missing <n|percent>', 'stop before any change when more recorded sessions than this answer 404, such as 5 or 10% (default: only when all of two or more do)').argParser((value: string) => {
+        const limit = parseMissingLimit(value);
+        if (limit === undefined) throw new InvalidArgumentError('expected a count such as 5, or a percentage such as 10%');
+        return limit;
+      }),
+    );
+}
+
+/** What `addMissingOptions` gives a run. */
+export function missingGuard(flags: { recreateMissing?: boolean; maxMissing?: MissingLimit }): Omit<MissingGuard, 'service'> {
+  return { ...(flags.recreateMissing === true ? { recreateMissing: true } : {}), ...(flags.maxMissing !== undefined ? { maxMissing: flags.maxMissing } : {}) };
+}
 
 /** `--lock-timeout`: 0, 90 (seconds), 500ms, 30s, 5m, 1h; at most a day. */
 export function parseLockTimeout(value: string): number {
@@ -74,6 +97,7 @@ export function addRunOptions(cmd: Command, network: 'always' | 'refresh', locks
       `use an in-process emulator instead of the service${network === 'refresh' ? ' (with --refresh)' : ''}; its sessions are kept beside the state file, so plan, apply and diff runs see the same ones`,
     );
   if (locks) addLockTimeoutOption(cmd);
+  cmd.option('--require-state', 'refuse to start a new state or workspace: the state must already be there (for pipelines; also `require_state: true` in sessionctl.yaml)');
   addProjectOptions(cmd);
   return addConnectionOptions(cmd);
 }
@@ -113,7 +137,7 @@ export async function projectForRun(command: string, args: readonly string[], fl
  * and the sensitive values (declared ones, by flag or by the project; the run's masker, which the
  * run fills as it loads).
  */
-export async function runInputs(flags: RunFlags, env: CommandEnv, state: StateBackend, project: RunProject) {
+export async function runInputs(flags: RunFlags, env: CommandEnv, state: StateBackend, project: RunProject, service?: ServiceIdentity) {
   const { readStreamBounded } = await import('../manifest/load.js');
   const { io } = env;
   return {
@@ -126,6 +150,7 @@ export async function runInputs(flags: RunFlags, env: CommandEnv, state: StateBa
     ...(project.envFiles !== undefined ? { envFiles: project.envFiles } : {}),
     project: project.options,
     state,
+    ...(service !== undefined ? { service } : {}),
     ...(flags.concurrency !== undefined ? { concurrency: flags.concurrency } : {}),
     ...(flags.rateLimit !== undefined ? { rateLimitPerMinute: flags.rateLimit } : {}),
   };
@@ -146,6 +171,16 @@ export function stateSpec(flags: { state?: string }, env: CommandEnv, configured
 export function stateOf(flags: { state?: string; lockTimeout?: number }, env: CommandEnv, configured?: string): StateBackend {
   env.redactor.add(env.io.env['PGPASSWORD']);
   return stateBackend(stateSpec(flags, env, configured), env.io.cwd, { env: env.io.env, ...(flags.lockTimeout !== undefined ? { lockTimeoutMs: flags.lockTimeout } : {}) });
+}
+
+/**
+ * Runs the state guards of a run over manifests before it reads anything (a state that must be
+ * there, a new one announced, a binding to another service refused) and gives the run's service.
+ */
+export async function guardedService(flags: RunFlags, env: CommandEnv, state: StateBackend, project: RunProject, use: StateUse): Promise<ServiceIdentity> {
+  const identity = await runIdentity(flags, env);
+  await guardRun(state, env, { use, identity, requireState: flags.requireState === true || project.loaded.config.requireState === true });
+  return identity;
 }
 
 /**

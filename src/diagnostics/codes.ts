@@ -100,7 +100,7 @@ export const catalogue = {
   'drift/added': { severity: 'warning', description: 'The service holds a value the manifest does not declare and that differs from the documented default (an error with `--strict`).' },
 
   'state/not-applied': { severity: 'error', description: 'A manifest has no session recorded in the state file; run `sessionctl apply` first.' },
-  'state/session-missing': { severity: 'info', description: 'The session recorded for a manifest no longer answers (404); plan and apply treat it as not applied and create it again.' },
+  'state/session-missing': { severity: 'warning', description: 'The session recorded for a manifest no longer answers (404); plan and apply treat it as not applied and create it again. When two or more, and all, of the sessions read answer so (or more than `--max-missing`), the run stops before any change instead: a key of another project or another base URL is the likely cause (`--recreate-missing` goes on).' },
   'state/write-failed': { severity: 'error', description: 'A session was created but the state file could not be written; the session is not recorded.' },
   'state/outcome-unknown': { severity: 'error', description: 'A create was sent but its outcome is unknown (the run was interrupted, timed out, or got a malformed answer): a session may exist that the state does not record. Nothing is sent for the manifest until the session is adopted (`sessionctl import`) or `--recreate-unknown` creates it again.' },
   'state/import-refused': { severity: 'error', description: 'A session cannot be imported under a manifest: it acts for another user than the manifest declares.' },

@@ -26,7 +26,7 @@ export interface RefreshOptions {
 
 /**
  * Reads the live config of every recorded session (as terraform refreshes): a session that
- * answers 404 is planned for `create` again (with a `state/session-missing` info); one that drifted
+ * answers 404 is planned for `create` again (with a `state/session-missing` warning; `checkMassMissing` stops a run where many are); one that drifted
  * from its manifest is planned for an `update` that repairs it, the drifted fields shown as
  * changes; a GET that fails otherwise leaves the item as it was, with a `state/refresh-failed`
  * error. The live session is kept, for verification and its config version.
@@ -44,7 +44,7 @@ export async function refreshPlan(plan: Plan, options: RefreshOptions): Promise<
       // A refused key fails every read alike: the run stops at the first, with one message.
       if (isKeyRefused(err)) throw new KeyRefusedError(err as ApiError);
       if (err instanceof ApiError && err.status === 404) {
-        diagnostics.push(atDocument(item.doc, 'state/session-missing', 'info', `${item.name}: recorded session ${recorded.session_id} no longer exists; it will be created again`));
+        diagnostics.push(atDocument(item.doc, 'state/session-missing', 'warning', `${item.name}: recorded session ${recorded.session_id} no longer exists (404); it will be created again`));
         const { replaces: _gone, patch: _patch, ...rest } = item;
         return { ...rest, action: 'create', reason: 'session-missing', changes: [] };
       }

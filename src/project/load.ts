@@ -130,7 +130,10 @@ function resolveConfig(file: string, data: ProjectFileData): ProjectConfig {
   if (data.paths !== undefined) config.paths = data.paths.map(abs);
   if (data.api_version !== undefined) config.apiVersion = String(data.api_version) === '3' ? '3' : '3.1';
   if (data.base_url !== undefined) config.baseUrl = data.base_url;
-  if (data.state !== undefined) config.state = /^[a-z][a-z0-9+.-]*:\/\//i.test(data.state) ? data.state : abs(data.state);
+  // A URL, and anything the state's own check refuses (another scheme, spaces around it), is kept as
+  // written: made absolute, ` postgres://...` would become a folder in the repository.
+  if (data.state !== undefined) config.state = /^[a-z][a-z0-9+.-]+:|^\s|\s$|[\u0000-\u001f\u007f]/i.test(data.state) ? data.state : abs(data.state);
+  if (data.require_state !== undefined) config.requireState = data.require_state;
   if (data.formats !== undefined) {
     config.formats = data.formats.map((f) => {
       const eq = f.indexOf('=');

@@ -19,6 +19,8 @@ export interface ProjectConfig {
   baseUrl?: string;
   /** The state backend: an absolute file path, or a `postgres://` URL as written (never with a password). */
   state?: string;
+  /** plan and apply refuse to start a new state or workspace (`require_state`). */
+  requireState?: boolean;
   /** Default `--format` specs; `NAME=FILE` with FILE absolute. */
   formats?: string[];
   /** Default `--env-file`s, absolute, in order (later files win over earlier ones). */
@@ -40,6 +42,7 @@ export interface ProjectFileData {
   api_version?: string | number;
   base_url?: string;
   state?: string;
+  require_state?: boolean;
   formats?: string[];
   env_files?: string[];
   ignore?: string[];

@@ -1,6 +1,7 @@
 import { sortDiagnostics, tally, type Diagnostic } from '../diagnostics/diagnostic.js';
 import type { Report } from '../report/types.js';
 import { API_KEY_ENV } from '../client/api-key.js';
+import type { ServiceIdentity } from '../state/binding.js';
 import type { StateBackend } from '../state/backend.js';
 import type { ValueMasker } from '../util/sensitive.js';
 import type { InputOptions, ValidatedManifests } from './inputs.js';
@@ -9,6 +10,8 @@ import type { InputOptions, ValidatedManifests } from './inputs.js';
 export interface RunBase extends InputOptions {
   /** Where the state is. */
   state: StateBackend;
+  /** The service the run talks to, for the state's binding (apply and import bind a state to it). */
+  service?: ServiceIdentity;
   /** The report shows sensitive values as they are (`--show-sensitive`); the API key stays masked. */
   revealSensitive?: boolean;
 }

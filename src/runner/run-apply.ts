@@ -1,6 +1,8 @@
 import { applyPlan, type ApplyProgress, type ApplyResult } from '../apply/apply.js';
 import { buildPlan, type Plan } from '../plan/plan.js';
+import { checkMassMissing, type MissingGuard } from '../plan/mass-missing.js';
 import { refreshPlan } from '../plan/refresh.js';
+import { bindingFor, checkBinding, describeService, needsBinding } from '../state/binding.js';
 import type { StateLockOptions } from '../state/file-lock.js';
 import { RateLimiter } from '../util/throttle.js';
 import type { Connect } from './connection.js';
@@ -32,6 +34,8 @@ export interface ApplyRunOptions extends RunBase {
   /** Differences the manifests do not declare (`added`) count as drift. */
   strict?: boolean;
   lock: StateLockOptions;
+  /** When sessions gone en masse stop the run (after the refresh, before any change). */
+  missing?: Omit<MissingGuard, 'service'>;
   onProgress?: (progress: ApplyProgress) => void;
   /** Called with the plan before any session is deleted (`--prune` lists what it deletes first). */
   beforeDeletes?: (plan: Plan) => void;
@@ -69,6 +73,8 @@ async function applyInputs(paths: readonly string[], inputs: ValidatedManifests,
 
   const state = await options.state.openLocked(options.lock);
   try {
+    // Checked again under the lock: another run may have bound the state since the command's guard.
+    if (options.service !== undefined) checkBinding(state.binding, options.service, state.location);
     let plan = buildPlan(inputs.documents, state, planned);
     if (options.saved !== undefined) {
       const stale = staleness(plan, options.saved, inputs.sensitive);
@@ -77,11 +83,22 @@ async function applyInputs(paths: readonly string[], inputs: ValidatedManifests,
     const refresh = options.refresh !== false && plan.items.some(refreshable);
     // Nothing to send and nothing to read: no connection, so no key is needed.
     const mask = (text: string): string => inputs.masker.text(text);
-    if (!refresh && !needsService(plan)) return finish(inputs, await applyPlan(plan, { ...applyOptions(options, undefined), mask, api: noApi, state }));
+    // The binding is written once nothing can stop the run any more, before its first change.
+    const bind = async (): Promise<void> => {
+      if (options.service !== undefined && needsBinding(state.binding, options.service)) await state.bind(bindingFor(options.service, (options.now ?? (() => new Date()))()));
+    };
+    if (!refresh && !needsService(plan)) {
+      await bind();
+      return finish(inputs, await applyPlan(plan, { ...applyOptions(options, undefined), mask, api: noApi, state }));
+    }
     const api = await options.connect();
     try {
       const limiter = options.rateLimitPerMinute === undefined ? undefined : new RateLimiter(options.rateLimitPerMinute);
-      if (refresh) plan = await refreshPlan(plan, { getSession: (id) => api.getSession(id), concurrency: options.concurrency ?? 4, strict: options.strict === true, ...(limiter ? { limiter } : {}) });
+      if (refresh) {
+        plan = await refreshPlan(plan, { getSession: (id) => api.getSession(id), concurrency: options.concurrency ?? 4, strict: options.strict === true, ...(limiter ? { limiter } : {}) });
+        checkMassMissing(plan, { ...options.missing, service: describeService(options.service?.service ?? 'the service') });
+      }
+      await bind();
       if (plan.deletions.length > 0) options.beforeDeletes?.(plan);
       const result = await applyPlan(plan, { ...applyOptions(options, limiter), mask, api, state });
       // Interrupted, and the wait is over: the requests still in flight are given up, not waited for.

@@ -1,3 +1,4 @@
+import { bindingFor, checkBinding, needsBinding } from '../state/binding.js';
 import { relative, sep } from 'node:path';
 import { expectedConfig } from '../config/expected.js';
 import { bodyHash, requestBody } from '../config/request.js';
@@ -62,6 +63,7 @@ export async function runImport(name: string, sessionId: string, paths: readonly
     const check = verifySession(doc, expected, live, { strict: options.strict === true });
     const state = await options.state.openLocked(options.lock);
     try {
+      if (options.service !== undefined) checkBinding(state.binding, options.service, state.location);
       const existing = state.get(name, recordedUser);
       if (existing !== undefined && hasSession(existing) && existing.session_id !== sessionId) {
         throw new UsageError(
@@ -85,6 +87,8 @@ export async function runImport(name: string, sessionId: string, paths: readonly
         ...(doc.file.startsWith('<') ? {} : { file: relative(options.cwd, doc.file).split(sep).join('/') }),
         ...(existing?.superseded !== undefined ? { superseded: existing.superseded } : {}),
       };
+      // The session answered with this run's key: the state is bound to where it lives.
+      if (options.service !== undefined && needsBinding(state.binding, options.service)) await state.bind(bindingFor(options.service, (options.now ?? (() => new Date()))()));
       await state.record(entry);
       const report = makeReport('import', own, check.diagnostics);
       report.drift = { items: [{ name, file: doc.file, user_id: recordedUser, session_id: live.session_id, status: check.status, differences: check.differences, diff: check.diff }] };

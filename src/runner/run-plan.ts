@@ -1,7 +1,9 @@
 import { hasChanges, buildPlan, type Plan } from '../plan/plan.js';
 import { planOptions, refreshable } from './plan-options.js';
 import { revealStored } from '../config/sensitive-fields.js';
+import { checkMassMissing, type MissingGuard } from '../plan/mass-missing.js';
 import { refreshPlan } from '../plan/refresh.js';
+import { describeService } from '../state/binding.js';
 import { RateLimiter } from '../util/throttle.js';
 import type { Connect } from './connection.js';
 import { loadAndValidate } from './inputs.js';
@@ -19,6 +21,8 @@ export interface PlanRunOptions extends RunBase {
   strict?: boolean;
   concurrency?: number;
   rateLimitPerMinute?: number;
+  /** When sessions gone en masse stop the run (after the refresh). */
+  missing?: Omit<MissingGuard, 'service'>;
   /** Write the plan here (absolute), for `apply PLAN.json`. */
   out?: string;
   now?: () => Date;
@@ -51,6 +55,7 @@ export async function runPlan(paths: readonly string[], options: PlanRunOptions)
     } finally {
       await api.close();
     }
+    checkMassMissing(plan, { ...options.missing, service: describeService(options.service?.service ?? 'the service') });
   }
   if (options.out !== undefined) await writeSavedPlan(options.out, plan, inputs, { ...options, paths });
   const report = makeReport('plan', inputs, plan.diagnostics);

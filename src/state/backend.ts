@@ -1,17 +1,21 @@
 import { resolve } from 'node:path';
 import { InputError } from '../diagnostics/errors.js';
+import { checkStateLocation } from './location.js';
+import { missingState } from './missing.js';
 import { forceUnlockFile, readFileLock } from './file-lock.js';
 import { FileStateStore } from './file-store.js';
 import type { ForcedUnlock, LockHolder, StateLockOptions } from './lock.js';
 import { isPostgresUrl, parsePostgresUrl } from './postgres-url.js';
 import type { StateReader } from './reader.js';
-import type { LockedState, StateView } from './store.js';
+import type { LockedState, StateOrigin, StateView } from './store.js';
 
 /** Where the state is kept, and how it is read and locked. */
 export interface StateBackend {
   readonly kind: 'file' | 'postgres';
   /** For messages and saved plans: a file path, or a URL (which never carries a password). */
   readonly location: string;
+  /** Whether a state is there, and its binding, without reading the entries. */
+  probe(): Promise<StateOrigin>;
   /** The entries as they are now (no lock). */
   load(): Promise<StateView>;
   /**
@@ -23,7 +27,7 @@ export interface StateBackend {
   forceUnlock(lockId: string): Promise<ForcedUnlock>;
   /** Who holds the lock now, or undefined when it is free. */
   lockHolder(): Promise<LockHolder | undefined>;
-  /** Read-only access for an application's lookups (no lock, fresh reads). */
+  /** Read-only access for an application's lookups (no lock, fresh reads); fails when no state is there. */
   openReader(): Promise<StateReader>;
 }
 
@@ -43,11 +47,14 @@ export function fileBackend(path: string, options: StateBackendOptions = {}): St
   return {
     kind: 'file',
     location: path,
+    probe: () => FileStateStore.probe(path),
     load: () => FileStateStore.load(path),
     openLocked: (lock) => FileStateStore.openLocked(path, withTimeout(lock, options)),
     forceUnlock: async (lockId) => ({ holder: await forceUnlockFile(path, lockId), endedConnection: false }),
     lockHolder: () => readFileLock(path),
     openReader: async () => {
+      // A mistyped path must not answer "no session" to every lookup.
+      if (!(await FileStateStore.probe(path)).exists) throw missingState({ kind: 'file', location: path });
       let closed = false;
       const read = async () => {
         if (closed) throw new InputError('the state reader is closed', path);
@@ -77,6 +84,7 @@ export function postgresBackend(url: string, options: StateBackendOptions = {}):
   return {
     kind: 'postgres',
     location: target.location,
+    probe: async () => (await pg()).probeState(target, env),
     load: async () => (await pg()).loadState(target, env),
     openLocked: async (lock) => (await pg()).openLockedState(target, env, withTimeout(lock, options)),
     forceUnlock: async (lockId) => (await pg()).forceUnlock(target, env, lockId),
@@ -85,7 +93,11 @@ export function postgresBackend(url: string, options: StateBackendOptions = {}):
   };
 }
 
-/** The backend a `--state` value names: a `postgres://` URL, or a file path relative to `cwd`. */
+/**
+ * The backend a `--state` value names: a `postgres://` URL, or a file path relative to `cwd`. A
+ * value that is neither (another scheme, spaces around it) is refused here, before anything reads.
+ */
 export function stateBackend(spec: string, cwd: string, options: StateBackendOptions = {}): StateBackend {
+  checkStateLocation(spec);
   return isPostgresUrl(spec) ? postgresBackend(spec, options) : fileBackend(resolve(cwd, spec), options);
 }

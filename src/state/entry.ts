@@ -1,5 +1,6 @@
 import { InputError } from '../diagnostics/errors.js';
 import type { Json } from '../wire/json.js';
+import { parseBinding, type StateBinding } from './binding.js';
 
 /**
  * The format version of the state document. Version 1 (no config_version, no body) is read and
@@ -53,6 +54,8 @@ export interface StateEntry {
 /** The whole state as one document: the file backend's format, and `state pull`'s. */
 export interface StateFile {
   version: typeof STATE_VERSION;
+  /** The service the state was applied against (absent before the first apply, or from an earlier sessionctl). */
+  binding?: StateBinding;
   sessions: StateEntry[];
 }
 
@@ -89,6 +92,11 @@ type Corrupt = (why: string) => InputError;
  * document is one given to `state push`, not the state itself.
  */
 export function parseState(text: string, path: string, options: { pushed?: boolean } = {}): StateEntry[] {
+  return parseStateDocument(text, path, options).entries;
+}
+
+/** parseState, with the binding the document records. */
+export function parseStateDocument(text: string, path: string, options: { pushed?: boolean } = {}): { entries: StateEntry[]; binding: StateBinding | undefined } {
   const corrupt: Corrupt = (why) =>
     options.pushed === true
       ? new InputError(`this is not a state document that sessionctl can push (${why}); nothing was pushed. Push the output of \`sessionctl state pull\`, or a state file.`, path)
@@ -106,7 +114,8 @@ export function parseState(text: string, path: string, options: { pushed?: boole
     throw new InputError(`the state has format version ${String(v['version'])}; this sessionctl reads versions 1 and ${STATE_VERSION}. Use a newer sessionctl.`, path);
   }
   if (!Array.isArray(v['sessions'])) throw corrupt('"sessions" is not a list');
-  return v['sessions'].map((s, i) => checkEntry(s, `sessions[${i}]`, corrupt));
+  const binding = parseBinding(v['binding'], corrupt);
+  return { entries: v['sessions'].map((s, i) => checkEntry(s, `sessions[${i}]`, corrupt)), binding };
 }
 
 /**

@@ -4,10 +4,11 @@ import { mkdir, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { InputError } from '../diagnostics/errors.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
-import { compareEntries, entryKey, parseState, STATE_VERSION, type StateEntry, type StateFile } from './entry.js';
+import type { StateBinding } from './binding.js';
+import { compareEntries, entryKey, parseStateDocument, STATE_VERSION, type StateEntry, type StateFile } from './entry.js';
 import { readFileLock, releaseFileLock, takeFileLock } from './file-lock.js';
 import type { StateLockOptions } from './lock.js';
-import type { LockedState, StateView } from './store.js';
+import type { LockedState, StateOrigin, StateView } from './store.js';
 
 /** The state file sessionctl writes unless `--state` says otherwise (relative to the cwd). */
 export const DEFAULT_STATE_PATH = '.sessionctl/state.json';
@@ -24,6 +25,7 @@ export class FileStateStore implements LockedState {
   private writing: Promise<void> = Promise.resolve();
   private pendingWrite: Promise<void> | undefined;
   private loadedHash = '';
+  private bound: StateBinding | undefined;
 
   private constructor(readonly path: string) {}
 
@@ -59,10 +61,30 @@ export class FileStateStore implements LockedState {
     return store;
   }
 
+  /** Whether a state file is at `path`, and the service it is bound to. */
+  static async probe(path: string): Promise<StateOrigin> {
+    const text = await readStateText(path);
+    if (text === undefined) return { exists: false };
+    const { binding } = parseStateDocument(text, path);
+    return { exists: true, ...(binding !== undefined ? { binding } : {}) };
+  }
+
+  get binding(): StateBinding | undefined {
+    return this.bound;
+  }
+
+  /** Records the binding with the next write of the file. */
+  bind(binding: StateBinding): Promise<void> {
+    if (this.heldLock === undefined) return Promise.reject(new Error('FileStateStore.bind called without the lock'));
+    this.bound = binding;
+    return this.scheduleWrite();
+  }
+
   private async read(): Promise<void> {
     const text = await readStateText(this.path);
     if (text === undefined) return;
-    const entries = parseState(text, this.path);
+    const { entries, binding } = parseStateDocument(text, this.path);
+    this.bound = binding;
     this.entries.clear();
     for (const e of entries) this.entries.set(entryKey(e.name, e.user_id), e);
     this.loadedHash = hashText(text);
@@ -78,7 +100,7 @@ export class FileStateStore implements LockedState {
 
   /** The state as it would be written now. */
   toJSON(): StateFile {
-    return { version: STATE_VERSION, sessions: this.list() };
+    return { version: STATE_VERSION, ...(this.bound !== undefined ? { binding: this.bound } : {}), sessions: this.list() };
   }
 
   /** Releases the lock, after the last write has finished. */

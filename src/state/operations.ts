@@ -1,5 +1,6 @@
 import { UsageError, InputError } from '../diagnostics/errors.js';
 import type { StateBackend } from './backend.js';
+import { checkBinding, type StateBinding } from './binding.js';
 import { entryKey, STATE_VERSION, type StateEntry, type StateFile } from './entry.js';
 import type { StateLockOptions } from './lock.js';
 
@@ -10,7 +11,8 @@ import type { StateLockOptions } from './lock.js';
 
 /** The whole state as one document: what `state pull` prints and `state push` reads. */
 export async function pullState(backend: StateBackend): Promise<StateFile> {
-  return { version: STATE_VERSION, sessions: (await backend.load()).list() };
+  const view = await backend.load();
+  return { version: STATE_VERSION, ...(view.binding !== undefined ? { binding: view.binding } : {}), sessions: view.list() };
 }
 
 /**
@@ -142,11 +144,20 @@ export function planPush(current: readonly StateEntry[], incoming: readonly Stat
  * in a newer version refuse the whole push (nothing written) unless `force`; entries only the
  * state holds are kept. Each entry is recorded as `record` always is: durably, one by one.
  */
-export function pushState(backend: StateBackend, lock: StateLockOptions, incoming: readonly StateEntry[], options: { source: string; force?: boolean; dryRun?: boolean }): Promise<PushResult> {
+export function pushState(
+  backend: StateBackend,
+  lock: StateLockOptions,
+  incoming: readonly StateEntry[],
+  options: { source: string; force?: boolean; dryRun?: boolean; binding?: StateBinding },
+): Promise<PushResult> {
   return locked(backend, lock, async (state) => {
+    // Sessions of one service pushed into the state of another would be re-created by the next apply.
+    // (Key fingerprints are salted per state, so two states' keys cannot be compared without the key.)
+    if (options.binding !== undefined) checkBinding(state.binding, { service: options.binding.service }, state.location);
     const plan = planPush(state.list(), incoming, options.source);
     const blocked = options.force !== true && plan.changes.some((c) => c.action === 'conflict');
     if (blocked || options.dryRun === true) return { ...plan, written: false };
+    if (options.binding !== undefined && state.binding === undefined) await state.bind(options.binding);
     await Promise.all(plan.changes.filter((c) => c.action !== 'unchanged').map((c) => state.record(c.entry)));
     return { ...plan, written: true };
   });

@@ -1,4 +1,6 @@
 import { InputError } from '../diagnostics/errors.js';
+import { missingState } from './missing.js';
+import { probeWorkspace } from './postgres-binding.js';
 import type { ForcedUnlock, LockHolder, StateLockOptions } from './lock.js';
 import { connectClient, openPool, sqlState, type Env } from './postgres-connect.js';
 import { forceUnlockWorkspace, readWorkspaceLock } from './postgres-lock.js';
@@ -7,7 +9,7 @@ import { schemaVersion } from './postgres-schema.js';
 import { PostgresStateStore } from './postgres-store.js';
 import type { PostgresTarget } from './postgres-url.js';
 import type { StateReader } from './reader.js';
-import type { LockedState, StateView } from './store.js';
+import type { LockedState, StateOrigin, StateView } from './store.js';
 
 const READER_CONNECTIONS = 4;
 /** undefined_table, invalid_schema_name: nothing was applied yet. (A function, not a module-level set, so that mutation testing can change it at run time: stryker-js#6144.) */
@@ -17,6 +19,15 @@ const notCreated = (code: string | undefined): boolean => code === '42P01' || co
  * The PostgreSQL backend's entry points, loaded by `postgresBackend` (backend.ts) on first use so
  * that pg is imported only by runs that use it.
  */
+
+export async function probeState(target: PostgresTarget, env: Env): Promise<StateOrigin> {
+  const client = await connectClient(target, env, { readOnly: true });
+  try {
+    return await probeWorkspace(client, target);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
 
 export function loadState(target: PostgresTarget, env: Env): Promise<StateView> {
   return PostgresStateStore.load(target, env);
@@ -39,13 +50,18 @@ export async function lockHolder(target: PostgresTarget, env: Env): Promise<Lock
   }
 }
 
-/** Lookups for an application: a small pool of read-only connections; before the first apply, an empty state. */
+/**
+ * Lookups for an application: a small pool of read-only connections. Fails at open, not at the
+ * first lookup: a wrong host, password or a newer schema, and a schema or workspace that holds no
+ * state (a mistyped `workspace=Production` answered "no session" for every user before).
+ */
 export async function openReader(target: PostgresTarget, env: Env): Promise<StateReader> {
-  // Fail at open (a wrong host, password or a newer schema), not at the first lookup.
   const client = await connectClient(target, env, { readOnly: true });
   let version: number;
   try {
     version = await schemaVersion(client, target);
+    const origin = await probeWorkspace(client, target);
+    if (!origin.exists) throw missingState({ kind: 'postgres', location: target.location }, origin.otherWorkspaces);
   } finally {
     await client.end().catch(() => undefined);
   }

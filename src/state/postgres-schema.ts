@@ -53,6 +53,18 @@ const MIGRATIONS: readonly Migration[] = [
     description: 'entries.file: the manifest file an entry was applied from, which scopes `apply --prune`',
     statements: (t) => [`ALTER TABLE ${t('entries')} ADD COLUMN file text`],
   },
+  {
+    version: 4,
+    description: 'bindings: the service (base URL, key fingerprint) each workspace was applied against',
+    statements: (t) => [
+      `CREATE TABLE ${t('bindings')} (
+        workspace text PRIMARY KEY,
+        service text NOT NULL,
+        project text,
+        bound_at timestamptz NOT NULL
+      )`,
+    ],
+  },
 ];
 
 /** The schema version this sessionctl writes. */

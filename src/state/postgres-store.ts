@@ -1,8 +1,10 @@
 import type pg from 'pg';
-import { InputError } from '../diagnostics/errors.js';
+import { StateError } from '../diagnostics/errors.js';
+import type { StateBinding } from './binding.js';
 import { compareEntries, entryKey, type StateEntry } from './entry.js';
 import type { StateLockOptions } from './lock.js';
 import { connectClient, databaseError, openPool, type Env } from './postgres-connect.js';
+import { readBinding, writeBinding } from './postgres-binding.js';
 import { releaseWorkspaceLock, takeWorkspaceLock } from './postgres-lock.js';
 import { entriesDigest, readEntries } from './postgres-rows.js';
 import { migrate, schemaVersion } from './postgres-schema.js';
@@ -37,6 +39,7 @@ interface Held {
 export class PostgresStateStore implements LockedState {
   private readonly entries = new Map<string, StateEntry>();
   private digest = '';
+  private bound: StateBinding | undefined;
   private held: Held | undefined;
   private readonly writes = new Set<Promise<void>>();
   /** Set when the lock's connection failed: the lock is gone, so writing must stop. */
@@ -93,6 +96,7 @@ export class PostgresStateStore implements LockedState {
   private async read(client: pg.ClientBase): Promise<void> {
     const version = await schemaVersion(client, this.target);
     const entries = version === 0 ? [] : await readEntries(client, this.target, version);
+    this.bound = await readBinding(client, this.target, version);
     this.entries.clear();
     for (const e of entries) this.entries.set(entryKey(e.name, e.user_id), e);
     this.digest = entriesDigest(entries);
@@ -106,27 +110,39 @@ export class PostgresStateStore implements LockedState {
     return [...this.entries.values()].sort(compareEntries);
   }
 
+  get binding(): StateBinding | undefined {
+    return this.bound;
+  }
+
+  bind(binding: StateBinding): Promise<void> {
+    return this.track('bind', 'the service binding', async (held) => {
+      if (!(await writeBinding(held.pool, this.target, held.id, binding))) throw new LockGone(`the state lock ${held.id} is no longer held`);
+      this.bound = binding;
+    });
+  }
+
   record(entry: StateEntry): Promise<void> {
-    return this.track('record', entry.name, entry.user_id, async (held) => {
+    return this.track('record', subject(entry.name, entry.user_id), async (held) => {
       await held.writer.upsert(entry);
       this.entries.set(entryKey(entry.name, entry.user_id), entry);
     });
   }
 
   forget(name: string, userId: string): Promise<void> {
-    return this.track('forget', name, userId, async (held) => {
+    return this.track('forget', subject(name, userId), async (held) => {
       await held.writer.delete(name, userId);
       this.entries.delete(entryKey(name, userId));
     });
   }
 
-  private track(what: 'record' | 'forget', name: string, userId: string, write: (held: Held) => Promise<void>): Promise<void> {
+  /** `subject`: what is written, for messages ("name" for user "u", or the service binding). */
+  private track(what: 'record' | 'forget' | 'bind', subject: string, write: (held: Held) => Promise<void>): Promise<void> {
     const held = this.held;
     if (held === undefined) return Promise.reject(new Error(`PostgresStateStore.${what} called without the lock`));
-    if (this.lost !== undefined) return Promise.reject(new InputError(`the connection that held the state lock failed (${this.lost.message}); "${name}" for user "${userId}" was not written`, this.location));
+    if (this.lost !== undefined) return Promise.reject(new StateError(`the connection that held the state lock failed (${this.lost.message}); ${subject} was not written`, this.location));
     const done = write(held).catch((err: unknown) => {
-      if (err instanceof LockGone) throw this.lockGone(held.id, name, userId);
-      throw databaseError(err, this.target, `${what === 'record' ? 'record' : 'remove'} "${name}" for user "${userId}" in the state`);
+      if (err instanceof LockGone) throw this.lockGone(held.id, subject);
+      throw databaseError(err, this.target, `${what === 'forget' ? 'remove' : 'record'} ${subject} in the state`);
     });
     const settled = done.catch(() => undefined);
     this.writes.add(settled);
@@ -134,9 +150,9 @@ export class PostgresStateStore implements LockedState {
     return done;
   }
 
-  private lockGone(id: string, name: string, userId: string): InputError {
-    return new InputError(
-      `the state lock ${id} is no longer held (released with \`sessionctl state unlock\`, or taken by another run after this one's connection was lost); "${name}" for user "${userId}" was not written`,
+  private lockGone(id: string, subject: string): StateError {
+    return new StateError(
+      `the state lock ${id} is no longer held (released with \`sessionctl state unlock\`, or taken by another run after this one's connection was lost); ${subject} was not written`,
       this.location,
     );
   }
@@ -162,4 +178,8 @@ export class PostgresStateStore implements LockedState {
       await held.client.end().catch(() => undefined);
     }
   }
+}
+
+function subject(name: string, userId: string): string {
+  return `"${name}" for user "${userId}"`;
 }

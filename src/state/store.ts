@@ -1,3 +1,4 @@
+import type { StateBinding } from './binding.js';
 import type { StateEntry } from './entry.js';
 
 /**
@@ -12,6 +13,8 @@ export interface StateView {
   get(name: string, userId: string): StateEntry | undefined;
   /** Every entry, by name then user id. */
   list(): StateEntry[];
+  /** The service the state is bound to; undefined before the first apply (or when an earlier sessionctl wrote it). */
+  readonly binding: StateBinding | undefined;
 }
 
 /** The state opened for writing: taken under its lock, which `unlock` releases after the last write. */
@@ -20,6 +23,17 @@ export interface LockedState extends StateView {
   record(entry: StateEntry): Promise<void>;
   /** Removes an entry; resolves once the backend no longer holds it. */
   forget(name: string, userId: string): Promise<void>;
+  /** Records the service the state is bound to (replacing any); resolves once it is durable. */
+  bind(binding: StateBinding): Promise<void>;
   /** Waits for writes in flight, then releases the lock. Writes after it are refused. */
   unlock(): Promise<void>;
+}
+
+/** What is at a state's location, read without the entries: enough to guard a run before it starts. */
+export interface StateOrigin {
+  /** false for a file that does not exist, a database without the schema, or a workspace never written. */
+  exists: boolean;
+  binding?: StateBinding;
+  /** PostgreSQL: the other workspaces of the schema that hold a state (a new one is announced naming them). */
+  otherWorkspaces?: string[];
 }

@@ -7,7 +7,8 @@ import { announceDeletions, graceMs, watchRun } from '../apply-progress.js';
 import type { CommandEnv, RegisterCommand } from '../command.js';
 import { connector } from '../open-connection.js';
 import { processLock } from '../process-lock.js';
-import { addRunOptions, finishRun, projectForRun, runInputs, stateOf, type RunFlags, type RunProject } from '../run-options.js';
+import { addMissingOptions, addRunOptions, finishRun, guardedService, missingGuard, projectForRun, runInputs, stateOf, type RunFlags, type RunProject } from '../run-options.js';
+import type { MissingLimit } from '../../plan/mass-missing.js';
 import type { AppliedItem } from '../../apply/apply.js';
 import type { SavedPlan } from '../../runner/saved-plan.js';
 import type { StateBackend } from '../../state/backend.js';
@@ -19,6 +20,8 @@ interface ApplyFlags extends RunFlags {
   prune?: boolean;
   keepReplaced?: boolean;
   recreateUnknown?: boolean;
+  recreateMissing?: boolean;
+  maxMissing?: MissingLimit;
 }
 
 /** `--refresh=false` (terraform's spelling) as well as `--no-refresh`. */
@@ -60,6 +63,7 @@ export const registerApply: RegisterCommand = (program, env) => {
     .option('--recreate-unknown', 'create sessions whose earlier create has an unknown outcome (check first that none exists)')
     .option('--strict', 'drift the manifest does not declare (added) and warnings fail the run too')
     .option('--github-output', 'append <name>_session_id and <name>_mcp_url to the file named by $GITHUB_OUTPUT');
+  addMissingOptions(cmd);
   addRunOptions(cmd, 'always')
     .addHelpText('after', APPLY_HELP)
     .action((args: string[], flags: ApplyFlags) => runApplyCommand(args, flags, env));
@@ -124,12 +128,14 @@ async function runApplyCommand(args: string[], flags: ApplyFlags, env: CommandEn
   const { runApply } = await import('../../runner/run-apply.js');
   const outputFile = githubOutputFile(flags, env);
   const { targets, state, pruneRoots, saved } = await applyTargets(project.paths, flags, env, project);
+  const service = await guardedService(flags, env, state, project, 'start');
   const watch = watchRun(env, 'apply');
   let outcome;
   try {
     outcome = await runApply(targets, {
-      ...(await runInputs(flags, env, state, project)),
+      ...(await runInputs(flags, env, state, project, service)),
       connect: connector(flags, env, state),
+      missing: missingGuard(flags),
       dryRun: flags.dryRun === true,
       refresh: flags.refresh !== false,
       prune: flags.prune === true,

@@ -4,7 +4,7 @@ import { announceDeletions, graceMs, watchRun } from '../apply-progress.js';
 import type { CommandEnv, RegisterCommand } from '../command.js';
 import { connector } from '../open-connection.js';
 import { processLock } from '../process-lock.js';
-import { addRunOptions, finishRun, projectForRun, runInputs, stateOf, type RunFlags } from '../run-options.js';
+import { addRunOptions, finishRun, projectForRun, runInputs, guardedService, stateOf, type RunFlags } from '../run-options.js';
 
 interface DestroyFlags extends RunFlags {
   autoApprove?: boolean;
@@ -65,10 +65,11 @@ export const registerDestroy: RegisterCommand = (program, env) => {
       if (project === undefined) return;
       const { runDestroy } = await import('../../runner/run-destroy.js');
       const state = stateOf(flags, env, project.loaded.config.state);
+      const service = await guardedService(flags, env, state, project, 'read');
       const watch = watchRun(env, 'destroy');
       try {
         const outcome = await runDestroy(paths, {
-          ...(await runInputs(flags, env, state, project)),
+          ...(await runInputs(flags, env, state, project, service)),
           connect: connector(flags, env, state),
           lock: processLock(),
           dryRun: flags.dryRun === true,

@@ -2,7 +2,7 @@ import { UsageError } from '../../diagnostics/errors.js';
 import { narrowToChanged } from '../changed-since.js';
 import type { RegisterCommand } from '../command.js';
 import { connector } from '../open-connection.js';
-import { addRunOptions, finishRun, projectForRun, runInputs, stateOf, type RunFlags } from '../run-options.js';
+import { addRunOptions, finishRun, projectForRun, runInputs, guardedService, stateOf, type RunFlags } from '../run-options.js';
 import { showSensitiveOption } from '../sensitive-options.js';
 
 interface DiffFlags extends RunFlags {
@@ -46,9 +46,10 @@ export const registerDiff: RegisterCommand = (program, env) => {
       if (project === undefined) return;
       const { runDiff } = await import('../../runner/run-diff.js');
       const state = stateOf(flags, env, project.loaded.config.state);
+      const service = flags.session === undefined ? await guardedService(flags, env, state, project, 'read') : undefined;
       const selected = await narrowToChanged(project.paths, flags.changedSince, { io, ...(project.envFiles !== undefined ? { envFiles: project.envFiles } : {}) });
       const outcome = await runDiff(selected, {
-        ...(await runInputs(flags, env, state, project)),
+        ...(await runInputs(flags, env, state, project, service)),
         connect: connector(flags, env, state),
         ...(flags.session !== undefined ? { session: flags.session } : {}),
         strict: flags.strict === true,

@@ -1,7 +1,7 @@
 import type { RegisterCommand } from '../command.js';
 import { connector } from '../open-connection.js';
 import { processLock } from '../process-lock.js';
-import { addRunOptions, finishRun, projectForRun, runInputs, stateOf, type RunFlags } from '../run-options.js';
+import { addRunOptions, finishRun, projectForRun, runInputs, guardedService, stateOf, type RunFlags } from '../run-options.js';
 
 /** `sessionctl import NAME SESSION_ID [paths..]`: adopts an existing session into the state. */
 export const registerImport: RegisterCommand = (program, env) => {
@@ -32,8 +32,9 @@ export const registerImport: RegisterCommand = (program, env) => {
       if (project === undefined) return;
       const { runImport } = await import('../../runner/run-import.js');
       const state = stateOf(flags, env, project.loaded.config.state);
+      const service = await guardedService(flags, env, state, project, 'start');
       const outcome = await runImport(name, session, project.paths, {
-        ...(await runInputs(flags, env, state, project)),
+        ...(await runInputs(flags, env, state, project, service)),
         connect: connector(flags, env, state),
         lock: processLock(),
         strict: flags.strict === true,

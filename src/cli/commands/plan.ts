@@ -3,13 +3,16 @@ import type { RegisterCommand } from '../command.js';
 import { narrowToChanged } from '../changed-since.js';
 import { ExitCode } from '../exit-codes.js';
 import { connector } from '../open-connection.js';
-import { addRunOptions, finishRun, projectForRun, runInputs, stateOf, type RunFlags } from '../run-options.js';
+import { addMissingOptions, addRunOptions, finishRun, guardedService, missingGuard, projectForRun, runInputs, stateOf, type RunFlags } from '../run-options.js';
+import type { MissingLimit } from '../../plan/mass-missing.js';
 import { showSensitiveOption } from '../sensitive-options.js';
 
 interface PlanFlags extends RunFlags {
   refresh?: boolean;
   prune?: boolean;
   recreateUnknown?: boolean;
+  recreateMissing?: boolean;
+  maxMissing?: MissingLimit;
   detailedExitcode?: boolean;
   out?: string;
 }
@@ -30,6 +33,7 @@ export const registerPlan: RegisterCommand = (program, env) => {
     .option('--out <file>', 'save the plan; `sessionctl apply FILE` executes it only while manifests and state are unchanged')
     .option('--strict', 'warnings fail the run too (exit code 1)');
   cmd.addOption(showSensitiveOption());
+  addMissingOptions(cmd);
   addRunOptions(cmd, 'refresh', false)
     .addHelpText(
       'after',
@@ -50,10 +54,12 @@ export const registerPlan: RegisterCommand = (program, env) => {
       if (project === undefined) return;
       const { runPlan } = await import('../../runner/run-plan.js');
       const state = stateOf(flags, env, project.loaded.config.state);
+      const service = await guardedService(flags, env, state, project, 'start');
       const selected = await narrowToChanged(project.paths, flags.changedSince, { io, ...(project.envFiles !== undefined ? { envFiles: project.envFiles } : {}) });
       const outcome = await runPlan(selected, {
-        ...(await runInputs(flags, env, state, project)),
+        ...(await runInputs(flags, env, state, project, service)),
         ...(flags.refresh === true ? { refresh: connector(flags, env, state) } : {}),
+        missing: missingGuard(flags),
         prune: flags.prune === true,
         recreateUnknown: flags.recreateUnknown === true,
         strict: flags.strict === true,

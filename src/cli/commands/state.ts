@@ -7,6 +7,10 @@ import { ExitCode } from '../exit-codes.js';
 import { printJson, renderContext } from '../operate-options.js';
 import { processLock } from '../process-lock.js';
 import { addLockTimeoutOption, STATE_OPTION_HELP, stateOf } from '../run-options.js';
+import { guardRun, runIdentity } from '../state-guard.js';
+import { addConnectionOptions, type ConnectionOptions } from '../connection.js';
+import { connector } from '../open-connection.js';
+import type { StateBackend } from '../../state/backend.js';
 
 interface StateFlags {
   state?: string;
@@ -63,7 +67,7 @@ export const registerState: RegisterCommand = (program, env) => {
           'sessionctl state show support-agent --user-id alice',
           'sessionctl state pull > state.json && sessionctl state push state.json --state "postgres://deploy@db.internal/ops?workspace=production"',
         ],
-        ['The state is --state, else $SESSIONCTL_STATE, else .sessionctl/state.json. No state command talks to the service.'],
+        ['The state is --state, else $SESSIONCTL_STATE, else .sessionctl/state.json. Only rebind talks to the service.'],
       ),
     );
   // In the order help lists them.
@@ -73,6 +77,13 @@ export const registerState: RegisterCommand = (program, env) => {
 };
 
 const ops = () => import('../../state/operations.js');
+
+/** The state a command reads or repairs: it must be there (a mistyped location is not an empty state). */
+async function existingState(flags: StateFlags, env: CommandEnv): Promise<StateBackend> {
+  const backend = stateOf(flags, env);
+  await guardRun(backend, env, { use: 'read' });
+  return backend;
+}
 const render = () => import('../../report/state.js');
 
 /** list, show: read, no lock. */
@@ -80,7 +91,7 @@ function addInspect(state: Command, env: CommandEnv): void {
   stateOptions(state.command('list').description('List the recorded sessions: manifest name, user, session id, config version, when applied.'), false)
     .addHelpText('after', examples(['sessionctl state list', 'sessionctl state list --format json | jq -r \'.sessions[].session_id\'']))
     .action(async (flags: StateFlags) => {
-      const backend = stateOf(flags, env);
+      const backend = await existingState(flags, env);
       const entries = (await backend.load()).list();
       const r = await render();
       if (flags.format === 'json') return printJson(env, r.stateListJson(entries, backend.location));
@@ -90,7 +101,7 @@ function addInspect(state: Command, env: CommandEnv): void {
   stateOptions(state.command('show').description('Show every field of one entry, the applied request body included.').argument('<name>', 'the manifest name').option('--user-id <id>', USER_ID_HELP), false)
     .addHelpText('after', examples(['sessionctl state show support-agent', 'sessionctl state show triage --user-id bob --format json']))
     .action(async (name: string, flags: StateFlags) => {
-      const backend = stateOf(flags, env);
+      const backend = await existingState(flags, env);
       const entry = (await ops()).pickEntry((await backend.load()).list(), name, flags.userId, backend.location);
       if (flags.format === 'json') return printJson(env, entry);
       env.io.stdout.write((await render()).renderStateEntry(entry, renderContext(env)));
@@ -106,7 +117,7 @@ function addRepair(state: Command, env: CommandEnv): void {
   )
     .addHelpText('after', examples(['sessionctl state rm old-agent', 'sessionctl state rm triage --user-id bob'], ['The sessions stay on the service: delete them there (or with destroy before rm) if they must go.']))
     .action(async (name: string, flags: StateFlags) => {
-      const backend = stateOf(flags, env);
+      const backend = await existingState(flags, env);
       const removed = await (await ops()).removeEntries(backend, processLock(), name, flags.userId);
       const r = await render();
       if (flags.format === 'json') return printJson(env, r.removedJson(removed, backend.location));
@@ -119,7 +130,7 @@ function addRepair(state: Command, env: CommandEnv): void {
   )
     .addHelpText('after', examples(['sessionctl state mv support support-agent']))
     .action(async (from: string, to: string, flags: StateFlags) => {
-      const backend = stateOf(flags, env);
+      const backend = await existingState(flags, env);
       const moved = await (await ops()).moveEntries(backend, processLock(), from, to, flags.userId);
       const r = await render();
       if (flags.format === 'json') return printJson(env, r.movedJson(from, moved, backend.location));
@@ -133,7 +144,7 @@ function addTransfer(state: Command, env: CommandEnv): void {
   stateOptions(state.command('pull').description('Print the whole state as a JSON document (the state file format) on stdout.'), false)
     .addHelpText('after', examples(['sessionctl state pull > backup.json', 'sessionctl state pull --state "postgres://deploy@db.internal/ops?workspace=staging" | jq .sessions']))
     .action(async (flags: StateFlags) => {
-      printJson(env, await (await ops()).pullState(stateOf(flags, env)));
+      printJson(env, await (await ops()).pullState(await existingState(flags, env)));
     });
 
   stateOptions(
@@ -158,14 +169,39 @@ function addTransfer(state: Command, env: CommandEnv): void {
     .action(async (file: string, flags: PushFlags) => {
       const backend = stateOf(flags, env);
       const { text, source } = await readDocument(file, env);
-      const { parseState } = await import('../../state/entry.js');
-      const incoming = parseState(text, source, { pushed: true });
+      const { parseStateDocument } = await import('../../state/entry.js');
+      const { entries: incoming, binding } = parseStateDocument(text, source, { pushed: true });
       const options = { dryRun: flags.dryRun === true, force: flags.force === true };
-      const result = await (await ops()).pushState(backend, processLock(), incoming, { source, ...options });
+      await guardRun(backend, env, { use: 'start' });
+      const result = await (await ops()).pushState(backend, processLock(), incoming, { source, ...options, ...(binding !== undefined ? { binding } : {}) });
       const r = await render();
       if (flags.format === 'json') printJson(env, r.pushJson(result, backend.location, options));
       else env.io.stdout.write(r.renderPush(result, backend.location, options));
       if (!options.force && result.changes.some((c) => c.action === 'conflict')) env.setExitCode(ExitCode.findings);
+    });
+
+  const rebind = state
+    .command('rebind')
+    .description('Bind the state to this run\'s service and API key (after a key rotation, or the same service behind another URL), once every recorded session answers there with it.')
+    .option('--emulator', 'bind it to the in-process emulator (a state made for tests)');
+  stateOptions(rebind, true);
+  addConnectionOptions(rebind)
+    .addHelpText(
+      'after',
+      examples(['COMPOSIO_API_KEY=$NEW_KEY sessionctl state rebind --state "$SESSIONCTL_STATE"'], [
+        'Each recorded session is read (GET) with the new key first; if one does not answer, nothing is changed.',
+        'The only state command that talks to the service. Exit codes: 0 rebound, 2 refused, 3 the service failed, 5 the state failed.',
+      ]),
+    )
+    .action(async (flags: StateFlags & ConnectionOptions & { emulator?: boolean }) => {
+      const backend = await existingState(flags, env);
+      const service = await runIdentity(flags, env);
+      const { runRebind } = await import('../../runner/run-rebind.js');
+      const result = await runRebind({ state: backend, connect: connector(flags, env, backend), service, lock: processLock() });
+      const { describeService } = await import('../../state/binding.js');
+      if (flags.format === 'json') return printJson(env, { state: result.location, checked: result.checked, ...(result.previous !== undefined ? { previous: result.previous } : {}), binding: result.binding });
+      const was = result.previous !== undefined ? ` (it was bound to ${describeService(result.previous.service)} on ${result.previous.bound_at})` : '';
+      env.io.stdout.write(`Rebound ${result.location} to ${describeService(result.binding.service)}${result.binding.project !== undefined ? ' and this key' : ''}${was}: ${result.checked} recorded session${result.checked === 1 ? '' : 's'} answered.\n`);
     });
 
   stateOptions(state.command('unlock').description('Release the state lock of a run that died (as terraform force-unlock). LOCK_ID is in the lock error.').argument('<lock-id>', 'the id of the lock to release'), false)

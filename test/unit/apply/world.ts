@@ -91,8 +91,12 @@ export function hooked(state: LockedState, hook: (entry: StateEntry, record: (e:
   return {
     location: state.location,
     hashAtLoad: state.hashAtLoad,
+    get binding() {
+      return state.binding;
+    },
     get: (name, user) => state.get(name, user),
     list: () => state.list(),
+    bind: (binding) => state.bind(binding),
     record: (entry) => hook(entry, (e) => state.record(e)),
     forget: (name, user) => state.forget(name, user),
     unlock: () => state.unlock(),
