@@ -137,7 +137,7 @@ export async function projectForRun(command: string, args: readonly string[], fl
  * and the sensitive values (declared ones, by flag or by the project; the run's masker, which the
  * run fills as it loads).
  */
-export async function runInputs(flags: RunFlags, env: CommandEnv, state: StateBackend, project: RunProject, service?: ServiceIdentity) {
+export async function runInputs(flags: RunFlags, env: CommandEnv, state: StateBackend, project: RunProject, guarded?: { service: ServiceIdentity; guard: () => Promise<void> }) {
   const { readStreamBounded } = await import('../manifest/load.js');
   const { io } = env;
   return {
@@ -150,7 +150,7 @@ export async function runInputs(flags: RunFlags, env: CommandEnv, state: StateBa
     ...(project.envFiles !== undefined ? { envFiles: project.envFiles } : {}),
     project: project.options,
     state,
-    ...(service !== undefined ? { service } : {}),
+    ...(guarded !== undefined ? guarded : {}),
     ...(flags.concurrency !== undefined ? { concurrency: flags.concurrency } : {}),
     ...(flags.rateLimit !== undefined ? { rateLimitPerMinute: flags.rateLimit } : {}),
   };
@@ -177,10 +177,18 @@ export function stateOf(flags: { state?: string; lockTimeout?: number }, env: Co
  * Runs the state guards of a run over manifests before it reads anything (a state that must be
  * there, a new one announced, a binding to another service refused) and gives the run's service.
  */
-export async function guardedService(flags: RunFlags, env: CommandEnv, state: StateBackend, project: RunProject, use: StateUse): Promise<ServiceIdentity> {
-  const identity = await runIdentity(flags, env);
-  await guardRun(state, env, { use, identity, requireState: flags.requireState === true || project.loaded.config.requireState === true });
-  return identity;
+export async function guardedService(
+  flags: RunFlags,
+  env: CommandEnv,
+  state: StateBackend,
+  project: RunProject,
+  use: StateUse,
+  /** Whether the run talks to the service: plan without --refresh reads the state alone, whatever it is bound to. */
+  talks = true,
+): Promise<{ service: ServiceIdentity; guard: () => Promise<void> }> {
+  const service = await runIdentity(flags, env);
+  const requireState = flags.requireState === true || project.loaded.config.requireState === true;
+  return { service, guard: () => guardRun(state, env, { use, ...(talks ? { identity: service } : {}), requireState }) };
 }
 
 /**

@@ -29,6 +29,8 @@ export interface EmulatorOptions {
   port?: number;
   /** Accepted API keys. None: any non-empty key is accepted, each key its own project. */
   apiKeys?: readonly string[];
+  /** Keys that act for one project (project name to its keys), as a key and its rotated successor do. */
+  projects?: Readonly<Record<string, readonly string[]>>;
   /** Keep state in this directory (`state.json`, `blobs/`), written atomically. Default: memory only. */
   dataDir?: string;
   /** Requests per minute per key; default unlimited. */
@@ -69,7 +71,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
     presignTtlMs: options.presignTtlMs ?? 15 * 60 * 1000,
   };
-  const keys = new KeyChecker(options.apiKeys ?? []);
+  const keys = new KeyChecker(options.apiKeys ?? [], options.projects ?? {});
   const state: EmulatorState = {
     store: new Store(options.dataDir),
     keys,

@@ -12,6 +12,11 @@ export interface RunBase extends InputOptions {
   state: StateBackend;
   /** The service the run talks to, for the state's binding (apply and import bind a state to it). */
   service?: ServiceIdentity;
+  /**
+   * The state's guards (see `guardState`), run once the manifests are valid and before the state
+   * is read: a manifest's own findings come first, whatever the state.
+   */
+  guard?: () => Promise<void>;
   /** The report shows sensitive values as they are (`--show-sensitive`); the API key stays masked. */
   revealSensitive?: boolean;
 }

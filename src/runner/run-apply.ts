@@ -2,7 +2,9 @@ import { applyPlan, type ApplyProgress, type ApplyResult } from '../apply/apply.
 import { buildPlan, type Plan } from '../plan/plan.js';
 import { checkMassMissing, type MissingGuard } from '../plan/mass-missing.js';
 import { refreshPlan } from '../plan/refresh.js';
+import { bindOnRecord } from '../state/bind-on-record.js';
 import { bindingFor, checkBinding, describeService, needsBinding } from '../state/binding.js';
+import type { LockedState } from '../state/store.js';
 import type { StateLockOptions } from '../state/file-lock.js';
 import { RateLimiter } from '../util/throttle.js';
 import type { Connect } from './connection.js';
@@ -62,6 +64,7 @@ export async function runApply(paths: readonly string[], options: ApplyRunOption
 
 async function applyInputs(paths: readonly string[], inputs: ValidatedManifests, options: ApplyRunOptions): Promise<ApplyRun> {
   if (inputs.blocked) return outcomeOf('apply', inputs);
+  await options.guard?.();
   const planned = planOptions(paths, options);
 
   if (options.dryRun === true) {
@@ -83,14 +86,7 @@ async function applyInputs(paths: readonly string[], inputs: ValidatedManifests,
     const refresh = options.refresh !== false && plan.items.some(refreshable);
     // Nothing to send and nothing to read: no connection, so no key is needed.
     const mask = (text: string): string => inputs.masker.text(text);
-    // The binding is written once nothing can stop the run any more, before its first change.
-    const bind = async (): Promise<void> => {
-      if (options.service !== undefined && needsBinding(state.binding, options.service)) await state.bind(bindingFor(options.service, (options.now ?? (() => new Date()))()));
-    };
-    if (!refresh && !needsService(plan)) {
-      await bind();
-      return finish(inputs, await applyPlan(plan, { ...applyOptions(options, undefined), mask, api: noApi, state }));
-    }
+    if (!refresh && !needsService(plan)) return finish(inputs, await applyPlan(plan, { ...applyOptions(options, undefined), mask, api: noApi, state }));
     const api = await options.connect();
     try {
       const limiter = options.rateLimitPerMinute === undefined ? undefined : new RateLimiter(options.rateLimitPerMinute);
@@ -98,9 +94,11 @@ async function applyInputs(paths: readonly string[], inputs: ValidatedManifests,
         plan = await refreshPlan(plan, { getSession: (id) => api.getSession(id), concurrency: options.concurrency ?? 4, strict: options.strict === true, ...(limiter ? { limiter } : {}) });
         checkMassMissing(plan, { ...options.missing, service: describeService(options.service?.service ?? 'the service') });
       }
-      await bind();
+      const binding = bindingState(state, options);
+      // Sessions read with this key and base URL: they are where this state's sessions live.
+      if (plan.items.some((i) => i.live !== undefined)) await binding?.bindNow();
       if (plan.deletions.length > 0) options.beforeDeletes?.(plan);
-      const result = await applyPlan(plan, { ...applyOptions(options, limiter), mask, api, state });
+      const result = await applyPlan(plan, { ...applyOptions(options, limiter), mask, api, state: binding ?? state });
       // Interrupted, and the wait is over: the requests still in flight are given up, not waited for.
       if (result.interrupted !== undefined) await api.close({ abort: true });
       return finish(inputs, result);
@@ -110,6 +108,13 @@ async function applyInputs(paths: readonly string[], inputs: ValidatedManifests,
   } finally {
     await state.unlock();
   }
+}
+
+/** The state that binds itself to the run's service on its first recorded session; undefined when it is bound already. */
+function bindingState(state: LockedState, options: ApplyRunOptions): (LockedState & { bindNow(): Promise<void> }) | undefined {
+  const service = options.service;
+  if (service === undefined || !needsBinding(state.binding, service)) return undefined;
+  return bindOnRecord(state, () => bindingFor(service, (options.now ?? (() => new Date()))()));
 }
 
 function needsService(plan: Plan): boolean {

@@ -55,6 +55,7 @@ async function destroyLoaded(loaded: ValidatedManifests, options: DestroyRunOpti
   const diagnostics = loaded.diagnostics.filter((d) => !(d.code === 'env/unset-variable' && d.pointer !== '/name'));
   const inputs: ValidatedManifests = { ...loaded, diagnostics, blocked: diagnostics.some((d) => d.severity === 'error') };
   if (inputs.blocked) return outcomeOf('destroy', inputs);
+  await options.guard?.();
   if (options.dryRun === true) {
     const out = outcomeOf('destroy', inputs);
     out.report.plan = destroyPlan(inputs, await options.state.load());

@@ -21,6 +21,7 @@ export interface DiffRunOptions extends RunBase {
 export async function runDiff(paths: readonly string[], options: DiffRunOptions): Promise<RunOutcome> {
   const inputs = await loadAndValidate(paths, options);
   if (inputs.blocked) return maskReport(outcomeOf('diff', inputs), inputs.masker, options.revealSensitive);
+  await options.guard?.();
   if (options.session !== undefined && inputs.documents.length !== 1) {
     throw new UsageError(`--session compares one manifest with one session, but the paths hold ${inputs.documents.length} manifests`, 'name a single manifest (a file with one document)');
   }

@@ -45,6 +45,7 @@ export async function runImport(name: string, sessionId: string, paths: readonly
   // Only the imported manifest's own findings count; other files of the paths are not this command's business.
   const own = { ...inputs, diagnostics: inputs.diagnostics.filter((d) => d.file === doc.file), files: [doc.file], documents: [doc] };
   if (own.diagnostics.some((d) => d.severity === 'error')) return maskReport(outcomeOf('import', own), inputs.masker, false);
+  await options.guard?.();
   const data = doc.data as ManifestData;
   const userId = String(data.user_id);
   // What the state keeps: sensitive values (a `${USER_TOKEN}` user id too) in their stored forms.

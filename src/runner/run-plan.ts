@@ -38,6 +38,7 @@ export interface PlanRun extends RunOutcome {
 export async function runPlan(paths: readonly string[], options: PlanRunOptions): Promise<PlanRun> {
   const inputs = await loadAndValidate(paths, options);
   if (inputs.blocked) return maskReport({ ...outcomeOf('plan', inputs), changes: false }, inputs.masker, options.revealSensitive);
+  await options.guard?.();
   const state = await options.state.load();
   let plan = buildPlan(inputs.documents, state, planOptions(paths, options));
   // Only recorded sessions are read: with none, no connection (and no key) is needed.

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { InputError } from '../diagnostics/errors.js';
 import { parseBinding, type StateBinding } from './binding.js';
-import { databaseError, table } from './postgres-connect.js';
+import { databaseError, sqlState, table } from './postgres-connect.js';
 import { schemaVersion } from './postgres-schema.js';
 import type { PostgresTarget } from './postgres-url.js';
 import type { StateOrigin } from './store.js';
@@ -52,6 +52,8 @@ export async function probeWorkspace(client: pg.ClientBase, target: PostgresTarg
     const binding = await readBinding(client, target, version);
     return { exists: all.includes(target.workspace), ...(binding !== undefined ? { binding } : {}), otherWorkspaces: all.filter((w) => w !== target.workspace) };
   } catch (err) {
+    // The tables were dropped by hand: nothing is there to read.
+    if (sqlState(err) === '42P01') return { exists: false };
     throw databaseError(err, target, `read the workspaces of schema "${target.schema}"`);
   }
 }

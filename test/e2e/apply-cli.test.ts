@@ -24,7 +24,8 @@ describe('apply on the command line', () => {
     const tty = await runCli(['apply', '.', '--concurrency', '1'], { cwd: world.dir, tty: true, env: { COMPOSIO_BASE_URL: world.emulator.url, COMPOSIO_API_KEY: KEY } });
     expect(tty.exitCode).toBe(0);
     const ids = [...new Set([...tty.stdout.matchAll(/trs_[A-Za-z0-9_-]+/g)].map((m) => m[0]))];
-    expect(tty.stderr).toBe(`\r\u001b[K[1/2] created a (user u1) ${ids[0]}\r\u001b[K[2/2] created b (user u2) ${ids[1]}\n`);
+    // The first apply starts the state, and says so once, before the progress.
+    expect(tty.stderr).toBe(`note: new state at ${join(world.dir, '.sessionctl', 'state.json')} (nothing is recorded there yet)\n\r\u001b[K[1/2] created a (user u1) ${ids[0]}\r\u001b[K[2/2] created b (user u2) ${ids[1]}\n`);
     expect(tty.stdout).toContain('2 created, 0 unchanged, 0 drifted, 0 failed');
     // Not a terminal (a CI log): one line per manifest as it finishes.
     await world.write('c.yaml', 'name: c\nuser_id: u3\n');
@@ -38,7 +39,7 @@ describe('apply on the command line', () => {
     const state = ['--state', 'st/state.json'];
     const applied = await runCli(['apply', 'a.yaml', '--emulator', ...state], { cwd: dir });
     expect(applied.exitCode).toBe(0);
-    expect(applied.stderr).toMatch(/^emulator: http:\/\/127\.0\.0\.1:\d+ \(sessions kept in .*st\/emulator\)\n\[1\/1\] created a \(user u1\) trs_\S+\n$/);
+    expect(applied.stderr).toMatch(/^note: new state at .*st\/state\.json \(nothing is recorded there yet\)\nemulator: http:\/\/127\.0\.0\.1:\d+ \(sessions kept in .*st\/emulator\)\n\[1\/1\] created a \(user u1\) trs_\S+\n$/);
     await stat(join(dir, 'st', 'emulator'));
     const diff = await runCli(['diff', 'a.yaml', '--emulator', ...state], { cwd: dir });
     expect(diff.exitCode).toBe(0);

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -111,11 +112,14 @@ describe('drift injected through the emulator admin API', () => {
 
   test('a manifest never applied is a finding; --session audits any live session', async () => {
     world = await applyWorld({ 'support.yaml': SUPPORT, 'quiet.yaml': QUIET });
+    // No state at all is not "nothing applied": it is a state that is not there (a mistyped path).
+    const none = await world.run(['diff', 'support.yaml', '--format', 'json']);
+    expect([none.exitCode, none.stderr]).toEqual([2, `error: ${join(world.dir, '.sessionctl', 'state.json')}: no state file is there: nothing was ever applied with this state, or the path is mistyped (a pipeline must restore or share its state: see the README on PostgreSQL state)\n`]);
+
+    expect((await world.run(['apply', 'quiet.yaml'])).exitCode).toBe(0);
     const r = await world.run(['diff', 'support.yaml', '--format', 'json']);
     expect(r.exitCode).toBe(1);
     expect(found(r.stdout)).toEqual([['state/not-applied', 'support.yaml', 1, 1, '/name']]);
-
-    expect((await world.run(['apply', 'quiet.yaml'])).exitCode).toBe(0);
     const quietId = await sessionOf(world, 'quiet');
     // The quiet session audited against the support manifest: everything it declares differs.
     const audit = await world.run(['diff', 'support.yaml', '--session', quietId, '--format', 'json']);

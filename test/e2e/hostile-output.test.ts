@@ -90,6 +90,11 @@ describe('a refused key (item 13)', () => {
     for (const n of ['a', 'b', 'c', 'd', 'e']) await writeFile(join(dir, 'm', `${n}.yaml`), `name: ${n}\nuser_id: u1\ntoolkits: [gmail]\n`);
     const good = { COMPOSIO_BASE_URL: emulator.url, COMPOSIO_API_KEY: 'ak_the_right_key_000001' };
     expect((await runCli(['apply', 'm'], { cwd: dir, env: good })).exitCode).toBe(0);
+    // A state bound to the good key refuses another before any request (test/e2e/guard-rails); one
+    // written before bindings existed reaches the service, which refuses the key: that is this case.
+    const bound = JSON.parse(await readFile(join(dir, '.sessionctl/state.json'), 'utf8')) as Record<string, unknown>;
+    delete bound['binding'];
+    await writeFile(join(dir, '.sessionctl/state.json'), JSON.stringify(bound, null, 2) + '\n');
     const state = await readFile(join(dir, '.sessionctl/state.json'), 'utf8');
 
     const r = await runCli(argv, { cwd: dir, env: { ...good, COMPOSIO_API_KEY: 'ak_a_revoked_key_0000001' } });
@@ -106,10 +111,11 @@ describe('a refused key (item 13)', () => {
     for (const n of ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']) await writeFile(join(dir, `${n}.yaml`), `name: ${n}\nuser_id: u1\ntoolkits: [gmail]\n`);
     const r = await runCli(['apply', '.', '--concurrency', '1'], { cwd: dir, env: { COMPOSIO_BASE_URL: emulator.url, COMPOSIO_API_KEY: 'ak_a_revoked_key_0000001' } });
     expect(r.exitCode).toBe(3);
-    expect(r.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^error: the service refused the API key \(HTTP 401\)/)]);
+    expect(r.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^note: new state at /), expect.stringMatching(/^error: the service refused the API key \(HTTP 401\)/)]);
     const stats = (await (await fetch(`${emulator.url}/_emulator/stats`)).json()) as { routes: { create?: { received: number } } };
     expect(stats.routes.create?.received).toBe(1);
-    expect(JSON.parse(await readFile(join(dir, '.sessionctl/state.json'), 'utf8')).sessions).toEqual([]);
+    // Nothing recorded, and no binding to the refused key either: the right key is not refused next.
+    expect(JSON.parse(await readFile(join(dir, '.sessionctl/state.json'), 'utf8'))).toEqual({ version: 2, sessions: [] });
   });
 });
 

@@ -73,7 +73,8 @@ interface Case {
 const cases: Case[] = [
   { name: 'help', argv: ['state', '--help'], exit: 0 },
   { name: 'push-help', argv: ['state', 'push', '--help'], exit: 0 },
-  { name: 'list-empty', argv: ['state', 'list', '--state', '@S'], exit: 0 },
+  // Nothing there yet: a state that is not there is an error, not an empty list (a mistyped --state).
+  { name: 'list-missing', argv: ['state', 'list', '--state', '@S'], exit: 2, perBackend: true },
   { name: 'push-human', argv: ['state', 'push', 'doc.json', '--state', '@S'], exit: 0 },
   { name: 'list-human', argv: ['state', 'list', '--state', '@S'], exit: 0 },
   { name: 'list-json', argv: ['state', 'list', '--state', '@S', '--format', 'json'], exit: 0 },
@@ -97,8 +98,8 @@ const cases: Case[] = [
   { name: 'push-stdin-forced', argv: ['state', 'push', '-', '--state', '@S', '--force'], exit: 0, stdin: JSON.stringify(old) },
   { name: 'unlock-not-locked', argv: ['state', 'unlock', '0f0e0d0c-0b0a-4000-8000-000000000000', '--state', '@S'], exit: 2, perBackend: true },
   // A run holds the lock from here on (see `hold`).
-  { name: 'rm-locked', argv: ['state', 'rm', 'support', '--state', '@S'], exit: 2, perBackend: true },
-  { name: 'rm-locked-waits', argv: ['state', 'rm', 'support', '--state', '@S', '--lock-timeout', '300ms'], exit: 2, perBackend: true },
+  { name: 'rm-locked', argv: ['state', 'rm', 'support', '--state', '@S'], exit: 5, perBackend: true },
+  { name: 'rm-locked-waits', argv: ['state', 'rm', 'support', '--state', '@S', '--lock-timeout', '300ms'], exit: 5, perBackend: true },
   { name: 'unlock-wrong-id', argv: ['state', 'unlock', '0f0e0d0c-0b0a-4000-8000-000000000000', '--state', '@S'], exit: 2, perBackend: true },
   { name: 'unlock', argv: ['state', 'unlock', '@LOCK', '--state', '@S'], exit: 0, perBackend: true },
   { name: 'rm-after-unlock-json', argv: ['state', 'rm', 'support', '--state', '@S', '--format', 'json'], exit: 0 },

@@ -39,15 +39,18 @@ const kinds = [
 ];
 
 describe.each(kinds)('openState on $name', (kind) => {
-  test.skipIf(skipBecause(kind.skip, 'needs a PostgreSQL server (the run printed why there is none)'))('before any apply: nothing; after it: every manifest for its user, while an apply holds the lock too', async () => {
+  test.skipIf(skipBecause(kind.skip, 'needs a PostgreSQL server (the run printed why there is none)'))('before any apply: refused (a mistyped state is not an empty one); after it: every manifest for its user, while an apply holds the lock too', async () => {
+    const before = await openState(kind.state(), { env: kind.env, cwd: dir }).then(() => undefined, (e: unknown) => e);
+    expect((before as Error).message).toBe(
+      kind.name === 'file'
+        ? 'no state file is there: nothing was ever applied with this state, or the path is mistyped (a pipeline must restore or share its state: see the README on PostgreSQL state)'
+        : 'no state is in this database for that schema and workspace: nothing was ever applied there, or the URL is mistyped',
+    );
+    const applied = await runCli(['apply', 'm', '--state', kind.state(), '--base-url', emu.url, '--format', 'json'], { cwd: dir, env: { ...kind.env, COMPOSIO_API_KEY: KEY } });
+    expect(applied.exitCode, applied.stderr).toBe(0);
     const state = await openState(kind.state(), { env: kind.env, cwd: dir });
     try {
       expect(state.location).toBe(kind.state());
-      expect(await state.lookup('svc-00', 'user-00')).toBeUndefined();
-      expect(await state.list()).toEqual([]);
-
-      const applied = await runCli(['apply', 'm', '--state', kind.state(), '--base-url', emu.url, '--format', 'json'], { cwd: dir, env: { ...kind.env, COMPOSIO_API_KEY: KEY } });
-      expect(applied.exitCode, applied.stderr).toBe(0);
       const items = (JSON.parse(applied.stdout) as { applied: { items: Array<{ name: string; user_id: string; session_id: string; mcp_url: string }> } }).applied.items;
 
       const holder = await stateBackend(kind.state(), dir, { env: kind.env }).openLocked({ owner: lockOwner(process.pid), isAlive: () => true });

@@ -1,4 +1,4 @@
-import { cpSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
@@ -123,9 +123,14 @@ describe('golden plan, apply and diff', () => {
       try {
         cpSync(join(here, name, 'm'), join(dir, 'm'), { recursive: true });
         await setUp(dir, spec.setup ?? []);
+        const stateFile = join(dir, '.sessionctl', 'state.json');
+        const fresh = !spec.args.includes('--state') && !existsSync(stateFile);
         const r = await runCli([...spec.args, '--format', format], { cwd: dir, env: env() });
-        // stderr carries only progress, one line per manifest as it finishes (in finishing order).
-        const progress = r.stderr.split('\n').filter((l) => l !== '');
+        // stderr carries only progress, one line per manifest as it finishes (in finishing order),
+        // after the one line that says a run starts the state when there was none.
+        const lines = r.stderr.split('\n').filter((l) => l !== '');
+        expect(lines.slice(0, fresh ? 1 : 0)).toEqual(fresh ? [`note: new state at ${stateFile} (nothing is recorded there yet)`] : []);
+        const progress = lines.slice(fresh ? 1 : 0);
         expect(progress.filter((l) => !/^\[\d+\/\d+\] (created|updated|replaced|deleted|unchanged|failed|unknown|skipped) \S+/.test(l))).toEqual([]);
         expect(progress.length).toBe(spec.args[0] === 'apply' && !spec.args.includes('--dry-run') ? (JSON.parse(readFileSync(join(here, name, 'expected.json'), 'utf8')) as { applied?: { items: unknown[] } }).applied?.items.length ?? 0 : 0);
         expect(r.exitCode).toBe(spec.exit);

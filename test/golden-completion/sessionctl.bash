@@ -5,7 +5,7 @@
 _sessionctl_subcommands() {
   case "$1" in
     '') echo 'validate plan apply diff destroy import export history state get toolkits tools search execute execute-meta link proxy files mcp schema init completion emulator help' ;;
-    'state') echo 'list show rm mv pull push unlock help' ;;
+    'state') echo 'list show rm mv pull push rebind unlock help' ;;
     'files') echo 'ls upload-url download-url rm put get help' ;;
   esac
 }
@@ -14,11 +14,11 @@ _sessionctl_options() {
   case "$1" in
     '') echo '-V --version -h --help' ;;
     'validate') echo '--format --changed-since --strict --env-file --sensitive --max-file-size --jobs --no-fast-path --catalog --config --no-config -h --help' ;;
-    'plan') echo '--refresh --prune --recreate-unknown --detailed-exitcode --out --strict --show-sensitive --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --emulator --config --no-config --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
-    'apply') echo '--dry-run --refresh --prune --keep-replaced --recreate-unknown --strict --github-output --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --emulator --lock-timeout --config --no-config --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
-    'diff') echo '--session --strict --mcp --show-sensitive --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --emulator --config --no-config --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
-    'destroy') echo '--auto-approve --dry-run --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --emulator --lock-timeout --config --no-config --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
-    'import') echo '--strict --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --emulator --lock-timeout --config --no-config --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
+    'plan') echo '--refresh --prune --recreate-unknown --detailed-exitcode --out --strict --show-sensitive --recreate-missing --max-missing --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --emulator --require-state --config --no-config --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
+    'apply') echo '--dry-run --refresh --prune --keep-replaced --recreate-unknown --strict --github-output --recreate-missing --max-missing --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --emulator --lock-timeout --require-state --config --no-config --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
+    'diff') echo '--session --strict --mcp --show-sensitive --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --emulator --require-state --config --no-config --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
+    'destroy') echo '--auto-approve --dry-run --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --emulator --lock-timeout --require-state --config --no-config --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
+    'import') echo '--strict --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --emulator --lock-timeout --require-state --config --no-config --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
     'export') echo '--name --out --force --show-sensitive --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
     'history') echo '--diff --sensitive --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout --all --limit -h --help' ;;
     'state') echo '-h --help' ;;
@@ -28,6 +28,7 @@ _sessionctl_options() {
     'state mv') echo '--user-id --state --format --lock-timeout -h --help' ;;
     'state pull') echo '--state --format -h --help' ;;
     'state push') echo '--force --dry-run --state --format --lock-timeout -h --help' ;;
+    'state rebind') echo '--emulator --state --format --lock-timeout --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
     'state unlock') echo '--state --format -h --help' ;;
     'state help') echo '' ;;
     'get') echo '--sensitive --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
@@ -58,8 +59,8 @@ _sessionctl_options() {
 _sessionctl_value_options() {
   case "$1" in
     'validate') echo '--format --changed-since --env-file --sensitive --max-file-size --jobs --catalog --config' ;;
-    'plan') echo '--out --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --config --base-url --api-key-file --api-version --timeout' ;;
-    'apply') echo '--refresh --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --lock-timeout --config --base-url --api-key-file --api-version --timeout' ;;
+    'plan') echo '--out --max-missing --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --config --base-url --api-key-file --api-version --timeout' ;;
+    'apply') echo '--refresh --max-missing --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --lock-timeout --config --base-url --api-key-file --api-version --timeout' ;;
     'diff') echo '--session --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --config --base-url --api-key-file --api-version --timeout' ;;
     'destroy') echo '--state --format --changed-since --env-file --sensitive --concurrency --rate-limit --lock-timeout --config --base-url --api-key-file --api-version --timeout' ;;
     'import') echo '--state --format --changed-since --env-file --sensitive --concurrency --rate-limit --lock-timeout --config --base-url --api-key-file --api-version --timeout' ;;
@@ -71,6 +72,7 @@ _sessionctl_value_options() {
     'state mv') echo '--user-id --state --format --lock-timeout' ;;
     'state pull') echo '--state --format' ;;
     'state push') echo '--state --format --lock-timeout' ;;
+    'state rebind') echo '--state --format --lock-timeout --base-url --api-key-file --api-version --timeout' ;;
     'state unlock') echo '--state --format' ;;
     'get') echo '--sensitive --state --user-id --format --base-url --api-key-file --api-version --timeout' ;;
     'toolkits') echo '--search --toolkit --state --user-id --format --base-url --api-key-file --api-version --timeout --limit' ;;
@@ -115,8 +117,9 @@ _sessionctl_choices() {
     'state mv|--format') echo 'human json' ;;
     'state pull|--format') echo 'human json' ;;
     'state push|--format') echo 'human json' ;;
+    'state rebind|--format') echo 'human json' ;;
     'state unlock|--format') echo 'human json' ;;
-    'state help|#0') echo 'list show rm mv pull push unlock' ;;
+    'state help|#0') echo 'list show rm mv pull push rebind unlock' ;;
     'get|--format') echo 'human json yaml' ;;
     'toolkits|--format') echo 'human json' ;;
     'tools|--format') echo 'human json' ;;

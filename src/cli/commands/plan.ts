@@ -54,7 +54,7 @@ export const registerPlan: RegisterCommand = (program, env) => {
       if (project === undefined) return;
       const { runPlan } = await import('../../runner/run-plan.js');
       const state = stateOf(flags, env, project.loaded.config.state);
-      const service = await guardedService(flags, env, state, project, 'start');
+      const service = await guardedService(flags, env, state, project, 'start', flags.refresh === true);
       const selected = await narrowToChanged(project.paths, flags.changedSince, { io, ...(project.envFiles !== undefined ? { envFiles: project.envFiles } : {}) });
       const outcome = await runPlan(selected, {
         ...(await runInputs(flags, env, state, project, service)),

@@ -70,7 +70,7 @@ describe('refreshPlan', () => {
     expect(after.diagnostics.map((d) => d.code)).toStrictEqual(['state/outcome-unknown']);
   });
 
-  test('a session that answers 404: planned for a create again, with an info finding at the name; a replace forgets what it replaced', async () => {
+  test('a session that answers 404: planned for a create again, with a warning at the name; a replace forgets what it replaced', async () => {
     const tool = (d: string): string => `${A}experimental:\n  custom_tools:\n    - slug: LOCAL_X\n      name: X\n      description: ${d}\n      input_schema: { type: object }\n`;
     await w.apply(w.docs(`${tool('old')}---\n${B}`));
     const [a, b] = [await idOf('a'), await idOf('b')];
@@ -88,8 +88,8 @@ describe('refreshPlan', () => {
     ]);
     expect(after.items[0]!.recorded?.session_id).toBe(a);
     expect(after.diagnostics.map((d) => [d.code, d.severity, d.pointer, d.range?.start, d.message])).toStrictEqual([
-      ['state/session-missing', 'info', '/name', { line: 1, col: 1 }, `a: recorded session ${a} no longer exists; it will be created again`],
-      ['state/session-missing', 'info', '/name', { line: 14, col: 1 }, `b: recorded session ${b} no longer exists; it will be created again`],
+      ['state/session-missing', 'warning', '/name', { line: 1, col: 1 }, `a: recorded session ${a} no longer exists (404); it will be created again`],
+      ['state/session-missing', 'warning', '/name', { line: 14, col: 1 }, `b: recorded session ${b} no longer exists (404); it will be created again`],
     ]);
   });
 

@@ -69,7 +69,7 @@ describe('refreshPlan', () => {
       concurrency: 1,
     });
     expect(gone.items.map((i) => [i.action, i.reason])).toEqual([['create', 'session-missing']]);
-    expect(gone.diagnostics.map((d) => [d.code, d.severity])).toEqual([['state/session-missing', 'info']]);
+    expect(gone.diagnostics.map((d) => [d.code, d.severity])).toEqual([['state/session-missing', 'warning']]);
     const failed = await refreshPlan(buildPlan(doc(V1), state(recorded(V1))), {
       getSession: async () => Promise.reject(new ApiError('boom', { kind: 'http', status: 500, method: 'GET', path: 'session' })),
       concurrency: 1,

@@ -64,6 +64,7 @@ function other(pid: number, timeoutMs?: number): StateLockOptions {
   return { owner: lockOwner(pid), isAlive: () => true, ...(timeoutMs !== undefined ? { timeoutMs } : {}) };
 }
 
+const BOUND = { service: 'https://backend.composio.dev', project: `hmac-sha256:${'a'.repeat(32)}:${'b'.repeat(32)}`, bound_at: '2026-11-28T10:00:00.000Z' };
 describe.each(kinds)('the $name state backend', (kind) => {
   let spec: string;
   let backend: StateBackend;
@@ -205,8 +206,13 @@ describe.each(kinds)('the $name state backend', (kind) => {
       await first.unlock();
     });
 
-    test('reader: each call reads the state as it is then; closed, it refuses', async () => {
+    test('reader: refused where no state is; each call reads the state as it is then; closed, it refuses', async () => {
       expect([backend.kind, backend.location]).toEqual([kind.name, spec]);
+      const missing = await backend.openReader().then(() => undefined, (e: unknown) => e);
+      expect([(missing as InputError).message.slice(0, 24), (missing as InputError).file]).toEqual([kind.name === 'file' ? 'no state file is there: ' : 'no state is in this data', backend.location]);
+      const first = await backend.openLocked(other(1001));
+      await first.bind(BOUND);
+      await first.unlock();
       const reader = await backend.openReader();
       expect(reader.location).toBe(backend.location);
       expect([await reader.list(), await reader.get('a', 'u1')]).toEqual([[], undefined]);
@@ -221,6 +227,29 @@ describe.each(kinds)('the $name state backend', (kind) => {
         expect(err).toBeInstanceOf(InputError);
         expect([(err as InputError).message, (err as InputError).file]).toEqual(['the state reader is closed', backend.location]);
       }
+    });
+
+    test('probe and binding: nothing there, then bound by the first write, read back by every view, kept by later writes', async () => {
+      const nothing = await backend.probe();
+      expect([nothing.exists, nothing.binding]).toEqual([false, undefined]);
+      const state = await backend.openLocked(other(1001));
+      expect(state.binding).toBeUndefined();
+      await state.bind(BOUND);
+      await state.record(entry('a'));
+      await state.unlock();
+      const bound = await backend.probe();
+      expect([bound.exists, bound.binding]).toEqual([true, BOUND]);
+      expect((await backend.load()).binding).toEqual(BOUND);
+      const again = await backend.openLocked(other(1001));
+      expect(again.binding).toEqual(BOUND);
+      await again.forget('a', 'u1');
+      await again.unlock();
+      expect((await backend.load()).binding).toEqual(BOUND);
+      const rebound = { service: 'https://gw.example.com/composio', project: `hmac-sha256:${'1'.repeat(32)}:${'2'.repeat(32)}`, bound_at: '2026-11-28T11:00:00.000Z' };
+      const third = await backend.openLocked(other(1001));
+      await third.bind(rebound);
+      await third.unlock();
+      expect((await backend.load()).binding).toEqual(rebound);
     });
 
     test('stale lock: a holder killed with -9 does not block the next run', async () => {

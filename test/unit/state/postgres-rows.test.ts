@@ -122,8 +122,12 @@ describe.skipIf(skipBecause(db === null, 'needs a PostgreSQL server (the run pri
     }
   });
 
-  test('a reader opened before the first apply reads what it wrote, the manifest file included', async () => {
+  test('a reader refuses a state never applied; opened after, it reads what later applies write, the manifest file included', async () => {
     const { backend } = fresh();
+    await expect(backend.openReader()).rejects.toThrow('no state is in this database for that schema and workspace: nothing was ever applied there, or the URL is mistyped');
+    const first = await backend.openLocked(lock);
+    await first.bind({ service: 'https://backend.composio.dev', bound_at: '2026-11-28T10:00:00.000Z' });
+    await first.unlock();
     const reader = await backend.openReader();
     expect([await reader.list(), await reader.get('full', 'u2')]).toEqual([[], undefined]);
     const state = await backend.openLocked(lock);

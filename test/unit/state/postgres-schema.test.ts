@@ -44,10 +44,10 @@ describe.skipIf(skipBecause(db === null, 'needs a PostgreSQL server (the run pri
     const versions = await sql<{ version: number; description: string }>(db!, `SELECT version, description FROM "${schema}".schema_migrations ORDER BY version`);
     expect(versions.map((v) => v.version)).toEqual([SCHEMA_VERSION]);
     expect(versions[0]!.description).toBe(
-      'created at version 2: entries (one row per workspace, manifest name and user id) and locks (one row per workspace); entries.file: the manifest file an entry was applied from, which scopes `apply --prune`',
+      'created at version 4: entries (one row per workspace, manifest name and user id) and locks (one row per workspace); entries.file: the manifest file an entry was applied from, which scopes `apply --prune`; bindings: the service (base URL, key fingerprint) each workspace was applied against',
     );
     const tables = await sql<{ table_name: string }>(db!, 'SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY 1', [schema]);
-    expect(tables.map((t) => t.table_name)).toEqual(['entries', 'locks', 'schema_migrations']);
+    expect(tables.map((t) => t.table_name)).toEqual(['bindings', 'entries', 'locks', 'schema_migrations']);
   });
 
   test('a schema at version 1 (as the first sessionctl with PostgreSQL made it) is upgraded by the first lock: each migration recorded, its rows kept', async () => {
@@ -78,8 +78,9 @@ describe.skipIf(skipBecause(db === null, 'needs a PostgreSQL server (the run pri
     expect(versions.map((v) => [v.version, v.description])).toEqual([
       [1, 'v1'],
       [2, 'entries.file: the manifest file an entry was applied from, which scopes `apply --prune`'],
+      [4, 'bindings: the service (base URL, key fingerprint) each workspace was applied against'],
     ]);
-    expect(SCHEMA_VERSION).toBe(2);
+    expect(SCHEMA_VERSION).toBe(4);
     expect((await backend(schema).load()).list()).toEqual([{ ...entry('new'), file: 'm/new.yaml' }, entry('old')]);
   });
 

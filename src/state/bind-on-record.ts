@@ -1,0 +1,36 @@
+import type { StateBinding } from './binding.js';
+import { hasSession, type StateEntry } from './entry.js';
+import type { LockedState } from './store.js';
+
+/**
+ * The locked state with its binding written just before the first entry that names a live
+ * session: the first moment the run's key and base URL are known to work. Bound earlier, a run
+ * whose every create was refused (a revoked key) left the state bound to that key; a create's
+ * write-ahead intent (no session yet) does not bind. `bindNow` binds at once (a refresh that read
+ * sessions has proved the key too). Concurrent records wait for the one bind.
+ */
+export function bindOnRecord(state: LockedState, binding: () => StateBinding): LockedState & { bindNow(): Promise<void> } {
+  let bound: Promise<void> | undefined;
+  const bindNow = (): Promise<void> => (bound ??= state.bind(binding()));
+  return {
+    get location() {
+      return state.location;
+    },
+    get hashAtLoad() {
+      return state.hashAtLoad;
+    },
+    get binding() {
+      return state.binding;
+    },
+    get: (name, userId) => state.get(name, userId),
+    list: () => state.list(),
+    bind: (b) => state.bind(b),
+    record: async (entry: StateEntry) => {
+      if (hasSession(entry)) await bindNow();
+      return state.record(entry);
+    },
+    forget: (name, userId) => state.forget(name, userId),
+    unlock: () => state.unlock(),
+    bindNow,
+  };
+}
