@@ -58,7 +58,8 @@ function applied(e: StateEntry): AppliedSession {
  * Opens the state that `sessionctl apply` writes (`postgres://...` or a state file) for lookups:
  * no lock is taken, nothing is ever written (PostgreSQL connections are read-only), each lookup
  * reads the state as it is then. Connecting fails here, not at the first lookup: a wrong host,
- * password or a state written by a newer sessionctl.
+ * password, a state written by a newer sessionctl, a location with another scheme, and a state
+ * that is not there (a mistyped path or workspace would otherwise answer "no session" to everyone).
  *
  * ```ts
  * const state = await openState(process.env.SESSIONCTL_STATE!, { env: process.env });
