@@ -137,7 +137,7 @@ export async function projectForRun(command: string, args: readonly string[], fl
  * and the sensitive values (declared ones, by flag or by the project; the run's masker, which the
  * run fills as it loads).
  */
-export async function runInputs(flags: RunFlags, env: CommandEnv, state: StateBackend, project: RunProject, guarded?: { service: ServiceIdentity; guard: () => Promise<void> }) {
+export async function runInputs(flags: RunFlags, env: CommandEnv, state: StateBackend, project: RunProject, guarded?: { service?: ServiceIdentity; guard: () => Promise<void> }) {
   const { readStreamBounded } = await import('../manifest/load.js');
   const { io } = env;
   return {
@@ -150,7 +150,8 @@ export async function runInputs(flags: RunFlags, env: CommandEnv, state: StateBa
     ...(project.envFiles !== undefined ? { envFiles: project.envFiles } : {}),
     project: project.options,
     state,
-    ...(guarded !== undefined ? guarded : {}),
+    ...(guarded?.service !== undefined ? { service: guarded.service } : {}),
+    ...(guarded !== undefined ? { guard: guarded.guard } : {}),
     ...(flags.concurrency !== undefined ? { concurrency: flags.concurrency } : {}),
     ...(flags.rateLimit !== undefined ? { rateLimitPerMinute: flags.rateLimit } : {}),
   };
@@ -185,10 +186,12 @@ export async function guardedService(
   use: StateUse,
   /** Whether the run talks to the service: plan without --refresh reads the state alone, whatever it is bound to. */
   talks = true,
-): Promise<{ service: ServiceIdentity; guard: () => Promise<void> }> {
-  const service = await runIdentity(flags, env);
+): Promise<{ service?: ServiceIdentity; guard: () => Promise<void> }> {
   const requireState = flags.requireState === true || project.loaded.config.requireState === true;
-  return { service, guard: () => guardRun(state, env, { use, ...(talks ? { identity: service } : {}), requireState }) };
+  // No key is read for a run that sends nothing: a plan without --refresh needs none.
+  if (!talks) return { guard: () => guardRun(state, env, { use, requireState }) };
+  const service = await runIdentity(flags, env);
+  return { service, guard: () => guardRun(state, env, { use, identity: service, requireState }) };
 }
 
 /**

@@ -31,7 +31,7 @@ export function checkStateLocation(spec: string): void {
   if (known && spec.slice(scheme.length).startsWith('://')) return;
   const shown = `${scheme}:`;
   if (known) throw new UsageError(`the state location starts with "${shown}" but not "${shown}//"`, `write it as ${scheme}://USER@HOST:5432/DATABASE?workspace=NAME`);
-  const near = didYouMean(scheme, [...SCHEMES, 'pg', 'psql', 'postgre', 'postgis']) !== undefined;
+  const near = didYouMean(scheme, [...SCHEMES, 'pg', 'psql']) !== undefined;
   throw new UsageError(
     `the state location has the scheme "${shown}", which sessionctl does not read; it is neither a postgres:// URL nor a file path`,
     near ? 'did you mean postgres://? (a file path has no scheme; write ./NAME for a file whose name has a colon)' : 'give a postgres:// URL, or a file path (./NAME for a file whose name has a colon)',
