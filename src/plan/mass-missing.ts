@@ -22,7 +22,6 @@ export function checkMassMissing(plan: Plan, guard: MissingGuard): void {
   if (guard.recreateMissing === true) return;
   const missing = plan.items.filter((i) => i.reason === 'session-missing').length;
   const read = missing + plan.items.filter((i) => i.live !== undefined).length;
-  if (missing === 0) return;
   const all = missing >= 2 && missing === read;
   const limit = guard.maxMissing === undefined ? undefined : 'count' in guard.maxMissing ? guard.maxMissing.count : Math.floor((read * guard.maxMissing.percent) / 100);
   if (!all && (limit === undefined || missing <= limit)) return;

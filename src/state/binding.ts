@@ -44,9 +44,12 @@ export function bindingFor(identity: ServiceIdentity, now: Date, salt = randomBy
   return { service: identity.service, ...(identity.keyDigest !== undefined ? { project: `hmac-sha256:${salt}:${identity.keyDigest(salt)}` } : {}), bound_at: now.toISOString() };
 }
 
-/** Whether a run should write its binding: none yet, or one written without a key that this run has. */
+/**
+ * Whether a run should write its binding: none yet, or one written without a key that this run
+ * has (never for the emulator, whose identity has no key). Asked once `checkBinding` passed.
+ */
 export function needsBinding(binding: StateBinding | undefined, identity: ServiceIdentity): boolean {
-  return binding === undefined || (binding.project === undefined && identity.keyDigest !== undefined && binding.service !== EMULATOR_SERVICE);
+  return binding === undefined || (binding.project === undefined && identity.keyDigest !== undefined);
 }
 
 /**
@@ -57,7 +60,7 @@ export function needsBinding(binding: StateBinding | undefined, identity: Servic
  */
 export function checkBinding(binding: StateBinding | undefined, identity: ServiceIdentity, location: string): void {
   if (binding === undefined) return;
-  if (serviceKey(binding.service) !== serviceKey(identity.service)) {
+  if (!sameService(binding.service, identity.service)) {
     const toEmulator = identity.service === EMULATOR_SERVICE || binding.service === EMULATOR_SERVICE;
     throw new UsageError(
       `the state ${location} is bound to ${describeService(binding.service)}, and this run is against ${describeService(identity.service)}; nothing was sent and nothing was written`,
@@ -84,12 +87,16 @@ export function describeService(service: string): string {
   return service === EMULATOR_SERVICE ? 'the in-process emulator (--emulator)' : service;
 }
 
-function serviceKey(service: string): string {
-  if (service === EMULATOR_SERVICE) return service;
+function sameService(a: string, b: string): boolean {
+  return a === b || (isLocal(a) && isLocal(b));
+}
+
+/** A loopback base URL: a local emulator (`emulator`, the in-process one, is not a URL). */
+function isLocal(service: string): boolean {
   try {
-    return isLoopbackHost(new URL(service).hostname) ? 'local' : service;
+    return isLoopbackHost(new URL(service).hostname);
   } catch {
-    return service;
+    return false;
   }
 }
 
@@ -100,6 +107,6 @@ export function parseBinding(raw: unknown, corrupt: (why: string) => Error): Sta
   const b = raw as Record<string, unknown>;
   if (typeof b['service'] !== 'string' || b['service'] === '') throw corrupt('"binding.service" is not a string');
   if (typeof b['bound_at'] !== 'string') throw corrupt('"binding.bound_at" is not a string');
-  if (b['project'] !== undefined && (typeof b['project'] !== 'string' || !PROJECT.test(b['project']))) throw corrupt('"binding.project" is not a key fingerprint');
-  return { service: b['service'], ...(typeof b['project'] === 'string' ? { project: b['project'] } : {}), bound_at: b['bound_at'] };
+  if (b['project'] !== undefined && !PROJECT.test(String(b['project']))) throw corrupt('"binding.project" is not a key fingerprint');
+  return { service: b['service'], ...(b['project'] !== undefined ? { project: String(b['project']) } : {}), bound_at: b['bound_at'] };
 }

@@ -82,9 +82,11 @@ describe('bindings', () => {
     expect(x.project).not.toBe(y.project);
   });
 
-  const bound = bindingFor(serviceIdentity('https://backend.composio.dev', KEY), NOW, SALT);
+  // Made in each test, not while the file is collected: mutation testing activates a mutant per test.
+  const boundBinding = (): StateBinding => bindingFor(serviceIdentity('https://backend.composio.dev', KEY), NOW, SALT);
 
   test('checkBinding: the same service and key pass; none recorded, or a run without a key, pass on the URL', () => {
+    const bound = boundBinding();
     for (const [binding, identity] of [
       [bound, serviceIdentity('https://backend.composio.dev', KEY)],
       [bound, serviceIdentity('https://backend.composio.dev')],
@@ -99,10 +101,15 @@ describe('bindings', () => {
   });
 
   test('checkBinding: another key, another URL, the emulator against a service and back are refused, naming both', () => {
+    const bound = boundBinding();
     const other = refusal(() => checkBinding(bound, serviceIdentity('https://backend.composio.dev', 'sk-staging'), 'S'))!;
     const ours = bound.project!.slice(-32, -24);
     expect(other[0]).toMatch(new RegExp(`^the state S is bound to another API key \\(key fingerprint ${ours}; this run's key: [0-9a-f]{8}\\) at https://backend.composio.dev: `));
     expect(other[0]).not.toContain('sk-staging');
+    expect(other[1]).toBe("use the key of the state's project; after a key rotation, run `sessionctl state rebind` with the new key (it reads every recorded session with it first)");
+    expect(refusal(() => checkBinding({ service: 'emulator', bound_at: '' }, serviceIdentity('https://emulator', KEY), 'S'))?.[0]).toBe(
+      'the state S is bound to the in-process emulator (--emulator), and this run is against https://emulator; nothing was sent and nothing was written',
+    );
     expect(refusal(() => checkBinding(bound, serviceIdentity('https://staging.example.com', KEY), 'S'))).toEqual([
       'the state S is bound to https://backend.composio.dev, and this run is against https://staging.example.com; nothing was sent and nothing was written',
       'point --state at the state of this service; if these same sessions now answer at this URL, run `sessionctl state rebind` (it reads every recorded session there first)',
@@ -124,6 +131,7 @@ describe('bindings', () => {
   });
 
   test('needsBinding: none, or one without a key when this run has one (never for the emulator)', () => {
+    const bound = boundBinding();
     expect(needsBinding(undefined, serviceIdentity('https://a.example'))).toBe(true);
     expect(needsBinding(bound, serviceIdentity('https://backend.composio.dev', KEY))).toBe(false);
     expect(needsBinding({ service: 'https://a.example', bound_at: '' }, serviceIdentity('https://a.example', KEY))).toBe(true);
@@ -134,11 +142,12 @@ describe('bindings', () => {
   });
 
   test('parseBinding: as stored, or a clear refusal', () => {
+    const bound = boundBinding();
     const corrupt = (why: string) => new Error(why);
     expect(parseBinding(undefined, corrupt)).toBeUndefined();
     expect(parseBinding(null, corrupt)).toBeUndefined();
-    expect(parseBinding(bound, corrupt)).toEqual(bound);
-    expect(parseBinding({ service: 'emulator', bound_at: 't' }, corrupt)).toEqual({ service: 'emulator', bound_at: 't' });
+    expect(parseBinding(bound, corrupt)).toStrictEqual(bound);
+    expect(parseBinding({ service: 'emulator', bound_at: 't' }, corrupt)).toStrictEqual({ service: 'emulator', bound_at: 't' });
     for (const [raw, why] of [
       [[], '"binding" is not an object'],
       ['x', '"binding" is not an object'],
@@ -147,6 +156,8 @@ describe('bindings', () => {
       [{ service: 's' }, '"binding.bound_at" is not a string'],
       [{ service: 's', bound_at: 't', project: 'hmac-sha256:zz' }, '"binding.project" is not a key fingerprint'],
       [{ service: 's', bound_at: 't', project: 7 }, '"binding.project" is not a key fingerprint'],
+      [{ service: 's', bound_at: 't', project: `x${bound.project!}` }, '"binding.project" is not a key fingerprint'],
+      [{ service: 's', bound_at: 't', project: `${bound.project!}0` }, '"binding.project" is not a key fingerprint'],
     ] as Array<[unknown, string]>) {
       expect(() => parseBinding(raw, corrupt)).toThrow(why);
     }
@@ -163,16 +174,29 @@ describe('guardState', () => {
 
   test('starting one: a note; in CI a warning for a file, not for PostgreSQL; refused when required', () => {
     expect(guardState(base)).toEqual([{ level: 'note', message: 'new state at S (nothing is recorded there yet)' }]);
-    expect(guardState({ ...base, ci: true }).map((n) => n.level)).toEqual(['warning']);
+    expect(guardState({ ...base, ci: true })).toEqual([
+      {
+        level: 'warning',
+        message: 'CI is set and no state file is at S: every manifest is planned for create, and apply creates each session again even if an earlier pipeline applied it',
+        hint: 'keep the state of a pipeline in PostgreSQL (SESSIONCTL_STATE=postgres://USER@HOST/DATABASE?workspace=production, the password in PGPASSWORD); --require-state makes this an error',
+      },
+    ]);
     expect(guardState({ ...base, kind: 'postgres', ci: true })).toEqual([{ level: 'note', message: 'new state at S (nothing is recorded there yet)' }]);
     expect(guardState({ ...base, kind: 'postgres', origin: { exists: false, otherWorkspaces: ['production', 'staging'] } })).toEqual([
       { level: 'note', message: 'new workspace at S, beside the workspaces that exist: production, staging (nothing is recorded there yet)' },
     ]);
-    expect(refusal(() => guardState({ ...base, requireState: true, ci: true }))?.[0]).toBe('no state is at S, and this run requires one (--require-state): nothing was planned, sent or written');
-    expect(refusal(() => guardState({ ...base, kind: 'postgres', requireState: true, origin: { exists: false, otherWorkspaces: ['production'] } }))).toEqual([
-      'no state is at S (the workspaces that exist: production), and this run requires one (--require-state): nothing was planned, sent or written',
+    expect(refusal(() => guardState({ ...base, requireState: true, ci: true }))).toEqual([
+      'no state is at S, and this run requires one (--require-state): nothing was planned, sent or written',
+      'restore the state or fix --state / SESSIONCTL_STATE; leave out --require-state only for the very first apply',
+    ]);
+    expect(refusal(() => guardState({ ...base, kind: 'postgres', requireState: true, origin: { exists: false, otherWorkspaces: ['production', 'staging'] } }))).toEqual([
+      'no state is at S (the workspaces that exist: production, staging), and this run requires one (--require-state): nothing was planned, sent or written',
       'workspace names are case-sensitive: fix the workspace in --state / SESSIONCTL_STATE',
     ]);
+  });
+
+  test('without a service (the state commands), a binding is not checked', () => {
+    expect(guardState({ ...base, origin: { exists: true, binding: { service: 'https://a.example', bound_at: '' } }, use: 'read' })).toEqual([]);
   });
 
   test('reading one that is not there fails; the binding is checked first', () => {
