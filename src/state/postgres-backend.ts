@@ -1,6 +1,7 @@
+import type pg from 'pg';
 import { InputError } from '../diagnostics/errors.js';
 import type { ForcedUnlock, LockHolder, StateLockOptions } from './lock.js';
-import { connectClient, openPool, sqlState, type Env } from './postgres-connect.js';
+import { connectClient, openPool, readOnly, sqlState, type Env } from './postgres-connect.js';
 import { forceUnlockWorkspace, readWorkspaceLock } from './postgres-lock.js';
 import { readEntries, readEntry } from './postgres-rows.js';
 import { schemaVersion } from './postgres-schema.js';
@@ -39,22 +40,25 @@ export async function lockHolder(target: PostgresTarget, env: Env): Promise<Lock
   }
 }
 
-/** Lookups for an application: a small pool of read-only connections; before the first apply, an empty state. */
+/**
+ * Lookups for an application: a small pool, each lookup one read-only transaction (which holds
+ * through any pooler); before the first apply, an empty state.
+ */
 export async function openReader(target: PostgresTarget, env: Env): Promise<StateReader> {
-  // Fail at open (a wrong host, password or a newer schema), not at the first lookup.
-  const client = await connectClient(target, env, { readOnly: true });
+  const pool = openPool(target, env, READER_CONNECTIONS);
   let version: number;
   try {
-    version = await schemaVersion(client, target);
-  } finally {
-    await client.end().catch(() => undefined);
+    // Fail at open (a wrong host, password or a newer schema), not at the first lookup.
+    version = await readOnly(pool, target, (client) => schemaVersion(client, target));
+  } catch (err) {
+    await pool.end().catch(() => undefined);
+    throw err;
   }
-  const pool = openPool(target, env, READER_CONNECTIONS, { readOnly: true });
   let closed = false;
-  const use = async <T>(read: () => Promise<T>, empty: T): Promise<T> => {
+  const use = async <T>(read: (client: pg.PoolClient) => Promise<T>, empty: T): Promise<T> => {
     if (closed) throw new InputError('the state reader is closed', target.location);
     try {
-      return await read();
+      return await readOnly(pool, target, read);
     } catch (err) {
       // The schema or its tables do not exist yet: nothing was applied.
       if (notCreated(sqlState((err as InputError).cause))) return empty;
@@ -63,8 +67,8 @@ export async function openReader(target: PostgresTarget, env: Env): Promise<Stat
   };
   return {
     location: target.location,
-    get: (name, userId) => use(() => readEntry(pool, target, name, userId, version), undefined),
-    list: () => use(() => readEntries(pool, target, version), []),
+    get: (name, userId) => use((c) => readEntry(c, target, name, userId, version), undefined),
+    list: () => use((c) => readEntries(c, target, version), []),
     close: async () => {
       closed = true;
       await pool.end().catch(() => undefined);
