@@ -23,8 +23,8 @@ export function loadState(target: PostgresTarget, env: Env): Promise<StateView> 
   return PostgresStateStore.load(target, env);
 }
 
-export function openLockedState(target: PostgresTarget, env: Env, lock: StateLockOptions): Promise<LockedState> {
-  return PostgresStateStore.openLocked(target, env, lock);
+export function openLockedState(target: PostgresTarget, env: Env, lock: StateLockOptions, leaseMs?: number): Promise<LockedState> {
+  return PostgresStateStore.openLocked(target, env, lock, leaseMs);
 }
 
 export function forceUnlock(target: PostgresTarget, env: Env, lockId: string): Promise<ForcedUnlock> {

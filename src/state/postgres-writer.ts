@@ -27,7 +27,8 @@ const MAX_BATCH = 500;
  * creates does not wait for 1,000 commits one behind the other, and a failure never half-writes a
  * batch). Writes of one manifest and user keep their order: one is never sent while an earlier
  * one is in flight. Every statement is fenced on the lock row (`lock_id`, held FOR SHARE until
- * the commit), so a holder whose lock was released by `state unlock` writes nothing.
+ * the commit), so a holder whose lock was released by `state unlock`, or taken over once its lease
+ * lapsed, writes nothing.
  */
 export class PostgresWriter {
   private readonly queue: Op[] = [];

@@ -4,6 +4,7 @@ import { InputError } from '../../../src/diagnostics/errors.js';
 import { postgresBackend } from '../../../src/state/backend.js';
 import type { StateEntry } from '../../../src/state/entry.js';
 import type { StateLockOptions } from '../../../src/state/lock.js';
+import { SCHEMA_VERSION } from '../../../src/state/postgres-schema.js';
 import { db, dropSchema, openConnections, sql, stateUrl, uniqueSchema } from '../../helpers/postgres.js';
 import { skipBecause } from '../../helpers/skip.js';
 
@@ -46,7 +47,7 @@ describe.skipIf(skipBecause(db === null, 'needs a PostgreSQL server (the run pri
     await sql(db!, `INSERT INTO "${schema}".schema_migrations (version, description) VALUES (99, 'future')`);
     const err = await backend.openReader().then(() => undefined, (e: unknown) => e);
     expect(err).toBeInstanceOf(InputError);
-    expect((err as InputError).message).toBe(`the state schema "${schema}" is at version 99; this sessionctl knows versions up to 2. Use a newer sessionctl.`);
+    expect((err as InputError).message).toBe(`the state schema "${schema}" is at version 99; this sessionctl knows versions up to ${SCHEMA_VERSION}. Use a newer sessionctl.`);
     expect(await openConnections(db!, app)).toBe(0);
   });
 
