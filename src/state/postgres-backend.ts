@@ -1,7 +1,6 @@
-import type pg from 'pg';
 import { InputError } from '../diagnostics/errors.js';
 import type { ForcedUnlock, LockHolder, StateLockOptions } from './lock.js';
-import { connectClient, openPool, readOnly, sqlState, type Env } from './postgres-connect.js';
+import { connectClient, databaseError, openPool, readOnly, sqlState, type Env } from './postgres-connect.js';
 import { forceUnlockWorkspace, readWorkspaceLock } from './postgres-lock.js';
 import { readEntries, readEntry } from './postgres-rows.js';
 import { schemaVersion } from './postgres-schema.js';
@@ -41,24 +40,32 @@ export async function lockHolder(target: PostgresTarget, env: Env): Promise<Lock
 }
 
 /**
- * Lookups for an application: a small pool, each lookup one read-only transaction (which holds
- * through any pooler); before the first apply, an empty state.
+ * Lookups for an application: a small pool, each lookup one read-only transaction in one message
+ * (`readOnly`: it holds through any pooler); before the first apply, an empty state.
  */
 export async function openReader(target: PostgresTarget, env: Env): Promise<StateReader> {
   const pool = openPool(target, env, READER_CONNECTIONS);
   let version: number;
   try {
     // Fail at open (a wrong host, password or a newer schema), not at the first lookup.
-    version = await readOnly(pool, target, (client) => schemaVersion(client, target));
+    const client = await pool.connect().catch((err: unknown) => {
+      throw databaseError(err, target, 'connect to the state database');
+    });
+    try {
+      version = await schemaVersion(readOnly(client), target);
+    } finally {
+      client.release();
+    }
   } catch (err) {
     await pool.end().catch(() => undefined);
     throw err;
   }
+  const lookups = readOnly(pool);
   let closed = false;
-  const use = async <T>(read: (client: pg.PoolClient) => Promise<T>, empty: T): Promise<T> => {
+  const use = async <T>(read: () => Promise<T>, empty: T): Promise<T> => {
     if (closed) throw new InputError('the state reader is closed', target.location);
     try {
-      return await readOnly(pool, target, read);
+      return await read();
     } catch (err) {
       // The schema or its tables do not exist yet: nothing was applied.
       if (notCreated(sqlState((err as InputError).cause))) return empty;
@@ -67,8 +74,8 @@ export async function openReader(target: PostgresTarget, env: Env): Promise<Stat
   };
   return {
     location: target.location,
-    get: (name, userId) => use((c) => readEntry(c, target, name, userId, version), undefined),
-    list: () => use((c) => readEntries(c, target, version), []),
+    get: (name, userId) => use(() => readEntry(lookups, target, name, userId, version), undefined),
+    list: () => use(() => readEntries(lookups, target, version), []),
     close: async () => {
       closed = true;
       await pool.end().catch(() => undefined);

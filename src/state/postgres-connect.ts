@@ -95,30 +95,31 @@ export function openPool(target: PostgresTarget, env: Env, max: number): pg.Pool
   return pool;
 }
 
+/** What runs one statement: a client, a pool, or the lookups' read-only runner (`readOnly`). */
+export interface Queryable {
+  query<R extends pg.QueryResultRow>(text: string, values?: unknown[]): Promise<pg.QueryResult<R>>;
+}
+
 /**
- * `read` in a read-only transaction on a connection of `pool` (the application's lookups, which
- * must never write: a view or function that would is refused). Per transaction, not per
- * connection, so that it holds through a transaction-mode pooler and leaks onto no other client.
+ * The runner of the application's lookups, which must never write: each query goes as one
+ * simple-protocol message, `SET TRANSACTION READ ONLY; <query>`, its values inlined as literals
+ * (`escapeLiteral`; extended-protocol parameters cannot travel with a second statement). That is
+ * one implicit transaction, read-only (a view or function that would write is refused), in one
+ * round trip, leaving nothing on the connection: it holds through any pooler, statement pooling
+ * too, which refuses an explicit BEGIN.
  */
-export async function readOnly<T>(pool: pg.Pool, target: PostgresTarget, read: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  let client: pg.PoolClient;
-  try {
-    client = await pool.connect();
-  } catch (err) {
-    throw databaseError(err, target, 'connect to the state database');
-  }
-  try {
-    await client.query('BEGIN READ ONLY');
-    const result = await read(client);
-    await client.query('COMMIT');
-    client.release();
-    return result;
-  } catch (err) {
-    // A connection left inside a transaction must not go back to the pool.
-    const ended = await client.query('ROLLBACK').then(() => undefined, (e: unknown) => e);
-    client.release(ended instanceof Error ? ended : undefined);
-    throw databaseError(err, target, 'read the state');
-  }
+export function readOnly(db: Pick<pg.Pool, 'query'>): Queryable {
+  return {
+    query: async <R extends pg.QueryResultRow>(text: string, values: unknown[] = []) => {
+      const inlined = text.replace(/\$(\d+)\b/g, (_, n: string) => literal(values[Number(n) - 1]));
+      const results = (await db.query(`SET TRANSACTION READ ONLY; ${inlined}`)) as unknown as Array<pg.QueryResult<R>>;
+      return results[results.length - 1]!;
+    },
+  };
+}
+
+function literal(value: unknown): string {
+  return value === null || value === undefined ? 'NULL' : pg.escapeLiteral(String(value));
 }
 
 /** "cannot DOING: MESSAGE (SQLSTATE XXXXX)", located at the state's URL (which carries no password). */

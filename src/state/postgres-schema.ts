@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { InputError } from '../diagnostics/errors.js';
-import { databaseError, table } from './postgres-connect.js';
+import { databaseError, table, type Queryable } from './postgres-connect.js';
 import type { PostgresTarget } from './postgres-url.js';
 
 /**
@@ -87,7 +87,7 @@ export function workspaceLockKeys(target: PostgresTarget): [number, number] {
  * The schema version the database holds: 0 when the tables were never created. A version newer
  * than this sessionctl's is refused, so that an old binary never writes a newer layout.
  */
-export async function schemaVersion(client: pg.ClientBase | pg.Pool, target: PostgresTarget): Promise<number> {
+export async function schemaVersion(client: Queryable, target: PostgresTarget): Promise<number> {
   let version: number;
   try {
     const exists = await client.query<{ t: string | null }>('SELECT to_regclass($1) AS t', [`${pg.escapeIdentifier(target.schema)}.schema_migrations`]);

@@ -5,6 +5,7 @@ import { stateBackend } from '../../src/state/backend.js';
 import { killHolder, startHolder } from '../unit/state/holder-process.js';
 import { emulatorAdmin } from '../helpers/emulator-admin.js';
 import { db, pgbouncer, poolerUrl, sql } from '../helpers/postgres.js';
+import { testClient } from '../setup/postgres.js';
 import { skipBecause } from '../helpers/skip.js';
 import { processWorld, sessionctl, type Finished } from './state-processes.js';
 
@@ -15,7 +16,8 @@ import { processWorld, sessionctl, type Finished } from './state-processes.js';
  * lock, a named prepared statement, a SET). Two `sessionctl apply` processes at once, 20 rounds,
  * against one `sessionctl emulator`: each session created exactly once, and every one of them a row
  * in the database (read there directly, not through the pooler). A lock holder killed with -9: the
- * next run takes its lock over once its lease lapsed, or without a wait fails naming it.
+ * next run takes its lock over once its lease lapsed, or without a wait fails naming it. The
+ * application's lookups, through it and through statement pooling.
  */
 
 const ROUNDS = 20;
@@ -107,17 +109,34 @@ describe.skipIf(skipBecause(pgbouncer === null, 'needs PgBouncer in transaction 
     expect(await sql(db!, `SELECT * FROM "${schema}".entries WHERE workspace = 'kill-long'`)).toEqual([]);
   });
 
-  test("the application's lookups, through the pooler: read-only transactions, each on whatever server connection is free", async () => {
-    const { dir, schema } = world;
-    const url = poolerUrl(db!, pgbouncer!, schema, 'lookups');
-    const backend = stateBackend(url, dir, { env: db!.env });
-    const state = await backend.openLocked({ owner: { pid: 4242, hostname: 'host-a' }, isAlive: () => true });
-    const entry = { name: 'a', user_id: 'u1', session_id: 'trs_a', mcp_url: 'm', tool_router_tools: [], config_version: 1, body_hash: 'h', body: null, applied_at: '2026-03-01T10:00:00.000Z' };
+  const entry = { name: 'a', user_id: 'u1', session_id: 'trs_a', mcp_url: 'm', tool_router_tools: [], config_version: 1, body_hash: 'h', body: null, applied_at: '2026-03-01T10:00:00.000Z' };
+
+  /** A workspace with one entry `a`, applied through the transaction-mode pooler. */
+  async function applied(workspace: string): Promise<void> {
+    const state = await stateBackend(poolerUrl(db!, pgbouncer!, world.schema, workspace), world.dir, { env: db!.env }).openLocked({ owner: { pid: 4242, hostname: 'host-a' }, isAlive: () => true });
     await state.record(entry);
     await state.unlock();
-    const reader = await backend.openReader();
+  }
+
+  test("the application's lookups, 20 at once through the transaction-mode pooler", async () => {
+    await applied('lookups');
+    const reader = await stateBackend(poolerUrl(db!, pgbouncer!, world.schema, 'lookups'), world.dir, { env: db!.env }).openReader();
     const many = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? reader.get('a', 'u1') : reader.list().then((l) => l[0]))));
     expect(many).toEqual(Array.from({ length: 20 }, () => entry));
     await reader.close();
   });
+
+  test.skipIf(skipBecause(pgbouncer !== null && pgbouncer.statementDatabase === null, 'needs the database served in statement mode too (.ci/pgbouncer: DATABASE_statement)'))(
+    "the application's lookups through statement pooling, which refuses an explicit transaction: each is one message, read-only all the same",
+    async () => {
+      await applied('statement');
+      const client = testClient(db!, 10_000, pgbouncer!, pgbouncer!.statementDatabase!);
+      await client.connect();
+      await expect(client.query('BEGIN READ ONLY')).rejects.toThrow('transaction blocks not allowed in statement pooling mode');
+      await client.end().catch(() => undefined);
+      const reader = await stateBackend(poolerUrl(db!, pgbouncer!, world.schema, 'statement', pgbouncer!.statementDatabase!), world.dir, { env: db!.env }).openReader();
+      expect([await reader.get('a', 'u1'), await reader.get('a', 'u2'), await reader.list()]).toEqual([entry, undefined, [entry]]);
+      await reader.close();
+    },
+  );
 });

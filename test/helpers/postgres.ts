@@ -29,11 +29,10 @@ export function stateUrl(database: TestDatabase, schema: string, workspace = 'de
   return `${database.base}?schema=${schema}&workspace=${workspace}`;
 }
 
-/** The `--state` URL of a schema and workspace on the test server, reached through `pooler`. */
-export function poolerUrl(database: TestDatabase, pooler: TestPooler, schema: string, workspace = 'default'): string {
+/** The `--state` URL of a schema and workspace on the test server, reached through `pooler` (as `name` there). */
+export function poolerUrl(database: TestDatabase, pooler: TestPooler, schema: string, workspace = 'default', name = database.env['PGDATABASE']!): string {
   const user = encodeURIComponent(database.env['PGUSER']!);
-  const name = encodeURIComponent(database.env['PGDATABASE']!);
-  return `postgres://${user}@${pooler.host.includes(':') ? `[${pooler.host}]` : pooler.host}:${pooler.port}/${name}?schema=${schema}&workspace=${workspace}`;
+  return `postgres://${user}@${pooler.host.includes(':') ? `[${pooler.host}]` : pooler.host}:${pooler.port}/${encodeURIComponent(name)}?schema=${schema}&workspace=${workspace}`;
 }
 
 /** Runs SQL on the test server as the test role. */

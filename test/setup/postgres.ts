@@ -22,6 +22,8 @@ export interface TestDatabase {
 export interface TestPooler {
   host: string;
   port: number;
+  /** The name the pooler serves the same database under in statement mode, if it does (`.ci/pgbouncer`: DATABASE_statement). */
+  statementDatabase: string | null;
 }
 
 declare module 'vitest' {
@@ -57,12 +59,12 @@ function settings(env: NodeJS.ProcessEnv): TestDatabase {
 }
 
 /** A pg client (not yet connected) for the test server (or a pooler in front of it), as the test role. */
-export function testClient(db: TestDatabase, connectionTimeoutMillis = 10_000, via?: TestPooler): pg.Client {
+export function testClient(db: TestDatabase, connectionTimeoutMillis = 10_000, via?: Pick<TestPooler, 'host' | 'port'>, database = db.env['PGDATABASE']): pg.Client {
   const client = new pg.Client({
     host: via?.host ?? db.env['PGHOST'],
     port: via?.port ?? Number(db.env['PGPORT'] ?? 5432),
     user: db.env['PGUSER'],
-    database: db.env['PGDATABASE'],
+    database,
     password: db.env['PGPASSWORD'] ?? '',
     connectionTimeoutMillis,
   });
@@ -123,6 +125,20 @@ export default async function setup(project: TestProject): Promise<void> {
   project.provide('pgbouncer', found ? await findPooler(db, process.env) : null);
 }
 
+/** `database` when the pooler serves it (a query answers), else null. */
+async function answers(db: TestDatabase, pooler: Pick<TestPooler, 'host' | 'port'>, database: string): Promise<string | null> {
+  const client = testClient(db, 3000, pooler, database);
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+    return database;
+  } catch {
+    return null;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
 /** The PgBouncer of SESSIONCTL_TEST_PGBOUNCER, once it answers a query for the test role; else null (or, under CI, a failure). */
 async function findPooler(db: TestDatabase, env: NodeJS.ProcessEnv): Promise<TestPooler | null> {
   const spec = env['SESSIONCTL_TEST_PGBOUNCER'] ?? '';
@@ -136,7 +152,7 @@ async function findPooler(db: TestDatabase, env: NodeJS.ProcessEnv): Promise<Tes
     try {
       await client.connect();
       await client.query('SELECT 1');
-      return pooler;
+      return { ...pooler, statementDatabase: await answers(db, pooler, `${db.env['PGDATABASE']}_statement`) };
     } catch (err) {
       why = `no PgBouncer answered at ${spec} (${(err as Error).message})`;
     } finally {

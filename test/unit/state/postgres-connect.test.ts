@@ -3,7 +3,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { InputError } from '../../../src/diagnostics/errors.js';
-import { clientConfig, connectClient, databaseError, openPool, sqlState, table } from '../../../src/state/postgres-connect.js';
+import { clientConfig, connectClient, databaseError, openPool, readOnly, sqlState, table } from '../../../src/state/postgres-connect.js';
 import { parsePostgresUrl } from '../../../src/state/postgres-url.js';
 import { db, sql, stateUrl, uniqueSchema } from '../../helpers/postgres.js';
 import { skipBecause } from '../../helpers/skip.js';
@@ -184,6 +184,27 @@ describe.skipIf(skipBecause(db === null, 'needs a PostgreSQL server (the run pri
     await closed;
     await expect(client.query('SELECT 1')).rejects.toThrow(/Connection terminated|not queryable/);
     await client.end().catch(() => undefined);
+    await pool.end();
+  });
+});
+
+describe.skipIf(skipBecause(db === null, 'needs a PostgreSQL server (the run printed why there is none)'))('readOnly, the runner of the application\'s lookups', () => {
+  test('values travel as literals, whatever they hold: quotes, backslashes, a $2, NULL', async () => {
+    const pool = openPool(parsePostgresUrl(stateUrl(db!, uniqueSchema('connect')), db!.env), db!.env, 1);
+    const values = ["it's", 'back\\slash \\\' E\'', '$2', null, 'é ✓'];
+    const r = await readOnly(pool).query('SELECT $1::text AS a, $2::text AS b, $3::text AS c, $4::text AS d, $5::text AS e, $10::text AS j', [...values, 0, 0, 0, 0, 'ten']);
+    expect(r.rows).toEqual([{ a: values[0], b: values[1], c: '$2', d: null, e: 'é ✓', j: 'ten' }]);
+    await pool.end();
+  });
+
+  test('each query is one read-only transaction, and leaves its connection as it was', async () => {
+    const pool = openPool(parsePostgresUrl(stateUrl(db!, uniqueSchema('connect')), db!.env), db!.env, 1);
+    const setting = 'SELECT current_setting($1) AS v';
+    expect((await readOnly(pool).query<{ v: string }>(setting, ['transaction_read_only'])).rows).toEqual([{ v: 'on' }]);
+    await expect(readOnly(pool).query('CREATE TEMP TABLE t (x int)')).rejects.toThrow('cannot execute CREATE TABLE in a read-only transaction');
+    // The pool's one connection: neither read-only nor inside a transaction after either.
+    expect((await pool.query<{ v: string }>(setting, ['transaction_read_only'])).rows).toEqual([{ v: 'off' }]);
+    await pool.query('CREATE TEMP TABLE t (x int)');
     await pool.end();
   });
 });
