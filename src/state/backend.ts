@@ -36,6 +36,11 @@ export interface StateBackendOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** How long `openLocked` waits for a lock another run holds, unless the call says; default 0. */
   lockTimeoutMs?: number;
+  /**
+   * PostgreSQL: how long a lock lasts unless its holder renews it (every third of it); default
+   * 15 s. The lock of a holder killed with -9 lapses after it, and a run that waits takes it over.
+   */
+  lockLeaseMs?: number;
 }
 
 function withTimeout(lock: StateLockOptions, options: StateBackendOptions): StateLockOptions {
@@ -86,7 +91,7 @@ export function postgresBackend(url: string, options: StateBackendOptions = {}):
     location: target.location,
     probe: async () => (await pg()).probeState(target, env),
     load: async () => (await pg()).loadState(target, env),
-    openLocked: async (lock) => (await pg()).openLockedState(target, env, withTimeout(lock, options)),
+    openLocked: async (lock) => (await pg()).openLockedState(target, env, withTimeout(lock, options), options.lockLeaseMs),
     forceUnlock: async (lockId) => (await pg()).forceUnlock(target, env, lockId),
     lockHolder: async () => (await pg()).lockHolder(target, env),
     openReader: async () => (await pg()).openReader(target, env),

@@ -35,12 +35,17 @@ export interface LockHolder {
   since?: string;
   /** The database role that holds it (PostgreSQL). */
   role?: string;
+  /** ISO 8601, PostgreSQL: when its lease ends unless its holder renews it (the database's clock). */
+  expires?: string;
 }
 
 /** What `state unlock` released. */
 export interface ForcedUnlock {
   holder: LockHolder;
-  /** PostgreSQL: the holder's database connection was still open and was ended (which released its lock). */
+  /**
+   * Whether the holder's database connection was ended to release the lock. Always false now: a
+   * PostgreSQL lock is a lease row, released by removing the row (its holder's writes are fenced on it).
+   */
   endedConnection: boolean;
 }
 
@@ -58,14 +63,18 @@ export function describeHolder(holder: LockHolder | undefined): string {
   return `${who} (lock ${holder.id})`;
 }
 
-/** The error of a lock that another run holds: who, since when, and the two ways on. */
+/**
+ * The error of a lock that another run holds: who, since when, and the ways on (with a lease, when
+ * it lapses if its holder died).
+ */
 export function lockedError(location: string, holder: LockHolder | undefined, waitedMs: number): StateError {
   const waited = waitedMs > 0 ? `waited ${formatWait(waitedMs)}, and ` : '';
   const unlock = holder !== undefined ? `sessionctl state unlock ${holder.id}` : 'sessionctl state unlock LOCK_ID';
-  return new StateError(
-    `${waited}the state is locked by ${describeHolder(holder)}: another apply is running (or a state command). Wait for it with --lock-timeout (such as 5m); if its holder died, release the lock with \`${unlock}\`.`,
-    location,
-  );
+  const died =
+    holder?.expires !== undefined
+      ? `if its holder died, its lease ends at ${holder.expires} and a run waiting then takes the lock over, or release it now with \`${unlock}\``
+      : `if its holder died, release the lock with \`${unlock}\``;
+  return new StateError(`${waited}the state is locked by ${describeHolder(holder)}: another apply is running (or a state command). Wait for it with --lock-timeout (such as 5m); ${died}.`, location);
 }
 
 /** 1500 -> "1.5s", 120000 -> "2m". */

@@ -2,7 +2,7 @@ import { InputError } from '../diagnostics/errors.js';
 import { missingState } from './missing.js';
 import { probeWorkspace } from './postgres-binding.js';
 import type { ForcedUnlock, LockHolder, StateLockOptions } from './lock.js';
-import { connectClient, openPool, sqlState, type Env } from './postgres-connect.js';
+import { connectClient, databaseError, openPool, readOnly, sqlState, type Env } from './postgres-connect.js';
 import { forceUnlockWorkspace, readWorkspaceLock } from './postgres-lock.js';
 import { readEntries, readEntry } from './postgres-rows.js';
 import { schemaVersion } from './postgres-schema.js';
@@ -21,9 +21,9 @@ const notCreated = (code: string | undefined): boolean => code === '42P01' || co
  */
 
 export async function probeState(target: PostgresTarget, env: Env): Promise<StateOrigin> {
-  const client = await connectClient(target, env, { readOnly: true });
+  const client = await connectClient(target, env);
   try {
-    return await probeWorkspace(client, target);
+    return await probeWorkspace(readOnly(client), target);
   } finally {
     await client.end().catch(() => undefined);
   }
@@ -33,8 +33,8 @@ export function loadState(target: PostgresTarget, env: Env): Promise<StateView> 
   return PostgresStateStore.load(target, env);
 }
 
-export function openLockedState(target: PostgresTarget, env: Env, lock: StateLockOptions): Promise<LockedState> {
-  return PostgresStateStore.openLocked(target, env, lock);
+export function openLockedState(target: PostgresTarget, env: Env, lock: StateLockOptions, leaseMs?: number): Promise<LockedState> {
+  return PostgresStateStore.openLocked(target, env, lock, leaseMs);
 }
 
 export function forceUnlock(target: PostgresTarget, env: Env, lockId: string): Promise<ForcedUnlock> {
@@ -51,21 +51,30 @@ export async function lockHolder(target: PostgresTarget, env: Env): Promise<Lock
 }
 
 /**
- * Lookups for an application: a small pool of read-only connections. Fails at open, not at the
- * first lookup: a wrong host, password or a newer schema, and a schema or workspace that holds no
- * state (a mistyped `workspace=Production` answered "no session" for every user before).
+ * Lookups for an application: a small pool, each lookup one read-only transaction in one message
+ * (`readOnly`: it holds through any pooler). Fails at open, not at the first lookup: a wrong host,
+ * password or a newer schema, and a schema or workspace that holds no state (a mistyped
+ * `workspace=Production` answered "no session" for every user before).
  */
 export async function openReader(target: PostgresTarget, env: Env): Promise<StateReader> {
-  const client = await connectClient(target, env, { readOnly: true });
+  const pool = openPool(target, env, READER_CONNECTIONS);
   let version: number;
   try {
-    version = await schemaVersion(client, target);
-    const origin = await probeWorkspace(client, target);
-    if (!origin.exists) throw missingState({ kind: 'postgres', location: target.location }, origin.otherWorkspaces);
-  } finally {
-    await client.end().catch(() => undefined);
+    const client = await pool.connect().catch((err: unknown) => {
+      throw databaseError(err, target, 'connect to the state database');
+    });
+    try {
+      version = await schemaVersion(readOnly(client), target);
+      const origin = await probeWorkspace(readOnly(client), target);
+      if (!origin.exists) throw missingState({ kind: 'postgres', location: target.location }, origin.otherWorkspaces);
+    } finally {
+      client.release();
+    }
+  } catch (err) {
+    await pool.end().catch(() => undefined);
+    throw err;
   }
-  const pool = openPool(target, env, READER_CONNECTIONS, { readOnly: true });
+  const lookups = readOnly(pool);
   let closed = false;
   const use = async <T>(read: () => Promise<T>, empty: T): Promise<T> => {
     if (closed) throw new InputError('the state reader is closed', target.location);
@@ -79,8 +88,8 @@ export async function openReader(target: PostgresTarget, env: Env): Promise<Stat
   };
   return {
     location: target.location,
-    get: (name, userId) => use(() => readEntry(pool, target, name, userId, version), undefined),
-    list: () => use(() => readEntries(pool, target, version), []),
+    get: (name, userId) => use(() => readEntry(lookups, target, name, userId, version), undefined),
+    list: () => use(() => readEntries(lookups, target, version), []),
     close: async () => {
       closed = true;
       await pool.end().catch(() => undefined);

@@ -1,7 +1,6 @@
-import type pg from 'pg';
 import { InputError } from '../diagnostics/errors.js';
 import { parseBinding, type StateBinding } from './binding.js';
-import { databaseError, sqlState, table } from './postgres-connect.js';
+import { databaseError, sqlState, table, type Queryable } from './postgres-connect.js';
 import { schemaVersion } from './postgres-schema.js';
 import type { PostgresTarget } from './postgres-url.js';
 import type { StateOrigin } from './store.js';
@@ -16,7 +15,7 @@ interface BindingRow {
 }
 
 /** The binding of the target's workspace, at a schema `version` (none before the table existed). */
-export async function readBinding(client: pg.ClientBase | pg.Pool, target: PostgresTarget, version: number): Promise<StateBinding | undefined> {
+export async function readBinding(client: Queryable, target: PostgresTarget, version: number): Promise<StateBinding | undefined> {
   if (version < BINDINGS_VERSION) return undefined;
   let row: BindingRow | undefined;
   try {
@@ -34,7 +33,7 @@ export async function readBinding(client: pg.ClientBase | pg.Pool, target: Postg
  * ever written (a binding, or an entry of an earlier sessionctl), its binding, and the schema's
  * other workspaces, so that `workspace=Production` beside `production` is announced, not silent.
  */
-export async function probeWorkspace(client: pg.ClientBase, target: PostgresTarget): Promise<StateOrigin> {
+export async function probeWorkspace(client: Queryable, target: PostgresTarget): Promise<StateOrigin> {
   const version = await schemaVersion(client, target);
   if (version === 0) return { exists: false };
   try {
@@ -62,7 +61,7 @@ export async function probeWorkspace(client: pg.ClientBase, target: PostgresTarg
  * Writes the workspace's binding, fenced on the lock as every entry write is: a holder whose lock
  * was taken over writes nothing. Answers whether the lock was held.
  */
-export async function writeBinding(pool: pg.Pool, target: PostgresTarget, lockId: string, binding: StateBinding): Promise<boolean> {
+export async function writeBinding(pool: Queryable, target: PostgresTarget, lockId: string, binding: StateBinding): Promise<boolean> {
   const r = await pool.query<{ held: number }>(
     `WITH held AS (SELECT 1 FROM ${table(target, 'locks')} WHERE workspace = $1 AND lock_id = $2 FOR SHARE),
        written AS (INSERT INTO ${table(target, 'bindings')} (workspace, service, project, bound_at)

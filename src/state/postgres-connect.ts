@@ -9,18 +9,14 @@ import type { PostgresConnection, PostgresTarget } from './postgres-url.js';
 /** The environment the connection reads PGPASSWORD and PGCONNECT_TIMEOUT from. */
 export type Env = Readonly<Record<string, string | undefined>>;
 
-export interface ConnectOptions {
-  /** Every transaction read-only: the application's lookup, which must never write. */
-  readOnly?: boolean;
-}
-
 /**
  * pg's settings for a target: everything explicit (pg would otherwise fill gaps from
- * `process.env` itself), the password asked for only when the server wants one, TCP keep-alive
- * so a dead peer is noticed, and `synchronous_commit` on, so that a commit has reached the disk
- * when it returns whatever the server's default: a recorded session survives a crash.
+ * `process.env` itself), the password asked for only when the server wants one, and TCP
+ * keep-alive so a dead peer is noticed. No `options` startup parameter and nothing else a pooler
+ * may refuse or pass to another client's connection (PgBouncer refuses `options` unless told to
+ * ignore it): what a transaction needs (`synchronous_commit`, read-only) it sets for itself.
  */
-export function clientConfig(target: PostgresTarget, env: Env, options: ConnectOptions = {}): pg.ClientConfig {
+export function clientConfig(target: PostgresTarget, env: Env): pg.ClientConfig {
   const c = target.connection;
   const timeout = Number(env['PGCONNECT_TIMEOUT']);
   return {
@@ -33,8 +29,19 @@ export function clientConfig(target: PostgresTarget, env: Env, options: ConnectO
     password: () => passwordFor(c, env),
     connectionTimeoutMillis: Number.isFinite(timeout) && timeout > 0 ? timeout * 1000 : 10_000,
     keepAlive: true,
-    options: options.readOnly === true ? '-c default_transaction_read_only=on' : '-c synchronous_commit=on',
   };
+}
+
+/**
+ * pg's Client, sending no `options` at all: pg fills a setting left empty from the process's own
+ * environment, and a PGOPTIONS there (not the run's, and refused by a transaction-mode pooler)
+ * would go out with every connection.
+ */
+class Client extends pg.Client {
+  constructor(config?: pg.ClientConfig) {
+    super(config);
+    (this as unknown as { connectionParameters: { options?: string } }).connectionParameters.options = undefined;
+  }
 }
 
 /**
@@ -67,8 +74,8 @@ async function passwordFromFile(c: PostgresConnection, env: Env): Promise<string
 }
 
 /** A connected client; every failure is an InputError that names the state and what was being done. */
-export async function connectClient(target: PostgresTarget, env: Env, options: ConnectOptions = {}): Promise<pg.Client> {
-  const client = new pg.Client(clientConfig(target, env, options));
+export async function connectClient(target: PostgresTarget, env: Env): Promise<pg.Client> {
+  const client = new Client(clientConfig(target, env));
   // An error on an idle connection is an event, not a rejection: without a listener it would end
   // the process. The next query on the client fails and reports it.
   client.on('error', () => undefined);
@@ -82,10 +89,37 @@ export async function connectClient(target: PostgresTarget, env: Env, options: C
 }
 
 /** A pool of `max` connections for concurrent writes or lookups. */
-export function openPool(target: PostgresTarget, env: Env, max: number, options: ConnectOptions = {}): pg.Pool {
-  const pool = new pg.Pool({ ...clientConfig(target, env, options), max, idleTimeoutMillis: 10_000 });
+export function openPool(target: PostgresTarget, env: Env, max: number): pg.Pool {
+  const pool = new pg.Pool({ ...clientConfig(target, env), max, idleTimeoutMillis: 10_000, Client });
   pool.on('error', () => undefined);
   return pool;
+}
+
+/** What runs one statement: a client, a pool, or the lookups' read-only runner (`readOnly`). */
+export interface Queryable {
+  query<R extends pg.QueryResultRow>(text: string, values?: unknown[]): Promise<pg.QueryResult<R>>;
+}
+
+/**
+ * The runner of the application's lookups, which must never write: each query goes as one
+ * simple-protocol message, `SET TRANSACTION READ ONLY; <query>`, its values inlined as literals
+ * (`escapeLiteral`; extended-protocol parameters cannot travel with a second statement). That is
+ * one implicit transaction, read-only (a view or function that would write is refused), in one
+ * round trip, leaving nothing on the connection: it holds through any pooler, statement pooling
+ * too, which refuses an explicit BEGIN.
+ */
+export function readOnly(db: Pick<pg.Pool, 'query'>): Queryable {
+  return {
+    query: async <R extends pg.QueryResultRow>(text: string, values: unknown[] = []) => {
+      const inlined = text.replace(/\$(\d+)\b/g, (_, n: string) => literal(values[Number(n) - 1]));
+      const results = (await db.query(`SET TRANSACTION READ ONLY; ${inlined}`)) as unknown as Array<pg.QueryResult<R>>;
+      return results[results.length - 1]!;
+    },
+  };
+}
+
+function literal(value: unknown): string {
+  return value === null || value === undefined ? 'NULL' : pg.escapeLiteral(String(value));
 }
 
 /** "cannot DOING: MESSAGE (SQLSTATE XXXXX)", located at the state's URL (which carries no password). */

@@ -1,26 +1,44 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { InputError } from '../diagnostics/errors.js';
-import { lockedError, sleep, type ForcedUnlock, type LockHolder, type StateLockOptions } from './lock.js';
-import { connectClient, databaseError, sqlState, table, type Env } from './postgres-connect.js';
+import { lockedError, sleep, type ForcedUnlock, type LockHolder, type LockOwner, type StateLockOptions } from './lock.js';
+import { connectClient, databaseError, table, type Env } from './postgres-connect.js';
 import { schemaVersion, workspaceLockKeys } from './postgres-schema.js';
 import type { PostgresTarget } from './postgres-url.js';
 
 /**
- * The lock of a PostgreSQL workspace: a session-level advisory lock held on a dedicated connection
- * for the whole run, plus a row in `locks` that says who holds it.
+ * The lock of a PostgreSQL workspace: a row in `locks` with a lease, which its holder renews while
+ * it runs (postgres-lease.ts) and removes at the end.
  *
- * Why an advisory lock rather than a lock row with a lease: the server releases it the moment the
- * holder's connection ends, so a run killed with -9, a crashed runner or a cancelled CI job never
- * leaves a stale lock to wait out or to break (no lease to tune, no clock to trust, no heartbeat).
- * The row carries what the advisory lock cannot: an id for `state unlock`, the holder's host, pid
- * and role, and since when. Every write of the holder is fenced on that row (the lock id must
- * still be there, held `FOR SHARE` until the write commits), so a holder that lost its lock (ended
- * by `state unlock`, or its connection dropped and another run took over) can no longer write.
+ * Why a lease rather than a session advisory lock held on a connection of the run's own: through
+ * a transaction-mode pooler (PgBouncer's default pooled endpoint), a client has a server
+ * connection only for one transaction, so a session-level lock stays behind on a pooled server
+ * connection and the next run takes it again. A row and a lease need no connection to last: it
+ * is taken in one statement (an insert, or an update of a row whose lease has ended), against the
+ * database's clock, never the client's. Every write of the holder is fenced on the row's lock id,
+ * held FOR SHARE until the write commits, and each take gives a fresh lock id, so a holder that
+ * lost its lock (released by `state unlock`, or taken over once its lease lapsed) writes nothing.
+ *
+ * What it costs: the lock of a run killed with -9 is not released at once, as the advisory lock
+ * was when its connection ended; it lapses at the end of its lease (15 s by default), and a run
+ * that waits (`--lock-timeout`) then takes it over. `state unlock` removes it at once.
+ *
+ * A row of a sessionctl before the lease (schema version 2: no `expires_at`, an advisory lock held
+ * by `backend_pid`) still holds the lock while that advisory lock is held, so an upgrade never
+ * takes over a run of the older version.
  */
 
-/** How long a run that finds the lock taken waits for its holder's row to appear. */
-const HOLDER_ROW_WAIT_MS = 3000;
+/** How long a lock lasts unless its holder renews it, by default. */
+export const DEFAULT_LEASE_MS = 15_000;
+/** The schema version whose migration added the lease (`expires_at`). */
+const LEASE_VERSION = 3;
+/** Between two looks of a run that waits for the lock. */
+const POLL_MS = 250;
+/** Looks at once, without a pause, when the lock was released or lapsed between the try and the look. */
+const QUICK_RETRIES = 3;
+
+/** Anything that runs one statement: a client, a connection of a pool, a pool. */
+type Queryable = Pick<pg.ClientBase, 'query'>;
 
 interface LockRow {
   lock_id: string;
@@ -28,11 +46,9 @@ interface LockRow {
   hostname: string | null;
   role: string;
   since: Date;
-  backend_pid: number;
-  /** Whether the advisory lock is held by the connection that wrote the row. */
+  expires_at: Date | null;
+  /** Whether the row holds the lock now (the database's clock). */
   live: boolean;
-  /** The backend that holds the advisory lock now, if any. */
-  holder_backend: number | null;
 }
 
 function holderOf(row: LockRow): LockHolder {
@@ -42,120 +58,121 @@ function holderOf(row: LockRow): LockHolder {
     ...(row.hostname !== null ? { hostname: row.hostname } : {}),
     role: row.role,
     since: row.since.toISOString(),
+    ...(row.expires_at !== null ? { expires: row.expires_at.toISOString() } : {}),
   };
 }
 
-async function readLockRow(client: pg.ClientBase, target: PostgresTarget, forUpdate = false): Promise<LockRow | undefined> {
-  const [k1, k2] = workspaceLockKeys(target);
-  const r = await client.query<LockRow>(
-    `SELECT l.lock_id, l.pid, l.hostname, l.role, l.since, l.backend_pid, coalesce(a.pid = l.backend_pid, false) AS live, a.pid AS holder_backend
-       FROM ${table(target, 'locks')} l
-       LEFT JOIN pg_locks a ON a.locktype = 'advisory' AND a.granted AND a.classid = $2::int4::oid AND a.objid = $3::int4::oid AND a.objsubid = 2
-      WHERE l.workspace = $1${forUpdate ? ' FOR UPDATE OF l' : ''}`,
-    [target.workspace, k1, k2],
+/** The lease end of a row `l` at a schema `version` (before the lease, none). */
+function expiresOf(version: number): string {
+  return version >= LEASE_VERSION ? 'l.expires_at' : 'NULL::timestamptz';
+}
+
+/**
+ * Whether the row `l` holds the lock now: its lease has not ended; or, a row of a sessionctl before
+ * the lease, its holder's connection still holds the advisory lock. $2, $3: the advisory keys.
+ */
+function liveSql(version: number): string {
+  const expires = expiresOf(version);
+  // Never NULL (NOT NULL would be neither true nor false, and a take would never take such a row).
+  return `(coalesce(${expires} >= now(), false) OR (${expires} IS NULL AND EXISTS (SELECT 1 FROM pg_locks a
+    WHERE a.locktype = 'advisory' AND a.granted AND a.classid = $2::int4::oid AND a.objid = $3::int4::oid AND a.objsubid = 2 AND a.pid = l.backend_pid)))`;
+}
+
+async function readLockRow(db: Queryable, target: PostgresTarget, version: number): Promise<LockRow | undefined> {
+  const r = await db.query<LockRow>(
+    `SELECT l.lock_id, l.pid, l.hostname, l.role, l.since, ${expiresOf(version)} AS expires_at, ${liveSql(version)} AS live
+       FROM ${table(target, 'locks')} l WHERE l.workspace = $1`,
+    [target.workspace, ...workspaceLockKeys(target)],
   );
   return r.rows[0];
 }
 
-/** Takes the advisory lock (waiting up to `timeoutMs`), then writes the row; returns the lock id. */
-export async function takeWorkspaceLock(client: pg.Client, target: PostgresTarget, options: StateLockOptions): Promise<string> {
-  const [k1, k2] = workspaceLockKeys(target);
+/** One statement: the row inserted, or taken over when its lease has ended; whether `id` holds the lock now. */
+async function tryTake(db: Queryable, target: PostgresTarget, id: string, owner: LockOwner, leaseMs: number): Promise<boolean> {
+  const r = await db.query(
+    `INSERT INTO ${table(target, 'locks')} AS l (workspace, lock_id, pid, hostname, role, backend_pid, since, expires_at)
+     VALUES ($1, $4, $5, $6, current_user, NULL, now(), now() + $7::float8 * interval '1 millisecond')
+     ON CONFLICT (workspace) DO UPDATE SET lock_id = EXCLUDED.lock_id, pid = EXCLUDED.pid, hostname = EXCLUDED.hostname,
+       role = EXCLUDED.role, backend_pid = NULL, since = EXCLUDED.since, expires_at = EXCLUDED.expires_at
+     WHERE NOT ${liveSql(LEASE_VERSION)}`,
+    [target.workspace, ...workspaceLockKeys(target), id, owner.pid, owner.hostname, leaseMs],
+  );
+  return r.rowCount === 1;
+}
+
+/**
+ * Takes the lock of a workspace whose schema is current, with a lease of `leaseMs`; returns its
+ * lock id. A lock another run holds fails at once, naming it, or with a timeout is tried again
+ * every 250 ms until it is free or lapses, or the timeout passes.
+ */
+export async function takeWorkspaceLock(db: Queryable, target: PostgresTarget, options: StateLockOptions, leaseMs: number): Promise<string> {
   const timeoutMs = Math.max(0, Math.ceil(options.timeoutMs ?? 0));
+  const now = options.now ?? (() => new Date());
+  const pause = options.sleep ?? sleep;
+  const start = now().getTime();
+  let quick = 0;
   try {
-    // The holder writes its row just after it takes the advisory lock: a run that finds the lock
-    // taken and no row yet looks again for a moment, so that it can say who holds it.
-    const lookUntil = Date.now() + HOLDER_ROW_WAIT_MS;
-    for (let wait = timeoutMs; !(await advisoryLock(client, k1, k2, wait)); wait = 0) {
-      const row = await readLockRow(client, target);
-      if (row?.live === true || Date.now() > lookUntil) throw lockedError(target.location, row?.live === true ? holderOf(row) : undefined, timeoutMs);
-      await sleep(20);
+    for (;;) {
+      const id = randomUUID();
+      if (await tryTake(db, target, id, options.owner, leaseMs)) return id;
+      const row = await readLockRow(db, target, LEASE_VERSION);
+      if (row?.live !== true && quick++ < QUICK_RETRIES) continue;
+      const waited = now().getTime() - start;
+      if (waited >= timeoutMs) throw lockedError(target.location, row?.live === true ? holderOf(row) : undefined, timeoutMs);
+      await pause(Math.min(POLL_MS, timeoutMs - waited));
     }
-    const id = randomUUID();
-    await client.query(
-      `INSERT INTO ${table(target, 'locks')} (workspace, lock_id, pid, hostname, role, backend_pid, since)
-       VALUES ($1, $2, $3, $4, current_user, pg_backend_pid(), now())
-       ON CONFLICT (workspace) DO UPDATE SET lock_id = EXCLUDED.lock_id, pid = EXCLUDED.pid, hostname = EXCLUDED.hostname,
-         role = EXCLUDED.role, backend_pid = EXCLUDED.backend_pid, since = EXCLUDED.since`,
-      [target.workspace, id, options.owner.pid, options.owner.hostname],
-    );
-    return id;
   } catch (err) {
     throw databaseError(err, target, `take the lock of workspace "${target.workspace}"`);
   }
 }
 
-/** With no timeout, one try; with one, a wait bounded by the server's `lock_timeout`. */
-async function advisoryLock(client: pg.Client, k1: number, k2: number, timeoutMs: number): Promise<boolean> {
-  if (timeoutMs === 0) {
-    const r = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS ok', [k1, k2]);
-    return r.rows[0]?.ok === true;
-  }
-  await client.query(`SET lock_timeout = ${timeoutMs}`);
-  try {
-    await client.query('SELECT pg_advisory_lock($1, $2)', [k1, k2]);
-    return true;
-  } catch (err) {
-    if (sqlState(err) === '55P03') return false; // lock_not_available: the timeout passed
-    throw err;
-  } finally {
-    await client.query('SET lock_timeout = 0');
-  }
+/** Moves the lease's end to `leaseMs` from now; false when `id` no longer holds the lock. */
+export async function renewWorkspaceLock(db: Queryable, target: PostgresTarget, id: string, leaseMs: number): Promise<boolean> {
+  const r = await db.query(`UPDATE ${table(target, 'locks')} SET expires_at = now() + $3::float8 * interval '1 millisecond' WHERE workspace = $1 AND lock_id = $2`, [
+    target.workspace,
+    id,
+    leaseMs,
+  ]);
+  return r.rowCount === 1;
 }
 
-/** Removes the row (if it is still ours) and the advisory lock; ending the connection would too. */
-export async function releaseWorkspaceLock(client: pg.Client, target: PostgresTarget, id: string): Promise<void> {
-  const [k1, k2] = workspaceLockKeys(target);
-  await client.query(`DELETE FROM ${table(target, 'locks')} WHERE workspace = $1 AND lock_id = $2`, [target.workspace, id]);
-  await client.query('SELECT pg_advisory_unlock($1, $2)', [k1, k2]);
+/** Removes the row, if it is still ours. */
+export async function releaseWorkspaceLock(db: Queryable, target: PostgresTarget, id: string): Promise<void> {
+  await db.query(`DELETE FROM ${table(target, 'locks')} WHERE workspace = $1 AND lock_id = $2`, [target.workspace, id]);
 }
 
 /**
- * `state unlock LOCK_ID` (terraform's force-unlock): when LOCK_ID is the workspace's lock, ends the
- * holder's database connection if it is still open (a host that vanished leaves it open until
- * TCP notices, which can take hours) and removes the row. The holder, if it still runs, can no
- * longer write: its writes are fenced on the row.
+ * `state unlock LOCK_ID` (terraform's force-unlock): when LOCK_ID is the workspace's lock, removes
+ * its row, in one statement. The holder, if it still runs, can no longer write (its writes are
+ * fenced on the row), and its next renewal stops it.
  */
 export async function forceUnlockWorkspace(target: PostgresTarget, env: Env, lockId: string): Promise<ForcedUnlock> {
   const client = await connectClient(target, env);
   try {
-    if ((await schemaVersion(client, target)) === 0) throw notLocked(target);
-    await client.query('BEGIN');
-    const row = await readLockRow(client, target, true);
+    const version = await schemaVersion(client, target);
+    if (version === 0) throw notLocked(target);
+    const removed = await client.query<LockRow>(
+      `DELETE FROM ${table(target, 'locks')} l WHERE l.workspace = $1 AND l.lock_id = $2
+       RETURNING l.lock_id, l.pid, l.hostname, l.role, l.since, ${expiresOf(version)} AS expires_at, false AS live`,
+      [target.workspace, lockId],
+    );
+    if (removed.rows[0] !== undefined) return { holder: holderOf(removed.rows[0]), endedConnection: false };
+    const row = await readLockRow(client, target, version);
     if (row === undefined) throw notLocked(target);
-    if (row.lock_id !== lockId) throw new InputError(`workspace "${target.workspace}" is locked by lock ${row.lock_id}, not ${lockId}; nothing was changed`, target.location);
-    if (row.holder_backend !== null && row.holder_backend !== row.backend_pid) {
-      throw new InputError(`lock ${lockId} is being taken over by another run right now; nothing was changed`, target.location);
-    }
-    let endedConnection = false;
-    if (row.live) {
-      try {
-        // Waits (up to 5 s) until the backend has exited, so the advisory lock is free on return.
-        await client.query('SELECT pg_terminate_backend($1, 5000)', [row.backend_pid]);
-      } catch (err) {
-        if (sqlState(err) !== '42501') throw err;
-        throw new InputError(
-          `lock ${lockId} is still held by a live database connection (backend ${row.backend_pid}, role ${row.role}) that this role may not end; nothing was changed. A superuser, a member of pg_signal_backend or role ${row.role} can.`,
-          target.location,
-        );
-      }
-      endedConnection = true;
-    }
-    await client.query(`DELETE FROM ${table(target, 'locks')} WHERE workspace = $1 AND lock_id = $2`, [target.workspace, lockId]);
-    await client.query('COMMIT');
-    return { holder: holderOf(row), endedConnection };
+    throw new InputError(`workspace "${target.workspace}" is locked by lock ${row.lock_id}, not ${lockId}; nothing was changed`, target.location);
   } catch (err) {
-    await client.query('ROLLBACK').catch(() => undefined);
     throw databaseError(err, target, `unlock workspace "${target.workspace}"`);
   } finally {
     await client.end().catch(() => undefined);
   }
 }
 
-/** The lock of the workspace now, or undefined when it is free. */
+/** The lock of the workspace now, or undefined when it is free (a lease that lapsed is free). */
 export async function readWorkspaceLock(client: pg.ClientBase, target: PostgresTarget): Promise<LockHolder | undefined> {
-  if ((await schemaVersion(client, target)) === 0) return undefined;
+  const version = await schemaVersion(client, target);
+  if (version === 0) return undefined;
   try {
-    const row = await readLockRow(client, target);
+    const row = await readLockRow(client, target, version);
     return row?.live === true ? holderOf(row) : undefined;
   } catch (err) {
     throw databaseError(err, target, `read the lock of workspace "${target.workspace}"`);

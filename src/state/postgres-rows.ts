@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
-import type pg from 'pg';
 import { InputError } from '../diagnostics/errors.js';
 import { checkEntry, compareEntries, type StateEntry } from './entry.js';
-import { databaseError, table } from './postgres-connect.js';
+import { databaseError, table, type Queryable } from './postgres-connect.js';
 import type { PostgresTarget } from './postgres-url.js';
 
 /** An `entries` row as pg decodes it (jsonb parsed, timestamptz a Date, bigint a string). */
@@ -53,7 +52,7 @@ function selectList(version: number): string {
 }
 
 /** Every entry of the workspace, in the stable order; `version`: the schema's, when it is known. */
-export async function readEntries(client: pg.ClientBase | pg.Pool, target: PostgresTarget, version = 0): Promise<StateEntry[]> {
+export async function readEntries(client: Queryable, target: PostgresTarget, version = 0): Promise<StateEntry[]> {
   let rows: EntryRow[];
   try {
     rows = (await client.query<EntryRow>(`SELECT ${selectList(version)} FROM ${table(target, 'entries')} WHERE workspace = $1`, [target.workspace])).rows;
@@ -64,7 +63,7 @@ export async function readEntries(client: pg.ClientBase | pg.Pool, target: Postg
 }
 
 /** One entry, or undefined. */
-export async function readEntry(client: pg.ClientBase | pg.Pool, target: PostgresTarget, name: string, userId: string, version = 0): Promise<StateEntry | undefined> {
+export async function readEntry(client: Queryable, target: PostgresTarget, name: string, userId: string, version = 0): Promise<StateEntry | undefined> {
   let rows: EntryRow[];
   try {
     rows = (await client.query<EntryRow>(`SELECT ${selectList(version)} FROM ${table(target, 'entries')} WHERE workspace = $1 AND name = $2 AND user_id = $3`, [target.workspace, name, userId])).rows;

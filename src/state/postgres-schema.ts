@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { InputError } from '../diagnostics/errors.js';
-import { databaseError, table } from './postgres-connect.js';
+import { databaseError, table, type Queryable } from './postgres-connect.js';
 import type { PostgresTarget } from './postgres-url.js';
 
 /**
@@ -54,6 +54,18 @@ const MIGRATIONS: readonly Migration[] = [
     statements: (t) => [`ALTER TABLE ${t('entries')} ADD COLUMN file text`],
   },
   {
+    version: 3,
+    description: 'locks.expires_at: the lock is a lease its holder renews (it works through a transaction-mode pooler); backend_pid only for a lock of an older sessionctl',
+    // A row of an older sessionctl (its advisory lock held by `backend_pid`, no lease) is still
+    // honoured while that lock is held. The check refuses the upsert an older sessionctl would make
+    // over a lease (it sets backend_pid, keeps expires_at): one that read version 2 just before this
+    // migration cannot take over a live lease; its error names the constraint.
+    statements: (t) => [
+      `ALTER TABLE ${t('locks')} ALTER COLUMN backend_pid DROP NOT NULL, ADD COLUMN expires_at timestamptz,
+        ADD CONSTRAINT lease_rows_need_sessionctl_with_schema_3 CHECK (backend_pid IS NULL OR expires_at IS NULL)`,
+    ],
+  },
+  {
     version: 4,
     description: 'bindings: the service (base URL, key fingerprint) each workspace was applied against',
     statements: (t) => [
@@ -75,7 +87,10 @@ export function key32(text: string): number {
   return createHash('sha256').update(text).digest().readInt32BE(0);
 }
 
-/** The advisory lock key pair of a workspace (the second key is the workspace's). */
+/**
+ * The advisory lock key pair of a workspace (the second key is the workspace's): how a sessionctl
+ * before schema version 3 held the lock. Read only to honour such a run's lock during an upgrade.
+ */
 export function workspaceLockKeys(target: PostgresTarget): [number, number] {
   return [key32(`sessionctl-state\0${target.schema}`), key32(target.workspace)];
 }
@@ -84,7 +99,7 @@ export function workspaceLockKeys(target: PostgresTarget): [number, number] {
  * The schema version the database holds: 0 when the tables were never created. A version newer
  * than this sessionctl's is refused, so that an old binary never writes a newer layout.
  */
-export async function schemaVersion(client: pg.ClientBase, target: PostgresTarget): Promise<number> {
+export async function schemaVersion(client: Queryable, target: PostgresTarget): Promise<number> {
   let version: number;
   try {
     const exists = await client.query<{ t: string | null }>('SELECT to_regclass($1) AS t', [`${pg.escapeIdentifier(target.schema)}.schema_migrations`]);

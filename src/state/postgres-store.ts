@@ -5,7 +5,8 @@ import { compareEntries, entryKey, type StateEntry } from './entry.js';
 import type { StateLockOptions } from './lock.js';
 import { connectClient, databaseError, openPool, type Env } from './postgres-connect.js';
 import { readBinding, writeBinding } from './postgres-binding.js';
-import { releaseWorkspaceLock, takeWorkspaceLock } from './postgres-lock.js';
+import { keepLease, type LeaseKeeper } from './postgres-lease.js';
+import { DEFAULT_LEASE_MS, releaseWorkspaceLock, renewWorkspaceLock, takeWorkspaceLock } from './postgres-lock.js';
 import { entriesDigest, readEntries } from './postgres-rows.js';
 import { migrate, schemaVersion } from './postgres-schema.js';
 import { LockGone, PostgresWriter } from './postgres-writer.js';
@@ -24,11 +25,10 @@ const WRITE_CONNECTIONS = 1;
 
 interface Held {
   id: string;
-  /** The connection that holds the advisory lock. */
-  client: pg.Client;
-  /** Where the entries are written. */
+  /** The writes, and one connection more: the lease's renewals never wait behind a write. */
   pool: pg.Pool;
   writer: PostgresWriter;
+  lease: LeaseKeeper;
 }
 
 /**
@@ -42,8 +42,8 @@ export class PostgresStateStore implements LockedState {
   private bound: StateBinding | undefined;
   private held: Held | undefined;
   private readonly writes = new Set<Promise<void>>();
-  /** Set when the lock's connection failed: the lock is gone, so writing must stop. */
-  private lost: Error | undefined;
+  /** Set when a renewal of the lease found the lock gone: writing must stop. */
+  private lost = false;
 
   private constructor(readonly target: PostgresTarget) {}
 
@@ -67,22 +67,22 @@ export class PostgresStateStore implements LockedState {
     }
   }
 
-  /** Creates or upgrades the schema, takes the workspace's lock, then reads. */
-  static async openLocked(target: PostgresTarget, env: Env, options: StateLockOptions): Promise<PostgresStateStore> {
-    const client = await connectClient(target, env);
+  /**
+   * Creates or upgrades the schema, takes the workspace's lock with a lease of `leaseMs` (renewed
+   * every third of it until `unlock`), then reads.
+   */
+  static async openLocked(target: PostgresTarget, env: Env, options: StateLockOptions, leaseMs = DEFAULT_LEASE_MS): Promise<PostgresStateStore> {
+    const pool = openPool(target, env, WRITE_CONNECTIONS + 1);
     const store = new PostgresStateStore(target);
-    client.on('error', (err) => {
-      store.lost = err;
-    });
     try {
-      await migrate(client, target);
-      const id = await takeWorkspaceLock(client, target, options);
-      const pool = openPool(target, env, WRITE_CONNECTIONS);
-      store.held = { id, client, pool, writer: new PostgresWriter(pool, target, id, WRITE_CONNECTIONS) };
-      await store.read(client);
+      await withClient(pool, target, (client) => migrate(client, target));
+      const id = await takeWorkspaceLock(pool, target, options, leaseMs);
+      const lease = keepLease(() => renewWorkspaceLock(pool, target, id, leaseMs), leaseMs / 3, () => (store.lost = true));
+      store.held = { id, pool, writer: new PostgresWriter(pool, target, id, WRITE_CONNECTIONS), lease };
+      await store.read(pool);
     } catch (err) {
       await store.unlock().catch(() => undefined);
-      await client.end().catch(() => undefined);
+      await pool.end().catch(() => undefined);
       throw err;
     }
     return store;
@@ -93,7 +93,7 @@ export class PostgresStateStore implements LockedState {
     return this.held?.id;
   }
 
-  private async read(client: pg.ClientBase): Promise<void> {
+  private async read(client: pg.ClientBase | pg.Pool): Promise<void> {
     const version = await schemaVersion(client, this.target);
     const entries = version === 0 ? [] : await readEntries(client, this.target, version);
     this.bound = await readBinding(client, this.target, version);
@@ -139,7 +139,7 @@ export class PostgresStateStore implements LockedState {
   private track(what: 'record' | 'forget' | 'bind', subject: string, write: (held: Held) => Promise<void>): Promise<void> {
     const held = this.held;
     if (held === undefined) return Promise.reject(new Error(`PostgresStateStore.${what} called without the lock`));
-    if (this.lost !== undefined) return Promise.reject(new StateError(`the connection that held the state lock failed (${this.lost.message}); ${subject} was not written`, this.location));
+    if (this.lost) return Promise.reject(this.lockGone(held.id, subject));
     const done = write(held).catch((err: unknown) => {
       if (err instanceof LockGone) throw this.lockGone(held.id, subject);
       throw databaseError(err, this.target, `${what === 'forget' ? 'remove' : 'record'} ${subject} in the state`);
@@ -152,7 +152,7 @@ export class PostgresStateStore implements LockedState {
 
   private lockGone(id: string, subject: string): StateError {
     return new StateError(
-      `the state lock ${id} is no longer held (released with \`sessionctl state unlock\`, or taken by another run after this one's connection was lost); ${subject} was not written`,
+      `the state lock ${id} is no longer held (released with \`sessionctl state unlock\`, or taken over by another run after its lease lapsed); ${subject} was not written`,
       this.location,
     );
   }
@@ -169,15 +169,33 @@ export class PostgresStateStore implements LockedState {
     if (held === undefined) return;
     this.held = undefined;
     try {
-      if (this.lost === undefined) await releaseWorkspaceLock(held.client, this.target, held.id);
+      await held.lease.stop();
+      if (!this.lost) await releaseWorkspaceLock(held.pool, this.target, held.id);
     } catch {
-      // Ending the connection below releases the advisory lock all the same; a row left behind
-      // names a lock that is no longer held, and the next run replaces it.
+      // A row left behind lapses at the end of its lease, and the next run takes it over.
     } finally {
       await held.pool.end().catch(() => undefined);
-      await held.client.end().catch(() => undefined);
     }
   }
+}
+
+/** `work` on one connection of `pool` (a transaction needs one), which goes back to the pool after. */
+async function withClient<T>(pool: pg.Pool, target: PostgresTarget, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  let client: pg.PoolClient;
+  try {
+    client = await pool.connect();
+  } catch (err) {
+    throw databaseError(err, target, 'connect to the state database');
+  }
+  let result: T;
+  try {
+    result = await work(client);
+  } catch (err) {
+    client.release(true); // it may be inside a transaction, or broken: not for the pool again
+    throw err;
+  }
+  client.release();
+  return result;
 }
 
 function subject(name: string, userId: string): string {

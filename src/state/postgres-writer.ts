@@ -27,7 +27,8 @@ const MAX_BATCH = 500;
  * creates does not wait for 1,000 commits one behind the other, and a failure never half-writes a
  * batch). Writes of one manifest and user keep their order: one is never sent while an earlier
  * one is in flight. Every statement is fenced on the lock row (`lock_id`, held FOR SHARE until
- * the commit), so a holder whose lock was released by `state unlock` writes nothing.
+ * the commit), so a holder whose lock was released by `state unlock`, or taken over once its lease
+ * lapsed, writes nothing.
  */
 export class PostgresWriter {
   private readonly queue: Op[] = [];
@@ -108,15 +109,15 @@ export class PostgresWriter {
   }
 
   /**
-   * One statement of a fixed text (prepared once per connection): the fence, the upserts and the
-   * deletes, each a column of arrays (`unnest`); it answers whether the lock was held.
+   * One statement of a fixed text: the fence, the upserts and the deletes, each a column of arrays
+   * (`unnest`); it answers whether the lock was held. Unnamed: a named prepared statement lives on
+   * one server connection, which a transaction-mode pooler does not keep for a client (42P05).
    */
-  private statement(ops: readonly Op[]): { name: string; text: string; values: unknown[] } {
+  private statement(ops: readonly Op[]): { text: string; values: unknown[] } {
     const upserts = ops.filter((o) => o.entry !== undefined).map((o) => entryValues(o.entry!));
     const deletes = ops.filter((o) => o.entry === undefined);
     const columns = ENTRY_COLUMNS.map((_, i) => upserts.map((row) => row[i]));
     return {
-      name: `sessionctl-write-${this.target.schema}`,
       text: this.text,
       values: [this.target.workspace, this.lockId, ...columns, deletes.map((o) => o.name), deletes.map((o) => o.userId)],
     };
@@ -126,7 +127,10 @@ export class PostgresWriter {
 /**
  * The text of the write statement of a target: $1 workspace, $2 lock id, then one array per
  * column, each sent as text and cast to its column's type in the select (JSON has to travel as
- * text, and the server parses every other type from text the same way).
+ * text, and the server parses every other type from text the same way). The statement is its own
+ * transaction, and sets `synchronous_commit` on for it alone, so that its commit has reached the
+ * disk when it returns whatever the server's default (a recorded session survives a crash); a
+ * setting of the connection would not hold through a transaction-mode pooler.
  */
 function writeStatement(target: PostgresTarget): string {
   const t = (name: string) => table(target, name);
@@ -141,5 +145,5 @@ function writeStatement(target: PostgresTarget): string {
       ON CONFLICT (workspace, name, user_id) DO UPDATE SET ${set.join(', ')}, updated_at = now() RETURNING 1),
     deleted AS (DELETE FROM ${t('entries')} WHERE workspace = $1 AND (name, user_id) IN (SELECT * FROM unnest($${d}::text[], $${d + 1}::text[]))
       AND EXISTS (SELECT 1 FROM held) RETURNING 1)
-    SELECT (SELECT count(*) FROM held)::int AS held`;
+    SELECT (SELECT count(*) FROM held)::int AS held, set_config('synchronous_commit', 'on', true) AS synchronous_commit`;
 }

@@ -137,7 +137,7 @@ describe.each(kinds)('state commands on the $name backend (golden)', (kind) => {
     let out = text.split(kind.state()).join('<state>').split(dir).join('<tmp>');
     if (lockId !== '') out = out.split(lockId).join('<lock-id>');
     out = out.split(hostname()).join('<host>').split(`process ${process.pid} `).join('process <pid> ').replace(/ \(role [^)]+\)/g, '');
-    return out.replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z(?= \(lock)/g, '<time>');
+    return out.replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z(?= \(lock| and a run waiting)/g, '<time>');
   }
 
   test.skipIf(skipBecause(kind.skip, 'needs a PostgreSQL server (the run printed why there is none)')).each(cases)('$name', async (c) => {

@@ -1,13 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { TEST_SCHEMA_PREFIX, testClient, type TestDatabase } from '../setup/postgres.js';
+import { TEST_SCHEMA_PREFIX, testClient, type TestDatabase, type TestPooler } from '../setup/postgres.js';
 
 /**
  * The PostgreSQL server of this run (test/setup/postgres.ts found it), or null when there is none:
  * tests that need it are `describe.skipIf(db === null)` (the setup printed why, once).
  */
 export const db: TestDatabase | null = inject('postgres');
+
+/**
+ * PgBouncer in transaction mode in front of that server (test/setup/postgres.ts found it), or null:
+ * the pooler tests are `describe.skipIf(pgbouncer === null)` (the setup printed why, once).
+ */
+export const pgbouncer: TestPooler | null = inject('pgbouncer');
 
 /**
  * A schema name no other test (or parallel run) uses. It carries the process id, so that the
@@ -21,6 +27,12 @@ export function uniqueSchema(prefix = 't'): string {
 /** The `--state` URL of a schema and workspace on the test server (no password: it is in `db.env`). */
 export function stateUrl(database: TestDatabase, schema: string, workspace = 'default'): string {
   return `${database.base}?schema=${schema}&workspace=${workspace}`;
+}
+
+/** The `--state` URL of a schema and workspace on the test server, reached through `pooler` (as `name` there). */
+export function poolerUrl(database: TestDatabase, pooler: TestPooler, schema: string, workspace = 'default', name = database.env['PGDATABASE']!): string {
+  const user = encodeURIComponent(database.env['PGUSER']!);
+  return `postgres://${user}@${pooler.host.includes(':') ? `[${pooler.host}]` : pooler.host}:${pooler.port}/${encodeURIComponent(name)}?schema=${schema}&workspace=${workspace}`;
 }
 
 /** Runs SQL on the test server as the test role. */

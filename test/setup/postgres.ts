@@ -6,7 +6,9 @@ import type { TestProject } from 'vitest/node';
  * or the libpq variables (PGHOST, PGPORT, PGUSER, PGPASSWORD, PGDATABASE; `.ci/run` sets them after
  * starting the local server), and hands it to the test files (`inject('postgres')`). Without a
  * server the PostgreSQL tests are skipped and one line says which and why; with CI=true a missing
- * server fails the run instead.
+ * server fails the run instead. The same for PgBouncer in transaction mode in front of that server
+ * (SESSIONCTL_TEST_PGBOUNCER=host:port, which `.ci/run` and `.ci/pgbouncer` set), for the pooler
+ * tests (`inject('pgbouncer')`).
  */
 
 export interface TestDatabase {
@@ -16,13 +18,23 @@ export interface TestDatabase {
   env: Record<string, string>;
 }
 
+/** A pooler in front of the test server, for the same database, role and password. */
+export interface TestPooler {
+  host: string;
+  port: number;
+  /** The name the pooler serves the same database under in statement mode, if it does (`.ci/pgbouncer`: DATABASE_statement). */
+  statementDatabase: string | null;
+}
+
 declare module 'vitest' {
   export interface ProvidedContext {
     postgres: TestDatabase | null;
+    pgbouncer: TestPooler | null;
   }
 }
 
 const SKIPPED = 'the PostgreSQL half of test/unit/state/backend-behaviour, test/unit/state/postgres-*, test/e2e/state-*';
+const SKIPPED_POOLER = 'test/e2e/state-pooler (PgBouncer in transaction mode)';
 
 function settings(env: NodeJS.ProcessEnv): TestDatabase {
   const fromUrl = env['SESSIONCTL_TEST_DATABASE_URL'];
@@ -46,13 +58,13 @@ function settings(env: NodeJS.ProcessEnv): TestDatabase {
   };
 }
 
-/** A pg client (not yet connected) for the test server, as the test role. */
-export function testClient(db: TestDatabase, connectionTimeoutMillis = 10_000): pg.Client {
+/** A pg client (not yet connected) for the test server (or a pooler in front of it), as the test role. */
+export function testClient(db: TestDatabase, connectionTimeoutMillis = 10_000, via?: Pick<TestPooler, 'host' | 'port'>, database = db.env['PGDATABASE']): pg.Client {
   const client = new pg.Client({
-    host: db.env['PGHOST'],
-    port: Number(db.env['PGPORT'] ?? 5432),
+    host: via?.host ?? db.env['PGHOST'],
+    port: via?.port ?? Number(db.env['PGPORT'] ?? 5432),
     user: db.env['PGUSER'],
-    database: db.env['PGDATABASE'],
+    database,
     password: db.env['PGPASSWORD'] ?? '',
     connectionTimeoutMillis,
   });
@@ -95,18 +107,59 @@ export async function sweepDeadRunSchemas(client: pg.Client, host: string): Prom
 export default async function setup(project: TestProject): Promise<void> {
   const db = settings(process.env);
   const client = testClient(db, 3000);
+  let found = false;
   try {
     await client.connect();
     await client.query('SELECT 1');
     const dropped = await sweepDeadRunSchemas(client, db.env['PGHOST'] ?? '');
     if (dropped > 0) console.log(`postgres: dropped ${dropped} test schema(s) left by runs that were killed`);
-    project.provide('postgres', db);
+    found = true;
   } catch (err) {
     const why = `no PostgreSQL server answered at ${db.base} (${(err as Error).message})`;
     if (process.env['CI'] === 'true') throw new Error(`CI=true and ${why}: the PostgreSQL state tests cannot run; .ci/run starts the local server, or set SESSIONCTL_TEST_DATABASE_URL`);
     console.log(`postgres: skipped ${SKIPPED}: ${why}; set SESSIONCTL_TEST_DATABASE_URL or PGHOST/PGUSER/PGPASSWORD/PGDATABASE (.ci/run starts the local server)`);
-    project.provide('postgres', null);
   } finally {
     await client.end().catch(() => undefined);
   }
+  project.provide('postgres', found ? db : null);
+  project.provide('pgbouncer', found ? await findPooler(db, process.env) : null);
+}
+
+/** `database` when the pooler serves it (a query answers), else null. */
+async function answers(db: TestDatabase, pooler: Pick<TestPooler, 'host' | 'port'>, database: string): Promise<string | null> {
+  const client = testClient(db, 3000, pooler, database);
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+    return database;
+  } catch {
+    return null;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** The PgBouncer of SESSIONCTL_TEST_PGBOUNCER, once it answers a query for the test role; else null (or, under CI, a failure). */
+async function findPooler(db: TestDatabase, env: NodeJS.ProcessEnv): Promise<TestPooler | null> {
+  const spec = env['SESSIONCTL_TEST_PGBOUNCER'] ?? '';
+  const m = /^(.+):(\d+)$/.exec(spec);
+  let why: string;
+  if (m === null) {
+    why = spec === '' ? 'SESSIONCTL_TEST_PGBOUNCER is not set' : `SESSIONCTL_TEST_PGBOUNCER=${spec} is not host:port`;
+  } else {
+    const pooler = { host: m[1]!, port: Number(m[2]) };
+    const client = testClient(db, 3000, pooler);
+    try {
+      await client.connect();
+      await client.query('SELECT 1');
+      return { ...pooler, statementDatabase: await answers(db, pooler, `${db.env['PGDATABASE']}_statement`) };
+    } catch (err) {
+      why = `no PgBouncer answered at ${spec} (${(err as Error).message})`;
+    } finally {
+      await client.end().catch(() => undefined);
+    }
+  }
+  if (env['CI'] === 'true') throw new Error(`CI=true and ${why}: the pooler tests cannot run; .ci/run starts PgBouncer beside PostgreSQL`);
+  console.log(`pgbouncer: skipped ${SKIPPED_POOLER}: ${why}; \`eval "$(bash .ci/pgbouncer)"\` starts one in front of the server of the PG* variables`);
+  return null;
 }

@@ -17,10 +17,13 @@ export interface Holder {
   exited: Promise<void>;
 }
 
-/** Starts a holder of the lock of `spec` and waits until it holds it (rejects with what it said otherwise). */
-export async function startHolder(spec: string, env: Record<string, string>, cwd: string): Promise<Holder> {
+/**
+ * Starts a holder of the lock of `spec` (with a PostgreSQL lease of `leaseMs`, default the
+ * backend's) and waits until it holds it (rejects with what it said otherwise).
+ */
+export async function startHolder(spec: string, env: Record<string, string>, cwd: string, leaseMs?: number): Promise<Holder> {
   if (!existsSync(dist)) throw new Error('dist/ is missing: run `npm run build` (npm test does)');
-  const child = spawn(process.execPath, [script, spec], { cwd, env: { PATH: process.env['PATH'] ?? '', ...env }, stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [script, spec, ...(leaseMs !== undefined ? [String(leaseMs)] : [])], { cwd, env: { PATH: process.env['PATH'] ?? '', ...env }, stdio: ['pipe', 'pipe', 'inherit'] });
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
   const next = async (): Promise<string> => {

@@ -1,13 +1,14 @@
 // A lock holder in its own process, for the state tests: takes the lock of the state named by
 // argv[2] (a --state value; PG* variables from the environment) with the real liveness check of
-// the CLI, prints "locked <id>", then obeys lines on stdin: "record NAME" records an entry and
+// the CLI, and a PostgreSQL lease of argv[3] ms when given, prints "locked <id>", then obeys lines on stdin: "record NAME" records an entry and
 // prints "recorded NAME" or "refused NAME <message>"; "unlock" releases and exits. It holds the
 // lock until told or killed. Uses the built dist/ (npm test builds before it runs the suite).
 import { createInterface } from 'node:readline';
 import { stateBackend } from '../../../dist/state/backend.js';
 import { processLock } from '../../../dist/cli/process-lock.js';
 
-const backend = stateBackend(process.argv[2], process.cwd(), { env: process.env });
+const lease = process.argv[3] === undefined ? {} : { lockLeaseMs: Number(process.argv[3]) };
+const backend = stateBackend(process.argv[2], process.cwd(), { env: process.env, ...lease });
 let state;
 try {
   state = await backend.openLocked(processLock());

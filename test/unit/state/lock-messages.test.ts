@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { describe, expect, test } from 'vitest';
-import { InputError } from '../../../src/diagnostics/errors.js';
+import { StateError } from '../../../src/diagnostics/errors.js';
 import { describeHolder, formatWait, lockedError, lockOwner } from '../../../src/state/lock.js';
 
 describe('describeHolder', () => {
@@ -21,9 +21,9 @@ describe('describeHolder', () => {
 describe('lockedError', () => {
   const tail = 'another apply is running (or a state command). Wait for it with --lock-timeout (such as 5m); if its holder died, release the lock with';
 
-  test('names the holder and the command that releases its lock; the location is the state', () => {
+  test('names the holder and the command that releases its lock; the location is the state; a StateError (exit 5)', () => {
     const err = lockedError('/s/state.json', { id: 'L1', pid: 4242, hostname: 'ci-7' }, 0);
-    expect(err).toBeInstanceOf(InputError);
+    expect(err).toBeInstanceOf(StateError);
     expect(err.message).toBe(`the state is locked by process 4242 on ci-7 (lock L1): ${tail} \`sessionctl state unlock L1\`.`);
     expect(err.file).toBe('/s/state.json');
   });
@@ -32,6 +32,13 @@ describe('lockedError', () => {
     const err = lockedError('pg:w1', undefined, 90_000);
     expect(err.message).toBe(`waited 90s, and the state is locked by another process (its lock cannot be read): ${tail} \`sessionctl state unlock LOCK_ID\`.`);
     expect(err.file).toBe('pg:w1');
+  });
+
+  test('a lock with a lease (PostgreSQL): when it lapses if its holder died, and that a run waiting then takes it over', () => {
+    const err = lockedError('pg:w1', { id: 'L1', pid: 4242, hostname: 'ci-7', role: 'deploy', since: '2026-03-01T10:00:00.000Z', expires: '2026-03-01T10:00:15.000Z' }, 0);
+    expect(err.message).toBe(
+      'the state is locked by process 4242 on ci-7 (role deploy) since 2026-03-01T10:00:00.000Z (lock L1): another apply is running (or a state command). Wait for it with --lock-timeout (such as 5m); if its holder died, its lease ends at 2026-03-01T10:00:15.000Z and a run waiting then takes the lock over, or release it now with `sessionctl state unlock L1`.',
+    );
   });
 });
 

@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, test } from 'vitest';
 import { InputError } from '../../../src/diagnostics/errors.js';
 import { postgresBackend } from '../../../src/state/backend.js';
-import { SCHEMA_VERSION } from '../../../src/state/postgres-schema.js';
 import type { StateEntry } from '../../../src/state/entry.js';
 import type { StateLockOptions } from '../../../src/state/lock.js';
+import { SCHEMA_VERSION } from '../../../src/state/postgres-schema.js';
 import { db, dropSchema, openConnections, sql, stateUrl, uniqueSchema } from '../../helpers/postgres.js';
 import { skipBecause } from '../../helpers/skip.js';
 

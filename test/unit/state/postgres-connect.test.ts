@@ -1,8 +1,9 @@
 import { writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { InputError } from '../../../src/diagnostics/errors.js';
-import { clientConfig, connectClient, databaseError, openPool, sqlState, table } from '../../../src/state/postgres-connect.js';
+import { clientConfig, connectClient, databaseError, openPool, readOnly, sqlState, table } from '../../../src/state/postgres-connect.js';
 import { parsePostgresUrl } from '../../../src/state/postgres-url.js';
 import { db, sql, stateUrl, uniqueSchema } from '../../helpers/postgres.js';
 import { skipBecause } from '../../helpers/skip.js';
@@ -15,7 +16,7 @@ import { tempDir } from '../../helpers/temp-dir.js';
  */
 
 const target = parsePostgresUrl('postgres://alice@db.invalid:6543/app?schema=s_1&workspace=prod&sslmode=require&application_name=ci', {});
-const saved = { PGPASSFILE: process.env['PGPASSFILE'], PGPASSWORD: process.env['PGPASSWORD'] };
+const saved = { PGPASSFILE: process.env['PGPASSFILE'], PGPASSWORD: process.env['PGPASSWORD'], PGOPTIONS: process.env['PGOPTIONS'] };
 afterEach(() => {
   for (const [k, v] of Object.entries(saved)) {
     if (v === undefined) delete process.env[k];
@@ -24,7 +25,7 @@ afterEach(() => {
 });
 
 describe('clientConfig', () => {
-  test('every setting explicit; a commit waits for the disk; read-only when asked', () => {
+  test('every setting explicit, and no startup parameter a pooler refuses (`options`)', () => {
     const { password, ...rest } = clientConfig(target, {});
     expect(rest).toStrictEqual({
       host: 'db.invalid',
@@ -35,11 +36,8 @@ describe('clientConfig', () => {
       application_name: 'ci',
       connectionTimeoutMillis: 10_000,
       keepAlive: true,
-      options: '-c synchronous_commit=on',
     });
     expect(typeof password).toBe('function');
-    expect(clientConfig(target, {}, { readOnly: true }).options).toBe('-c default_transaction_read_only=on');
-    expect(clientConfig(target, {}, { readOnly: false }).options).toBe('-c synchronous_commit=on');
   });
 
   test.each([
@@ -86,10 +84,60 @@ describe('clientConfig', () => {
   });
 
   test('a pool of `max` connections with the same settings', async () => {
-    const pool = openPool(target, {}, 3, { readOnly: true });
+    const pool = openPool(target, {}, 3);
     const options = (pool as unknown as { options: Record<string, unknown> }).options;
-    expect([options['max'], options['idleTimeoutMillis'], options['host'], options['options']]).toEqual([3, 10_000, 'db.invalid', '-c default_transaction_read_only=on']);
+    expect([options['max'], options['idleTimeoutMillis'], options['host'], 'options' in options]).toEqual([3, 10_000, 'db.invalid', false]);
     await pool.end();
+  });
+});
+
+/**
+ * The parameters of the startup message a connection sends, read by a server on loopback that
+ * then refuses it (an ErrorResponse, as a server refusing a login answers).
+ */
+async function startupParameters(connect: (port: number) => Promise<unknown>): Promise<{ parameters: Record<string, string>; error: unknown }> {
+  let message: Buffer | undefined;
+  const server = createServer((socket) => {
+    let got = Buffer.alloc(0);
+    socket.on('data', (chunk: Buffer) => {
+      got = Buffer.concat([got, chunk]);
+      if (message !== undefined || got.length < 4 || got.length < got.readInt32BE(0)) return;
+      message = got.subarray(0, got.readInt32BE(0));
+      const fields = Buffer.from('SFATAL\0C28000\0Mnot today\0\0');
+      const reply = Buffer.alloc(5 + fields.length);
+      reply.write('E');
+      reply.writeInt32BE(4 + fields.length, 1);
+      fields.copy(reply, 5);
+      socket.end(reply);
+    });
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const error = await connect((server.address() as AddressInfo).port).then(() => undefined, (e: unknown) => e);
+  await new Promise((done) => server.close(done));
+  // Length, protocol 3.0, then name and value pairs, each ended by a zero byte, and one more.
+  expect(message!.readInt32BE(4)).toBe(196608);
+  const words = message!.subarray(8, message!.length - 2).toString('utf8').split('\0');
+  const parameters: Record<string, string> = {};
+  for (let i = 0; i < words.length; i += 2) parameters[words[i]!] = words[i + 1]!;
+  return { parameters, error };
+}
+
+describe('what a connection sends at startup', () => {
+  test('user, database, application_name and client_encoding (all of which PgBouncer keeps per client), nothing else: no `options` (a stock PgBouncer refuses it), not even from the process PGOPTIONS', async () => {
+    process.env['PGOPTIONS'] = '-c synchronous_commit=off';
+    const at = (port: number) => parsePostgresUrl(`postgres://alice@127.0.0.1:${port}/app?application_name=ci`, {});
+    const direct = await startupParameters((port) => connectClient(at(port), { PGPASSWORD: 'x' }));
+    expect(direct.parameters).toStrictEqual({ user: 'alice', database: 'app', application_name: 'ci', client_encoding: 'UTF8' });
+    expect((direct.error as InputError).message).toBe('cannot connect to the state database: not today (SQLSTATE 28000)');
+    const pooled = await startupParameters(async (port) => {
+      const pool = openPool(at(port), { PGPASSWORD: 'x' }, 1);
+      try {
+        await pool.query('SELECT 1');
+      } finally {
+        await pool.end();
+      }
+    });
+    expect(pooled.parameters).toStrictEqual({ user: 'alice', database: 'app', application_name: 'ci', client_encoding: 'UTF8' });
   });
 });
 
@@ -136,6 +184,27 @@ describe.skipIf(skipBecause(db === null, 'needs a PostgreSQL server (the run pri
     await closed;
     await expect(client.query('SELECT 1')).rejects.toThrow(/Connection terminated|not queryable/);
     await client.end().catch(() => undefined);
+    await pool.end();
+  });
+});
+
+describe.skipIf(skipBecause(db === null, 'needs a PostgreSQL server (the run printed why there is none)'))('readOnly, the runner of the application\'s lookups', () => {
+  test('values travel as literals, whatever they hold: quotes, backslashes, a $2, NULL', async () => {
+    const pool = openPool(parsePostgresUrl(stateUrl(db!, uniqueSchema('connect')), db!.env), db!.env, 1);
+    const values = ["it's", 'back\\slash \\\' E\'', '$2', null, 'é ✓'];
+    const r = await readOnly(pool).query('SELECT $1::text AS a, $2::text AS b, $3::text AS c, $4::text AS d, $5::text AS e, $10::text AS j', [...values, 0, 0, 0, 0, 'ten']);
+    expect(r.rows).toEqual([{ a: values[0], b: values[1], c: '$2', d: null, e: 'é ✓', j: 'ten' }]);
+    await pool.end();
+  });
+
+  test('each query is one read-only transaction, and leaves its connection as it was', async () => {
+    const pool = openPool(parsePostgresUrl(stateUrl(db!, uniqueSchema('connect')), db!.env), db!.env, 1);
+    const setting = 'SELECT current_setting($1) AS v';
+    expect((await readOnly(pool).query<{ v: string }>(setting, ['transaction_read_only'])).rows).toEqual([{ v: 'on' }]);
+    await expect(readOnly(pool).query('CREATE TEMP TABLE t (x int)')).rejects.toThrow('cannot execute CREATE TABLE in a read-only transaction');
+    // The pool's one connection: neither read-only nor inside a transaction after either.
+    expect((await pool.query<{ v: string }>(setting, ['transaction_read_only'])).rows).toEqual([{ v: 'off' }]);
+    await pool.query('CREATE TEMP TABLE t (x int)');
     await pool.end();
   });
 });

@@ -4,12 +4,13 @@ import { postgresBackend } from '../../../src/state/backend.js';
 import type { StateEntry } from '../../../src/state/entry.js';
 import { lockOwner, type StateLockOptions } from '../../../src/state/lock.js';
 import { openPool } from '../../../src/state/postgres-connect.js';
-import { SCHEMA_VERSION } from '../../../src/state/postgres-schema.js';
+import { SCHEMA_VERSION, workspaceLockKeys } from '../../../src/state/postgres-schema.js';
 import type { PostgresStateStore } from '../../../src/state/postgres-store.js';
 import { parsePostgresUrl } from '../../../src/state/postgres-url.js';
 import { PostgresWriter } from '../../../src/state/postgres-writer.js';
 import { db, dropSchema, sql, stateUrl, uniqueSchema } from '../../helpers/postgres.js';
 import { skipBecause } from '../../helpers/skip.js';
+import { testClient } from '../../setup/postgres.js';
 
 /**
  * What only the PostgreSQL backend has: the schema created on first use and versioned, workspaces
@@ -33,6 +34,20 @@ function entry(name: string): StateEntry {
   return { name, user_id: 'u1', session_id: `trs_${name}`, mcp_url: 'm', tool_router_tools: [], config_version: 1, body_hash: 'h', body: null, applied_at: '2026-03-01T10:00:00.000Z' };
 }
 
+/** The tables as sessionctl made them at version 2 (a migration is never edited, so this layout is fixed). */
+async function createVersion2(schema: string): Promise<void> {
+  await sql(db!, `CREATE SCHEMA "${schema}"`);
+  await sql(db!, `CREATE TABLE "${schema}".schema_migrations (version integer PRIMARY KEY, description text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+  await sql(
+    db!,
+    `CREATE TABLE "${schema}".entries (workspace text NOT NULL, name text NOT NULL, user_id text NOT NULL, session_id text NOT NULL, mcp_url text NOT NULL,
+      tool_router_tools jsonb NOT NULL, config_version bigint, body_hash text NOT NULL, body json, applied_at timestamptz NOT NULL, pending_create jsonb,
+      superseded jsonb, updated_at timestamptz NOT NULL DEFAULT now(), file text, PRIMARY KEY (workspace, name, user_id))`,
+  );
+  await sql(db!, `CREATE TABLE "${schema}".locks (workspace text PRIMARY KEY, lock_id text NOT NULL, pid integer, hostname text, role text NOT NULL DEFAULT current_user, backend_pid integer NOT NULL, since timestamptz NOT NULL DEFAULT now())`);
+  await sql(db!, `INSERT INTO "${schema}".schema_migrations (version, description) VALUES (2, 'v2')`);
+}
+
 describe.skipIf(skipBecause(db === null, 'needs a PostgreSQL server (the run printed why there is none)'))('the PostgreSQL state schema', () => {
   const backend = (schema: string, workspace = 'default') => postgresBackend(stateUrl(db!, schema, workspace), { env: db!.env });
 
@@ -44,7 +59,7 @@ describe.skipIf(skipBecause(db === null, 'needs a PostgreSQL server (the run pri
     const versions = await sql<{ version: number; description: string }>(db!, `SELECT version, description FROM "${schema}".schema_migrations ORDER BY version`);
     expect(versions.map((v) => v.version)).toEqual([SCHEMA_VERSION]);
     expect(versions[0]!.description).toBe(
-      'created at version 4: entries (one row per workspace, manifest name and user id) and locks (one row per workspace); entries.file: the manifest file an entry was applied from, which scopes `apply --prune`; bindings: the service (base URL, key fingerprint) each workspace was applied against',
+      'created at version 4: entries (one row per workspace, manifest name and user id) and locks (one row per workspace); entries.file: the manifest file an entry was applied from, which scopes `apply --prune`; locks.expires_at: the lock is a lease its holder renews (it works through a transaction-mode pooler); backend_pid only for a lock of an older sessionctl; bindings: the service (base URL, key fingerprint) each workspace was applied against',
     );
     const tables = await sql<{ table_name: string }>(db!, 'SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY 1', [schema]);
     expect(tables.map((t) => t.table_name)).toEqual(['bindings', 'entries', 'locks', 'schema_migrations']);
@@ -78,10 +93,39 @@ describe.skipIf(skipBecause(db === null, 'needs a PostgreSQL server (the run pri
     expect(versions.map((v) => [v.version, v.description])).toEqual([
       [1, 'v1'],
       [2, 'entries.file: the manifest file an entry was applied from, which scopes `apply --prune`'],
+      [3, 'locks.expires_at: the lock is a lease its holder renews (it works through a transaction-mode pooler); backend_pid only for a lock of an older sessionctl'],
       [4, 'bindings: the service (base URL, key fingerprint) each workspace was applied against'],
     ]);
     expect(SCHEMA_VERSION).toBe(4);
     expect((await backend(schema).load()).list()).toEqual([{ ...entry('new'), file: 'm/new.yaml' }, entry('old')]);
+  });
+
+  test('a schema at version 2 whose lock an older sessionctl holds (an advisory lock, no lease): read and named as it is; the first run upgrades it and then waits for that lock; `state unlock` works on either version', async () => {
+    const schema = fresh();
+    await createVersion2(schema);
+    const older = testClient(db!);
+    await older.connect();
+    try {
+      const keys = workspaceLockKeys(parsePostgresUrl(stateUrl(db!, schema), db!.env));
+      await older.query('SELECT pg_advisory_lock($1, $2)', keys);
+      await older.query(`INSERT INTO "${schema}".locks (workspace, lock_id, pid, hostname, backend_pid) VALUES ('default', 'L-v2', 77, 'old-host', pg_backend_pid())`);
+      expect(await backend(schema).lockHolder()).toMatchObject({ id: 'L-v2', pid: 77, hostname: 'old-host' });
+      let paused = 0;
+      const sleep = async () => void (paused++ === 0 && (await older.query('SELECT pg_advisory_unlock($1, $2)', keys)));
+      const state = await backend(schema).openLocked({ ...lock(), timeoutMs: 60_000, sleep });
+      expect(paused).toBe(1);
+      expect(await sql(db!, `SELECT max(version) AS v FROM "${schema}".schema_migrations`)).toEqual([{ v: 3 }]);
+      expect((await backend(schema).lockHolder())?.pid).toBe(4242);
+      await state.unlock();
+      // An older run's row on a schema still at version 2: `state unlock` removes it.
+      const other = fresh();
+      await createVersion2(other);
+      await sql(db!, `INSERT INTO "${other}".locks (workspace, lock_id, pid, hostname, backend_pid) VALUES ('default', 'L-v2', 77, 'old-host', 1)`);
+      expect((await backend(other).forceUnlock('L-v2')).holder).toStrictEqual({ id: 'L-v2', pid: 77, hostname: 'old-host', role: db!.env['PGUSER'], since: expect.any(String) });
+      expect(await sql(db!, `SELECT version FROM "${other}".schema_migrations`)).toEqual([{ version: 2 }]);
+    } finally {
+      await older.end();
+    }
   });
 
   test('eight first runs at once, on eight workspaces: one creates the schema, all of them work', async () => {
@@ -158,11 +202,11 @@ describe.skipIf(skipBecause(db === null, 'needs a PostgreSQL server (the run pri
     expect((await backend(schema, 'production').load()).list().map((e) => e.name)).toEqual(['b']);
   });
 
-  test('the lock row says who holds the lock; it goes with the lock', async () => {
+  test('the lock row says who holds the lock and until when (a lease of 15 s by default, no server connection); it goes with the lock', async () => {
     const schema = fresh();
     const state = await backend(schema, 'ci').openLocked(lock(31337));
-    const rows = await sql(db!, `SELECT workspace, pid, hostname, role, backend_pid > 0 AS has_backend FROM "${schema}".locks`);
-    expect(rows).toEqual([{ workspace: 'ci', pid: 31337, hostname: lockOwner(1).hostname, role: db!.env['PGUSER'], has_backend: true }]);
+    const rows = await sql(db!, `SELECT workspace, pid, hostname, role, backend_pid, expires_at - since AS lease FROM "${schema}".locks`);
+    expect(rows).toEqual([{ workspace: 'ci', pid: 31337, hostname: lockOwner(1).hostname, role: db!.env['PGUSER'], backend_pid: null, lease: { seconds: 15 } }]);
     await state.unlock();
     expect(await sql(db!, `SELECT * FROM "${schema}".locks`)).toEqual([]);
   });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, test } from 'vitest';
-import { InputError } from '../../../src/diagnostics/errors.js';
+import { StateError } from '../../../src/diagnostics/errors.js';
 import { postgresBackend, type StateBackend } from '../../../src/state/backend.js';
 import type { StateEntry } from '../../../src/state/entry.js';
 import type { StateLockOptions } from '../../../src/state/lock.js';
@@ -10,8 +10,8 @@ import { skipBecause } from '../../helpers/skip.js';
 
 /**
  * The PostgreSQL store around its lock, on the real server of this run: what happens to writes in
- * flight at unlock, to a store whose lock connection died, to an open that fails half-way, and
- * which connections stay open afterwards (none: each test's connections carry an
+ * flight at unlock, to a store whose lease is renewed or found gone, to an open that fails
+ * half-way, and which connections stay open afterwards (none: each test's connections carry an
  * application_name of their own, so they can be counted).
  */
 
@@ -26,11 +26,11 @@ function entry(name: string, over: Partial<StateEntry> = {}): StateEntry {
   return { name, user_id: 'u1', session_id: `trs_${name}`, mcp_url: 'm', tool_router_tools: [], config_version: 1, body_hash: 'h', body: null, applied_at: '2026-03-01T10:00:00.000Z', ...over };
 }
 
-function fresh(): { backend: StateBackend; schema: string; app: string } {
+function fresh(lockLeaseMs?: number): { backend: StateBackend; schema: string; app: string } {
   const schema = uniqueSchema('store');
   schemas.push(schema);
   const app = `storetest-${randomBytes(4).toString('hex')}`;
-  return { backend: postgresBackend(`${stateUrl(db!, schema)}&application_name=${app}`, { env: db!.env }), schema, app };
+  return { backend: postgresBackend(`${stateUrl(db!, schema)}&application_name=${app}`, { env: db!.env, ...(lockLeaseMs !== undefined ? { lockLeaseMs } : {}) }), schema, app };
 }
 
 describe.skipIf(skipBecause(db === null, 'needs a PostgreSQL server (the run printed why there is none)'))('the PostgreSQL state store', () => {
@@ -83,35 +83,53 @@ describe.skipIf(skipBecause(db === null, 'needs a PostgreSQL server (the run pri
     await expect(state.forget('c', 'u1')).rejects.toThrow(/^PostgresStateStore\.forget called without the lock$/);
   });
 
-  test('a write fenced out (the lock row gone) is an InputError that names the lock and the entry', async () => {
+  test('a write fenced out (the lock row gone) is a StateError that names the lock and the entry', async () => {
     const { backend, schema } = fresh();
     const state = (await backend.openLocked(lock())) as PostgresStateStore;
     await sql(db!, `DELETE FROM "${schema}".locks`);
     // Not `rejects.toThrow`: it passes on a rejection with no value at all.
     const err = await state.forget('a', 'u1').then(() => undefined, (e: unknown) => e);
-    expect(err).toBeInstanceOf(InputError);
-    expect((err as InputError).message).toBe(
-      `the state lock ${state.lockId} is no longer held (released with \`sessionctl state unlock\`, or taken by another run after this one's connection was lost); "a" for user "u1" was not written`,
+    expect(err).toBeInstanceOf(StateError);
+    expect((err as StateError).message).toBe(
+      `the state lock ${state.lockId} is no longer held (released with \`sessionctl state unlock\`, or taken over by another run after its lease lapsed); "a" for user "u1" was not written`,
     );
     await state.unlock();
   });
 
-  test('the connection that holds the lock dies: later writes are refused with the reason, and unlock still closes everything', async () => {
-    const { backend, schema, app } = fresh();
+  test('the lease is renewed while the store holds the lock (every third of it), on the database clock', async () => {
+    const { backend, schema } = fresh(600);
     const state = await backend.openLocked(lock());
-    const [row] = await sql<{ backend_pid: number }>(db!, `SELECT backend_pid FROM "${schema}".locks`);
-    await sql(db!, 'SELECT pg_terminate_backend($1, 5000)', [row!.backend_pid]);
-    // The client hears of it asynchronously; until then a write still passes the fence (the row is there, nobody else holds the lock).
-    let refused: unknown;
-    for (let i = 0; i < 500 && refused === undefined; i++) refused = await state.record(entry(`w${i}`)).then(() => undefined, (e: unknown) => e);
-    expect((refused as Error).message).toMatch(/^the connection that held the state lock failed \(.+\); "w\d+" for user "u1" was not written$/);
-    await expect(state.forget('w0', 'u1')).rejects.toThrow(/^the connection that held the state lock failed \(.+\); "w0" for user "u1" was not written$/);
+    const end = async () => (await sql<{ e: Date }>(db!, `SELECT expires_at AS e FROM "${schema}".locks`))[0]!.e.getTime();
+    const first = await end();
+    let later = first;
+    for (let i = 0; i < 500 && later === first; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      later = await end();
+    }
+    expect(later).toBeGreaterThan(first);
     await state.unlock();
+    expect(await sql(db!, `SELECT * FROM "${schema}".locks`)).toEqual([]);
+  });
+
+  test('a renewal that finds the lock gone stops every later write before it reaches the database; unlock leaves the row of the run that took over, and closes everything', async () => {
+    const { backend, schema, app } = fresh(300);
+    const state = (await backend.openLocked(lock())) as PostgresStateStore;
+    const id = state.lockId!;
+    // Another run takes over (as after `state unlock`); the entries table goes, so that any write
+    // that still reached the database would fail as a database error, not as the lock gone.
+    await sql(db!, `UPDATE "${schema}".locks SET lock_id = 'L-next', pid = 5151`);
+    await sql(db!, `DROP TABLE "${schema}".entries`);
+    const gone = `the state lock ${id} is no longer held (released with \`sessionctl state unlock\`, or taken over by another run after its lease lapsed); "w" for user "u1" was not written`;
+    let refused = '';
+    for (let i = 0; i < 500 && refused !== gone; i++) {
+      refused = await state.record(entry('w')).then(() => '', (e: unknown) => (e as Error).message);
+      if (refused !== gone) await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(refused).toBe(gone);
+    await expect(state.forget('w', 'u1')).rejects.toThrow(gone);
+    await state.unlock();
+    expect(await sql(db!, `SELECT lock_id, pid FROM "${schema}".locks`)).toEqual([{ lock_id: 'L-next', pid: 5151 }]);
     expect(await openConnections(db!, app)).toBe(0);
-    // The row is left behind (the unlock could not remove it); it names a lock nobody holds, so the next run takes over.
-    const next = await backend.openLocked(lock(5151));
-    expect((await backend.lockHolder())?.pid).toBe(5151);
-    await next.unlock();
   });
 
   test('an open that fails after taking the lock (a row that is not an entry) releases it and closes its connections', async () => {

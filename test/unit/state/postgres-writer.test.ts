@@ -97,6 +97,40 @@ describe.skipIf(skipBecause(db === null, 'needs a PostgreSQL server (the run pri
     await close();
   });
 
+  test('no named prepared statement is left on the connection (a transaction-mode pooler cannot keep one: 42P05)', async () => {
+    const { pool, target, lockId, rows, close } = await writer();
+    const w = new PostgresWriter(pool, target, lockId, 1);
+    await Promise.all(Array.from({ length: 20 }, (_, i) => w.upsert(entry(`m${i}`))));
+    await w.delete('m0', 'u1');
+    // The pool has one connection: the one every write went over.
+    expect((await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_prepared_statements')).rows).toEqual([{ n: 0 }]);
+    expect(await rows()).toHaveLength(19);
+    await close();
+  });
+
+  test("each write's transaction, and it alone, has synchronous_commit on, whatever the connection's setting", async () => {
+    const { target, lockId, rows, close } = await writer();
+    const c = testClient(db!);
+    await c.connect();
+    await c.query('SET synchronous_commit = off');
+    const seen: string[] = [];
+    const show = async () => (await c.query<{ synchronous_commit: string }>('SHOW synchronous_commit')).rows[0]!.synchronous_commit;
+    // A pool of one connection that runs each write inside a transaction of its own, to look at the setting before the commit.
+    const query = async (config: pg.QueryConfig) => {
+      await c.query('BEGIN');
+      const r = await c.query(config);
+      seen.push(`in: ${await show()}`);
+      await c.query('COMMIT');
+      seen.push(`after: ${await show()}`);
+      return r;
+    };
+    await new PostgresWriter({ query } as unknown as pg.Pool, target, lockId, 1).upsert(entry('a'));
+    expect(seen).toEqual(['in: on', 'after: off']);
+    expect(await rows()).toEqual([{ name: 'a', config_version: '1' }]);
+    await c.end();
+    await close();
+  });
+
   test('over one connection: the first write goes alone, the writes queued meanwhile share one statement, at most 500 to a statement', async () => {
     const { pool, target, lockId, rows, close } = await writer();
     const seen = watched(pool);
