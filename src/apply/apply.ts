@@ -198,6 +198,8 @@ async function itemTask(item: PlanItem, ctx: StepContext): Promise<AppliedItem> 
     if (created.session !== undefined && item.action === 'replace') await retireStep(out, item, ctx);
   } else if (item.action === 'update') {
     out = await updateStep(item, ctx);
+  } else if (item.action === 'unknown') {
+    out = unread(item);
   } else {
     out = unchanged(item, ctx);
   }
@@ -205,6 +207,15 @@ async function itemTask(item: PlanItem, ctx: StepContext): Promise<AppliedItem> 
   if (out.outcome === 'skipped') return skipped({ kind: 'item', item }, ctx.signal?.reason);
   if (out.outcome !== 'failed' && out.outcome !== 'outcome-unknown') await cleanupStep(out, item, ctx);
   return out;
+}
+
+/**
+ * A recorded session refresh could not read: nothing is sent, and it is not `unchanged` (nobody
+ * saw it), but `failed`, as its read was. The finding is the plan's `state/refresh-failed`.
+ */
+function unread(item: PlanItem): AppliedItem {
+  const r = item.recorded!;
+  return { name: item.name, file: item.file, user_id: item.user_id, action: item.action, outcome: 'failed', session_id: r.session_id, mcp_url: r.mcp_url, tool_router_tools: r.tool_router_tools, drifted: false, drift: [], diagnostics: [], diff: '' };
 }
 
 function unchanged(item: PlanItem, ctx: StepContext): AppliedItem {

@@ -282,6 +282,35 @@ onEachState((fresh) => (w = fresh), () => {
     });
   });
 
+  describe('a recorded session that refresh could not read', () => {
+    test('is failed, not unchanged: nothing is sent for it, what an earlier replace left waits, and the entry stays as it was', async () => {
+      await run(A);
+      const old = (await entry('a'))!;
+      const s = await w.open();
+      await s.record({ ...old, superseded: ['trs_leftover00001'] });
+      await s.unlock();
+      const before = await w.entries();
+      await fault({ route: 'get', status: 503, times: 1 });
+      const { buildPlan } = await import('../../../src/plan/plan.js');
+      const { refreshPlan } = await import('../../../src/plan/refresh.js');
+      const { applyPlan } = await import('../../../src/apply/apply.js');
+      const state = await w.open();
+      let result;
+      try {
+        const plan = await refreshPlan(buildPlan(w.docs(A), state), { getSession: (id) => w.client.getSession(id), concurrency: 1 });
+        expect(plan.items.map((i) => [i.action, i.reason])).toStrictEqual([['unknown', 'unreadable']]);
+        result = await applyPlan(plan, { api: client(), state, cwd: w.dir, now });
+      } finally {
+        await state.unlock();
+      }
+      expect(result.items.map((i) => [i.action, i.outcome, i.session_id, i.mcp_url, i.drifted, i.diagnostics])).toStrictEqual([['unknown', 'failed', old.session_id, old.mcp_url, false, []]]);
+      expect(result.tally).toStrictEqual({ created: 0, updated: 0, replaced: 0, deleted: 0, unchanged: 0, drifted: 0, failed: 1 });
+      expect(result.diagnostics.map((d) => [d.code, d.severity])).toStrictEqual([['state/refresh-failed', 'error']]);
+      expect([await w.received('update'), await w.received('delete'), await w.received('create')]).toStrictEqual([0, 0, 1]);
+      expect(await w.entries()).toStrictEqual(before);
+    });
+  });
+
   describe('a state write that fails', () => {
     test('after an update: failed, with the session named; the entry stays as it was', async () => {
       const { buildPlan } = await import('../../../src/plan/plan.js');
