@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { InputError } from '../diagnostics/errors.js';
+import { StateError } from '../diagnostics/errors.js';
 import { compareEntries, entryKey, type StateEntry } from './entry.js';
 import type { StateLockOptions } from './lock.js';
 import { connectClient, databaseError, openPool, type Env } from './postgres-connect.js';
@@ -123,7 +123,7 @@ export class PostgresStateStore implements LockedState {
   private track(what: 'record' | 'forget', name: string, userId: string, write: (held: Held) => Promise<void>): Promise<void> {
     const held = this.held;
     if (held === undefined) return Promise.reject(new Error(`PostgresStateStore.${what} called without the lock`));
-    if (this.lost !== undefined) return Promise.reject(new InputError(`the connection that held the state lock failed (${this.lost.message}); "${name}" for user "${userId}" was not written`, this.location));
+    if (this.lost !== undefined) return Promise.reject(new StateError(`the connection that held the state lock failed (${this.lost.message}); "${name}" for user "${userId}" was not written`, this.location));
     const done = write(held).catch((err: unknown) => {
       if (err instanceof LockGone) throw this.lockGone(held.id, name, userId);
       throw databaseError(err, this.target, `${what === 'record' ? 'record' : 'remove'} "${name}" for user "${userId}" in the state`);
@@ -134,8 +134,8 @@ export class PostgresStateStore implements LockedState {
     return done;
   }
 
-  private lockGone(id: string, name: string, userId: string): InputError {
-    return new InputError(
+  private lockGone(id: string, name: string, userId: string): StateError {
+    return new StateError(
       `the state lock ${id} is no longer held (released with \`sessionctl state unlock\`, or taken by another run after this one's connection was lost); "${name}" for user "${userId}" was not written`,
       this.location,
     );

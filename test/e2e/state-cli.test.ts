@@ -97,8 +97,8 @@ const cases: Case[] = [
   { name: 'push-stdin-forced', argv: ['state', 'push', '-', '--state', '@S', '--force'], exit: 0, stdin: JSON.stringify(old) },
   { name: 'unlock-not-locked', argv: ['state', 'unlock', '0f0e0d0c-0b0a-4000-8000-000000000000', '--state', '@S'], exit: 2, perBackend: true },
   // A run holds the lock from here on (see `hold`).
-  { name: 'rm-locked', argv: ['state', 'rm', 'support', '--state', '@S'], exit: 2, perBackend: true },
-  { name: 'rm-locked-waits', argv: ['state', 'rm', 'support', '--state', '@S', '--lock-timeout', '300ms'], exit: 2, perBackend: true },
+  { name: 'rm-locked', argv: ['state', 'rm', 'support', '--state', '@S'], exit: 5, perBackend: true },
+  { name: 'rm-locked-waits', argv: ['state', 'rm', 'support', '--state', '@S', '--lock-timeout', '300ms'], exit: 5, perBackend: true },
   { name: 'unlock-wrong-id', argv: ['state', 'unlock', '0f0e0d0c-0b0a-4000-8000-000000000000', '--state', '@S'], exit: 2, perBackend: true },
   { name: 'unlock', argv: ['state', 'unlock', '@LOCK', '--state', '@S'], exit: 0, perBackend: true },
   { name: 'rm-after-unlock-json', argv: ['state', 'rm', 'support', '--state', '@S', '--format', 'json'], exit: 0 },

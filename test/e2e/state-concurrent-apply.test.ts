@@ -62,7 +62,7 @@ async function race(kind: 'postgres' | 'file', extra: readonly string[]): Promis
     expect([first.code, summary(first)]).toEqual([0, created]);
     const idle = [0, `0 created, ${MANIFESTS} unchanged`];
     if (extra.length > 0) expect([second.code, summary(second)]).toEqual(idle);
-    else if (second.code !== 0) expect([second.code, second.stderr]).toEqual([2, expect.stringMatching(/the state is locked by process \d+ on \S+( \(role \w+\))? since \S+ \(lock [0-9a-f-]{36}\): another apply is running/)]);
+    else if (second.code !== 0) expect([second.code, second.stderr]).toEqual([5, expect.stringMatching(/the state is locked by process \d+ on \S+( \(role \w+\))? since \S+ \(lock [0-9a-f-]{36}\): another apply is running/)]);
     else expect([second.code, summary(second)]).toEqual(idle);
   }
 }
