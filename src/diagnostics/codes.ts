@@ -169,6 +169,14 @@ export function isLockedCode(code: Code): boolean {
 const lockedYaml = new Set<string>(['yaml/syntax', 'yaml/duplicate-key', 'yaml/tab-indent', 'yaml/excessive-aliases', 'yaml/unknown-tag', 'yaml/non-string-key']);
 
 /**
+ * Codes whose errors mean the state could not be written: exit code 5, as a StateError that ends
+ * a run would be, even when every request went through.
+ */
+export function isStateCode(code: Code): boolean {
+  return code === 'state/write-failed';
+}
+
+/**
  * Codes whose errors mean the service failed or refused (a create, a read): exit code 3, as an
  * ApiError that ends a run would be, even when other manifests went through.
  */
