@@ -91,7 +91,7 @@ describe('faults', () => {
     await fault({ route: 'create', hold: true, times: 2 });
     const first = create();
     // Arrived (counted at once), and held: not handled however long nothing releases it.
-    for (let i = 0; i < 200 && (await stats()).routes.create?.received !== 1; i++) await new Promise((r) => setImmediate(r));
+    for (let i = 0; i < 200 && (await stats()).routes.create?.received !== 1; i++) await new Promise((r) => setTimeout(r, 10));
     expect((await stats()).routes.create).toEqual({ received: 1, handled: 0 });
     expect((await health()).sessions).toBe(0);
     expect((await call(emu.url, 'POST', '/_emulator/faults/release')).json).toEqual({ released: 1 });
@@ -100,7 +100,7 @@ describe('faults', () => {
     // With a status, the answer waits too; a reset lets every held request go on.
     await fault({ route: 'get', status: 503, hold: true });
     const get = call(emu.url, 'GET', `${SESSION}/trs_nothere00001`, { key: KEY });
-    for (let i = 0; i < 200 && (await stats()).routes.get?.received !== 1; i++) await new Promise((r) => setImmediate(r));
+    for (let i = 0; i < 200 && (await stats()).routes.get?.received !== 1; i++) await new Promise((r) => setTimeout(r, 10));
     await call(emu.url, 'POST', '/_emulator/reset');
     expect((await get).status).toBe(503);
   });
