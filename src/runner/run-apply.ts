@@ -5,6 +5,7 @@ import type { StateLockOptions } from '../state/file-lock.js';
 import { RateLimiter } from '../util/throttle.js';
 import type { Connect } from './connection.js';
 import { loadAndValidate, type ValidatedManifests } from './inputs.js';
+import { underLock } from './locked.js';
 import { maskReport, outcomeOf, type RunBase, type RunOutcome } from './outcome.js';
 import { planOptions, refreshable } from './plan-options.js';
 import { staleness, type SavedPlan } from './saved-plan.js';
@@ -68,7 +69,7 @@ async function applyInputs(paths: readonly string[], inputs: ValidatedManifests,
   }
 
   const state = await options.state.openLocked(options.lock);
-  try {
+  return underLock(state, async () => {
     let plan = buildPlan(inputs.documents, state, planned);
     if (options.saved !== undefined) {
       const stale = staleness(plan, options.saved, inputs.sensitive);
@@ -90,9 +91,7 @@ async function applyInputs(paths: readonly string[], inputs: ValidatedManifests,
     } finally {
       await api.close();
     }
-  } finally {
-    await state.unlock();
-  }
+  });
 }
 
 function needsService(plan: Plan): boolean {

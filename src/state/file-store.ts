@@ -135,7 +135,7 @@ export class FileStateStore implements LockedState {
     try {
       holder = await readFileLock(this.path);
     } catch (err) {
-      throw new StateError(`the state file was not written: its lock cannot be read (${reason(err)})`, this.path, { cause: err });
+      throw new StateError(`the state lock cannot be read (${reason(err)}); nothing was written`, this.path, { cause: err });
     }
     if (id !== undefined && holder?.id !== id) {
       throw new StateError(`the state lock ${id} is no longer held (it was released with \`sessionctl state unlock\`, or its folder was moved); the state file was not written`, this.path);
@@ -144,7 +144,7 @@ export class FileStateStore implements LockedState {
       await mkdir(dirname(this.path), { recursive: true });
       await writeFileAtomic(this.path, JSON.stringify(this.toJSON(), null, 2) + '\n', { mode: 0o600 });
     } catch (err) {
-      throw new StateError(`the state file was not written: ${reason(err)}`, this.path, { cause: err });
+      throw new StateError(`the state file cannot be written (${reason(err)})`, this.path, { cause: err });
     }
   }
 }

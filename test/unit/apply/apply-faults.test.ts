@@ -324,7 +324,9 @@ onEachState((fresh) => (w = fresh), () => {
       const [item] = result.items;
       const live = await w.client.getSession(old.session_id);
       expect([item!.outcome, item!.session_id, item!.mcp_url, item!.tool_router_tools]).toStrictEqual(['failed', old.session_id, live.mcp.url, live.tool_router_tools]);
-      expect(item!.diagnostics.map((d) => [d.code, d.severity, d.message])).toStrictEqual([['state/write-failed', 'error', `a: session ${old.session_id} was updated, but the state could not be written: disk full`]]);
+      expect(item!.diagnostics.map((d) => [d.code, d.severity, d.message, d.hint])).toStrictEqual([
+        ['state/write-failed', 'error', `a: session ${old.session_id} was updated, but the state could not be written: disk full`, 'apply again once the state can be written: it reads the session, sends the update again (it changes nothing more) and records it'],
+      ]);
       expect(await w.entries()).toStrictEqual([old]);
     });
 
@@ -340,7 +342,13 @@ onEachState((fresh) => (w = fresh), () => {
       const [item] = result.items;
       expect([item!.outcome, item!.replaced_session]).toStrictEqual(['failed', undefined]);
       expect(item!.diagnostics.map((d) => [d.code, d.severity, d.message])).toStrictEqual([['state/write-failed', 'error', `a: session ${item!.session_id} was created, but the state could not be written: disk full`]]);
+      const stateArg = state.location.startsWith('postgres://') ? ` --state '${state.location}'` : '';
+      expect(item!.diagnostics[0]!.hint).toBe(
+        `once the state can be written again, adopt the session with \`sessionctl import a ${item!.session_id} m/a.yaml${stateArg}\`; until then the state holds a create of unknown outcome for a, and apply sends nothing for it`,
+      );
       expect((await w.entries()).find((e) => e.user_id === 'alice')).toStrictEqual(old);
+      // What the state holds for the new user: the create's intent, which blocks the next run until the session is adopted.
+      expect((await w.entries()).find((e) => e.user_id === 'alice-2')?.pending_create?.status).toBe('in-flight');
       expect(await w.live()).toContain(old.session_id);
     });
   });

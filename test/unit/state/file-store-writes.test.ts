@@ -109,7 +109,7 @@ describe('a state whose folder is replaced by a file while it is held (the state
     await rm(dir, { recursive: true });
     await writeFile(dir, 'not a folder');
     const err = await stateFailure(s.record(entry('b')));
-    expect(err.message).toBe(`the state file was not written: its lock cannot be read (ENOTDIR: not a directory, open '${path}.lock')`);
+    expect(err.message).toBe(`the state lock cannot be read (ENOTDIR: not a directory, open '${path}.lock'); nothing was written`);
     expect(err.file).toBe(path);
     expect(readFileSync(dir, 'utf8')).toBe('not a folder');
   });
