@@ -109,7 +109,7 @@ function unrecordedHint(item: PlanItem, sessionId: string, ctx: StepContext): st
   const until = `until then the state holds a create of unknown outcome for ${item.name}, and apply sends nothing for it`;
   if (held === undefined) return `once the state can be written again, adopt the session with \`${command}\`; ${until}`;
   // import refuses a name that records another session: the replaced one is forgotten first, and lives on.
-  return `once the state can be written again, adopt the session with \`sessionctl state rm ${item.name}\` and then \`${command}\` (the state still records ${held}, which then stays alive until it is deleted); ${until}`;
+  return `once the state can be written again, adopt the session with \`sessionctl state rm ${item.name}\` and then \`${command}\` (the state still records ${held}: forgotten, it stays alive until it is deleted by hand); ${until}`;
 }
 
 /**
@@ -229,12 +229,11 @@ export async function deleteSession(sessionId: string, ctx: StepContext): Promis
 export async function retireStep(out: AppliedItem, item: PlanItem, ctx: StepContext): Promise<void> {
   const replaced = item.replaces;
   if (replaced === undefined) return;
-  if (replaced.name !== item.name || replaced.user_id !== item.user_id) {
-    await Promise.all(ctx.writes);
-    // The new entry could not be written: the old one is all the state knows of either session.
-    if (out.outcome === 'failed') return;
-    await ctx.state.forget(replaced.name, replaced.user_id);
-  }
+  await Promise.all(ctx.writes);
+  // The new entry could not be written: the old one is all the state knows of either session,
+  // and it is not replaced (nothing deletes it).
+  if (out.outcome === 'failed') return;
+  if (replaced.name !== item.name || replaced.user_id !== item.user_id) await ctx.state.forget(replaced.name, replaced.user_id);
   out.replaced_session = replaced.session_id;
 }
 
