@@ -1,4 +1,4 @@
-import { catalogue, docsAnchor, isInputCode, isLockedCode, type Code, type CodeInfo } from '../../src/diagnostics/codes.js';
+import { catalogue, docsAnchor, isInputCode, isLockedCode, isServiceCode, isStateCode, type Code, type CodeInfo } from '../../src/diagnostics/codes.js';
 
 /** What each stage prefix means, in pipeline order. A prefix not listed here still gets a section. */
 const stages: ReadonlyArray<{ prefix: string; title: string; about: string }> = [
@@ -32,6 +32,8 @@ const stages: ReadonlyArray<{ prefix: string; title: string; about: string }> = 
 
 function exitNote(code: Code, info: CodeInfo): string {
   if (isInputCode(code) && info.severity === 'error') return 'exit code 2';
+  if (isStateCode(code) && info.severity === 'error') return 'exit code 5';
+  if (isServiceCode(code) && info.severity === 'error') return 'exit code 3';
   if (info.severity === 'error') return 'exit code 1';
   if (info.severity === 'warning') return 'exit code 1 only with `--strict`';
   return 'does not change the exit code';

@@ -5,7 +5,8 @@ import type { PlanAction } from '../plan/plan.js';
 /**
  * - `created` / `updated` / `replaced` / `deleted`: done, and the state records it;
  * - `unchanged`: nothing was sent; the recorded session stands;
- * - `failed`: the service refused or failed the request; the state keeps what it had;
+ * - `failed`: the service refused or failed the request, the recorded session could not be read
+ *   (nothing was sent), or the state could not record what was done; the state keeps what it had;
  * - `outcome-unknown`: a create was sent but its outcome is unknown (timeout, reset, a malformed
  *   answer, an interruption): the state records it as such, and no later run creates it again
  *   without being told to;

@@ -1,9 +1,13 @@
 import { verifySession } from '../config/verify.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { StateError } from '../diagnostics/errors.js';
+import { atDocument } from '../manifest/at-document.js';
 import type { Deletion, Plan, PlanItem } from '../plan/plan.js';
 import type { LockedState } from '../state/store.js';
 import type { RateLimiter } from '../util/throttle.js';
-import { cleanupStep, createStep, deletionStep, retireStep, updateStep, type ApplyApi, type StepContext } from './steps.js';
+import { guardWrites } from './state-writes.js';
+import { deletionStep } from './deletion-step.js';
+import { cleanupStep, createStep, retireStep, updateStep, type ApplyApi, type StepContext } from './steps.js';
 import type { AppliedItem, ApplyOutcome } from './applied-item.js';
 import type { ApplyTally } from './tally.js';
 
@@ -61,12 +65,14 @@ type Task = { kind: 'item'; item: PlanItem } | { kind: 'delete'; deletion: Delet
  * rate limit, verifies every answer against the declared config, and records each change in the
  * state as it happens (a create's intent before its request leaves). Failures are values: one
  * failed request does not stop the others. On the signal no request starts; the run waits a
- * bounded time for those in flight and marks any create still unanswered as outcome unknown.
+ * bounded time for those in flight and marks any create still unanswered as outcome unknown. A
+ * state that cannot be written stops the run too: no task starts after the first write that
+ * failed, those under way finish, and the result says what was done and what was not recorded.
  */
 export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<ApplyResult> {
   const ctx: StepContext = {
     api: options.api,
-    state: options.state,
+    state: guardWrites(options.state),
     now: options.now ?? (() => new Date()),
     cwd: options.cwd,
     ...(options.limiter !== undefined ? { limiter: options.limiter } : {}),
@@ -87,12 +93,12 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
   // delete still on its way) is already in the result as the run left it, and the caller, who may
   // have printed its report, hears nothing more of it.
   let settled = false;
-  // A refused key would refuse every request alike, and any other error (a state write that
-  // failed, a bug) ends the run too: no new request starts, those in flight are answered and
-  // recorded, and the run ends with the first error (never with workers still running after it).
+  // A refused key would refuse every request alike, and any other error (a bug) ends the run too:
+  // no new request starts, those in flight are answered and recorded, and the run ends with the
+  // first error (never with workers still running after it).
   let stop: { err: unknown } | undefined;
   const worker = async (): Promise<void> => {
-    while (next < tasks.length && options.signal?.aborted !== true && stop === undefined) {
+    while (next < tasks.length && options.signal?.aborted !== true && stop === undefined && ctx.stateFailed === undefined) {
       const i = next++;
       started.add(i);
       const task = tasks[i]!;
@@ -100,8 +106,12 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
       try {
         out = task.kind === 'item' ? await itemTask(task.item, ctx) : await deletionStep(task.deletion, ctx);
       } catch (err) {
-        stop ??= { err };
-        return;
+        if (!(err instanceof StateError)) {
+          stop ??= { err };
+          return;
+        }
+        ctx.stateFailed ??= err;
+        out = writeFailed(task, err);
       }
       if (settled) return;
       results[i] = out;
@@ -117,7 +127,8 @@ export async function applyPlan(plan: Plan, options: ApplyOptions): Promise<Appl
   }
   const interrupted = finished ? undefined : await abandon(ctx, options, results, tasks);
   await Promise.all(ctx.writes);
-  const items = tasks.map((t, i) => results[i] ?? skipped(t, options.signal?.reason, started.has(i)));
+  const why = ctx.stateFailed !== undefined ? 'the state could not be written' : options.signal?.reason;
+  const items = tasks.map((t, i) => results[i] ?? skipped(t, why, started.has(i)));
   const out: ApplyResult = { items, diagnostics: [...plan.diagnostics, ...items.flatMap((i) => i.diagnostics)], tally: tallyOf(items) };
   if (interrupted !== undefined) out.interrupted = interrupted;
   return out;
@@ -189,22 +200,60 @@ function skipped(task: Task, reason: unknown, started = false): AppliedItem {
   return { ...base, outcome: started ? 'failed' : 'skipped', drifted: false, drift: [], diagnostics, diff: '' };
 }
 
+/**
+ * A task stopped by a state write that failed after its request (an entry not forgotten after a
+ * delete, a refused create's intent not taken back): failed, with what the state said. Whatever
+ * exists at the service is still on record, or held as a create of unknown outcome.
+ */
+function writeFailed(task: Task, err: StateError): AppliedItem {
+  const base = task.kind === 'item' ? { name: task.item.name, file: task.item.file, user_id: task.item.user_id, action: task.item.action } : { name: task.deletion.name, file: task.deletion.file ?? '', user_id: task.deletion.user_id, action: 'delete' as const };
+  const sessionId = task.kind === 'item' ? task.item.recorded?.session_id : task.deletion.session_id;
+  return { ...base, outcome: 'failed', ...(sessionId !== undefined && sessionId !== '' ? { session_id: sessionId } : {}), drifted: false, drift: [], diagnostics: [writeFailedFinding(task, err)], diff: '' };
+}
+
+function writeFailedFinding(task: Task, err: StateError): Diagnostic {
+  const message = `${task.kind === 'item' ? task.item.name : task.deletion.name}: the state could not be written: ${err.message}`;
+  return task.kind === 'item' ? atDocument(task.item.doc, 'state/write-failed', 'error', message) : { code: 'state/write-failed', severity: 'error', message };
+}
+
 async function itemTask(item: PlanItem, ctx: StepContext): Promise<AppliedItem> {
   if (item.blocked) return skipped({ kind: 'item', item }, undefined);
   let out: AppliedItem;
+  let retire = false;
   if (item.action === 'create' || item.action === 'replace') {
     const created = await createStep(item, ctx);
     out = created.out;
-    if (created.session !== undefined && item.action === 'replace') await retireStep(out, item, ctx);
+    retire = created.session !== undefined && item.action === 'replace';
   } else if (item.action === 'update') {
     out = await updateStep(item, ctx);
+  } else if (item.action === 'unknown') {
+    out = unread(item);
   } else {
     out = unchanged(item, ctx);
   }
   // Stopped by the signal before its request left.
   if (out.outcome === 'skipped') return skipped({ kind: 'item', item }, ctx.signal?.reason);
-  if (out.outcome !== 'failed' && out.outcome !== 'outcome-unknown') await cleanupStep(out, item, ctx);
+  try {
+    if (retire) await retireStep(out, item, ctx);
+    if (out.outcome !== 'failed' && out.outcome !== 'outcome-unknown') await cleanupStep(out, item, ctx);
+  } catch (err) {
+    if (!(err instanceof StateError)) throw err;
+    // What the item's own request did is on record; what followed it (forgetting the entry a
+    // replace took over, taking a deleted left-over off the entry) waits for the next run.
+    ctx.stateFailed ??= err;
+    out.outcome = 'failed';
+    out.diagnostics.push(writeFailedFinding({ kind: 'item', item }, err));
+  }
   return out;
+}
+
+/**
+ * A recorded session refresh could not read: nothing is sent, and it is not `unchanged` (nobody
+ * saw it), but `failed`, as its read was. The finding is the plan's `state/refresh-failed`.
+ */
+function unread(item: PlanItem): AppliedItem {
+  const r = item.recorded!;
+  return { name: item.name, file: item.file, user_id: item.user_id, action: item.action, outcome: 'failed', session_id: r.session_id, mcp_url: r.mcp_url, tool_router_tools: r.tool_router_tools, drifted: false, drift: [], diagnostics: [], diff: '' };
 }
 
 function unchanged(item: PlanItem, ctx: StepContext): AppliedItem {

@@ -2,14 +2,16 @@ import { relative, sep } from 'node:path';
 import { ApiError, isKeyRefused, KeyRefusedError } from '../client/errors.js';
 import { verifySession } from '../config/verify.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { StateError } from '../diagnostics/errors.js';
 import { atDocument } from '../manifest/at-document.js';
-import type { Deletion, PlanItem } from '../plan/plan.js';
-import { storableVersion, type StateEntry } from '../state/entry.js';
+import type { PlanItem } from '../plan/plan.js';
+import { hasSession, storableVersion, type StateEntry } from '../state/entry.js';
 import type { LockedState } from '../state/store.js';
 import type { RateLimiter } from '../util/throttle.js';
 import type { UpdateSessionRequest } from '../wire/request.js';
 import type { Session } from '../wire/session.js';
 import type { AppliedItem } from './applied-item.js';
+import { importCommand } from './import-command.js';
 import { refused } from './refused.js';
 import { updateFailed, versionInvalid } from './update-findings.js';
 
@@ -39,6 +41,8 @@ export interface StepContext {
   mask: (text: string) => string;
   /** The run's stop signal: no request leaves after it fires. */
   signal?: AbortSignal;
+  /** Set by the first state write that failed: no task starts after it. */
+  stateFailed?: StateError;
 }
 
 function base(item: PlanItem): Omit<AppliedItem, 'outcome'> {
@@ -81,13 +85,31 @@ function verify(out: AppliedItem, item: PlanItem, session: Session, strict: bool
   if (out.drifted) out.diff = check.diff;
 }
 
-function queue(ctx: StepContext, out: AppliedItem, item: PlanItem, write: Promise<void>, what: string): void {
+/**
+ * Records what the service did without waiting for it (the intent is on record already). A record
+ * that fails makes the item failed, says what exists that the state does not hold and how to
+ * adopt it, and stops the run from starting more.
+ */
+function queue(ctx: StepContext, out: AppliedItem, item: PlanItem, write: Promise<void>, what: string, hint: () => string): void {
   ctx.writes.push(
     write.catch((err: unknown) => {
+      ctx.stateFailed ??= err as StateError;
       out.outcome = 'failed';
-      out.diagnostics.push(atDocument(item.doc, 'state/write-failed', 'error', `${item.name}: ${what}, but the state could not be written: ${(err as Error).message}`));
+      const d = atDocument(item.doc, 'state/write-failed', 'error', `${item.name}: ${what}, but the state could not be written: ${(err as Error).message}`);
+      d.hint = hint();
+      out.diagnostics.push(d);
     }),
   );
+}
+
+/** How to adopt a session that was created but could not be recorded. */
+function unrecordedHint(item: PlanItem, sessionId: string, ctx: StepContext): string {
+  const command = importCommand(item.name, sessionId, fileOf(item, ctx.cwd), ctx.state.location, ctx.cwd);
+  const held = item.recorded !== undefined && hasSession(item.recorded) ? item.recorded.session_id : undefined;
+  const until = `until then the state holds a create of unknown outcome for ${item.name}, and apply sends nothing for it`;
+  if (held === undefined) return `once the state can be written again, adopt the session with \`${command}\`; ${until}`;
+  // import refuses a name that records another session: the replaced one is forgotten first, and lives on.
+  return `once the state can be written again, adopt the session with \`sessionctl state rm ${item.name}\` and then \`${command}\` (the state still records ${held}: forgotten, it stays alive until it is deleted by hand); ${until}`;
 }
 
 /**
@@ -102,7 +124,13 @@ export async function createStep(item: PlanItem, ctx: StepContext): Promise<{ ou
   const held = item.recorded;
   const intentBase: StateEntry = held ?? { name: item.name, user_id: item.user_id, session_id: '', mcp_url: '', tool_router_tools: [], config_version: null, body_hash: item.body_hash, body: null, applied_at: since };
   const { pending_create: _old, ...withoutIntent } = intentBase;
-  await ctx.state.record({ ...withoutIntent, pending_create: { since, body_hash: item.body_hash, status: 'in-flight' } });
+  try {
+    await ctx.state.record({ ...withoutIntent, pending_create: { since, body_hash: item.body_hash, status: 'in-flight' } });
+  } catch (err) {
+    if (!(err instanceof StateError)) throw err;
+    ctx.stateFailed ??= err;
+    return { out: { ...base(item), outcome: 'failed', diagnostics: [atDocument(item.doc, 'state/write-failed', 'error', `${item.name}: not created: the state could not record the create before it was sent, so nothing was sent: ${err.message}`)] } };
+  }
   // Nothing was created: the entry is what it was (with an earlier create's unknown outcome, if it had one).
   const undo = (): Promise<void> => (held === undefined ? ctx.state.forget(item.name, item.user_id) : ctx.state.record(held));
   await ctx.limiter?.acquire();
@@ -142,7 +170,7 @@ export async function createStep(item: PlanItem, ctx: StepContext): Promise<{ ou
   const inherited = replaced !== undefined && (replaced.name !== item.name || replaced.user_id !== item.user_id) ? (replaced.superseded ?? []) : [];
   const superseded = [...(held?.superseded ?? []), ...inherited, ...(replaced !== undefined && !ctx.keepReplaced ? [replaced.session_id] : [])];
   if (superseded.length > 0) entry.superseded = superseded;
-  queue(ctx, out, item, ctx.state.record(entry), `session ${session.session_id} was created`);
+  queue(ctx, out, item, ctx.state.record(entry), `session ${session.session_id} was created`, () => unrecordedHint(item, session.session_id, ctx));
   verify(out, item, session, ctx.strict);
   return { out, session };
 }
@@ -175,7 +203,7 @@ export async function updateStep(item: PlanItem, ctx: StepContext): Promise<Appl
   const out: AppliedItem = { ...base(item), outcome: 'updated', session_id: session.session_id, mcp_url: session.mcp.url, tool_router_tools: [...session.tool_router_tools] };
   const entry = entryOf(item, session, ctx);
   if (recorded.superseded !== undefined) entry.superseded = [...recorded.superseded];
-  queue(ctx, out, item, ctx.state.record(entry), `session ${session.session_id} was updated`);
+  queue(ctx, out, item, ctx.state.record(entry), `session ${session.session_id} was updated`, () => 'apply again once the state can be written: it reads the session, sends the update again (it changes nothing more) and records it');
   verify(out, item, session, ctx.strict);
   return out;
 }
@@ -201,12 +229,11 @@ export async function deleteSession(sessionId: string, ctx: StepContext): Promis
 export async function retireStep(out: AppliedItem, item: PlanItem, ctx: StepContext): Promise<void> {
   const replaced = item.replaces;
   if (replaced === undefined) return;
-  if (replaced.name !== item.name || replaced.user_id !== item.user_id) {
-    await Promise.all(ctx.writes);
-    // The new entry could not be written: the old one is all the state knows of either session.
-    if (out.outcome === 'failed') return;
-    await ctx.state.forget(replaced.name, replaced.user_id);
-  }
+  await Promise.all(ctx.writes);
+  // The new entry could not be written: the old one is all the state knows of either session,
+  // and it is not replaced (nothing deletes it).
+  if (out.outcome === 'failed') return;
+  if (replaced.name !== item.name || replaced.user_id !== item.user_id) await ctx.state.forget(replaced.name, replaced.user_id);
   out.replaced_session = replaced.session_id;
 }
 
@@ -218,6 +245,8 @@ export async function retireStep(out: AppliedItem, item: PlanItem, ctx: StepCont
 export async function cleanupStep(out: AppliedItem, item: PlanItem, ctx: StepContext): Promise<void> {
   // The entry the item's own step recorded must be on record before it is edited again.
   await Promise.all(ctx.writes);
+  // It could not be: what the entry holds to delete waits for a run that can record each delete.
+  if (out.outcome === 'failed') return;
   // Once each, however often the list names it (a state merged by hand).
   for (const sessionId of new Set(ctx.state.get(item.name, item.user_id)?.superseded ?? [])) {
     // The rest stay recorded for the next run.
@@ -238,58 +267,4 @@ function deleteFailed(item: PlanItem, sessionId: string, err: ApiError, severity
   const d = atDocument(item.doc, 'apply/delete-failed', severity, `${item.name}: the replaced session ${sessionId} could not be deleted (${err.message}); it stays alive until a later apply deletes it`);
   d.hint = 'apply again to retry the delete; the state remembers the session';
   return d;
-}
-
-/**
- * `--prune` and `destroy`: deletes a recorded session and the sessions its entries still hold to
- * delete (the plan gives each session to one deletion), then forgets the entries. A delete that
- * fails leaves the entry recorded (with the left-overs not yet deleted), so the next run tries again.
- */
-export async function deletionStep(deletion: Deletion, ctx: StepContext): Promise<AppliedItem> {
-  const out: AppliedItem = { name: deletion.name, file: deletion.file ?? '', user_id: deletion.user_id, action: 'delete', outcome: 'deleted', session_id: deletion.session_id, drifted: false, drift: [], diagnostics: [], diff: '' };
-  const failed = await deleteSession(deletion.session_id, ctx);
-  if (failed !== undefined) {
-    out.outcome = 'failed';
-    out.diagnostics.push(deletionFailed(deletion, deletion.session_id, failed));
-    return out;
-  }
-  const left: string[] = [];
-  for (const [i, old] of deletion.leftovers.entries()) {
-    // On the signal no request starts: the sessions not yet deleted stay recorded for the next run.
-    if (ctx.signal?.aborted === true) {
-      const rest = deletion.leftovers.slice(i);
-      left.push(...rest);
-      out.diagnostics.push(leftoversInterrupted(deletion, rest.length, ctx.signal.reason));
-      break;
-    }
-    const oldFailed = await deleteSession(old, ctx);
-    if (oldFailed === undefined) continue;
-    left.push(old);
-    out.diagnostics.push(deletionFailed(deletion, old, oldFailed));
-  }
-  // The other entries of the session go either way: what is left to delete is on the first one.
-  for (const other of deletion.also) await ctx.state.forget(other.name, other.user_id);
-  if (left.length > 0) {
-    out.outcome = 'failed';
-    await ctx.state.record({ ...deletion.entry, superseded: left });
-    return out;
-  }
-  await ctx.state.forget(deletion.name, deletion.user_id);
-  return out;
-}
-
-function leftoversInterrupted(deletion: Deletion, count: number, reason: unknown): Diagnostic {
-  return {
-    code: 'apply/interrupted',
-    severity: 'error',
-    message: `${deletion.name}: session ${deletion.session_id} was deleted, then the run was interrupted (${String(reason)}) before ${count === 1 ? '1 session it left was' : `${count} sessions it left were`} deleted; they stay recorded for the next run`,
-  };
-}
-
-function deletionFailed(deletion: Deletion, sessionId: string, err: ApiError): Diagnostic {
-  return {
-    code: 'apply/delete-failed',
-    severity: 'error',
-    message: `${deletion.name}: session ${sessionId} (user ${JSON.stringify(deletion.user_id)}) could not be deleted: ${err.message}${err.status !== undefined ? ` (HTTP ${err.status})` : ''}; it stays recorded`,
-  };
 }

@@ -1,4 +1,4 @@
-import { isInputCode, isServiceCode } from '../diagnostics/codes.js';
+import { isInputCode, isServiceCode, isStateCode } from '../diagnostics/codes.js';
 import { tally, type Diagnostic } from '../diagnostics/diagnostic.js';
 
 /** The exit codes of every command (DESIGN §2). Decided in the CLI and nowhere else. */
@@ -21,12 +21,19 @@ export const ExitCode = {
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
 /**
- * The exit code of a finished run from its diagnostics: input errors (unreadable files) are 2,
- * service failures (a create or read the service refused) are 3, other errors are 1, warnings are
- * 1 only with `--strict`.
+ * The exit code of a finished run from its diagnostics, the first that applies: input errors
+ * (unreadable files, a wrong project file) are 2; a state that could not be written is 5; service
+ * failures (a create or read the service refused) are 3; other errors are 1; warnings are 1 only
+ * with `--strict`.
+ *
+ * The order is what the pipeline must do first. 2: nothing of the run can be trusted (and no
+ * request was sent). 5 before 3: a run that lost its state may have left a session it could not
+ * record, and the next run is blocked or needs an `import`, while a service failure is repaired
+ * by running again; a pipeline that retries on 3 must not retry over a lost state.
  */
 export function exitCodeForDiagnostics(diagnostics: readonly Diagnostic[], options: { strict?: boolean } = {}): ExitCodeValue {
   if (diagnostics.some((d) => d.severity === 'error' && isInputCode(d.code))) return ExitCode.usage;
+  if (diagnostics.some((d) => d.severity === 'error' && isStateCode(d.code))) return ExitCode.state;
   if (diagnostics.some((d) => d.severity === 'error' && isServiceCode(d.code))) return ExitCode.service;
   const t = tally(diagnostics);
   if (t.errors > 0 || (options.strict === true && t.warnings > 0)) return ExitCode.findings;

@@ -109,6 +109,7 @@ export function sessionHelp(examples: readonly string[], extra: readonly string[
     ...extra,
     ...(extra.length > 0 ? [''] : []),
     'SESSION is a session id (trs_...) or a manifest name from the state (--state, --user-id).',
-    'Exit codes: 0 ok, 1 the tool or request failed at its own level, 2 usage or input error, 3 the service failed or refused.',
+    'Exit codes: 0 ok, 1 the tool or request failed at its own level, 2 usage or input error, 3 the service failed or refused,',
+    '5 the state that resolves a manifest name could not be read.',
   ].join('\n');
 }

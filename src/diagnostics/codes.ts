@@ -101,7 +101,7 @@ export const catalogue = {
 
   'state/not-applied': { severity: 'error', description: 'A manifest has no session recorded in the state file; run `sessionctl apply` first.' },
   'state/session-missing': { severity: 'warning', description: 'The session recorded for a manifest no longer answers (404); plan and apply treat it as not applied and create it again. When two or more, and all, of the sessions read answer so (or more than `--max-missing`), the run stops before any change instead: a key of another project or another base URL is the likely cause (`--recreate-missing` goes on).' },
-  'state/write-failed': { severity: 'error', description: 'A session was created but the state file could not be written; the session is not recorded.' },
+  'state/write-failed': { severity: 'error', description: 'The state could not be written (a file that cannot be replaced, a database that refused or stopped answering, a lock lost): what the message names is not recorded, and the run starts nothing after it. A session created but not recorded is named, with the `sessionctl import` command that adopts it.' },
   'state/outcome-unknown': { severity: 'error', description: 'A create was sent but its outcome is unknown (the run was interrupted, timed out, or got a malformed answer): a session may exist that the state does not record. Nothing is sent for the manifest until the session is adopted (`sessionctl import`) or `--recreate-unknown` creates it again.' },
   'state/import-refused': { severity: 'error', description: 'A session cannot be imported under a manifest: it acts for another user than the manifest declares.' },
   'state/refresh-failed': { severity: 'error', description: 'Reading a recorded session (GET) failed, so whether it still exists and matches could not be checked.' },
@@ -167,6 +167,14 @@ export function isLockedCode(code: Code): boolean {
 }
 
 const lockedYaml = new Set<string>(['yaml/syntax', 'yaml/duplicate-key', 'yaml/tab-indent', 'yaml/excessive-aliases', 'yaml/unknown-tag', 'yaml/non-string-key']);
+
+/**
+ * Codes whose errors mean the state could not be written: exit code 5, as a StateError that ends
+ * a run would be, even when every request went through.
+ */
+export function isStateCode(code: Code): boolean {
+  return code === 'state/write-failed';
+}
 
 /**
  * Codes whose errors mean the service failed or refused (a create, a read): exit code 3, as an

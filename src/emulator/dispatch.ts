@@ -117,12 +117,14 @@ async function handleApi(d: Dispatcher, req: IncomingMessage, res: ServerRespons
   const { state } = d;
   const { route } = match;
   const fault = state.faults.take(route.name);
+  const held = fault?.hold === true ? state.faults.hold() : undefined;
   if (fault?.reset === 'before') {
     req.socket.destroy();
     return;
   }
   if (fault?.status !== undefined) {
     if (fault.latency_ms !== undefined) await sleep(fault.latency_ms);
+    await held;
     const body = fault.body ?? envelope(httpError(fault.status, `Injected fault: HTTP ${fault.status}`), requestId);
     sendJson(res, fault.status, body, { 'x-request-id': requestId, ...(fault.retry_after === undefined ? {} : { 'retry-after': String(fault.retry_after) }) });
     return;
@@ -135,7 +137,7 @@ async function handleApi(d: Dispatcher, req: IncomingMessage, res: ServerRespons
   const headers = { ...rate.headers, 'x-request-id': requestId };
   let result: ApiResponse;
   try {
-    result = await runRoute(d, req, url, match, fault, who);
+    result = await runRoute(d, req, url, match, fault, who, held);
     state.stats.handled(route.name);
   } catch (err) {
     if (err instanceof ClientGone) return;
@@ -159,8 +161,16 @@ function answerError(d: Dispatcher, req: IncomingMessage, res: ServerResponse, e
   sendError(res, httpError(500, 'Internal emulator error'), requestId);
 }
 
-/** Body, latency, contract validation, handler. Throws `ServiceError` for the client's mistakes. */
-async function runRoute(d: Dispatcher, req: IncomingMessage, url: URL, match: RouteMatch, fault: FaultRule | undefined, who: { tenant: string; requestId: string }): Promise<ApiResponse> {
+/** Body, latency, hold, contract validation, handler. Throws `ServiceError` for the client's mistakes. */
+async function runRoute(
+  d: Dispatcher,
+  req: IncomingMessage,
+  url: URL,
+  match: RouteMatch,
+  fault: FaultRule | undefined,
+  who: { tenant: string; requestId: string },
+  held: Promise<void> | undefined,
+): Promise<ApiResponse> {
   const { route, params } = match;
   const op = (await d.operations())[route.operationId];
   if (op === undefined) throw new Error(`no contract operation ${route.operationId}`);
@@ -169,6 +179,7 @@ async function runRoute(d: Dispatcher, req: IncomingMessage, url: URL, match: Ro
   // The delay comes after the whole request arrived: a client that gives up waiting has still
   // sent it, and it is handled (the "outcome unknown" case a client must not retry blindly).
   if (fault?.latency_ms !== undefined) await sleep(fault.latency_ms);
+  await held;
   if (op.pathParams !== undefined) {
     const errors = await validateRequest(route.operationId, 'pathParams', params, 'params');
     if (errors !== undefined) {

@@ -5,7 +5,9 @@
  * `before` handling (nothing happened) or `after` handling (the change happened, the client never
  * hears of it); answer `status` with the error envelope (or a given `body`) and optional
  * `Retry-After`, without handling; answer the real status with a `malformed` (truncated) JSON body
- * after handling.
+ * after handling; `hold` the request (once it arrived whole, before handling it) until
+ * `POST /_emulator/faults/release`, so that a test acts between a request and its answer without
+ * a race against a clock.
  */
 
 export interface FaultRule {
@@ -19,6 +21,7 @@ export interface FaultRule {
   latency_ms?: number;
   reset?: 'before' | 'after';
   malformed?: boolean;
+  hold?: boolean;
   /** Applies to this many more matching requests (default 1 unless `probability` is set). */
   times?: number;
   /** Applies to each matching request with this probability (0..1), without a count. */
@@ -54,7 +57,7 @@ export type RouteName = (typeof ROUTE_NAMES)[number];
 export function checkFault(input: unknown): string | undefined {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) return 'a fault must be an object';
   const f = input as Record<string, unknown>;
-  const allowed = new Set(['route', 'status', 'body', 'retry_after', 'latency_ms', 'reset', 'malformed', 'times', 'probability']);
+  const allowed = new Set(['route', 'status', 'body', 'retry_after', 'latency_ms', 'reset', 'malformed', 'hold', 'times', 'probability']);
   for (const k of Object.keys(f)) if (!allowed.has(k)) return `unknown fault field '${k}'`;
   if (f['route'] !== '*' && !(ROUTE_NAMES as readonly unknown[]).includes(f['route'])) {
     return `route must be '*' or one of ${ROUTE_NAMES.join(', ')}`;
@@ -70,12 +73,13 @@ export function checkFault(input: unknown): string | undefined {
   }
   if (f['reset'] !== undefined && f['reset'] !== 'before' && f['reset'] !== 'after') return "reset must be 'before' or 'after'";
   if (f['malformed'] !== undefined && typeof f['malformed'] !== 'boolean') return 'malformed must be a boolean';
+  if (f['hold'] !== undefined && typeof f['hold'] !== 'boolean') return 'hold must be a boolean';
   if (f['times'] !== undefined && !(Number.isInteger(f['times']) && (f['times'] as number) >= 1)) return 'times must be a positive integer';
   if (f['probability'] !== undefined && !(typeof f['probability'] === 'number' && f['probability'] >= 0 && f['probability'] <= 1)) {
     return 'probability must be 0..1';
   }
-  if (f['status'] === undefined && f['latency_ms'] === undefined && f['reset'] === undefined && f['malformed'] !== true) {
-    return 'a fault needs at least one of status, latency_ms, reset, malformed';
+  if (f['status'] === undefined && f['latency_ms'] === undefined && f['reset'] === undefined && f['malformed'] !== true && f['hold'] !== true) {
+    return 'a fault needs at least one of status, latency_ms, reset, malformed, hold';
   }
   return undefined;
 }
@@ -83,6 +87,8 @@ export function checkFault(input: unknown): string | undefined {
 export class Faults {
   private rules: FaultRule[] = [];
   private seq = 0;
+  /** The requests a `hold` rule stopped, each waiting for `release`. */
+  private held: Array<() => void> = [];
 
   constructor(private readonly random: () => number = Math.random) {}
 
@@ -103,8 +109,27 @@ export class Faults {
     return this.rules.length !== before;
   }
 
+  /** Removes every rule, and lets every held request go on (nothing is left waiting forever). */
   clear(): void {
     this.rules = [];
+    this.release();
+  }
+
+  /**
+   * Holds a request that a `hold` rule took: the promise settles at `release`. Taken when the
+   * request arrives, so a release that comes before the request reached the place it waits at
+   * still lets it through.
+   */
+  hold(): Promise<void> {
+    return new Promise((resolve) => this.held.push(resolve));
+  }
+
+  /** Lets every held request go on; returns how many there were. */
+  release(): number {
+    const held = this.held;
+    this.held = [];
+    for (const go of held) go();
+    return held.length;
   }
 
   /** The rule to apply to one request on `route` (consuming one of its `times`), if any. */

@@ -21,10 +21,13 @@ import { prunable, type PruneScope } from './prune.js';
  * - `create`:  no session is recorded (or the recorded one is gone);
  * - `update`:  the declared config changed, or the live one drifted: PATCH in place (same id, same MCP URL);
  * - `replace`: what PATCH cannot change changed (`user_id`, custom tools): a new session, then the old one deleted;
- * - `no-op`:   the session has the declared config.
+ * - `no-op`:   the session has the declared config;
+ * - `unknown`: refresh could not read the recorded session (network, 5xx after retries), so
+ *   whether it still exists or drifted is not known: nothing is planned for it, and it is never
+ *   counted as a no-op.
  * Deletions (`--prune`, `destroy`) are the plan's `deletions`.
  */
-export type PlanAction = 'create' | 'update' | 'replace' | 'no-op';
+export type PlanAction = 'create' | 'update' | 'replace' | 'no-op' | 'unknown';
 
 export type PlanReason =
   | 'not-applied'
@@ -34,7 +37,8 @@ export type PlanReason =
   | 'drifted'
   | 'user-changed'
   | 'custom-tools-changed'
-  | 'up-to-date';
+  | 'up-to-date'
+  | 'unreadable';
 
 export interface PlanItem {
   name: string;
@@ -254,15 +258,24 @@ export interface PlanCounts {
   replace: number;
   delete: number;
   'no-op': number;
+  unknown: number;
 }
 
 export function countActions(plan: Pick<Plan, 'items' | 'deletions'>): PlanCounts {
-  const c: PlanCounts = { create: 0, update: 0, replace: 0, delete: plan.deletions.length, 'no-op': 0 };
+  const c: PlanCounts = { create: 0, update: 0, replace: 0, delete: plan.deletions.length, 'no-op': 0, unknown: 0 };
   for (const i of plan.items) c[i.action]++;
   return c;
 }
 
-/** Whether apply would change anything: `plan --detailed-exitcode` exits 4 then. */
+/** `1 to create, 0 to update, 0 to replace, 0 to delete, 2 no-op`, and `, 1 unknown` when a session could not be read. */
+export function formatCounts(c: PlanCounts): string {
+  return `${c.create} to create, ${c.update} to update, ${c.replace} to replace, ${c.delete} to delete, ${c['no-op']} no-op${c.unknown > 0 ? `, ${c.unknown} unknown` : ''}`;
+}
+
+/**
+ * Whether apply would change anything: `plan --detailed-exitcode` exits 4 then. An `unknown` item
+ * changes nothing (apply sends nothing for it); its failed read decides the exit code.
+ */
 export function hasChanges(plan: Pick<Plan, 'items' | 'deletions'>): boolean {
-  return plan.deletions.length > 0 || plan.items.some((i) => i.action !== 'no-op' || i.cleanup.length > 0);
+  return plan.deletions.length > 0 || plan.items.some((i) => i.action !== 'unknown' && (i.action !== 'no-op' || i.cleanup.length > 0));
 }

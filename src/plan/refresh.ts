@@ -28,8 +28,9 @@ export interface RefreshOptions {
  * Reads the live config of every recorded session (as terraform refreshes): a session that
  * answers 404 is planned for `create` again (with a `state/session-missing` warning; `checkMassMissing` stops a run where many are); one that drifted
  * from its manifest is planned for an `update` that repairs it, the drifted fields shown as
- * changes; a GET that fails otherwise leaves the item as it was, with a `state/refresh-failed`
- * error. The live session is kept, for verification and its config version.
+ * changes; a GET that fails otherwise is a `state/refresh-failed` error, and an item that was to
+ * be a no-op becomes `unknown`: a session nobody could read is not shown as in sync. The live session is kept, for verification
+ * and its config version.
  */
 export async function refreshPlan(plan: Plan, options: RefreshOptions): Promise<Plan> {
   const diagnostics: Diagnostic[] = [...plan.diagnostics];
@@ -49,7 +50,10 @@ export async function refreshPlan(plan: Plan, options: RefreshOptions): Promise<
         return { ...rest, action: 'create', reason: 'session-missing', changes: [] };
       }
       diagnostics.push(atDocument(item.doc, 'state/refresh-failed', 'error', `${item.name}: cannot read recorded session ${recorded.session_id}: ${describe(err)}`));
-      return item;
+      // Only an item that the read was to confirm becomes unknown. An update or a replace goes
+      // ahead as planned: its PATCH carries the version the state records (a change made since
+      // is a 409, nothing overwritten), and a replace makes a new session whatever the old holds.
+      return item.action === 'no-op' ? { ...item, action: 'unknown', reason: 'unreadable' } : item;
     }
     return withDrift({ ...item, live }, live, { strict: options.strict === true, revealSensitive: options.revealSensitive === true });
   });

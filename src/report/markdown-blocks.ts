@@ -1,6 +1,6 @@
 import { formatTally } from '../apply/tally.js';
 import { describeChange } from '../plan/field-changes.js';
-import { countActions } from '../plan/plan.js';
+import { countActions, formatCounts } from '../plan/plan.js';
 import { code, escapeCell, MARKDOWN_MAX_ROWS } from './markdown-text.js';
 import type { Report } from './types.js';
 
@@ -18,8 +18,7 @@ export function markdownBlocks(report: Report): string[] {
     if (rows.length > MARKDOWN_MAX_ROWS) out.push('', `_…and ${rows.length - MARKDOWN_MAX_ROWS} more; the JSON report lists every manifest._`);
   };
   if (report.plan !== undefined) {
-    const c = countActions(report.plan);
-    out.push('', `**Plan:** ${c.create} to create, ${c.update} to update, ${c.replace} to replace, ${c.delete} to delete, ${c['no-op']} no-op`);
+    out.push('', `**Plan:** ${formatCounts(countActions(report.plan))}`);
     table(
       ['Action', 'Manifest', 'User', 'Recorded session', 'Changes'],
       [

@@ -9,6 +9,7 @@ import type { StateLockOptions } from '../state/file-lock.js';
 import { RateLimiter } from '../util/throttle.js';
 import type { Connect } from './connection.js';
 import { loadAndValidate, type ValidatedManifests } from './inputs.js';
+import { underLock } from './locked.js';
 import { maskReport, outcomeOf, type RunBase, type RunOutcome } from './outcome.js';
 import { planOptions, refreshable } from './plan-options.js';
 import { staleness, type SavedPlan } from './saved-plan.js';
@@ -75,7 +76,7 @@ async function applyInputs(paths: readonly string[], inputs: ValidatedManifests,
   }
 
   const state = await options.state.openLocked(options.lock);
-  try {
+  return underLock(state, async () => {
     // Checked again under the lock: another run may have bound the state since the command's guard.
     if (options.service !== undefined) checkBinding(state.binding, options.service, state.location);
     let plan = buildPlan(inputs.documents, state, planned);
@@ -105,9 +106,7 @@ async function applyInputs(paths: readonly string[], inputs: ValidatedManifests,
     } finally {
       await api.close();
     }
-  } finally {
-    await state.unlock();
-  }
+  });
 }
 
 /** The state that binds itself to the run's service on its first recorded session; undefined when it is bound already. */

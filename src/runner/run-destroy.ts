@@ -6,6 +6,7 @@ import type { StateView } from '../state/store.js';
 import { RateLimiter } from '../util/throttle.js';
 import type { Connect } from './connection.js';
 import { loadAndValidate, type ValidatedManifests } from './inputs.js';
+import { underLock } from './locked.js';
 import { maskReport, outcomeOf, type RunBase, type RunOutcome } from './outcome.js';
 
 export interface DestroyRunOptions extends RunBase {
@@ -62,7 +63,7 @@ async function destroyLoaded(loaded: ValidatedManifests, options: DestroyRunOpti
     return out;
   }
   const state = await options.state.openLocked(options.lock);
-  try {
+  return underLock(state, async () => {
     const plan = destroyPlan(inputs, state);
     if (plan.deletions.length === 0 || (options.confirm !== undefined && !(await options.confirm(plan)))) {
       const out: DestroyRun = outcomeOf('destroy', inputs);
@@ -92,7 +93,5 @@ async function destroyLoaded(loaded: ValidatedManifests, options: DestroyRunOpti
     } finally {
       await api.close();
     }
-  } finally {
-    await state.unlock();
-  }
+  });
 }

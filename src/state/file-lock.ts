@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { constants, type Stats } from 'node:fs';
 import { link as linkFile, lstat, mkdir, open, rename as renameFile, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { InputError } from '../diagnostics/errors.js';
+import { InputError, StateError } from '../diagnostics/errors.js';
 import { lockedError, sleep, type LockHolder, type StateLockOptions } from './lock.js';
 
 // The runner and the CLI import the lock's types from here.
@@ -63,7 +63,7 @@ interface Seen {
 
 /**
  * Takes the lock of a state file and returns its id. A stale lock is taken over; a live one is
- * waited for up to `timeoutMs` (default 0), then an InputError names its holder and how to
+ * waited for up to `timeoutMs` (default 0), then a StateError names its holder and how to
  * release it.
  */
 export async function takeFileLock(statePath: string, options: StateLockOptions, io: FileLockIo = realIo): Promise<string> {
@@ -167,7 +167,7 @@ async function look(lockPath: string): Promise<Seen | undefined> {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw cannotLock(err, lockPath);
     // `link` finds the path taken and `open` finds no file: a wait for it to go would never end.
     if ((await lstat(lockPath).catch(() => undefined))?.isSymbolicLink() === true) {
-      throw new InputError('cannot take the state lock: it is a symbolic link to a missing file (sessionctl never makes one: remove it)', lockPath);
+      throw new StateError('cannot take the state lock: it is a symbolic link to a missing file (sessionctl never makes one: remove it)', lockPath);
     }
     return undefined;
   }
@@ -182,7 +182,7 @@ async function look(lockPath: string): Promise<Seen | undefined> {
     await handle.close();
   }
   // A folder, a FIFO, a device: sessionctl never makes one, and reading it fails or blocks.
-  if (!st.isFile()) throw new InputError('cannot take the state lock: it is not a regular file (sessionctl never makes one: remove it)', lockPath);
+  if (!st.isFile()) throw new StateError('cannot take the state lock: it is not a regular file (sessionctl never makes one: remove it)', lockPath);
   return { text, ino: st.ino, mtimeMs: st.mtimeMs, ...parseLock(text) };
 }
 
@@ -254,6 +254,7 @@ async function underBreaker<T>(lockPath: string, work: () => Promise<T>): Promis
   }
 }
 
-function cannotLock(err: unknown, path: string): InputError {
-  return new InputError(`cannot take the state lock: ${(err as Error).message}`, path, { cause: err });
+/** The lock file could not be made, read or replaced: the state cannot be locked (exit code 5, not a usage error). */
+function cannotLock(err: unknown, path: string): StateError {
+  return new StateError(`cannot take the state lock: ${(err as Error).message}`, path, { cause: err });
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { mkdir, open } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { InputError } from '../diagnostics/errors.js';
+import { InputError, StateError } from '../diagnostics/errors.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import type { StateBinding } from './binding.js';
 import { compareEntries, entryKey, parseStateDocument, STATE_VERSION, type StateEntry, type StateFile } from './entry.js';
@@ -109,7 +109,11 @@ export class FileStateStore implements LockedState {
     const id = this.heldLock;
     if (id === undefined) return;
     this.heldLock = undefined;
-    await releaseFileLock(this.path, id);
+    try {
+      await releaseFileLock(this.path, id);
+    } catch (err) {
+      throw new StateError(`the state lock ${id} could not be released (${reason(err)}); if the next run finds it held, release it with \`sessionctl state unlock ${id}\``, this.path, { cause: err });
+    }
   }
 
   /**
@@ -149,11 +153,21 @@ export class FileStateStore implements LockedState {
   private async write(): Promise<void> {
     // A run whose lock was released by `state unlock` (its holder judged dead) must not write on.
     const id = this.heldLock;
-    if (id !== undefined && (await readFileLock(this.path))?.id !== id) {
-      throw new InputError(`the state lock ${id} is no longer held (it was released with \`sessionctl state unlock\`); the state file was not written`, this.path);
+    let holder;
+    try {
+      holder = await readFileLock(this.path);
+    } catch (err) {
+      throw new StateError(`the state lock cannot be read (${reason(err)}); nothing was written`, this.path, { cause: err });
     }
-    await mkdir(dirname(this.path), { recursive: true });
-    await writeFileAtomic(this.path, JSON.stringify(this.toJSON(), null, 2) + '\n', { mode: 0o600 });
+    if (id !== undefined && holder?.id !== id) {
+      throw new StateError(`the state lock ${id} is no longer held (it was released with \`sessionctl state unlock\`, or its folder was moved); the state file was not written`, this.path);
+    }
+    try {
+      await mkdir(dirname(this.path), { recursive: true });
+      await writeFileAtomic(this.path, JSON.stringify(this.toJSON(), null, 2) + '\n', { mode: 0o600 });
+    } catch (err) {
+      throw new StateError(`the state file cannot be written (${reason(err)})`, this.path, { cause: err });
+    }
   }
 }
 
@@ -188,6 +202,12 @@ async function readStateText(path: string): Promise<string | undefined> {
   } finally {
     await handle.close();
   }
+}
+
+/** What the file system said, without the "cannot take the state lock" the lock's own errors start with. */
+function reason(err: unknown): string {
+  const cause = err instanceof Error && err.cause instanceof Error ? err.cause : err;
+  return cause instanceof Error ? cause.message : String(cause);
 }
 
 function hashText(text: string): string {

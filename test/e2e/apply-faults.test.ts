@@ -93,6 +93,7 @@ describe('faults during apply', () => {
     const { hostname } = await import('node:os');
     await writeFile(join(world.dir, '.sessionctl', 'state.json.lock'), JSON.stringify({ pid: process.pid, hostname: hostname(), since: 'now' }));
     const locked = await world.run(['apply', 'm']);
+    // The state's exit code, not a usage error: wait for the other run, or release its lock.
     expect(locked.exitCode).toBe(5);
     expect(locked.stderr).toMatch(/locked by process \d+ on .*another apply is running/);
     expect((await world.admin('GET', 'stats')).total.received).toBe(0);

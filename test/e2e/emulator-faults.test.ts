@@ -35,7 +35,7 @@ describe('admin', () => {
     expect(r.status).toBe(400);
     expect(r.json.error.errors).toEqual([
       "faults[0]: route must be '*' or one of create, get, execute, execute_meta, link, proxy_execute, toolkits, tools, search, mount_items, download_url, upload_url, mount_delete, update, delete, attach, config_history, connected_account, mcp",
-      'faults[1]: a fault needs at least one of status, latency_ms, reset, malformed',
+      'faults[1]: a fault needs at least one of status, latency_ms, reset, malformed, hold',
     ]);
   });
 });
@@ -85,6 +85,24 @@ describe('faults', () => {
     // wait for that, so no late session leaks into the next test.
     for (let i = 0; i < 100 && (await stats()).routes.create.handled === 0; i++) await new Promise((r) => setTimeout(r, 20));
     expect((await stats()).routes.create).toEqual({ received: 1, handled: 1 });
+  });
+
+  it('hold: the request waits, unhandled, until released; a release before it arrives whole still lets it through', async () => {
+    await fault({ route: 'create', hold: true, times: 2 });
+    const first = create();
+    // Arrived (counted at once), and held: not handled however long nothing releases it.
+    for (let i = 0; i < 200 && (await stats()).routes.create?.received !== 1; i++) await new Promise((r) => setTimeout(r, 10));
+    expect((await stats()).routes.create).toEqual({ received: 1, handled: 0 });
+    expect((await health()).sessions).toBe(0);
+    expect((await call(emu.url, 'POST', '/_emulator/faults/release')).json).toEqual({ released: 1 });
+    expect((await first).status).toBe(201);
+    expect((await stats()).routes.create).toEqual({ received: 1, handled: 1 });
+    // With a status, the answer waits too; a reset lets every held request go on.
+    await fault({ route: 'get', status: 503, hold: true });
+    const get = call(emu.url, 'GET', `${SESSION}/trs_nothere00001`, { key: KEY });
+    for (let i = 0; i < 200 && (await stats()).routes.get?.received !== 1; i++) await new Promise((r) => setTimeout(r, 10));
+    await call(emu.url, 'POST', '/_emulator/reset');
+    expect((await get).status).toBe(503);
   });
 
   it('reset before handling: the connection drops and nothing happened', async () => {

@@ -74,7 +74,7 @@ describe.skipIf(skipBecause(db === null, 'needs a PostgreSQL server (the run pri
     await run(['state', 'push', 'pulled.json', '--state', url], {}, 0);
     await run(['state', 'unlock', 'no-such-lock', '--state', url], {}, 2);
 
-    // A run holds the lock: apply and the state commands that write report it.
+    // A run holds the lock: apply and the state commands that write report it (exit code 5, the state's).
     const holder: LockedState = await stateBackend(url, dir, { env: db!.env }).openLocked({ owner: lockOwner(4242), isAlive: () => true });
     try {
       await run(['apply', 'm', '--state', url], {}, 5);
@@ -83,7 +83,8 @@ describe.skipIf(skipBecause(db === null, 'needs a PostgreSQL server (the run pri
       await holder.unlock();
     }
 
-    // A wrong password, a password in the URL, no server, and the key where the service refuses it.
+    // A wrong password and no server (the state's exit code), a password in the URL (a usage
+    // error), and the key where the service refuses it.
     await run(['state', 'list', '--state', url], { PGPASSWORD: WRONG }, 5);
     await run(['apply', 'm', '--state', url], { PGPASSWORD: WRONG }, 5);
     await run(['state', 'list', '--state', url.replace('//', `//${db!.env['PGUSER']}:${IN_URL}@`).replace(`${db!.env['PGUSER']}@`, '')], {}, 2);

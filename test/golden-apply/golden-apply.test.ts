@@ -1,4 +1,5 @@
 import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv } from 'ajv';
@@ -15,6 +16,10 @@ import { tempDir } from '../helpers/temp-dir.js';
  * compared with the `expected.*` files. Every format gets a fresh copy of the folder and a reset
  * emulator. Session ids, request ids, the emulator's URL and times vary per run and are
  * normalised. Update with `npm run test:update -- test/golden-apply` and read the diff.
+ *
+ * `<closed>` in the arguments is the URL of a loopback port nothing listens on (an unreachable
+ * service). A case with `"untouched": true` also checks that the command created, updated and
+ * deleted nothing (no such request reached the emulator) and left the state file's bytes as they were.
  */
 const here = fileURLToPath(new URL('.', import.meta.url));
 const formats = [
@@ -37,6 +42,7 @@ interface GoldenCase {
   setup?: Step[];
   args: string[];
   exit: number;
+  untouched?: boolean;
 }
 
 const cases = readdirSync(here)
@@ -46,16 +52,31 @@ const cases = readdirSync(here)
 const validateReport = new Ajv({ strict: true, allErrors: true }).compile(JSON.parse(readFileSync(join(here, '../../schemas/report.schema.json'), 'utf8')) as object);
 
 let emulator: RunningEmulator;
+/** A loopback URL that refuses connections: a port bound and closed again. */
+let closed: string;
 beforeAll(async () => {
   emulator = await startEmulator({ port: 0 });
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closed = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 afterAll(() => emulator.close());
 
 const env = (): Record<string, string> => ({ COMPOSIO_BASE_URL: emulator.url, COMPOSIO_API_KEY: 'golden-apply-key-0001' });
 
-async function admin(method: string, path: string, body?: unknown): Promise<void> {
+async function admin(method: string, path: string, body?: unknown): Promise<string> {
   const res = await fetch(`${emulator.url}/_emulator/${path}`, { method, ...(body === undefined ? {} : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }) });
-  expect(res.ok, await res.text()).toBe(true);
+  const text = await res.text();
+  expect(res.ok, text).toBe(true);
+  return text;
+}
+
+/** What a run could have changed: the requests that create, update or delete that reached the emulator, and the state file's bytes. */
+async function changeable(dir: string): Promise<unknown> {
+  const { routes } = JSON.parse(await admin('GET', 'stats')) as { routes: Record<string, unknown> };
+  const state = join(dir, '.sessionctl', 'state.json');
+  return { create: routes['create'], update: routes['update'], delete: routes['delete'], state: existsSync(state) ? readFileSync(state, 'utf8') : null };
 }
 
 function sessionOf(dir: string, name: string): string {
@@ -83,11 +104,15 @@ function normalise(text: string, dir: string): string {
     .join('.')
     .split(emulator.url)
     .join('<emulator>')
+    .split(closed)
+    .join('<closed>')
     .split(version)
     .join('<version>')
-    .replace(/trs_[A-Za-z0-9_-]{12}/g, (id) => {
-      if (!ids.has(id)) ids.set(id, `trs_<${ids.size + 1}>`);
-      return ids.get(id)!;
+    // Markdown escapes the underscores of an id in a message (`trs\_…`); it is the same id.
+    .replace(/trs(\\?)_((?:\\_|[A-Za-z0-9_-]){12})/g, (_all, escaped: string, rest: string) => {
+      const id = `trs_${rest.replaceAll('\\', '')}`;
+      if (!ids.has(id)) ids.set(id, `<${ids.size + 1}>`);
+      return `trs${escaped}_${ids.get(id)!}`;
     })
     // Markdown escapes the underscore (`req\_…`); the id is random either way.
     .replace(/req(\\?)_[A-Za-z0-9]+/g, 'req$1_<id>')
@@ -125,7 +150,9 @@ describe('golden plan, apply and diff', () => {
         await setUp(dir, spec.setup ?? []);
         const stateFile = join(dir, '.sessionctl', 'state.json');
         const fresh = !spec.args.includes('--state') && !existsSync(stateFile);
-        const r = await runCli([...spec.args, '--format', format], { cwd: dir, env: env() });
+        const before = await changeable(dir);
+        const r = await runCli([...spec.args.map((a) => (a === '<closed>' ? closed : a)), '--format', format], { cwd: dir, env: env() });
+        if (spec.untouched === true) expect(await changeable(dir)).toStrictEqual(before);
         // stderr carries only progress, one line per manifest as it finishes (in finishing order),
         // after the one line that says a run starts the state when there was none.
         const lines = r.stderr.split('\n').filter((l) => l !== '');

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import { ApiError } from '../../src/client/errors.js';
-import { InputError } from '../../src/diagnostics/errors.js';
+import { InputError, StateError } from '../../src/diagnostics/errors.js';
 
 /** What a promise rejects with, of class `kind`; fails the test when it resolves or rejects with anything else. */
 async function rejectionOf<E>(p: Promise<unknown>, kind: abstract new (...args: never[]) => E): Promise<E> {
@@ -20,6 +20,11 @@ export function apiFailure(p: Promise<unknown>): Promise<ApiError> {
 /** The InputError a call rejects with (a state or lock that cannot be used). */
 export function inputFailure(p: Promise<unknown>): Promise<InputError> {
   return rejectionOf(p, InputError);
+}
+
+/** The StateError a call rejects with: the state could not be read, written or locked (exit code 5). */
+export function stateFailure(p: Promise<unknown>): Promise<StateError> {
+  return rejectionOf(p, StateError);
 }
 
 /**

@@ -12,6 +12,10 @@ describe('exit codes', () => {
     ['a warning with --strict', [at('yaml/directive', 'warning')], true, 1],
     ['an error', [at('schema/type', 'error')], false, 1],
     ['an unreadable file beats findings', [at('schema/type', 'error'), at('input/unreadable', 'error')], false, 2],
+    ['a service failure beats findings', [at('drift/changed', 'error'), at('apply/create-failed', 'error')], false, 3],
+    ['a state that could not be written beats a service failure', [at('apply/create-failed', 'error'), at('state/write-failed', 'error'), at('drift/changed', 'error')], false, 5],
+    ['an input error beats a state that could not be written', [at('state/write-failed', 'error'), at('config/type', 'error')], false, 2],
+    ['a state write failure turned down to a warning does not decide it', [at('state/write-failed', 'warning')], false, 0],
   ] as const)('%s', (_name, diagnostics, strict, expected) => {
     expect(exitCodeForDiagnostics(diagnostics, { strict })).toBe(expected);
   });

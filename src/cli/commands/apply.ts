@@ -42,6 +42,9 @@ const APPLY_HELP = [
   '',
   'Exit codes: 0 applied and in sync, 1 findings or drift, 2 usage or input error,',
   '3 the service failed or refused a request (the others still ran; the state keeps every success),',
+  '5 the state could not be read, written or locked (another run holds the lock, the database',
+  'refused or stopped answering): nothing starts after it, and a session created but not recorded',
+  'is named with the `sessionctl import` line that adopts it,',
   '130 interrupted (SIGINT), 143 stopped (SIGTERM): requests in flight were given 10 s; a create left',
   'without an answer is recorded as outcome unknown and never sent again unless --recreate-unknown.',
 ].join('\n');

@@ -57,7 +57,8 @@ export const registerDestroy: RegisterCommand = (program, env) => {
         '',
         'The manifests stay; only their sessions go. A create whose outcome is unknown holds no session',
         'to delete: adopt it with `sessionctl import` first, or forget it with `sessionctl state rm`.',
-        'Exit codes: 0 deleted, 1 findings, 2 usage or input error (also: no confirmation), 3 the service failed.',
+        'Exit codes: 0 deleted, 1 findings, 2 usage or input error (also: no confirmation), 3 the service failed,',
+        '5 the state could not be read, written or locked.',
       ].join('\n'),
     )
     .action(async (paths: string[], flags: DestroyFlags) => {

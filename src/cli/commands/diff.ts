@@ -34,7 +34,8 @@ export const registerDiff: RegisterCommand = (program, env) => {
         '',
         'Drift kinds: changed (declared, the service holds another value), dropped (declared, not echoed),',
         'added (not declared, not the documented default; drift only with --strict). Defaults are not drift.',
-        'Exit codes: 0 in sync, 1 drift or a manifest not applied, 2 usage or input error, 3 the service failed.',
+        'Exit codes: 0 in sync, 1 drift or a manifest not applied, 2 usage or input error, 3 the service failed,',
+        '5 the state could not be read.',
       ].join('\n'),
     )
     .action(async (args: string[], flags: DiffFlags) => {

@@ -24,7 +24,8 @@ export const registerImport: RegisterCommand = (program, env) => {
         'Use it when a session exists that the state does not record: one created by hand, or one',
         'whose create had an unknown outcome (apply names them). A drifted session is adopted too; the',
         'next apply repairs it. Exit codes: 0 imported in sync, 1 imported with drift (or refused),',
-        '2 usage or input error, 3 the service failed (the session is not there: 404).',
+        '2 usage or input error, 3 the service failed (the session is not there: 404), 5 the state could',
+        'not be read, written or locked.',
       ].join('\n'),
     )
     .action(async (name: string, session: string, args: string[], flags: RunFlags & { strict?: boolean }) => {

@@ -44,8 +44,9 @@ export const registerPlan: RegisterCommand = (program, env) => {
         '  sessionctl plan manifests/ --refresh --detailed-exitcode   # 4 when apply would change something',
         '  sessionctl plan manifests/ --out plan.json --format json',
         '',
-        'Exit codes: 0 ok, 1 findings, 2 usage or input error, 3 the service failed (--refresh),',
-        '4 changes pending (only with --detailed-exitcode).',
+        'Exit codes: 0 ok, 1 findings, 2 usage or input error, 3 the service failed (--refresh: a session',
+        'it could not read is unknown, never a no-op), 4 changes pending (only with --detailed-exitcode),',
+        '5 the state could not be read.',
       ].join('\n'),
     )
     .action(async (args: string[], flags: PlanFlags) => {

@@ -13,8 +13,10 @@
  *   POST   /_emulator/faults                  201 {faults: [rule...]}; body: one rule, an array, or
  *                                             {faults: [...]}. Rule: {route: <route>|"*", status?,
  *                                             body?, retry_after?, latency_ms?, reset?: "before"|"after",
- *                                             malformed?: true, times?: N (default 1), probability?: 0..1}
- *   DELETE /_emulator/faults                  200 {cleared: N}
+ *                                             malformed?: true, hold?: true, times?: N (default 1),
+ *                                             probability?: 0..1}
+ *   POST   /_emulator/faults/release          200 {released: N}: the requests `hold` stopped go on
+ *   DELETE /_emulator/faults                  200 {cleared: N} (held requests go on)
  *   DELETE /_emulator/faults/{id}             200 {deleted: id} | 404
  *   GET    /_emulator/rate-limit              200 {per_window: N|null, window_ms}
  *   POST   /_emulator/rate-limit              200 same; body {per_minute: N|null} or {limit: N|null, window_ms?}
@@ -157,6 +159,7 @@ async function adminFaults(a: AdminRequest, id: string | undefined): Promise<Adm
     if (problems.length > 0) throw httpError(400, 'Invalid fault', problems.map(([n, p]) => `faults[${n}]: ${p}`));
     return { status: 201, body: { faults: list.map((f) => state.faults.add(f as FaultInput)) } };
   }
+  if (id === 'release' && method === 'POST') return { status: 200, body: { released: state.faults.release() } };
   if (id !== undefined && method === 'DELETE') {
     if (!state.faults.remove(id)) throw httpError(404, `No fault '${id}'`);
     return { status: 200, body: { deleted: id } };

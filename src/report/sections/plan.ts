@@ -1,4 +1,4 @@
-import { countActions, type Deletion, type PlanItem } from '../../plan/plan.js';
+import { countActions, formatCounts, type Deletion, type PlanItem } from '../../plan/plan.js';
 import { describeChange, type FieldChange } from '../../plan/field-changes.js';
 import type { Style } from '../ansi.js';
 import { displayPath } from '../paths.js';
@@ -12,7 +12,7 @@ function shorten(text: string): string {
   return text.length <= BODY_WIDTH ? text : `${text.slice(0, BODY_WIDTH)}… (${text.length - BODY_WIDTH} more characters; --format json shows the whole body)`;
 }
 
-const MARK: Record<PlanItem['action'], string> = { create: '+', update: '~', replace: '-/+', 'no-op': '=' };
+const MARK: Record<PlanItem['action'], string> = { create: '+', update: '~', replace: '-/+', 'no-op': '=', unknown: '?' };
 
 function why(item: PlanItem): string {
   const session = item.recorded?.session_id;
@@ -32,6 +32,8 @@ function why(item: PlanItem): string {
       return `user_id changed from ${JSON.stringify(item.replaces?.user_id)}: PATCH cannot change a session's user, so a new session replaces ${item.replaces?.session_id ?? 'the old one'}, which is then deleted`;
     case 'custom-tools-changed':
       return `custom tools changed: PATCH cannot change them, so a new session replaces ${item.replaces?.session_id ?? 'the old one'}, which is then deleted`;
+    case 'unreadable':
+      return `${session ?? 'the recorded session'} could not be read: whether it still exists and matches is unknown, so nothing is planned for it`;
     default:
       return `up to date: ${session ?? ''}`;
   }
@@ -45,7 +47,7 @@ function changeLine(change: FieldChange, item: PlanItem, ctx: ReportContext, sty
 }
 
 function itemLines(item: PlanItem, width: number, ctx: ReportContext, style: Style): string[] {
-  const paint = item.action === 'create' ? style.green : item.action === 'update' ? style.yellow : item.action === 'replace' ? style.red : style.dim;
+  const paint = item.action === 'create' ? style.green : item.action === 'update' ? style.yellow : item.action === 'replace' || item.action === 'unknown' ? style.red : style.dim;
   const lines = [`  ${paint(`${MARK[item.action].padStart(3)} ${item.action.padEnd(7)}`)} ${style.bold(safeInline(item.name).padEnd(width))}  ${style.dim(`user ${safeInline(item.user_id)}, ${displayPath(item.file, ctx.cwd)}`)}`];
   lines.push(`        ${safeInline(why(item))}`);
   for (const c of item.changes) lines.push(changeLine(c, item, ctx, style));
@@ -69,7 +71,7 @@ export function planSection(report: Report, ctx: ReportContext, style: Style): s
   const block = report.plan;
   if (block === undefined) return '';
   const c = countActions(block);
-  const lines = [style.bold(`Plan: ${c.create} to create, ${c.update} to update, ${c.replace} to replace, ${c.delete} to delete, ${c['no-op']} no-op`)];
+  const lines = [style.bold(`Plan: ${formatCounts(c)}`)];
   const names = [...block.items.map((i) => i.name), ...block.deletions.map((d) => d.name)];
   if (names.length > 0) {
     const width = Math.max(...names.map((n) => safeInline(n).length));

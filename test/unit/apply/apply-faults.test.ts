@@ -282,6 +282,35 @@ onEachState((fresh) => (w = fresh), () => {
     });
   });
 
+  describe('a recorded session that refresh could not read', () => {
+    test('is failed, not unchanged: nothing is sent for it, what an earlier replace left waits, and the entry stays as it was', async () => {
+      await run(A);
+      const old = (await entry('a'))!;
+      const s = await w.open();
+      await s.record({ ...old, superseded: ['trs_leftover00001'] });
+      await s.unlock();
+      const before = await w.entries();
+      await fault({ route: 'get', status: 503, times: 1 });
+      const { buildPlan } = await import('../../../src/plan/plan.js');
+      const { refreshPlan } = await import('../../../src/plan/refresh.js');
+      const { applyPlan } = await import('../../../src/apply/apply.js');
+      const state = await w.open();
+      let result;
+      try {
+        const plan = await refreshPlan(buildPlan(w.docs(A), state), { getSession: (id) => w.client.getSession(id), concurrency: 1 });
+        expect(plan.items.map((i) => [i.action, i.reason])).toStrictEqual([['unknown', 'unreadable']]);
+        result = await applyPlan(plan, { api: client(), state, cwd: w.dir, now });
+      } finally {
+        await state.unlock();
+      }
+      expect(result.items.map((i) => [i.action, i.outcome, i.session_id, i.mcp_url, i.drifted, i.diagnostics])).toStrictEqual([['unknown', 'failed', old.session_id, old.mcp_url, false, []]]);
+      expect(result.tally).toStrictEqual({ created: 0, updated: 0, replaced: 0, deleted: 0, unchanged: 0, drifted: 0, failed: 1 });
+      expect(result.diagnostics.map((d) => [d.code, d.severity])).toStrictEqual([['state/refresh-failed', 'error']]);
+      expect([await w.received('update'), await w.received('delete'), await w.received('create')]).toStrictEqual([0, 0, 1]);
+      expect(await w.entries()).toStrictEqual(before);
+    });
+  });
+
   describe('a state write that fails', () => {
     test('after an update: failed, with the session named; the entry stays as it was', async () => {
       const { buildPlan } = await import('../../../src/plan/plan.js');
@@ -295,7 +324,9 @@ onEachState((fresh) => (w = fresh), () => {
       const [item] = result.items;
       const live = await w.client.getSession(old.session_id);
       expect([item!.outcome, item!.session_id, item!.mcp_url, item!.tool_router_tools]).toStrictEqual(['failed', old.session_id, live.mcp.url, live.tool_router_tools]);
-      expect(item!.diagnostics.map((d) => [d.code, d.severity, d.message])).toStrictEqual([['state/write-failed', 'error', `a: session ${old.session_id} was updated, but the state could not be written: disk full`]]);
+      expect(item!.diagnostics.map((d) => [d.code, d.severity, d.message, d.hint])).toStrictEqual([
+        ['state/write-failed', 'error', `a: session ${old.session_id} was updated, but the state could not be written: disk full`, 'apply again once the state can be written: it reads the session, sends the update again (it changes nothing more) and records it'],
+      ]);
       expect(await w.entries()).toStrictEqual([old]);
     });
 
@@ -311,8 +342,60 @@ onEachState((fresh) => (w = fresh), () => {
       const [item] = result.items;
       expect([item!.outcome, item!.replaced_session]).toStrictEqual(['failed', undefined]);
       expect(item!.diagnostics.map((d) => [d.code, d.severity, d.message])).toStrictEqual([['state/write-failed', 'error', `a: session ${item!.session_id} was created, but the state could not be written: disk full`]]);
+      const stateArg = state.location.startsWith('postgres://') ? ` --state '${state.location}'` : '';
+      expect(item!.diagnostics[0]!.hint).toBe(
+        `once the state can be written again, adopt the session with \`sessionctl import a ${item!.session_id} m/a.yaml${stateArg}\`; until then the state holds a create of unknown outcome for a, and apply sends nothing for it`,
+      );
       expect((await w.entries()).find((e) => e.user_id === 'alice')).toStrictEqual(old);
+      // What the state holds for the new user: the create's intent, which blocks the next run until the session is adopted.
+      expect((await w.entries()).find((e) => e.user_id === 'alice-2')?.pending_create?.status).toBe('in-flight');
       expect(await w.live()).toContain(old.session_id);
+    });
+
+    test('after the create of a replace on the same entry: the hint forgets the old session first, since import refuses a name that records another', async () => {
+      const { buildPlan } = await import('../../../src/plan/plan.js');
+      const { applyPlan } = await import('../../../src/apply/apply.js');
+      await run(tool('one'));
+      const old = (await entry('a'))!;
+      const state = await w.open();
+      const failing = hooked(state, (e, record) => (e.session_id !== old.session_id ? Promise.reject(new Error('disk full')) : record(e)));
+      const result = await applyPlan(buildPlan(w.docs(tool('two')), state), { api: client(), state: failing, cwd: w.dir, now });
+      await state.unlock();
+      const [item] = result.items;
+      expect([item!.action, item!.outcome, item!.replaced_session]).toStrictEqual(['replace', 'failed', undefined]);
+      const stateArg = state.location.startsWith('postgres://') ? ` --state '${state.location}'` : '';
+      expect(item!.diagnostics.map((d) => [d.code, d.message, d.hint])).toStrictEqual([
+        [
+          'state/write-failed',
+          `a: session ${item!.session_id} was created, but the state could not be written: disk full`,
+          `once the state can be written again, adopt the session with \`sessionctl state rm a\` and then \`sessionctl import a ${item!.session_id} m/a.yaml${stateArg}\` (the state still records ${old.session_id}: forgotten, it stays alive until it is deleted by hand); until then the state holds a create of unknown outcome for a, and apply sends nothing for it`,
+        ],
+      ]);
+      // The old session is alive and recorded, with the create's intent: nothing was deleted.
+      expect((await entry('a'))!.pending_create?.status).toBe('in-flight');
+      expect(await w.live()).toStrictEqual([item!.session_id, old.session_id].sort());
+    });
+
+    test('after a delete (--prune): failed with the state’s words, the session named; the entry stays, and nothing starts after it', async () => {
+      await run(`${A}---\nname: b\nuser_id: bob\n---\nname: c\nuser_id: carol\n`);
+      const [b, c] = [(await entry('b'))!, (await entry('c'))!];
+      const { buildPlan } = await import('../../../src/plan/plan.js');
+      const { applyPlan } = await import('../../../src/apply/apply.js');
+      const state = await w.open();
+      const failing = { ...hooked(state, (e, record) => record(e)), forget: () => Promise.reject(new Error('disk full')) };
+      const plan = buildPlan(w.docs(A), state, { prune: { roots: ['m'], cwd: w.dir } });
+      expect(plan.deletions.map((d) => d.name)).toStrictEqual(['b', 'c']);
+      const result = await applyPlan(plan, { api: client(), state: failing, cwd: w.dir, now, concurrency: 1 });
+      await state.unlock();
+      expect(result.items.map((i) => [i.name, i.action, i.outcome, i.session_id, i.diagnostics.map((d) => [d.code, d.message])])).toStrictEqual([
+        ['a', 'no-op', 'unchanged', (await entry('a'))!.session_id, []],
+        ['b', 'delete', 'failed', b.session_id, [['state/write-failed', 'b: the state could not be written: disk full']]],
+        ['c', 'delete', 'skipped', undefined, [['apply/interrupted', 'c: not applied: the run was interrupted (the state could not be written) before it started']]],
+      ]);
+      // b is gone at the service and still recorded (the next run finds it gone); c was not touched.
+      expect(await w.live()).not.toContain(b.session_id);
+      expect(await w.live()).toContain(c.session_id);
+      expect((await w.entries()).map((e) => e.name)).toStrictEqual(['a', 'b', 'c']);
     });
   });
 

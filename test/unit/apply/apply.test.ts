@@ -619,7 +619,7 @@ onEachState((fresh) => (w = fresh), () => {
       await expect(run(A, { api: d, prune: { roots: ['m'], cwd: w.dir } })).rejects.toThrow('pow');
     });
 
-    test('an error that ends the run (an intent the state could not write) starts nothing after it, and the create in flight is answered and recorded first', async () => {
+    test('an intent the state could not write: nothing sent for it, nothing started after it, the create in flight answered and recorded, and a result that says so', async () => {
       const state = await w.open();
       let failed!: () => void;
       const intentFailed = new Promise<void>((r) => (failed = r));
@@ -643,16 +643,18 @@ onEachState((fresh) => (w = fresh), () => {
       const { buildPlan } = await import('../../../src/plan/plan.js');
       // s0's intent fails at once; s1's create leaves after that failure.
       const plan = buildPlan(w.docs(yaml), state);
-      let atRejection: unknown[] = [];
-      const err = await applyPlan(plan, { api, state: failing, cwd: w.dir, now, concurrency: 2 }).then(
-        () => undefined,
-        (e: unknown) => ((atRejection = state.list().map((x) => [x.name, x.session_id !== '', x.pending_create?.status])), e),
-      );
+      const result = await applyPlan(plan, { api, state: failing, cwd: w.dir, now, concurrency: 2 });
+      const atEnd = state.list().map((x) => [x.name, x.session_id !== '', x.pending_create?.status]);
       // Whatever a worker left running would send now.
       for (let i = 0; i < 3; i++) await w.live();
       await state.unlock();
-      expect((err as Error).message).toBe('disk full');
-      expect(atRejection).toStrictEqual([['s1', true, undefined]]);
+      expect(result.items.map((i) => [i.name, i.outcome, i.diagnostics.map((d) => [d.code, d.message])])).toStrictEqual([
+        ['s0', 'failed', [['state/write-failed', 's0: not created: the state could not record the create before it was sent, so nothing was sent: disk full']]],
+        ['s1', 'created', []],
+        ['s2', 'skipped', [['apply/interrupted', 's2: not applied: the run was interrupted (the state could not be written) before it started']]],
+      ]);
+      expect(result.tally).toStrictEqual({ created: 1, updated: 0, replaced: 0, deleted: 0, unchanged: 0, drifted: 0, failed: 2 });
+      expect(atEnd).toStrictEqual([['s1', true, undefined]]);
       expect(sent).toStrictEqual(['u1']);
     });
   });

@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { bodyHash, requestBody } from '../../../src/config/request.js';
 import type { ManifestData } from '../../../src/config/types.js';
 import { parseManifestText } from '../../../src/manifest/load.js';
-import { buildPlan, countActions, deletionOf, hasChanges, manifestsHash, type PlanOptions } from '../../../src/plan/plan.js';
+import { buildPlan, countActions, deletionOf, formatCounts, hasChanges, manifestsHash, type PlanOptions } from '../../../src/plan/plan.js';
 import type { StateEntry } from '../../../src/state/entry.js';
 import type { Json } from '../../../src/wire/json.js';
 
@@ -56,7 +56,7 @@ describe('buildPlan: one action per manifest and user', () => {
     expect(plan.items[0]!.body).toEqual({ user_id: 'bot', toolkits: { enable: ['gmail', 'slack'] }, tags: ['readOnlyHint'] });
     expect(plan.items[0]!.changes).toEqual([]);
     expect(plan.deletions).toEqual([]);
-    expect(countActions(plan)).toEqual({ create: 1, update: 0, replace: 0, delete: 0, 'no-op': 0 });
+    expect(countActions(plan)).toEqual({ create: 1, update: 0, replace: 0, delete: 0, 'no-op': 0, unknown: 0 });
     expect(hasChanges(plan)).toBe(true);
   });
 
@@ -307,7 +307,7 @@ describe('buildPlan: deletions and the prunable count', () => {
     expect(plan.deletions).toStrictEqual([{ name: 'b', user_id: 'bot', session_id: 'trs_b', file: 'm/b.yaml', reason: 'manifest-removed', entry: b, also: [], leftovers: [] }]);
     expect(plan.prunable).toBe(0);
     expect(hasChanges(plan)).toBe(true);
-    expect(countActions(plan)).toStrictEqual({ create: 0, update: 0, replace: 0, delete: 1, 'no-op': 1 });
+    expect(countActions(plan)).toStrictEqual({ create: 0, update: 0, replace: 0, delete: 1, 'no-op': 1, unknown: 0 });
   });
 
   test('a deletion of an entry that names no file has file null', () => {
@@ -348,11 +348,22 @@ describe('countActions and hasChanges', () => {
       ['c', 'create'],
       ['r', 'replace'],
     ]);
-    expect(countActions(plan)).toStrictEqual({ create: 1, update: 1, replace: 1, delete: 0, 'no-op': 1 });
+    expect(countActions(plan)).toStrictEqual({ create: 1, update: 1, replace: 1, delete: 0, 'no-op': 1, unknown: 0 });
+    expect(formatCounts(countActions(plan))).toBe('1 to create, 1 to update, 1 to replace, 0 to delete, 1 no-op');
     expect(hasChanges(plan)).toBe(true);
     expect(hasChanges({ items: plan.items.slice(0, 1), deletions: [] })).toBe(false);
     expect(hasChanges({ items: plan.items.slice(1, 2), deletions: [] })).toBe(true);
     expect(hasChanges({ items: [], deletions: [] })).toBe(false);
+  });
+
+  test('an item whose session could not be read counts as unknown, not as a no-op, and is no change (apply sends nothing for it)', () => {
+    const plan = buildPlan(docs(V1), stateOf([applied(V1)]));
+    const unread = { ...plan, items: plan.items.map((i) => ({ ...i, action: 'unknown' as const, reason: 'unreadable' as const })) };
+    expect(countActions(unread)).toStrictEqual({ create: 0, update: 0, replace: 0, delete: 0, 'no-op': 0, unknown: 1 });
+    expect(formatCounts(countActions(unread))).toBe('0 to create, 0 to update, 0 to replace, 0 to delete, 0 no-op, 1 unknown');
+    expect(hasChanges(unread)).toBe(false);
+    // What an earlier replace left to delete waits too: nothing is sent for the item.
+    expect(hasChanges({ ...unread, items: unread.items.map((i) => ({ ...i, cleanup: ['trs_old'] })) })).toBe(false);
   });
 });
 

@@ -93,12 +93,12 @@ describe('refreshPlan', () => {
     ]);
   });
 
-  test('a GET that fails otherwise: the item as planned, and an error naming the session, the failure and its status', async () => {
+  test('a GET that fails otherwise: the no-op is unknown, and an error names the session, the failure and its status', async () => {
     await w.apply(w.docs(A));
     await w.admin('POST', 'faults', { route: 'get', status: 400, times: 1 });
     const plan = await w.plan(w.docs(A));
     const after = await refreshPlan(plan, { getSession: (id) => w.client.getSession(id), concurrency: 1 });
-    expect(after.items).toStrictEqual(plan.items);
+    expect(after.items).toStrictEqual(plan.items.map((i) => ({ ...i, action: 'unknown', reason: 'unreadable' })));
     const [d] = after.diagnostics;
     expect([after.diagnostics.length, d!.code, d!.severity, d!.pointer]).toStrictEqual([1, 'state/refresh-failed', 'error', '/name']);
     expect(d!.message).toMatch(new RegExp(`^a: cannot read recorded session ${await idOf('a')}: .+ \\(HTTP 400\\)$`));

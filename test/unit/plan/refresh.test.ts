@@ -63,7 +63,7 @@ describe('refreshPlan', () => {
     expect(item!.patch).toEqual({ toolkits: { enable: ['gmail', 'slack'] } });
   });
 
-  test('a session that is gone is created again; a failed read leaves the item and says so', async () => {
+  test('a session that is gone is created again; a failed read makes a no-op unknown and says so', async () => {
     const gone = await refreshPlan(buildPlan(doc(V1), state(recorded(V1))), {
       getSession: async () => Promise.reject(new ApiError('not found', { kind: 'http', status: 404, method: 'GET', path: 'session' })),
       concurrency: 1,
@@ -74,7 +74,14 @@ describe('refreshPlan', () => {
       getSession: async () => Promise.reject(new ApiError('boom', { kind: 'http', status: 500, method: 'GET', path: 'session' })),
       concurrency: 1,
     });
-    expect(failed.items.map((i) => [i.action, i.reason])).toEqual([['no-op', 'up-to-date']]);
+    expect(failed.items.map((i) => [i.action, i.reason])).toEqual([['unknown', 'unreadable']]);
     expect(failed.diagnostics.map((d) => [d.code, d.message])).toEqual([['state/refresh-failed', 'a: cannot read recorded session trs_a: boom (HTTP 500)']]);
+  });
+
+  test('a failed read leaves an update as planned: its PATCH carries the recorded version, whatever the read would have said', async () => {
+    const update = buildPlan(doc(V2), state(recorded(V1)));
+    const failed = await refreshPlan(update, { getSession: async () => Promise.reject(new ApiError('boom', { kind: 'http', status: 500, method: 'GET', path: 'session' })), concurrency: 1 });
+    expect(failed.items).toStrictEqual(update.items);
+    expect(failed.diagnostics.map((d) => d.code)).toEqual(['state/refresh-failed']);
   });
 });

@@ -9,7 +9,7 @@ import type { InputError } from '../../../src/diagnostics/errors.js';
 import { forceUnlockFile, lockPathOf, readFileLock, releaseFileLock, takeFileLock, type FileLockIo } from '../../../src/state/file-lock.js';
 import type { LockOwner, StateLockOptions } from '../../../src/state/lock.js';
 import { skipBecause } from '../../helpers/skip.js';
-import { inputFailure } from '../../helpers/rejection.js';
+import { inputFailure, stateFailure } from '../../helpers/rejection.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 
 /**
@@ -71,9 +71,9 @@ describe('takeFileLock: a free lock', () => {
     expect(lockPathOf(join('x', 'state.json'))).toBe(join('x', 'state.json.lock'));
   });
 
-  test('a folder that cannot be made is an InputError on the lock path', async () => {
+  test('a folder that cannot be made is a StateError on the lock path', async () => {
     await writeFile(join(dir, 'file'), '');
-    const err = await inputFailure(takeFileLock(join(dir, 'file', 'sub', 'state.json'), options()));
+    const err = await stateFailure(takeFileLock(join(dir, 'file', 'sub', 'state.json'), options()));
     expect(err.message).toBe(`cannot take the state lock: ENOTDIR: not a directory, mkdir '${join(dir, 'file', 'sub')}'`);
     expect(err.file).toBe(join(dir, 'file', 'sub', 'state.json.lock'));
     expect((err.cause as NodeJS.ErrnoException).code).toBe('ENOTDIR');
@@ -83,7 +83,7 @@ describe('takeFileLock: a free lock', () => {
 describe('takeFileLock: a lock that another run holds', () => {
   test('fails at once by default, naming the holder, with the state file as location', async () => {
     await plant(lineOf('L1', { pid: 1111, hostname: 'elsewhere' }));
-    const err = await inputFailure(takeFileLock(state, options()));
+    const err = await stateFailure(takeFileLock(state, options()));
     expect(err.message).toBe(`the state is locked by process 1111 on elsewhere since 2026-03-01T10:00:00.000Z (lock L1): ${TAIL} \`sessionctl state unlock L1\`.`);
     expect(err.file).toBe(state);
     expect(await readFile(lock, 'utf8')).toBe(lineOf('L1', { pid: 1111, hostname: 'elsewhere' }));
@@ -98,7 +98,7 @@ describe('takeFileLock: a lock that another run holds', () => {
       if (slept.length > 10) throw new Error('polled for ever');
       t += ms;
     };
-    const err = await inputFailure(takeFileLock(state, options({ now: () => new Date(t), timeoutMs: 600, sleep })));
+    const err = await stateFailure(takeFileLock(state, options({ now: () => new Date(t), timeoutMs: 600, sleep })));
     expect(slept).toEqual([250, 250, 100]);
     expect(err.message).toBe(`waited 0.6s, and the state is locked by process 1111 on elsewhere since 2026-03-01T10:00:00.000Z (lock L1): ${TAIL} \`sessionctl state unlock L1\`.`);
   });
@@ -116,7 +116,7 @@ describe('takeFileLock: a lock that another run holds', () => {
 
   test('a lock of this very process is live whatever the liveness check says', async () => {
     await plant(lineOf('L0', me));
-    const err = await inputFailure(takeFileLock(state, options({ isAlive: dead })));
+    const err = await stateFailure(takeFileLock(state, options({ isAlive: dead })));
     expect(err.message).toBe(`the state is locked by process 4242 on ci-7 since 2026-03-01T10:00:00.000Z (lock L0): ${TAIL} \`sessionctl state unlock L0\`.`);
   });
 
@@ -285,9 +285,9 @@ describe('the breaker of a takeover in progress', () => {
     expect(await readdir(dir)).toEqual([]);
   });
 
-  test('a breaker that cannot be made is an InputError on the breaker path', async () => {
+  test('a breaker that cannot be made is a StateError on the breaker path', async () => {
     const missing = join(dir, 'missing', 'state.json');
-    const err = await inputFailure(releaseFileLock(missing, 'L1'));
+    const err = await stateFailure(releaseFileLock(missing, 'L1'));
     expect(err.message).toBe(`cannot take the state lock: ENOENT: no such file or directory, open '${missing}.lock.break'`);
     expect(err.file).toBe(`${missing}.lock.break`);
   });

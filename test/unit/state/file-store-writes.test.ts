@@ -9,7 +9,7 @@ import type { StateEntry } from '../../../src/state/entry.js';
 import { forceUnlockFile, lockOwner, readFileLock, takeFileLock } from '../../../src/state/file-lock.js';
 import { DEFAULT_STATE_PATH, FileStateStore, stateFileHash } from '../../../src/state/file-store.js';
 import type { StateLockOptions } from '../../../src/state/lock.js';
-import { inputFailure } from '../../helpers/rejection.js';
+import { inputFailure, stateFailure } from '../../helpers/rejection.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 
 /**
@@ -78,13 +78,13 @@ describe('the state file as written', () => {
 });
 
 describe('a run whose lock is no longer its own writes nothing', () => {
-  const message = (id: string): string => `the state lock ${id} is no longer held (it was released with \`sessionctl state unlock\`); the state file was not written`;
+  const message = (id: string): string => `the state lock ${id} is no longer held (it was released with \`sessionctl state unlock\`, or its folder was moved); the state file was not written`;
 
   test('released by state unlock: no lock at all', async () => {
     const s = await FileStateStore.openLocked(path, lock);
     const id = (await readFileLock(path))!.id;
     await forceUnlockFile(path, id);
-    const err = await inputFailure(s.record(entry('a')));
+    const err = await stateFailure(s.record(entry('a')));
     expect(err.message).toBe(message(id));
     expect(err.file).toBe(path);
     expect(await readdir(dir)).toEqual([]);
@@ -95,10 +95,37 @@ describe('a run whose lock is no longer its own writes nothing', () => {
     const id = (await readFileLock(path))!.id;
     await forceUnlockFile(path, id);
     const other = await takeFileLock(path, { ...lock, owner: lockOwner(5151) });
-    const err = await inputFailure(s.forget('a', 'u1'));
+    const err = await stateFailure(s.forget('a', 'u1'));
     expect(err.message).toBe(message(id));
     expect((await readFileLock(path))!.id).toBe(other);
     expect(await readdir(dir)).toEqual(['state.json.lock']);
+  });
+});
+
+describe('a state whose folder is replaced by a file while it is held (the state lost mid-run)', () => {
+  test('a record: a StateError that says the file was not written and why; nothing is written anywhere', async () => {
+    const s = await FileStateStore.openLocked(path, lock);
+    await s.record(entry('a'));
+    await rm(dir, { recursive: true });
+    await writeFile(dir, 'not a folder');
+    const err = await stateFailure(s.record(entry('b')));
+    expect(err.message).toBe(`the state lock cannot be read (ENOTDIR: not a directory, open '${path}.lock'); nothing was written`);
+    expect(err.file).toBe(path);
+    expect(readFileSync(dir, 'utf8')).toBe('not a folder');
+  });
+
+  test('unlock: a StateError that names the lock and how to release it', async () => {
+    const s = await FileStateStore.openLocked(path, lock);
+    const id = (await readFileLock(path))!.id;
+    await rm(dir, { recursive: true });
+    await writeFile(dir, 'not a folder');
+    const err = await stateFailure(s.unlock());
+    expect(err.message).toBe(`the state lock ${id} could not be released (ENOTDIR: not a directory, open '${path}.lock.break'); if the next run finds it held, release it with \`sessionctl state unlock ${id}\``);
+    expect(err.file).toBe(path);
+    // Once is enough: a second unlock has nothing left to release.
+    await s.unlock();
+    await rm(dir);
+    await mkdir(dir);
   });
 });
 
