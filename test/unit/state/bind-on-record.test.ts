@@ -66,6 +66,8 @@ describe('bindOnRecord', () => {
     expect([binds, s.binding]).toEqual([[BOUND], BOUND]);
     await s.record(entry('a', 'trs_a'));
     expect([binds.length, s.get('a', 'u1'), s.list()]).toEqual([1, entry('a', 'trs_a'), [entry('a', 'trs_a')]]);
+    await s.forget('a', 'u1');
+    expect([s.get('a', 'u1'), (await onDisk(path)).sessions]).toEqual([undefined, []]);
     const other = { ...BOUND, service: 'https://gw.example.com' };
     await s.bind(other);
     expect(s.binding).toEqual(other);
