@@ -25,7 +25,7 @@ describe('checkStateLocation', () => {
     ['POSTGRES://u@h/db'],
     ['.sessionctl/state.json'],
     ['/abs/state.json'],
-    ['C:\\state\\state.json'],
+    ['c:state.json'], // one letter before the colon: a Windows drive, a path
     ['./odd:name.json'],
     ['state.json'],
     ['with space inside.json'],
