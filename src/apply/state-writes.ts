@@ -1,5 +1,6 @@
 import { StateError } from '../diagnostics/errors.js';
 import type { LockedState } from '../state/store.js';
+import { withWrites } from '../state/with-writes.js';
 
 /**
  * The state as apply writes it: a write that fails is a StateError whatever the backend threw (a
@@ -10,17 +11,9 @@ export function guardWrites(state: LockedState): LockedState {
   const failed = (err: unknown): never => {
     throw err instanceof StateError ? err : new StateError(err instanceof Error ? err.message : String(err), state.location, { cause: err });
   };
-  return {
-    location: state.location,
-    hashAtLoad: state.hashAtLoad,
-    get binding() {
-      return state.binding;
-    },
-    get: (name, userId) => state.get(name, userId),
-    list: () => state.list(),
+  return withWrites(state, {
     bind: (binding) => state.bind(binding).catch(failed),
     record: (entry) => state.record(entry).catch(failed),
     forget: (name, userId) => state.forget(name, userId).catch(failed),
-    unlock: () => state.unlock(),
-  };
+  });
 }

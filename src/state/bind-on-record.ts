@@ -1,6 +1,7 @@
 import type { StateBinding } from './binding.js';
 import { hasSession, type StateEntry } from './entry.js';
 import type { LockedState } from './store.js';
+import { withWrites } from './with-writes.js';
 
 /**
  * The locked state with its binding written just before the first entry that names a live
@@ -12,25 +13,9 @@ import type { LockedState } from './store.js';
 export function bindOnRecord(state: LockedState, binding: () => StateBinding): LockedState & { bindNow(): Promise<void> } {
   let bound: Promise<void> | undefined;
   const bindNow = (): Promise<void> => (bound ??= state.bind(binding()));
-  return {
-    get location() {
-      return state.location;
-    },
-    get hashAtLoad() {
-      return state.hashAtLoad;
-    },
-    get binding() {
-      return state.binding;
-    },
-    get: (name, userId) => state.get(name, userId),
-    list: () => state.list(),
-    bind: (b) => state.bind(b),
-    record: async (entry: StateEntry) => {
-      if (hasSession(entry)) await bindNow();
-      return state.record(entry);
-    },
-    forget: (name, userId) => state.forget(name, userId),
-    unlock: () => state.unlock(),
-    bindNow,
+  const record = async (entry: StateEntry): Promise<void> => {
+    if (hasSession(entry)) await bindNow();
+    return state.record(entry);
   };
+  return withWrites(state, { record }, { bindNow });
 }

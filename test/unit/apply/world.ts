@@ -7,6 +7,7 @@ import type { ManifestDocument } from '../../../src/manifest/types.js';
 import { buildPlan, type Plan, type PlanOptions } from '../../../src/plan/plan.js';
 import { fileBackend, postgresBackend, type StateBackend } from '../../../src/state/backend.js';
 import type { StateEntry } from '../../../src/state/entry.js';
+import { withWrites } from '../../../src/state/with-writes.js';
 import type { LockedState } from '../../../src/state/store.js';
 import { emulatorAdmin } from '../../helpers/emulator-admin.js';
 import { skipBecause } from '../../helpers/skip.js';
@@ -88,19 +89,7 @@ export const now = (): Date => NOW;
 
 /** A locked state that passes every call to `state`, with `record` going through `hook` first. */
 export function hooked(state: LockedState, hook: (entry: StateEntry, record: (e: StateEntry) => Promise<void>) => Promise<void>): LockedState {
-  return {
-    location: state.location,
-    hashAtLoad: state.hashAtLoad,
-    get binding() {
-      return state.binding;
-    },
-    get: (name, user) => state.get(name, user),
-    list: () => state.list(),
-    bind: (binding) => state.bind(binding),
-    record: (entry) => hook(entry, (e) => state.record(e)),
-    forget: (name, user) => state.forget(name, user),
-    unlock: () => state.unlock(),
-  };
+  return withWrites(state, { record: (entry) => hook(entry, (e) => state.record(e)) });
 }
 
 export async function world(kind: StateKind = 'file'): Promise<World> {

@@ -1,0 +1,29 @@
+import type { LockedState } from './store.js';
+
+type Writes = Partial<Pick<LockedState, 'record' | 'forget' | 'bind'>>;
+
+/**
+ * A locked state whose writes go through `writes` (those it names), with `extra` members added;
+ * reads, the binding and the lock pass through to `state`, read when asked (a getter, not a copy:
+ * the binding changes when it is written).
+ */
+export function withWrites<E extends object = object>(state: LockedState, writes: Writes, extra?: E): LockedState & E {
+  return {
+    get location() {
+      return state.location;
+    },
+    get hashAtLoad() {
+      return state.hashAtLoad;
+    },
+    get binding() {
+      return state.binding;
+    },
+    get: (name, userId) => state.get(name, userId),
+    list: () => state.list(),
+    bind: writes.bind ?? ((binding) => state.bind(binding)),
+    record: writes.record ?? ((entry) => state.record(entry)),
+    forget: writes.forget ?? ((name, userId) => state.forget(name, userId)),
+    unlock: () => state.unlock(),
+    ...(extra as E),
+  };
+}
