@@ -69,7 +69,7 @@ async function applyHeld(w: Awaited<ReturnType<typeof world>>, argv: readonly st
 const release = (): Promise<unknown> => emulatorAdmin(emulator!.url, 'POST', '/faults/release');
 
 describe('the file state lost between a create and its record (its folder replaced by a file)', () => {
-  test('the session is reported with its id and import command, exit 5; the next runs create nothing twice', async () => {
+  test('the session is reported with its id and import command, exit 5; the next runs create nothing twice', { timeout: 90_000 }, async () => {
     const w = await world();
     const st = ['--state', 'st/state.json'];
     const { running } = await applyHeld(w, ['apply', 'm', ...st, '--concurrency', '1', '--format', 'human', '--format', 'json=report.json']);
@@ -80,7 +80,8 @@ describe('the file state lost between a create and its record (its folder replac
     const [created] = await sessions();
     const lock = (JSON.parse(readFileSync(join(w.dir, 'st.lost', 'state.json.lock'), 'utf8')) as { id: string }).id;
     const hint = `once the state can be written again, adopt the session with \`sessionctl import a ${created} m/a.yaml --state st/state.json\`; until then the state holds a create of unknown outcome for a, and apply sends nothing for it`;
-    expect([r.exitCode, r.stderr]).toStrictEqual([5, `[1/2] failed a (user u-a) ${created}\n`]);
+    // The run started the state (it says so), then lost it.
+    expect([r.exitCode, r.stderr]).toStrictEqual([5, `note: new state at ${join(w.dir, 'st', 'state.json')} (nothing is recorded there yet)\n[1/2] failed a (user u-a) ${created}\n`]);
     expect(r.stdout).toBe(
       [
         `error  the state lock ${lock} could not be released (ENOTDIR: not a directory, open '${w.dir}/st/state.json.lock.break'); if the next run finds it held, release it with \`sessionctl state unlock ${lock}\`  state/write-failed`,
@@ -212,7 +213,7 @@ async function tcpProxy(host: string, port: number): Promise<Proxy> {
 }
 
 describe.skipIf(skipBecause(db === null, 'needs a PostgreSQL server (the run printed why there is none)'))('the PostgreSQL state lost between a create and its record (every connection cut)', () => {
-  test('the session is reported with its id and import command, exit 5; the next runs create nothing twice', async () => {
+  test('the session is reported with its id and import command, exit 5; the next runs create nothing twice', { timeout: 90_000 }, async () => {
     const w = await world();
     schema = uniqueSchema('lost');
     const server = new URL(db!.base);
@@ -230,10 +231,10 @@ describe.skipIf(skipBecause(db === null, 'needs a PostgreSQL server (the run pri
     const r = await running;
     const [created] = await sessions();
     const hint = `once the state can be written again, adopt the session with \`sessionctl import a ${created} m/a.yaml --state '${state}'\`; until then the state holds a create of unknown outcome for a, and apply sends nothing for it`;
-    expect([r.exitCode, r.stderr]).toStrictEqual([5, `[1/2] failed a (user u-a) ${created}\n`]);
+    expect([r.exitCode, r.stderr]).toStrictEqual([5, `note: new state at ${state} (nothing is recorded there yet)\n[1/2] failed a (user u-a) ${created}\n`]);
     expect(r.stdout).toBe(
       [
-        `m/a.yaml:1:1  error  a: session ${created} was created, but the state could not be written: the connection that held the state lock failed (Connection terminated unexpectedly); "a" for user "u-a" was not written  state/write-failed`,
+        `m/a.yaml:1:1  error  a: session ${created} was created, but the state could not be written: cannot record the service binding in the state: Connection terminated unexpectedly  state/write-failed`,
         '  > 1 | name: a',
         '      | ^^^^',
         '    2 | user_id: u-a',
