@@ -2,7 +2,7 @@ import { relative, sep } from 'node:path';
 import { ApiError, isKeyRefused, KeyRefusedError } from '../client/errors.js';
 import { verifySession } from '../config/verify.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import { StateError } from '../diagnostics/errors.js';
+import type { StateError } from '../diagnostics/errors.js';
 import { atDocument } from '../manifest/at-document.js';
 import type { PlanItem } from '../plan/plan.js';
 import { hasSession, storableVersion, type StateEntry } from '../state/entry.js';
@@ -127,9 +127,9 @@ export async function createStep(item: PlanItem, ctx: StepContext): Promise<{ ou
   try {
     await ctx.state.record({ ...withoutIntent, pending_create: { since, body_hash: item.body_hash, status: 'in-flight' } });
   } catch (err) {
-    if (!(err instanceof StateError)) throw err;
-    ctx.stateFailed ??= err;
-    return { out: { ...base(item), outcome: 'failed', diagnostics: [atDocument(item.doc, 'state/write-failed', 'error', `${item.name}: not created: the state could not record the create before it was sent, so nothing was sent: ${err.message}`)] } };
+    // Every write apply makes fails as a StateError (state-writes.ts).
+    ctx.stateFailed ??= err as StateError;
+    return { out: { ...base(item), outcome: 'failed', diagnostics: [atDocument(item.doc, 'state/write-failed', 'error', `${item.name}: not created: the state could not record the create before it was sent, so nothing was sent: ${(err as Error).message}`)] } };
   }
   // Nothing was created: the entry is what it was (with an earlier create's unknown outcome, if it had one).
   const undo = (): Promise<void> => (held === undefined ? ctx.state.forget(item.name, item.user_id) : ctx.state.record(held));
