@@ -175,8 +175,9 @@ export function stateOf(flags: { state?: string; lockTimeout?: number }, env: Co
 }
 
 /**
- * Runs the state guards of a run over manifests before it reads anything (a state that must be
- * there, a new one announced, a binding to another service refused) and gives the run's service.
+ * The service of a run over manifests, and its state guards (a state that must be there, a new one
+ * announced, a binding to another service refused), which the run calls once its manifests are
+ * valid and before it reads the state.
  */
 export async function guardedService(
   flags: RunFlags,

@@ -8,9 +8,9 @@ import type { ConnectionOptions } from './connection.js';
 
 /**
  * The service a run talks to, for the state's binding: `--emulator`, else the base URL the client
- * would use, with the key when the run has one (COMPOSIO_API_KEY or --api-key-file; plan without
- * --refresh needs none, and is then checked on the base URL alone). The key is masked and
- * redacted here, as the client does, before anything can print it.
+ * would use, with the key when the run has one (COMPOSIO_API_KEY or --api-key-file; a run without
+ * one is checked on the base URL alone). The key is masked and redacted here, as the client does,
+ * before anything can print it.
  */
 export async function runIdentity(flags: ConnectionOptions & { emulator?: boolean }, env: CommandEnv): Promise<ServiceIdentity> {
   if (flags.emulator === true) return serviceIdentity(EMULATOR_SERVICE);
