@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { InputError } from '../diagnostics/errors.js';
-import { databaseError, table, type Queryable } from './postgres-connect.js';
+import { databaseError, sqlState, table, type Queryable } from './postgres-connect.js';
 import type { PostgresTarget } from './postgres-url.js';
 
 /**
@@ -130,6 +130,17 @@ function recorded(current: number, applied: readonly Migration[]): Array<[number
  * migration, all in one transaction under an advisory lock, so two first runs do not race.
  */
 export async function migrate(client: pg.ClientBase, target: PostgresTarget): Promise<void> {
+  try {
+    await migrateOnce(client, target);
+  } catch (err) {
+    // Two first runs at once: `CREATE SCHEMA IF NOT EXISTS` of one can still meet the other's
+    // uncommitted schema (seen through a transaction-mode pooler); the second try finds it made.
+    if (sqlState((err as { cause?: unknown }).cause) !== '23505') throw err;
+    await migrateOnce(client, target);
+  }
+}
+
+async function migrateOnce(client: pg.ClientBase, target: PostgresTarget): Promise<void> {
   if ((await schemaVersion(client, target)) === SCHEMA_VERSION) return;
   const t = (name: string) => table(target, name);
   try {

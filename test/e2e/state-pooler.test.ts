@@ -56,8 +56,8 @@ describe.skipIf(skipBecause(pgbouncer === null, 'needs PgBouncer in transaction 
       const created = `${MANIFESTS} created, 0 unchanged`;
       const [first, second] = summary(a!) === created ? [a!, b!] : [b!, a!];
       // Standard error is the progress, one line per manifest, and nothing else (no 42P05, no "cannot record").
-      // Both runs may find no state yet when they start, and say so in one line before anything else.
-      const started = (r: Finished): string => r.stderr.replace(/^note: new state at \S+ \(nothing is recorded there yet\)\n/, '');
+      // Both runs may find no state (or no workspace) yet when they start, and say so in one line first.
+      const started = (r: Finished): string => r.stderr.replace(/^note: new (state|workspace) at .* \(nothing is recorded there yet\)\n/, '');
       const besides = (r: Finished, what: string) => started(r).split('\n').filter((l) => !new RegExp(`^\\[\\d/\\d\\] ${what} svc-\\d\\d \\(user user-\\d\\d\\) trs_\\S+$`).test(l));
       expect([first.code, summary(first), besides(first, 'created')], label).toEqual([0, created, ['']]);
       if (second.code === 0) {
