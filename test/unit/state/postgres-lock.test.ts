@@ -72,18 +72,33 @@ async function holderText(t: string): Promise<{ since: string; expires: string }
   return { since: r!.since.toISOString(), expires: r!.expires_at.toISOString() };
 }
 
+/**
+ * A connection whose statements the test sees first, as "try" (the take) or "look" (the read of
+ * the row), and may act on before each runs: what another run does between the two.
+ */
+function intercepted(client: pg.Client, before: (what: 'try' | 'look') => Promise<void>): pg.Client {
+  const query = async (text: string, values?: unknown[]) => {
+    await before(/^\s*INSERT/.test(text) ? 'try' : 'look');
+    return client.query(text, values);
+  };
+  return { query } as unknown as pg.Client;
+}
+
 const lockedMessage = (waited: string, who: string, died: string) =>
   `${waited}the state is locked by ${who}: another apply is running (or a state command). Wait for it with --lock-timeout (such as 5m); if its holder died, ${died}.`;
 const role = () => db!.env['PGUSER'];
 
 describe.skipIf(skipBecause(db === null, 'needs a PostgreSQL server (the run printed why there is none)'))('the PostgreSQL state lock', () => {
-  test('a free lock: one row with a fresh id, a lease from the database clock; a second run fails at once, naming the holder and when its lease ends (a StateError)', async () => {
+  test('a free lock: one row with a fresh id, a lease from the database clock; a second run fails at once (one try, one look at the row), naming the holder and when its lease ends (a StateError)', async () => {
     const { target, t } = await workspace();
     const a = await connect();
     const id = await takeWorkspaceLock(a, target, owner(1111), LEASE);
     expect(await lockRows(t)).toEqual([{ lock_id: id, pid: 1111, hostname: 'host-a', lease_ms: LEASE, lapsed: false }]);
     const { since, expires } = await holderText(t);
-    const err = await takeWorkspaceLock(await connect(), target, owner(2222), LEASE).catch((e: unknown) => e);
+    const seen: string[] = [];
+    const second = intercepted(await connect(), async (what) => void seen.push(what));
+    const err = await takeWorkspaceLock(second, target, owner(2222), LEASE).catch((e: unknown) => e);
+    expect(seen).toEqual(['try', 'look']);
     expect(err).toBeInstanceOf(StateError);
     expect([(err as StateError).message, (err as StateError).file]).toEqual([
       lockedMessage('', `process 1111 on host-a (role ${role()}) since ${since} (lock ${id})`, `its lease ends at ${expires} and a run waiting then takes the lock over, or release it now with \`sessionctl state unlock ${id}\``),
@@ -119,6 +134,36 @@ describe.skipIf(skipBecause(db === null, 'needs a PostgreSQL server (the run pri
     expect((err as Error).message).toBe(
       lockedMessage('waited 0.6s, and ', `process 1111 on host-a (role ${role()}) since ${since} (lock ${id})`, `its lease ends at ${expires} and a run waiting then takes the lock over, or release it now with \`sessionctl state unlock ${id}\``),
     );
+  });
+
+  test('a lock released between the try and the look at its row is tried again at once, without a pause', async () => {
+    const { target, t } = await workspace();
+    const a = await connect();
+    const first = await takeWorkspaceLock(a, target, owner(1111), LEASE);
+    const seen: string[] = [];
+    const b = intercepted(await connect(), async (what) => {
+      seen.push(what);
+      if (what === 'look') await releaseWorkspaceLock(a, target, first);
+    });
+    const noPause = async () => {
+      throw new Error('paused');
+    };
+    const id = await takeWorkspaceLock(b, target, owner(2222, { sleep: noPause }), LEASE);
+    expect(seen).toEqual(['try', 'look', 'try']);
+    expect((await lockRows(t)).map((r) => [r.lock_id, r.pid])).toEqual([[id, 2222]]);
+  });
+
+  test('a lock that changes hands at every try (refused, then no row at the look): three tries more at once, then the error names nobody', async () => {
+    const { target, t } = await workspace();
+    const seen: string[] = [];
+    const b = intercepted(await connect(), async (what) => {
+      seen.push(what);
+      if (what === 'try') await sql(db!, `INSERT INTO ${t} (workspace, lock_id, pid, hostname, expires_at) VALUES ('default', 'L-x', 4321, 'host-b', now() + interval '1 hour')`);
+      else await sql(db!, `DELETE FROM ${t}`);
+    });
+    const err = await takeWorkspaceLock(b, target, owner(2222), LEASE).catch((e: unknown) => e);
+    expect(seen).toEqual(['try', 'look', 'try', 'look', 'try', 'look', 'try', 'look']);
+    expect((err as Error).message).toBe(lockedMessage('', 'another process (its lock cannot be read)', 'release the lock with `sessionctl state unlock LOCK_ID`'));
   });
 
   test('a lease that ended is taken over in the same statement, with a new lock id: the old holder can no longer renew, and its release removes nothing', async () => {
