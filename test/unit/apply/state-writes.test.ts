@@ -40,8 +40,11 @@ describe('guardWrites: every write apply makes fails as a StateError', () => {
     expect(await stateFailure(guardWrites(failingWith(gone)).forget('a', 'u1'))).toBe(gone);
   });
 
-  test('reads and the location pass through', () => {
-    const state = guardWrites(failingWith(new Error('x')));
+  test('reads, the location and unlock pass through', async () => {
+    let unlocked = 0;
+    const state = guardWrites({ ...failingWith(new Error('x')), unlock: async () => void unlocked++ });
     expect([state.location, state.hashAtLoad, state.get('a', 'u1'), state.get('b', 'u1'), state.list()]).toStrictEqual(['/w/st/state.json', 'h1', entry, undefined, [entry]]);
+    await state.unlock();
+    expect(unlocked).toBe(1);
   });
 });
