@@ -236,11 +236,14 @@ function otherUser(state: Pick<StateView, 'list'>, name: string, userId: string)
 /** A create of this manifest and user whose outcome is unknown stands in the way (plan, diff). */
 export function outcomeUnknown(doc: ManifestDocument, userId: string, entry: StateEntry): Diagnostic {
   const pending = entry.pending_create!;
+  // An intent still in flight was left by a run that never recorded the answer (killed, or its
+  // state lost mid-run): that run's report is where a session it created is named.
+  const why = pending.reason ?? (pending.status === 'in-flight' ? "the run that sent it ended before it recorded the answer: it was killed, or lost its state; that run's report names a session it created" : undefined);
   const d = atDocument(
     doc,
     'state/outcome-unknown',
     'error',
-    `${doc.name}: a create for user ${JSON.stringify(userId)} was sent at ${pending.since} and its outcome is unknown${pending.reason !== undefined ? ` (${pending.reason})` : ''}; a session may exist that the state does not record, so nothing is sent for this manifest`,
+    `${doc.name}: a create for user ${JSON.stringify(userId)} was sent at ${pending.since} and its outcome is unknown${why !== undefined ? ` (${why})` : ''}; a session may exist that the state does not record, so nothing is sent for this manifest`,
   );
   d.hint = `look for a session of user ${JSON.stringify(userId)} created from ${pending.since} on; adopt it with \`sessionctl import ${doc.name} trs_...\`, or, if there is none, apply with --recreate-unknown to create it`;
   return d;

@@ -212,7 +212,7 @@ describe('buildPlan: every field of an item, and the edges of each action', () =
     expect([noop!.expected.config['toolkits'], noop!.expected.config['tags'], noop!.expected.toolRouterTools.length]).toStrictEqual([{ enabled: ['gmail', 'slack'] }, { enabled: ['readOnlyHint'] }, 6]);
   });
 
-  test('a create of unknown outcome on an entry that has a session (a replace in flight) blocks an update, without a reason when none was recorded', () => {
+  test('a create of unknown outcome on an entry that has a session (a replace in flight) blocks an update; an intent left in flight says where its session would be named', () => {
     const entry = applied(V1, { pending_create: { since: '2026-11-25T10:00:00.000Z', body_hash: 'h', status: 'in-flight' } });
     const plan = buildPlan(docs(V1), stateOf([entry]));
     expect(plan.items.map((i) => [i.action, i.reason, i.blocked, i.changes])).toStrictEqual([['update', 'outcome-unknown', true, []]]);
@@ -222,9 +222,14 @@ describe('buildPlan: every field of an item, and the edges of each action', () =
         'error',
         '/w/m/a.yaml',
         '/name',
-        'a: a create for user "bot" was sent at 2026-11-25T10:00:00.000Z and its outcome is unknown; a session may exist that the state does not record, so nothing is sent for this manifest',
+        'a: a create for user "bot" was sent at 2026-11-25T10:00:00.000Z and its outcome is unknown (the run that sent it ended before it recorded the answer: it was killed, or lost its state; that run\'s report names a session it created); a session may exist that the state does not record, so nothing is sent for this manifest',
       ],
     ]);
+    // Marked unknown without a reason (a state written by hand): none is made up.
+    const bare = applied(V1, { pending_create: { since: '2026-11-25T10:00:00.000Z', body_hash: 'h', status: 'unknown' } });
+    expect(buildPlan(docs(V1), stateOf([bare])).diagnostics[0]!.message).toBe(
+      'a: a create for user "bot" was sent at 2026-11-25T10:00:00.000Z and its outcome is unknown; a session may exist that the state does not record, so nothing is sent for this manifest',
+    );
   });
 
   test('the outcome-unknown finding names the reason, and its hint is a command that exists (import takes no --user-id)', () => {
