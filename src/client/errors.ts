@@ -201,3 +201,15 @@ function num(v: unknown): number | undefined {
   if (typeof v === 'string' && /^\d+$/.test(v)) return Number(v);
   return undefined;
 }
+
+/**
+ * Whether a failed create (or any call that changes state) may have taken effect at the service:
+ * no answer after it was sent, an answer that could not be read, a success status other than the
+ * documented one, or a server error other than 503 (which the service answers before handling).
+ * A 4xx, a redirect, a 503 and a connection never made are clear refusals.
+ */
+export function mayHaveTakenEffect(err: ApiError): boolean {
+  if (err.kind === 'outcome-unknown' || err.kind === 'decode') return true;
+  if (err.kind !== 'http' || err.status === undefined) return false;
+  return err.status < 300 || (err.status >= 500 && err.status !== 503);
+}

@@ -73,6 +73,8 @@ export const catalogue = {
   'rule/empty-allowlist': { severity: 'warning', description: '`toolkits.enable` is empty, so the session can use no toolkit at all.' },
   'rule/duplicate-name': { severity: 'error', description: 'Two manifests in one run have the same name; names identify sessions in the state file.' },
   'rule/literal-api-key': { severity: 'error', description: 'A value looks like an API key or other secret; reference it through `${VAR}` instead.' },
+  'rule/per-user-placeholder': { severity: 'error', description: 'A `user_id` tries to make the manifest per-user and does not: `<end-user>` with other text around it or behind a variable, a look-alike (`<user>`, `{{user}}`), or a variable named for every user (`${END_USER}`).' },
+  'rule/per-user-pinned-account': { severity: 'error', description: 'A per-user manifest (`user_id: <end-user>`) pins `connected_accounts`: an account belongs to one user, and every end user\'s session would use it.' },
   'rule/misplaced-key': { severity: 'error', description: 'A keyword (`enable`, `disable`, `tags`) stands where a toolkit slug belongs, as in `tools.enable`: it is read as a toolkit of that name. The hint names the likely intent.' },
 
   'catalog/unknown-toolkit': { severity: 'warning', description: 'A toolkit slug that the catalogue does not know (with the closest known slug). A warning by default: the service\'s catalogue moves; make it an error in `sessionctl.yaml`.' },

@@ -15,6 +15,9 @@ import type { Session } from '../wire/session.js';
 import { fieldChanges, locateChanges, type FieldChange } from './field-changes.js';
 import { patchBody, unpatchable } from './patch-body.js';
 import { prunable, type PruneScope } from './prune.js';
+import { planPublication, type PublicationPlan } from './publications.js';
+import { END_USER, isPerUser } from '../manifest/per-user.js';
+import type { Publication } from '../state/fleet.js';
 
 /**
  * What apply does for a manifest and user (DESIGN §4):
@@ -97,6 +100,8 @@ export interface Plan {
   diagnostics: Diagnostic[];
   /** Recorded sessions of manifests gone from these paths that `--prune` would delete, when it was not given. */
   prunable: number;
+  /** Per-user manifests: what apply publishes for the application's `ensure` (it creates no session for them). */
+  publications: PublicationPlan[];
 }
 
 export interface PlanOptions {
@@ -106,13 +111,17 @@ export interface PlanOptions {
   countPrunable?: PruneScope;
   /** Create again where a create's outcome is unknown (the user checked that no session exists). */
   recreateUnknown?: boolean;
+  /** The API version of the run: a per-user manifest is published with it. Default 3. */
+  apiVersion?: Publication['api_version'];
 }
 
 /** The actions for validated manifests against the state. Pure: no network, no file access. */
-export function buildPlan(documents: readonly ManifestDocument[], state: Pick<StateView, 'get' | 'list' | 'hashAtLoad'>, options: PlanOptions = {}): Plan {
+export function buildPlan(documents: readonly ManifestDocument[], state: Pick<StateView, 'get' | 'list' | 'hashAtLoad' | 'published' | 'fleet'>, options: PlanOptions = {}): Plan {
   const diagnostics: Diagnostic[] = [];
   const consumed = new Set<StateEntry>();
-  const items = documents.map((doc) => planItem(doc, state, options, diagnostics, consumed)).map((i) => ({ ...i, changes: locateChanges(i.doc, i.changes) }));
+  const publications = documents.filter((d) => isPerUser(d.data)).map((doc) => planPublication(doc, state, options.apiVersion ?? '3'));
+  const sessions = documents.filter((d) => !isPerUser(d.data));
+  const items = sessions.map((doc) => planItem(doc, state, options, diagnostics, consumed)).map((i) => ({ ...i, changes: locateChanges(i.doc, i.changes) }));
   const pruneScope = options.prune ?? options.countPrunable;
   const candidates = pruneScope === undefined ? [] : prunable(state.list(), documents, consumed, pruneScope);
   // A session that an entry which stays also records (`import b` of a's session) is still in use:
@@ -121,7 +130,10 @@ export function buildPlan(documents: readonly ManifestDocument[], state: Pick<St
   const gone = candidates.filter((e) => !staying.has(e.session_id));
   if (options.prune !== undefined) for (const e of candidates.filter((c) => staying.has(c.session_id))) diagnostics.push(sharedSession(e, state.list()));
   const deletions = deletionsOf(gone, 'manifest-removed');
-  return { items, deletions: options.prune === undefined ? [] : deletions, manifestsHash: manifestsHash(items), stateHash: state.hashAtLoad, diagnostics, prunable: options.prune === undefined ? deletions.length : 0 };
+  // A saved plan holds only while the publications it would write are the same too.
+  const hashed = [...items, ...publications.map((p) => ({ name: p.name, user_id: END_USER, body_hash: p.body_hash }))];
+  const pruning = options.prune !== undefined;
+  return { items, deletions: pruning ? deletions : [], manifestsHash: manifestsHash(hashed), stateHash: state.hashAtLoad, diagnostics, prunable: pruning ? 0 : deletions.length, publications };
 }
 
 function sharedSession(entry: StateEntry, entries: readonly StateEntry[]): Diagnostic {
@@ -279,6 +291,7 @@ export function formatCounts(c: PlanCounts): string {
  * Whether apply would change anything: `plan --detailed-exitcode` exits 4 then. An `unknown` item
  * changes nothing (apply sends nothing for it); its failed read decides the exit code.
  */
-export function hasChanges(plan: Pick<Plan, 'items' | 'deletions'>): boolean {
-  return plan.deletions.length > 0 || plan.items.some((i) => i.action !== 'unknown' && (i.action !== 'no-op' || i.cleanup.length > 0));
+export function hasChanges(plan: Pick<Plan, 'items' | 'deletions'> & Partial<Pick<Plan, 'publications'>>): boolean {
+  const publishes = (plan.publications ?? []).some((p) => p.action === 'publish');
+  return publishes || plan.deletions.length > 0 || plan.items.some((i) => i.action !== 'unknown' && (i.action !== 'no-op' || i.cleanup.length > 0));
 }

@@ -1,4 +1,5 @@
 import { countActions } from '../plan/plan.js';
+import { behind } from '../plan/publications.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { displayPath } from './paths.js';
 import type { Report, ReportContext } from './types.js';
@@ -8,6 +9,7 @@ import type { Report, ReportContext } from './types.js';
  * relative and each manifest's diagnostics in the report's own diagnostic shape. Key order is fixed.
  */
 export interface JsonBlocks {
+  publications?: unknown;
   plan?: unknown;
   applied?: unknown;
   drift?: unknown;
@@ -16,6 +18,7 @@ export interface JsonBlocks {
 export function jsonBlocks<D>(report: Report, ctx: ReportContext, diagnostic: (d: Diagnostic) => D): JsonBlocks {
   const out: JsonBlocks = {};
   const path = (file: string): string => displayPath(file, ctx.cwd);
+  if (report.publications !== undefined) out.publications = publicationsJson(report.publications, path);
   if (report.plan !== undefined) {
     out.plan = {
       counts: countActions(report.plan),
@@ -88,4 +91,28 @@ export function jsonBlocks<D>(report: Report, ctx: ReportContext, diagnostic: (d
     };
   }
   return out;
+}
+
+/** Per-user manifests: what is (or was, `written`) published, and how many sessions each has. */
+function publicationsJson(block: NonNullable<Report['publications']>, path: (file: string) => string): unknown {
+  return {
+    written: block.written,
+    items: block.items.map((p) => ({
+      name: p.name,
+      file: path(p.file),
+      action: p.action,
+      reason: p.reason,
+      version: p.version,
+      current: p.current ?? null,
+      api_version: p.api_version,
+      body_hash: p.body_hash,
+      changes: p.changes.map((c) => ({ field: c.field, op: c.op, old: c.old ?? null, new: c.new ?? null, pointer: c.pointer, range: c.range === undefined ? null : { start: { ...c.range.start }, end: { ...c.range.end } } })),
+      sensitive_changed: p.sensitiveChanged,
+      templates: p.templates,
+      body: p.body,
+      sessions: p.fleet?.sessions ?? 0,
+      behind: behind(p),
+      unknown: p.fleet?.unknown ?? 0,
+    })),
+  };
 }

@@ -4,6 +4,7 @@ import type { CodeInfo } from '../diagnostics/codes.js';
 import type { ReportBase } from '../diagnostics/report-base.js';
 import type { SessionDrift } from '../plan/drift-check.js';
 import type { Plan } from '../plan/plan.js';
+import type { PublicationPlan } from '../plan/publications.js';
 
 export type { PolicyRule, ReportSummary } from '../diagnostics/report-base.js';
 
@@ -19,6 +20,8 @@ export interface Report extends ReportBase {
   applied?: { items: readonly AppliedItem[]; tally: ApplyTally };
   /** `diff`: the drift status per manifest. */
   drift?: { items: readonly SessionDrift[] };
+  /** Per-user manifests: what plan would publish, or what apply published (`written`). */
+  publications?: { items: readonly PublicationPlan[]; written: boolean };
 }
 
 export interface ReportContext {

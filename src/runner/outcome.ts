@@ -12,6 +12,8 @@ export interface RunBase extends InputOptions {
   state: StateBackend;
   /** The service the run talks to, for the state's binding (apply and import bind a state to it). */
   service?: ServiceIdentity;
+  /** The API version of the run: per-user manifests are published with it. */
+  apiVersion?: '3' | '3.1';
   /**
    * The state's guards (see `guardState`), run once the manifests are valid and before the state
    * is read: a manifest's own findings come first, whatever the state.

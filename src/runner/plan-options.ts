@@ -10,7 +10,7 @@ import { projectIgnores, type ProjectRunOptions } from '../validate/project-chec
  */
 export function planOptions(
   paths: readonly string[],
-  options: { cwd: string; prune?: boolean; pruneRoots?: readonly string[]; recreateUnknown?: boolean; project?: ProjectRunOptions },
+  options: { cwd: string; prune?: boolean; pruneRoots?: readonly string[]; recreateUnknown?: boolean; project?: ProjectRunOptions; apiVersion?: '3' | '3.1' },
 ): PlanOptions {
   const ignored = projectIgnores(options.project);
   // A root that exists is read as that file or folder, as the loader reads it, even when its name holds glob characters.
@@ -18,6 +18,7 @@ export function planOptions(
   return {
     ...(options.prune === true ? { prune: scope } : { countPrunable: scope }),
     ...(options.recreateUnknown === true ? { recreateUnknown: true } : {}),
+    ...(options.apiVersion !== undefined ? { apiVersion: options.apiVersion } : {}),
   };
 }
 

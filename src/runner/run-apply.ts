@@ -1,5 +1,6 @@
 import { applyPlan, type ApplyProgress, type ApplyResult } from '../apply/apply.js';
 import { buildPlan, type Plan } from '../plan/plan.js';
+import { publishStep } from '../apply/publish-step.js';
 import { checkMassMissing, type MissingGuard } from '../plan/mass-missing.js';
 import { refreshPlan } from '../plan/refresh.js';
 import { bindOnRecord } from '../state/bind-on-record.js';
@@ -72,6 +73,7 @@ async function applyInputs(paths: readonly string[], inputs: ValidatedManifests,
     const plan = buildPlan(inputs.documents, await options.state.load(), planned);
     const out = outcomeOf('apply', inputs, plan.diagnostics);
     out.report.plan = plan;
+    if (plan.publications.length > 0) out.report.publications = { items: plan.publications, written: false };
     return out;
   }
 
@@ -85,9 +87,11 @@ async function applyInputs(paths: readonly string[], inputs: ValidatedManifests,
       if (stale !== undefined) return outcomeOf('apply', inputs, [stale]);
     }
     const refresh = options.refresh !== false && plan.items.some(refreshable);
+    const binding = bindingState(state, options);
+    await publishStep(plan.publications, binding ?? state, options.cwd, (options.now ?? (() => new Date()))());
     // Nothing to send and nothing to read: no connection, so no key is needed.
     const mask = (text: string): string => inputs.masker.text(text);
-    if (!refresh && !needsService(plan)) return finish(inputs, await applyPlan(plan, { ...applyOptions(options, undefined), mask, api: noApi, state }));
+    if (!refresh && !needsService(plan)) return finish(inputs, await applyPlan(plan, { ...applyOptions(options, undefined), mask, api: noApi, state: binding ?? state }), plan);
     const api = await options.connect();
     try {
       const limiter = options.rateLimitPerMinute === undefined ? undefined : new RateLimiter(options.rateLimitPerMinute);
@@ -95,14 +99,13 @@ async function applyInputs(paths: readonly string[], inputs: ValidatedManifests,
         plan = await refreshPlan(plan, { getSession: (id) => api.getSession(id), concurrency: options.concurrency ?? 4, strict: options.strict === true, ...(limiter ? { limiter } : {}) });
         checkMassMissing(plan, { ...options.missing, service: describeService(options.service?.service ?? 'the service') });
       }
-      const binding = bindingState(state, options);
       // Sessions read with this key and base URL: they are where this state's sessions live.
       if (plan.items.some((i) => i.live !== undefined)) await binding?.bindNow();
       if (plan.deletions.length > 0) options.beforeDeletes?.(plan);
       const result = await applyPlan(plan, { ...applyOptions(options, limiter), mask, api, state: binding ?? state });
       // Interrupted, and the wait is over: the requests still in flight are given up, not waited for.
       if (result.interrupted !== undefined) await api.close({ abort: true });
-      return finish(inputs, result);
+      return finish(inputs, result, plan);
     } finally {
       await api.close();
     }
@@ -135,9 +138,10 @@ function applyOptions(options: ApplyRunOptions, limiter: RateLimiter | undefined
   };
 }
 
-function finish(inputs: Parameters<typeof outcomeOf>[1], result: ApplyResult): ApplyRun {
+function finish(inputs: Parameters<typeof outcomeOf>[1], result: ApplyResult, plan: Plan): ApplyRun {
   const out: ApplyRun = outcomeOf('apply', inputs, result.diagnostics);
   out.report.applied = { items: result.items, tally: result.tally };
+  if (plan.publications.length > 0) out.report.publications = { items: plan.publications, written: true };
   out.result = result;
   return out;
 }

@@ -37,7 +37,7 @@ function destroyPlan(inputs: ValidatedManifests, state: StateView): Plan {
     state.list().filter((e) => names.has(e.name) && hasSession(e)),
     'destroy',
   );
-  return { items: [], deletions, manifestsHash: '', stateHash: state.hashAtLoad, diagnostics: [], prunable: 0 };
+  return { items: [], deletions, manifestsHash: '', stateHash: state.hashAtLoad, diagnostics: [], prunable: 0, publications: [] };
 }
 
 /**

@@ -62,5 +62,6 @@ export async function runPlan(paths: readonly string[], options: PlanRunOptions)
   const report = makeReport('plan', inputs, plan.diagnostics);
   // --show-sensitive: what a change sets is shown as it is (the state's side is a digest either way).
   report.plan = options.revealSensitive === true ? { ...plan, items: plan.items.map((i) => ({ ...i, changes: revealStored(i.changes, inputs.documents) })) } : plan;
+  if (plan.publications.length > 0) report.publications = { items: plan.publications, written: false };
   return maskReport({ report, sources: inputs.sources, secrets: inputs.secrets, plan, changes: hasChanges(plan) }, inputs.masker, options.revealSensitive);
 }

@@ -1,5 +1,7 @@
 import { resolve } from 'node:path';
 import { InputError } from '../diagnostics/errors.js';
+import { fileFleet } from './file-fleet.js';
+import type { OpenedFleet } from './fleet.js';
 import { checkStateLocation } from './location.js';
 import { missingState } from './missing.js';
 import { forceUnlockFile, readFileLock } from './file-lock.js';
@@ -29,7 +31,13 @@ export interface StateBackend {
   lockHolder(): Promise<LockHolder | undefined>;
   /** Read-only access for an application's lookups (no lock, fresh reads); fails when no state is there. */
   openReader(): Promise<StateReader>;
+  /**
+   * The fleet's rows for an application's `ensure` (no lock, no DDL), with the binding to check
+   * its key against; fails when no state is there or nothing was ever published to it.
+   */
+  openFleet(options: { maxConnections: number }): Promise<OpenedFleet>;
 }
+
 
 export interface StateBackendOptions {
   /** Where PGPASSWORD, PGHOST, PGUSER ... come from (the CLI passes its environment). */
@@ -74,6 +82,12 @@ export function fileBackend(path: string, options: StateBackendOptions = {}): St
         },
       };
     },
+    openFleet: async () => {
+      const origin = await FileStateStore.probe(path);
+      if (!origin.exists) throw missingState({ kind: 'file', location: path });
+      const readPublished = async () => [...((await FileStateStore.load(path)).published?.values() ?? [])];
+      return { fleet: await fileFleet(path, readPublished), binding: origin.binding };
+    },
   };
 }
 
@@ -95,6 +109,7 @@ export function postgresBackend(url: string, options: StateBackendOptions = {}):
     forceUnlock: async (lockId) => (await pg()).forceUnlock(target, env, lockId),
     lockHolder: async () => (await pg()).lockHolder(target, env),
     openReader: async () => (await pg()).openReader(target, env),
+    openFleet: async ({ maxConnections }) => (await pg()).openFleet(target, env, maxConnections),
   };
 }
 

@@ -17,5 +17,10 @@ export function bindOnRecord(state: LockedState, binding: () => StateBinding): L
     if (hasSession(entry)) await bindNow();
     return state.record(entry);
   };
-  return withWrites(state, { record }, { bindNow });
+  // A publication is what the application creates sessions from with this state's key: bound first.
+  const publish = async (publications: Parameters<LockedState['publish']>[0]): Promise<void> => {
+    if (publications.length > 0) await bindNow();
+    return state.publish(publications);
+  };
+  return withWrites(state, { record, publish }, { bindNow });
 }

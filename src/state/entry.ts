@@ -1,12 +1,19 @@
 import { InputError } from '../diagnostics/errors.js';
 import type { Json } from '../wire/json.js';
 import { parseBinding, type StateBinding } from './binding.js';
+import type { Publication } from './fleet.js';
 
 /**
  * The format version of the state document. Version 1 (no config_version, no body) is read and
  * upgraded in memory; a newer version is refused, never rewritten.
  */
 export const STATE_VERSION = 2;
+
+/**
+ * The format version of a state document that holds publications of per-user manifests: an older
+ * sessionctl refuses it instead of rewriting it without them.
+ */
+export const FLEET_STATE_VERSION = 3;
 
 /** A create whose request may have reached the service but whose answer was never recorded. */
 export interface PendingCreate {
@@ -53,10 +60,12 @@ export interface StateEntry {
 
 /** The whole state as one document: the file backend's format, and `state pull`'s. */
 export interface StateFile {
-  version: typeof STATE_VERSION;
+  version: typeof STATE_VERSION | typeof FLEET_STATE_VERSION;
   /** The service the state was applied against (absent before the first apply, or from an earlier sessionctl). */
   binding?: StateBinding;
   sessions: StateEntry[];
+  /** The per-user manifests published (version 3 only). */
+  published?: Publication[];
 }
 
 /** The key of an entry: one per manifest name and resolved user id. */
@@ -96,7 +105,7 @@ export function parseState(text: string, path: string, options: { pushed?: boole
 }
 
 /** parseState, with the binding the document records. */
-export function parseStateDocument(text: string, path: string, options: { pushed?: boolean } = {}): { entries: StateEntry[]; binding: StateBinding | undefined } {
+export function parseStateDocument(text: string, path: string, options: { pushed?: boolean } = {}): { entries: StateEntry[]; binding: StateBinding | undefined; published: Publication[] } {
   const corrupt: Corrupt = (why) =>
     options.pushed === true
       ? new InputError(`this is not a state document that sessionctl can push (${why}); nothing was pushed. Push the output of \`sessionctl state pull\`, or a state file.`, path)
@@ -110,12 +119,42 @@ export function parseStateDocument(text: string, path: string, options: { pushed
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw corrupt('not a JSON object');
   const v = value as Record<string, unknown>;
   if (typeof v['version'] !== 'number') throw corrupt('no "version"');
-  if (v['version'] !== 1 && v['version'] !== STATE_VERSION) {
-    throw new InputError(`the state has format version ${String(v['version'])}; this sessionctl reads versions 1 and ${STATE_VERSION}. Use a newer sessionctl.`, path);
+  if (v['version'] !== 1 && v['version'] !== STATE_VERSION && v['version'] !== FLEET_STATE_VERSION) {
+    throw new InputError(`the state has format version ${String(v['version'])}; this sessionctl reads versions 1 to ${FLEET_STATE_VERSION}. Use a newer sessionctl.`, path);
   }
   if (!Array.isArray(v['sessions'])) throw corrupt('"sessions" is not a list');
   const binding = parseBinding(v['binding'], corrupt);
-  return { entries: v['sessions'].map((s, i) => checkEntry(s, `sessions[${i}]`, corrupt)), binding };
+  const published = v['published'] ?? [];
+  if (!Array.isArray(published)) throw corrupt('"published" is not a list');
+  return {
+    entries: v['sessions'].map((s, i) => checkEntry(s, `sessions[${i}]`, corrupt)),
+    binding,
+    published: published.map((p, i) => checkPublication(p, `published[${i}]`, corrupt)),
+  };
+}
+
+/** Checks one publication as a state file holds it. */
+export function checkPublication(raw: unknown, at: string, corrupt: Corrupt): Publication {
+  const p = raw as Record<string, unknown> | null;
+  if (typeof p !== 'object' || p === null || Array.isArray(p)) throw corrupt(`${at} is not an object`);
+  for (const key of ['name', 'body_hash', 'published_at'] as const) if (typeof p[key] !== 'string') throw corrupt(`${at}.${key} is not a string`);
+  if (!Number.isSafeInteger(p['version']) || (p['version'] as number) < 1) throw corrupt(`${at}.version is not a positive integer`);
+  const body = p['body'];
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw corrupt(`${at}.body is not an object`);
+  const templates = p['templates'];
+  if (!Array.isArray(templates) || !templates.every((t) => typeof t === 'string')) throw corrupt(`${at}.templates is not a list of pointers`);
+  if (p['api_version'] !== '3' && p['api_version'] !== '3.1') throw corrupt(`${at}.api_version is not "3" or "3.1"`);
+  if (p['file'] !== null && typeof p['file'] !== 'string') throw corrupt(`${at}.file is not a string or null`);
+  return {
+    name: p['name'] as string,
+    version: p['version'] as number,
+    body: body as Publication['body'],
+    templates: [...(templates as string[])],
+    body_hash: p['body_hash'] as string,
+    api_version: p['api_version'],
+    file: p['file'] as string | null,
+    published_at: p['published_at'] as string,
+  };
 }
 
 /**

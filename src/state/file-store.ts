@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
-import { constants } from 'node:fs';
-import { mkdir, open } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { InputError, StateError } from '../diagnostics/errors.js';
+import { StateError } from '../diagnostics/errors.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import type { StateBinding } from './binding.js';
-import { compareEntries, entryKey, parseStateDocument, STATE_VERSION, type StateEntry, type StateFile } from './entry.js';
+import { compareEntries, entryKey, FLEET_STATE_VERSION, parseStateDocument, STATE_VERSION, type StateEntry, type StateFile } from './entry.js';
+import type { FleetCount, Publication } from './fleet.js';
+import { countFleetFile } from './file-fleet.js';
+import { readStateText } from './state-text.js';
 import { readFileLock, releaseFileLock, takeFileLock } from './file-lock.js';
 import type { StateLockOptions } from './lock.js';
 import type { LockedState, StateOrigin, StateView } from './store.js';
@@ -26,6 +28,8 @@ export class FileStateStore implements LockedState {
   private pendingWrite: Promise<void> | undefined;
   private loadedHash = '';
   private bound: StateBinding | undefined;
+  private readonly publications = new Map<string, Publication>();
+  private counts = new Map<string, FleetCount>();
 
   private constructor(readonly path: string) {}
 
@@ -80,11 +84,29 @@ export class FileStateStore implements LockedState {
     return this.scheduleWrite();
   }
 
+  get published(): ReadonlyMap<string, Publication> {
+    return this.publications;
+  }
+
+  get fleet(): ReadonlyMap<string, FleetCount> {
+    return this.counts;
+  }
+
+  /** Publishes with the next write of the file: all of them, or (the write failing) none. */
+  publish(publications: readonly Publication[]): Promise<void> {
+    if (this.heldLock === undefined) return Promise.reject(new Error('FileStateStore.publish called without the lock'));
+    for (const p of publications) this.publications.set(p.name, p);
+    return this.scheduleWrite();
+  }
+
   private async read(): Promise<void> {
     const text = await readStateText(this.path);
     if (text === undefined) return;
-    const { entries, binding } = parseStateDocument(text, this.path);
+    const { entries, binding, published } = parseStateDocument(text, this.path);
     this.bound = binding;
+    this.publications.clear();
+    for (const p of published) this.publications.set(p.name, p);
+    this.counts = await countFleetFile(this.path);
     this.entries.clear();
     for (const e of entries) this.entries.set(entryKey(e.name, e.user_id), e);
     this.loadedHash = hashText(text);
@@ -100,7 +122,13 @@ export class FileStateStore implements LockedState {
 
   /** The state as it would be written now. */
   toJSON(): StateFile {
-    return { version: STATE_VERSION, ...(this.bound !== undefined ? { binding: this.bound } : {}), sessions: this.list() };
+    const published = [...this.publications.values()].sort((a, b) => (a.name < b.name ? -1 : 1));
+    return {
+      version: published.length > 0 ? FLEET_STATE_VERSION : STATE_VERSION,
+      ...(this.bound !== undefined ? { binding: this.bound } : {}),
+      sessions: this.list(),
+      ...(published.length > 0 ? { published } : {}),
+    };
   }
 
   /** Releases the lock, after the last write has finished. */
@@ -175,33 +203,6 @@ export class FileStateStore implements LockedState {
 export async function stateFileHash(path: string): Promise<string> {
   const text = await readStateText(path);
   return text === undefined ? '' : hashText(text);
-}
-
-/**
- * The state file's text, or undefined when there is none. Opened without blocking and read only
- * when it is a regular file: a FIFO at the path (`--state <(cmd)`, a planted one) blocked every
- * command that reads the state until someone wrote to it; a folder or a device is refused by name.
- */
-async function readStateText(path: string): Promise<string | undefined> {
-  const fail = (why: string, cause?: unknown): InputError => new InputError(`cannot read the state file: ${why}`, path, cause === undefined ? undefined : { cause });
-  let handle;
-  try {
-    handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw fail((err as Error).message, err);
-  }
-  try {
-    const st = await handle.stat();
-    if (st.isDirectory()) throw fail('it is a folder');
-    if (!st.isFile()) throw fail('it is not a regular file (a FIFO, a socket or a device); give --state a JSON file');
-    return await handle.readFile('utf8');
-  } catch (err) {
-    if (err instanceof InputError) throw err;
-    throw fail((err as Error).message, err);
-  } finally {
-    await handle.close();
-  }
 }
 
 /** What the file system said, without the "cannot take the state lock" the lock's own errors start with. */

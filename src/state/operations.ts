@@ -1,7 +1,8 @@
 import { UsageError, InputError } from '../diagnostics/errors.js';
 import type { StateBackend } from './backend.js';
 import { checkBinding, type StateBinding } from './binding.js';
-import { entryKey, STATE_VERSION, type StateEntry, type StateFile } from './entry.js';
+import { entryKey, FLEET_STATE_VERSION, STATE_VERSION, type StateEntry, type StateFile } from './entry.js';
+import type { Publication } from './fleet.js';
 import type { StateLockOptions } from './lock.js';
 
 /*
@@ -12,7 +13,13 @@ import type { StateLockOptions } from './lock.js';
 /** The whole state as one document: what `state pull` prints and `state push` reads. */
 export async function pullState(backend: StateBackend): Promise<StateFile> {
   const view = await backend.load();
-  return { version: STATE_VERSION, ...(view.binding !== undefined ? { binding: view.binding } : {}), sessions: view.list() };
+  const published = [...(view.published?.values() ?? [])];
+  return {
+    version: published.length > 0 ? FLEET_STATE_VERSION : STATE_VERSION,
+    ...(view.binding !== undefined ? { binding: view.binding } : {}),
+    sessions: view.list(),
+    ...(published.length > 0 ? { published } : {}),
+  };
 }
 
 /**
@@ -148,7 +155,7 @@ export function pushState(
   backend: StateBackend,
   lock: StateLockOptions,
   incoming: readonly StateEntry[],
-  options: { source: string; force?: boolean; dryRun?: boolean; binding?: StateBinding },
+  options: { source: string; force?: boolean; dryRun?: boolean; binding?: StateBinding; published?: readonly Publication[] },
 ): Promise<PushResult> {
   return locked(backend, lock, async (state) => {
     // Sessions of one service pushed into the state of another would be re-created by the next apply.
@@ -159,6 +166,9 @@ export function pushState(
     if (blocked || options.dryRun === true) return { ...plan, written: false };
     if (options.binding !== undefined && state.binding === undefined) await state.bind(options.binding);
     await Promise.all(plan.changes.filter((c) => c.action !== 'unchanged').map((c) => state.record(c.entry)));
+    // Publications of a pulled state go with it; a version the target has already moved past is kept.
+    const newer = (options.published ?? []).filter((p) => (state.published?.get(p.name)?.version ?? 0) < p.version);
+    if (newer.length > 0) await state.publish(newer);
     return { ...plan, written: true };
   });
 }

@@ -1,11 +1,13 @@
-import { InputError } from '../diagnostics/errors.js';
+import { InputError, StateError } from '../diagnostics/errors.js';
+import type { OpenedFleet } from './fleet.js';
+import { postgresFleet } from './postgres-fleet.js';
 import { missingState } from './missing.js';
 import { probeWorkspace } from './postgres-binding.js';
 import type { ForcedUnlock, LockHolder, StateLockOptions } from './lock.js';
 import { connectClient, databaseError, openPool, readOnly, sqlState, type Env } from './postgres-connect.js';
 import { forceUnlockWorkspace, readWorkspaceLock } from './postgres-lock.js';
 import { readEntries, readEntry } from './postgres-rows.js';
-import { schemaVersion } from './postgres-schema.js';
+import { FLEET_VERSION, schemaVersion } from './postgres-schema.js';
 import { PostgresStateStore } from './postgres-store.js';
 import type { PostgresTarget } from './postgres-url.js';
 import type { StateReader } from './reader.js';
@@ -95,4 +97,33 @@ export async function openReader(target: PostgresTarget, env: Env): Promise<Stat
       await pool.end().catch(() => undefined);
     },
   };
+}
+
+/**
+ * The fleet's rows for an application's `ensure`, over a pool of `max` connections (or a pooler's).
+ * Checked at open: the schema has the fleet's tables (an apply of a per-user manifest made them;
+ * the application's role makes none), the workspace holds a state, and its binding is read.
+ */
+export async function openFleet(target: PostgresTarget, env: Env, max: number): Promise<OpenedFleet> {
+  const pool = openPool(target, env, max);
+  try {
+    const client = await pool.connect().catch((err: unknown) => {
+      throw databaseError(err, target, 'connect to the state database');
+    });
+    let origin: StateOrigin;
+    try {
+      const version = await schemaVersion(readOnly(client), target);
+      if (version > 0 && version < FLEET_VERSION) {
+        throw new StateError(`the state schema "${target.schema}" is at version ${version}, before per-user manifests (version ${FLEET_VERSION}); an apply of this sessionctl upgrades it (the application's role needs no DDL)`, target.location);
+      }
+      origin = await probeWorkspace(readOnly(client), target);
+      if (!origin.exists) throw missingState({ kind: 'postgres', location: target.location }, origin.otherWorkspaces);
+    } finally {
+      client.release();
+    }
+    return { fleet: postgresFleet(pool, target), binding: origin.binding };
+  } catch (err) {
+    await pool.end().catch(() => undefined);
+    throw err;
+  }
 }

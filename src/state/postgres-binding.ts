@@ -1,7 +1,7 @@
 import { InputError } from '../diagnostics/errors.js';
 import { parseBinding, type StateBinding } from './binding.js';
 import { databaseError, sqlState, table, type Queryable } from './postgres-connect.js';
-import { schemaVersion } from './postgres-schema.js';
+import { FLEET_VERSION, schemaVersion } from './postgres-schema.js';
 import type { PostgresTarget } from './postgres-url.js';
 import type { StateOrigin } from './store.js';
 
@@ -37,7 +37,7 @@ export async function probeWorkspace(client: Queryable, target: PostgresTarget):
   const version = await schemaVersion(client, target);
   if (version === 0) return { exists: false };
   try {
-    const bound = version >= BINDINGS_VERSION ? `UNION SELECT workspace FROM ${table(target, 'bindings')}` : '';
+    const bound = `${version >= BINDINGS_VERSION ? `UNION SELECT workspace FROM ${table(target, 'bindings')}` : ''} ${version >= FLEET_VERSION ? `UNION SELECT workspace FROM ${table(target, 'published')}` : ''}`;
     // One row per workspace from the primary key's leading column, not a scan of 100,000 entries.
     const r = await client.query<{ workspace: string }>(
       `WITH RECURSIVE w AS (

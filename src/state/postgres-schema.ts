@@ -77,7 +77,50 @@ const MIGRATIONS: readonly Migration[] = [
       )`,
     ],
   },
+  {
+    version: 5,
+    description: 'published (one row per workspace and per-user manifest) and fleet (one row per workspace, manifest and end user: the sessions ensure creates)',
+    // fleet's primary key serves ensure's one read; (workspace, name, version) serves a rollout's
+    // "sessions on an older version", (workspace, user_id) `state list --user`.
+    statements: (t) => [
+      `CREATE TABLE ${t('published')} (
+        workspace text NOT NULL,
+        name text NOT NULL,
+        version integer NOT NULL,
+        body json NOT NULL,
+        templates jsonb NOT NULL,
+        body_hash text NOT NULL,
+        api_version text NOT NULL,
+        file text,
+        published_at timestamptz NOT NULL,
+        PRIMARY KEY (workspace, name)
+      )`,
+      `CREATE TABLE ${t('fleet')} (
+        workspace text NOT NULL,
+        name text NOT NULL,
+        user_id text NOT NULL,
+        session_id text NOT NULL DEFAULT '',
+        mcp_url text NOT NULL DEFAULT '',
+        tool_router_tools jsonb NOT NULL DEFAULT '[]',
+        config_version bigint,
+        version integer,
+        body_hash text,
+        created_at timestamptz,
+        claim_id text,
+        claim_state text CHECK (claim_state IN ('claimed', 'sent', 'unknown')),
+        claim_since timestamptz,
+        claim_expires timestamptz,
+        claim_reason text,
+        PRIMARY KEY (workspace, name, user_id)
+      )`,
+      `CREATE INDEX ON ${t('fleet')} (workspace, name, version)`,
+      `CREATE INDEX ON ${t('fleet')} (workspace, user_id)`,
+    ],
+  },
 ];
+
+/** The first schema version with the fleet's tables (published, fleet). */
+export const FLEET_VERSION = 5;
 
 /** The schema version this sessionctl writes. */
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

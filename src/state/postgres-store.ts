@@ -8,6 +8,8 @@ import { readBinding, writeBinding } from './postgres-binding.js';
 import { keepLease, type LeaseKeeper } from './postgres-lease.js';
 import { DEFAULT_LEASE_MS, releaseWorkspaceLock, renewWorkspaceLock, takeWorkspaceLock } from './postgres-lock.js';
 import { entriesDigest, readEntries } from './postgres-rows.js';
+import { readFleetCounts, readPublications, writePublications } from './postgres-fleet.js';
+import type { FleetCount, Publication } from './fleet.js';
 import { migrate, schemaVersion } from './postgres-schema.js';
 import { LockGone, PostgresWriter } from './postgres-writer.js';
 import type { PostgresTarget } from './postgres-url.js';
@@ -40,6 +42,8 @@ export class PostgresStateStore implements LockedState {
   private readonly entries = new Map<string, StateEntry>();
   private digest = '';
   private bound: StateBinding | undefined;
+  private readonly publications = new Map<string, Publication>();
+  private counts = new Map<string, FleetCount>();
   private held: Held | undefined;
   private readonly writes = new Set<Promise<void>>();
   /** Set when a renewal of the lease found the lock gone: writing must stop. */
@@ -97,6 +101,9 @@ export class PostgresStateStore implements LockedState {
     const version = await schemaVersion(client, this.target);
     const entries = version === 0 ? [] : await readEntries(client, this.target, version);
     this.bound = await readBinding(client, this.target, version);
+    this.publications.clear();
+    for (const p of await readPublications(client, this.target, version)) this.publications.set(p.name, p);
+    this.counts = new Map((await readFleetCounts(client, this.target, version)).map((c) => [c.name, c]));
     this.entries.clear();
     for (const e of entries) this.entries.set(entryKey(e.name, e.user_id), e);
     this.digest = entriesDigest(entries);
@@ -121,6 +128,21 @@ export class PostgresStateStore implements LockedState {
     });
   }
 
+  get published(): ReadonlyMap<string, Publication> {
+    return this.publications;
+  }
+
+  get fleet(): ReadonlyMap<string, FleetCount> {
+    return this.counts;
+  }
+
+  publish(publications: readonly Publication[]): Promise<void> {
+    return this.track('publish', publications.map((p) => `"${p.name}"`).join(', '), async (held) => {
+      if (!(await withClient(held.pool, this.target, (client) => writePublications(client, this.target, held.id, publications)))) throw new LockGone(`the state lock ${held.id} is no longer held`);
+      for (const p of publications) this.publications.set(p.name, p);
+    });
+  }
+
   record(entry: StateEntry): Promise<void> {
     return this.track('record', subject(entry.name, entry.user_id), async (held) => {
       await held.writer.upsert(entry);
@@ -136,13 +158,13 @@ export class PostgresStateStore implements LockedState {
   }
 
   /** `subject`: what is written, for messages ("name" for user "u", or the service binding). */
-  private track(what: 'record' | 'forget' | 'bind', subject: string, write: (held: Held) => Promise<void>): Promise<void> {
+  private track(what: 'record' | 'forget' | 'bind' | 'publish', subject: string, write: (held: Held) => Promise<void>): Promise<void> {
     const held = this.held;
     if (held === undefined) return Promise.reject(new Error(`PostgresStateStore.${what} called without the lock`));
     if (this.lost) return Promise.reject(this.lockGone(held.id, subject));
     const done = write(held).catch((err: unknown) => {
       if (err instanceof LockGone) throw this.lockGone(held.id, subject);
-      throw databaseError(err, this.target, `${what === 'forget' ? 'remove' : 'record'} ${subject} in the state`);
+      throw databaseError(err, this.target, `${what === 'forget' ? 'remove' : what === 'publish' ? 'publish' : 'record'} ${subject} in the state`);
     });
     const settled = done.catch(() => undefined);
     this.writes.add(settled);

@@ -1,5 +1,6 @@
 import type { StateBinding } from './binding.js';
 import type { StateEntry } from './entry.js';
+import type { FleetCount, Publication } from './fleet.js';
 
 /**
  * The state as plan, apply, diff and the operate commands see it, whichever backend holds it: the
@@ -15,6 +16,10 @@ export interface StateView {
   list(): StateEntry[];
   /** The service the state is bound to; undefined before the first apply (or when an earlier sessionctl wrote it). */
   readonly binding: StateBinding | undefined;
+  /** The per-user manifests published, by name (a backend without them has none). */
+  readonly published?: ReadonlyMap<string, Publication>;
+  /** How many sessions each per-user manifest has, by name, as read (counted, never listed). */
+  readonly fleet?: ReadonlyMap<string, FleetCount>;
 }
 
 /** The state opened for writing: taken under its lock, which `unlock` releases after the last write. */
@@ -25,6 +30,8 @@ export interface LockedState extends StateView {
   forget(name: string, userId: string): Promise<void>;
   /** Records the service the state is bound to (replacing any); resolves once it is durable. */
   bind(binding: StateBinding): Promise<void>;
+  /** Publishes per-user manifests, all or none (replacing earlier versions); resolves once durable. */
+  publish(publications: readonly Publication[]): Promise<void>;
   /** Waits for writes in flight, then releases the lock. Writes after it are refused. */
   unlock(): Promise<void>;
 }

@@ -1,6 +1,6 @@
 import type { LockedState } from './store.js';
 
-type Writes = Partial<Pick<LockedState, 'record' | 'forget' | 'bind'>>;
+type Writes = Partial<Pick<LockedState, 'record' | 'forget' | 'bind' | 'publish'>>;
 
 /**
  * A locked state whose writes go through `writes` (those it names), with `extra` members added;
@@ -18,11 +18,18 @@ export function withWrites<E extends object = object>(state: LockedState, writes
     get binding() {
       return state.binding;
     },
+    get published() {
+      return state.published;
+    },
+    get fleet() {
+      return state.fleet;
+    },
     get: (name, userId) => state.get(name, userId),
     list: () => state.list(),
     bind: writes.bind ?? ((binding) => state.bind(binding)),
     record: writes.record ?? ((entry) => state.record(entry)),
     forget: writes.forget ?? ((name, userId) => state.forget(name, userId)),
+    publish: writes.publish ?? ((publications) => state.publish(publications)),
     unlock: () => state.unlock(),
     ...(extra as E),
   };

@@ -7,6 +7,8 @@ import { emptyAllowlist } from './rules/empty-allowlist.js';
 import { intentHint } from './intent.js';
 import { literalApiKey } from './rules/literal-api-key.js';
 import { nameFromFile } from './rules/name-from-file.js';
+import { perUserPinnedAccount } from './rules/per-user-pinned-account.js';
+import { perUserPlaceholder } from './rules/per-user-placeholder.js';
 import { misplacedKey } from './rules/misplaced-key.js';
 import { proxyWithoutWorkbench } from './rules/proxy-without-workbench.js';
 import { tagConflict } from './rules/tag-conflict.js';
@@ -29,6 +31,8 @@ export const documentRules: readonly DocumentRule[] = [
   literalApiKey,
   nameFromFile,
   misplacedKey,
+  perUserPlaceholder,
+  perUserPinnedAccount,
 ];
 
 /** Rules that look at all documents of a run together. */

@@ -170,10 +170,10 @@ function addTransfer(state: Command, env: CommandEnv): void {
       const backend = stateOf(flags, env);
       const { text, source } = await readDocument(file, env);
       const { parseStateDocument } = await import('../../state/entry.js');
-      const { entries: incoming, binding } = parseStateDocument(text, source, { pushed: true });
+      const { entries: incoming, binding, published } = parseStateDocument(text, source, { pushed: true });
       const options = { dryRun: flags.dryRun === true, force: flags.force === true };
       await guardRun(backend, env, { use: 'start' });
-      const result = await (await ops()).pushState(backend, processLock(), incoming, { source, ...options, ...(binding !== undefined ? { binding } : {}) });
+      const result = await (await ops()).pushState(backend, processLock(), incoming, { source, ...options, ...(binding !== undefined ? { binding } : {}), published });
       const r = await render();
       if (flags.format === 'json') printJson(env, r.pushJson(result, backend.location, options));
       else env.io.stdout.write(r.renderPush(result, backend.location, options));

@@ -3,6 +3,7 @@ import type { Report, ReportContext } from '../types.js';
 import { appliedSection } from './applied.js';
 import { driftSection } from './drift.js';
 import { planSection } from './plan.js';
+import { publicationsSection } from './publications.js';
 
 /**
  * A block of the human report for one command's own part of the report (a plan, the apply
@@ -12,4 +13,4 @@ import { planSection } from './plan.js';
 export type HumanSection = (report: Report, ctx: ReportContext, style: Style) => string;
 
 /** The sections the `human` format prints. Stages that add a block to `Report` add its renderer here. */
-export const humanSections: readonly HumanSection[] = [planSection, appliedSection, driftSection];
+export const humanSections: readonly HumanSection[] = [publicationsSection, planSection, appliedSection, driftSection];

@@ -115,7 +115,7 @@ onEachState((fresh) => (w = fresh), () => {
       const { file: _f, ...noFile } = state.get('b', 'bob')!;
       const controller = new AbortController();
       controller.abort('SIGINT');
-      const plan = { items: [], deletions: [deletionOf(noFile, 'destroy')], manifestsHash: '', stateHash: '', diagnostics: [], prunable: 0 };
+      const plan = { items: [], deletions: [deletionOf(noFile, 'destroy')], manifestsHash: '', stateHash: '', diagnostics: [], prunable: 0, publications: [] };
       const result = await applyPlan(plan, { api: w.client, state, cwd: w.dir, signal: controller.signal, sleep: () => new Promise<void>(() => undefined) });
       await state.unlock();
       expect(result.items).toStrictEqual([

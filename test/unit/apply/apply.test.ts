@@ -538,7 +538,7 @@ onEachState((fresh) => (w = fresh), () => {
       const state = await w.open();
       const { deletionOf } = await import('../../../src/plan/plan.js');
       const { file: _f, ...noFile } = state.get('b', 'bob')!;
-      const result = await applyPlan({ items: [], deletions: [deletionOf(noFile, 'destroy')], manifestsHash: '', stateHash: '', diagnostics: [], prunable: 0 }, { api: w.client, state, cwd: w.dir });
+      const result = await applyPlan({ items: [], deletions: [deletionOf(noFile, 'destroy')], manifestsHash: '', stateHash: '', diagnostics: [], prunable: 0, publications: [] }, { api: w.client, state, cwd: w.dir });
       await state.unlock();
       expect(result.items.map((i) => [i.name, i.file, i.outcome])).toStrictEqual([['b', '', 'deleted']]);
     });

@@ -14,8 +14,11 @@ function failingWith(failure: unknown): LockedState {
     hashAtLoad: 'h1',
     get: (name) => (name === 'a' ? entry : undefined),
     list: () => [entry],
+    binding: undefined,
     record: () => Promise.reject(failure),
     forget: () => Promise.reject(failure),
+    bind: () => Promise.reject(failure),
+    publish: () => Promise.reject(failure),
     unlock: async () => undefined,
   };
 }

@@ -15,6 +15,7 @@ function stateUnlocking(failure?: Error): LockedState & { unlocks: number } {
     list: () => [],
     binding: undefined,
     bind: async () => undefined,
+    publish: async () => undefined,
     record: async () => undefined,
     forget: async () => undefined,
     unlock: async () => {

@@ -54,7 +54,7 @@ describe('parseState: each field checked', () => {
   });
 
   test('a newer format version, or none that is a number', () => {
-    expect(refusal('{"version": 3, "sessions": []}')).toEqual(['the state has format version 3; this sessionctl reads versions 1 and 2. Use a newer sessionctl.', 'st.json']);
+    expect(refusal('{"version": 4, "sessions": []}')).toEqual(['the state has format version 4; this sessionctl reads versions 1 to 3. Use a newer sessionctl.', 'st.json']);
     expect(refusal('{"version": "2", "sessions": []}')).toEqual([inState('no "version"'), 'st.json']);
     expect(refusal('null')).toEqual([inState('not a JSON object'), 'st.json']);
     expect(refusal('5')).toEqual([inState('not a JSON object'), 'st.json']);

@@ -126,7 +126,7 @@ describe('parseState', () => {
     ['cut off', '{"version": 2, "sessions": [', /not JSON \(it ends too early: cut off\?\)/],
     ['an array', '[]', /not a JSON object/],
     ['no version', '{"sessions": []}', /no "version"/],
-    ['a newer version', '{"version": 3, "sessions": []}', /format version 3.*newer sessionctl/],
+    ['a newer version', '{"version": 4, "sessions": []}', /format version 4.*newer sessionctl/],
     ['sessions not a list', '{"version": 1, "sessions": {}}', /"sessions" is not a list/],
     ['a missing field', '{"version": 1, "sessions": [{"name": "a"}]}', /sessions\[0\]\.user_id is not a string/],
     [

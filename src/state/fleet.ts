@@ -1,0 +1,102 @@
+import type { Json } from '../wire/json.js';
+import type { StateBinding } from './binding.js';
+
+/**
+ * A per-user manifest as `apply` published it to a workspace: what the application creates each
+ * end user's session from. It never holds a secret: a sensitive value is kept as the `${VAR}`
+ * text it was written with (`templates` lists where), which `ensure` fills from its own
+ * environment.
+ */
+export interface Publication {
+  name: string;
+  /** 1 for the first publish, one more for each publish that changed the body. */
+  version: number;
+  /** The create request body, its `user_id` the placeholder `<end-user>`. */
+  body: { [key: string]: Json };
+  /** The body pointers whose strings are `${VAR}` templates, filled at run time. */
+  templates: string[];
+  /** The body hash as plan computes it (sensitive values in their stored form): a changed secret is a new version. */
+  body_hash: string;
+  /** The API version the manifest was applied with, which ensure creates with. */
+  api_version: '3' | '3.1';
+  /** The manifest file, relative to the folder apply ran in (forward slashes). */
+  file: string | null;
+  /** ISO 8601. */
+  published_at: string;
+}
+
+/** A claim that one caller holds on creating a user's session, which the others wait on. */
+export interface FleetClaim {
+  id: string;
+  /**
+   * `claimed`: taken, the create not yet sent (a holder that dies now is taken over once the
+   * claim expires); `sent`: the create may have reached the service (never taken over: once it
+   * expires its outcome is unknown); `unknown`: the holder learnt that the outcome is unknown.
+   */
+  state: 'claimed' | 'sent' | 'unknown';
+  /** ISO 8601: when it was taken, or sent. */
+  since: string;
+  /** Whether the claim's lease has ended (by the database's clock). */
+  expired: boolean;
+  reason?: string;
+}
+
+/** One end user's session of a per-user manifest, or the claim on creating it. */
+export interface FleetSession {
+  name: string;
+  user_id: string;
+  /** '' while only a claim is recorded. */
+  session_id: string;
+  mcp_url: string;
+  tool_router_tools: string[];
+  config_version: number | null;
+  /** The published version the session was created from (or last rolled out to). */
+  version: number | null;
+  body_hash: string | null;
+  /** ISO 8601; null while only a claim is recorded. */
+  created_at: string | null;
+  claim?: FleetClaim;
+}
+
+/** How many sessions a per-user manifest has, for plan and `state list`. */
+export interface FleetCount {
+  name: string;
+  /** Sessions recorded (claims not counted). */
+  sessions: number;
+  /** Sessions per published version they were created from. */
+  byVersion: ReadonlyMap<number, number>;
+  /** Users with a claim whose create's outcome is unknown. */
+  unknown: number;
+}
+
+/** The rows of the fleet an application's `ensure` reads and writes; no workspace lock is ever taken. */
+export interface FleetStore {
+  readonly location: string;
+  /** The user's recorded session (or claim): one indexed read. */
+  session(name: string, userId: string): Promise<FleetSession | undefined>;
+  /** The publication of a manifest, or undefined when it was never published to this workspace. */
+  publication(name: string): Promise<Publication | undefined>;
+  /** The names published to this workspace. */
+  published(): Promise<string[]>;
+  /**
+   * Takes the claim on creating the user's session: inserts it, or takes over a free row or a
+   * `claimed` one whose lease ended. Answers false when another caller holds it, or a session or
+   * a sent create is recorded.
+   */
+  claim(name: string, userId: string, claimId: string, leaseMs: number): Promise<boolean>;
+  /** Marks the claim sent just before the create leaves, with the lease its wait may last; false when it is no longer held. */
+  markSent(name: string, userId: string, claimId: string, leaseMs: number): Promise<boolean>;
+  /** Records the created session in the claim's row and ends the claim; false when the row was taken from it. */
+  complete(session: FleetSession, claimId: string): Promise<boolean>;
+  /** Frees the claim: the create was refused, or never sent. */
+  release(name: string, userId: string, claimId: string): Promise<void>;
+  /** Marks the claim's create as of unknown outcome. */
+  markUnknown(name: string, userId: string, claimId: string, reason: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A fleet store, and the service its state is bound to. */
+export interface OpenedFleet {
+  fleet: FleetStore;
+  binding: StateBinding | undefined;
+}
