@@ -63,7 +63,7 @@ export { openState, type StateLookup, type AppliedSession, type OpenStateOptions
 // Per-user manifests at run time: each end user's session, created once from what apply published.
 export { openSessions, type Sessions, type OpenSessionsOptions, type EnsuredSession } from './library/open-sessions.js';
 export { NotPublishedError, MissingVariableError, OutcomeUnknownError, EnsureTimeoutError, InvalidUserIdError } from './fleet/errors.js';
-export { StateError } from './diagnostics/errors.js';
+export { SessionctlError, UsageError, InputError, StateError } from './diagnostics/errors.js';
 
 // The emulator, for an application's own tests.
 export { startEmulator, type EmulatorOptions, type RunningEmulator } from './emulator/server.js';

@@ -58,7 +58,7 @@ const STEADY_LOOK_MS = 100;
 export function ensurer(settings: EnsureSettings): (name: string, userId: string) => Promise<EnsuredSession> {
   // Callers of one process asking for the same user share one ensure (and one claim).
   const inFlight = new Map<string, Promise<EnsuredSession>>();
-  return (name, userId) => {
+  return async (name, userId) => {
     checkUserId(userId);
     const key = `${name}\0${userId}`;
     const running = inFlight.get(key);

@@ -20,6 +20,8 @@
  *   DELETE /_emulator/faults/{id}             200 {deleted: id} | 404
  *   GET    /_emulator/rate-limit              200 {per_window: N|null, window_ms}
  *   POST   /_emulator/rate-limit              200 same; body {per_minute: N|null} or {limit: N|null, window_ms?}
+ *   GET    /_emulator/counts[?user_id=U]      200 {sessions, users, by_config_version: {V: N}, users_with_several,
+ *                                             several: [{user_id, sessions}] (first 100)}: a fleet counted
  *   GET    /_emulator/sessions                200 {sessions: [{session_id, user_id, created_at, config_version}]}
  *                                             (every tenant's, oldest first)
  *   GET    /_emulator/sessions/{id}           200 {session_id, config, tool_router_tools, config_version,
@@ -55,6 +57,7 @@ import { envelope, httpError, ServiceError } from '../errors.js';
 import { checkFault, type FaultInput } from '../faults.js';
 import { ClientGone, sendJson } from '../http.js';
 import { adminSessions, approveLinkFlow, jsonBody, type AdminAnswer, type AdminRequest } from './admin-sessions.js';
+import { adminCounts } from './admin-counts.js';
 import { serveFile } from './files.js';
 import { completeLink } from './link.js';
 
@@ -75,7 +78,7 @@ export async function handleAdmin(req: IncomingMessage, res: ServerResponse, url
     if (head === 'link' && id !== undefined && method === 'GET') return completeLink(id, state, res, requestId);
     if (head === 'files' && id !== undefined && (method === 'GET' || method === 'PUT')) return await serveFile(method, id, req, res, state, requestId);
     const admin: AdminRequest = { req, method, parts, query: url.searchParams, state };
-    const answer = (await adminRoute(admin)) ?? approveLinkFlow(admin) ?? (await adminSessions(admin));
+    const answer = (await adminRoute(admin)) ?? approveLinkFlow(admin) ?? adminCounts(admin) ?? (await adminSessions(admin));
     if (answer === undefined) throw httpError(404, `No admin route ${method} ${url.pathname}`);
     sendJson(res, answer.status, answer.body, { 'x-request-id': requestId });
   } catch (err) {

@@ -1,0 +1,223 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { ApiError } from '../../../src/client/errors.js';
+import { InputError, UsageError } from '../../../src/diagnostics/errors.js';
+import { startEmulator, type RunningEmulator } from '../../../src/emulator/server.js';
+import { InvalidUserIdError, MissingVariableError, NotPublishedError, OutcomeUnknownError } from '../../../src/fleet/errors.js';
+import { openSessions, type Sessions } from '../../../src/library/open-sessions.js';
+import { stateBackend } from '../../../src/state/backend.js';
+import { db, dropSchema, sql, stateUrl, uniqueSchema } from '../../helpers/postgres.js';
+import { emulatorAdmin } from '../../helpers/emulator-admin.js';
+import { runCli } from '../../helpers/run-cli.js';
+import { removeAllTempDirs, tempDir } from '../../helpers/temp-dir.js';
+
+const KEY = 'key-of-project-a';
+const MANIFEST = `name: support-agent
+user_id: <end-user>
+toolkits: [gmail, github]
+tools:
+  github: { disable: [GITHUB_DELETE_A_REPOSITORY] }
+manage_connections: { enable: true, callback_url: "https://hooks.example.com/cb?token=\${HOOK_TOKEN}" }
+`;
+
+interface Backend {
+  name: string;
+  /** A state location for one test; `cleanup` removes what it made. */
+  make(dir: string): { url: string; env: Record<string, string | undefined>; cleanup(): Promise<void> };
+}
+
+const backends: Backend[] = [
+  { name: 'file', make: (dir) => ({ url: join(dir, 'state.json'), env: {}, cleanup: async () => undefined }) },
+  ...(db === null
+    ? []
+    : [
+        {
+          name: 'postgres',
+          make: () => {
+            const schema = uniqueSchema('fleet');
+            return { url: stateUrl(db!, schema), env: { ...db!.env }, cleanup: () => dropSchema(db!, schema) };
+          },
+        },
+      ]),
+];
+
+afterAll(() => removeAllTempDirs());
+
+describe.each(backends)('ensure on the $name state', (backend) => {
+  let emulator: RunningEmulator;
+  let dir: string;
+  let state: ReturnType<Backend['make']>;
+  let sessions: Sessions | undefined;
+
+  const apply = async (manifest = MANIFEST, token = 'hook-secret-1') => {
+    writeFileSync(join(dir, 'support.yaml'), manifest);
+    const r = await runCli(['apply', 'support.yaml', '--base-url', emulator.url, '--state', state.url], { cwd: dir, env: { ...state.env, COMPOSIO_API_KEY: KEY, HOOK_TOKEN: token } });
+    expect(r.exitCode, r.stderr + r.stdout).toBe(0);
+    return r;
+  };
+  const open = async (options: { apiKey?: string; env?: Record<string, string | undefined> } = {}) => {
+    sessions = await openSessions(state.url, { apiKey: options.apiKey ?? KEY, baseUrl: emulator.url, cwd: dir, env: { ...state.env, HOOK_TOKEN: 'hook-secret-app', ...options.env } });
+    return sessions;
+  };
+  const creates = async (): Promise<number> => (await emulatorAdmin(emulator.url, 'GET', '/stats')).routes.create?.handled ?? 0;
+
+  beforeEach(async () => {
+    emulator = await startEmulator({ port: 0 });
+    dir = tempDir('ensure');
+    state = backend.make(dir);
+  });
+  afterEach(async () => {
+    await sessions?.close();
+    sessions = undefined;
+    await emulator.close();
+    await state.cleanup();
+  });
+
+  test('a new user gets one session from the published body, its sensitive value filled from the application; a recorded user is one read and no request', async () => {
+    await apply();
+    const s = await open();
+    const first = await s.ensure('support-agent', 'alice@example.com');
+    expect([first.created, first.version, first.configVersion, first.sessionId.startsWith('trs_'), first.mcpUrl.includes(first.sessionId)]).toStrictEqual([true, 1, 1, true, true]);
+    const live = await emulatorAdmin(emulator.url, 'GET', `/sessions/${first.sessionId}`);
+    expect([live.config.user_id, live.config.manage_connections.callback_url, live.config.tools.github]).toStrictEqual([
+      'alice@example.com',
+      'https://hooks.example.com/cb?token=hook-secret-app',
+      { disabled: ['GITHUB_DELETE_A_REPOSITORY'] },
+    ]);
+    const before = await creates();
+    const again = await s.ensure('support-agent', 'alice@example.com');
+    expect({ ...again, created: true }).toStrictEqual(first);
+    expect(again.created).toBe(false);
+    expect(await creates()).toBe(before);
+    expect(await s.lookup('support-agent', 'bob')).toBeUndefined();
+  });
+
+  test('concurrent calls of one process for one user create one session', async () => {
+    await apply();
+    const s = await open();
+    const all = await Promise.all(Array.from({ length: 40 }, (_, i) => s.ensure('support-agent', `user-${i % 4}`)));
+    expect(new Set(all.map((x) => x.sessionId)).size).toBe(4);
+    expect(all.filter((x) => x.created)).toHaveLength(4);
+    const counts = await emulatorAdmin(emulator.url, 'GET', '/counts');
+    expect([counts.sessions, counts.users, counts.users_with_several]).toStrictEqual([4, 4, 0]);
+  });
+
+  test('refusals before any request: a name never published, a missing sensitive variable, a user id the service would refuse', async () => {
+    await apply();
+    const s = await open({ env: { HOOK_TOKEN: undefined } });
+    const notPublished = await s.ensure('support-agnet', 'alice').catch((e: unknown) => e);
+    expect(notPublished).toBeInstanceOf(NotPublishedError);
+    expect((notPublished as NotPublishedError).published).toStrictEqual(['support-agent']);
+    const missing = await s.ensure('support-agent', 'alice').catch((e: unknown) => e);
+    expect(missing).toBeInstanceOf(MissingVariableError);
+    expect([(missing as MissingVariableError).variable, (missing as Error).message]).toStrictEqual([
+      'HOOK_TOKEN',
+      '"support-agent" needs the variable HOOK_TOKEN (a sensitive value, never stored in the state): pass it in openSessions\' env; nothing was sent',
+    ]);
+    for (const bad of ['', 'x'.repeat(257), '<end-user>']) await expect(s.ensure('support-agent', bad)).rejects.toBeInstanceOf(InvalidUserIdError);
+    expect(await creates()).toBe(0);
+    // Nothing was claimed: the next call with the variable set creates at once.
+    await s.close();
+    const ok = await (await open()).ensure('support-agent', 'alice');
+    expect(ok.created).toBe(true);
+  });
+
+  test('a create the service refuses frees the claim (ApiError); a create whose answer is lost is never repeated (OutcomeUnknownError)', async () => {
+    await apply();
+    const s = await open();
+    await emulatorAdmin(emulator.url, 'POST', '/faults', { route: 'create', status: 400, times: 1 });
+    const refused = await s.ensure('support-agent', 'alice').catch((e: unknown) => e);
+    expect([refused instanceof ApiError, (refused as ApiError).status]).toStrictEqual([true, 400]);
+    expect((await s.ensure('support-agent', 'alice')).created).toBe(true);
+
+    for (const [user, fault] of [
+      ['bob', { reset: 'after' }],
+      ['carol', { status: 500 }],
+      ['dave', { malformed: true }],
+    ] as const) {
+      await emulatorAdmin(emulator.url, 'POST', '/faults', { route: 'create', times: 1, ...fault });
+      const lost = await s.ensure('support-agent', user).catch((e: unknown) => e);
+      expect(lost, user).toBeInstanceOf(OutcomeUnknownError);
+      const before = await creates();
+      const later = await s.ensure('support-agent', user).catch((e: unknown) => e);
+      expect(later, user).toBeInstanceOf(OutcomeUnknownError);
+      expect((later as OutcomeUnknownError).message).toContain(`sessionctl state rm support-agent --user "${user}"`);
+      expect(await creates(), user).toBe(before);
+    }
+  });
+
+  test('the state is bound to the key apply used: another project\'s key is refused at open', async () => {
+    await apply();
+    await expect(open({ apiKey: 'key-of-project-b' })).rejects.toBeInstanceOf(UsageError);
+    expect(await creates()).toBe(0);
+  });
+
+  test('a state that is not there is refused at open', async () => {
+    const e = await open().catch((x: unknown) => x);
+    expect([e instanceof InputError, (e as Error).message]).toStrictEqual([
+      true,
+      backend.name === 'file'
+        ? 'no state file is there: nothing was ever applied with this state, or the path is mistyped (a pipeline must restore or share its state: see the README on PostgreSQL state)'
+        : 'no state is in this database for that schema and workspace: nothing was ever applied there, or the URL is mistyped',
+    ]);
+  });
+
+  test('a new publish: sessions created after it carry the new body', async () => {
+    await apply();
+    const s = await open();
+    const old = await s.ensure('support-agent', 'alice');
+    await apply(MANIFEST.replace('toolkits: [gmail, github]', 'toolkits: [gmail, github, slack]'));
+    const fresh = await s.ensure('support-agent', 'bob');
+    expect([old.version, fresh.version]).toStrictEqual([1, 2]);
+    const live = await emulatorAdmin(emulator.url, 'GET', `/sessions/${fresh.sessionId}`);
+    expect(live.config.toolkits).toStrictEqual({ enabled: ['gmail', 'github', 'slack'] });
+    const plan = await runCli(['plan', 'support.yaml', '--state', state.url], { cwd: dir, env: { ...state.env, HOOK_TOKEN: 'hook-secret-1' } });
+    expect(plan.stdout).toContain('    = unchanged support-agent  every end user, support.yaml\n        up to date: version 2\n        2 sessions recorded; 1 created from an older version, which this apply does not update\n');
+  });
+});
+
+describe.skipIf(db === null)('ensure on PostgreSQL: claims', () => {
+  let emulator: RunningEmulator;
+  let schema: string;
+  let sessions: Sessions | undefined;
+  beforeEach(async () => {
+    emulator = await startEmulator({ port: 0 });
+    schema = uniqueSchema('claim');
+    const dir = tempDir('claims');
+    writeFileSync(join(dir, 'a.yaml'), 'name: agent\nuser_id: <end-user>\ntoolkits: [gmail]\n');
+    const r = await runCli(['apply', 'a.yaml', '--base-url', emulator.url, '--state', stateUrl(db!, schema)], { cwd: dir, env: { ...db!.env, COMPOSIO_API_KEY: KEY } });
+    expect(r.exitCode, r.stderr).toBe(0);
+    sessions = await openSessions(stateUrl(db!, schema), { apiKey: KEY, baseUrl: emulator.url, env: db!.env, waitMs: 2_000 });
+  });
+  afterEach(async () => {
+    await sessions?.close();
+    await emulator.close();
+    await dropSchema(db!, schema);
+  });
+  const table = () => `"${schema}".fleet`;
+
+  test('a claim whose holder died before sending is taken over once its lease ends; one still live is waited for', async () => {
+    await sql(db!, `INSERT INTO ${table()} (workspace, name, user_id, claim_id, claim_state, claim_since, claim_expires) VALUES ('default', 'agent', 'alice', 'dead', 'claimed', now(), now() - interval '1 second')`);
+    expect((await sessions!.ensure('agent', 'alice')).created).toBe(true);
+    await sql(db!, `INSERT INTO ${table()} (workspace, name, user_id, claim_id, claim_state, claim_since, claim_expires) VALUES ('default', 'agent', 'bob', 'live', 'claimed', now(), now() + interval '1 hour')`);
+    const waited = await sessions!.ensure('agent', 'bob').catch((e: unknown) => e);
+    expect((waited as Error).name).toBe('EnsureTimeoutError');
+    expect((await emulatorAdmin(emulator.url, 'GET', '/counts?user_id=bob')).sessions).toBe(0);
+  });
+
+  test('a sent create whose holder died is never taken over: its outcome is unknown', async () => {
+    await sql(db!, `INSERT INTO ${table()} (workspace, name, user_id, claim_id, claim_state, claim_since, claim_expires) VALUES ('default', 'agent', 'carol', 'dead', 'sent', '2026-11-28T10:00:00Z', now() - interval '1 second')`);
+    const e = await sessions!.ensure('agent', 'carol').catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(OutcomeUnknownError);
+    expect([(e as OutcomeUnknownError).since, (e as OutcomeUnknownError).reason]).toStrictEqual(['2026-11-28T10:00:00.000Z', 'the caller that sent it ended before it recorded the answer: killed, or it lost the state']);
+    expect((await emulatorAdmin(emulator.url, 'GET', '/counts')).sessions).toBe(0);
+  });
+
+  test('the fleet is counted for plan without being read', async () => {
+    await Promise.all(['a', 'b', 'c'].map((u) => sessions!.ensure('agent', u)));
+    const view = await stateBackend(stateUrl(db!, schema), '.', { env: db!.env }).load();
+    const count = view.fleet?.get('agent');
+    expect([count?.sessions, [...(count?.byVersion ?? [])], count?.unknown, view.list().length]).toStrictEqual([3, [[1, 3]], 0, 0]);
+  });
+});
