@@ -50,6 +50,8 @@ export interface TransportOptions {
   deadlineAt?: number;
   /** Largest response body accepted, bytes. Default 10 MiB. */
   maxResponseSize?: number;
+  /** Connections to the service the client's own Agent keeps (requests beyond them queue). Default 8. */
+  connections?: number;
   /** Use this dispatcher instead of the client's own keep-alive Agent (it is then not closed by `close()`). */
   dispatcher?: Dispatcher;
   /** Receives `--verbose` trace lines (no trailing newline); credentials are already redacted. */
@@ -111,7 +113,7 @@ export function createTransport(options: TransportOptions): Transport {
   const ownAgent =
     options.dispatcher === undefined
       ? new Agent({
-          connections: 8,
+          connections: options.connections ?? 8,
           keepAliveTimeout: 4_000,
           connect: { timeout: timeouts.connectMs },
           headersTimeout: timeouts.headersMs,

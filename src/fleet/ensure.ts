@@ -7,6 +7,7 @@ import type { FleetSession, FleetStore, Publication } from '../state/fleet.js';
 import { END_USER } from '../manifest/per-user.js';
 import type { Json } from '../wire/json.js';
 import type { CreateSessionRequest } from '../wire/request.js';
+import { Semaphore } from '../util/throttle.js';
 import { bodyFor } from './body.js';
 import { EnsureTimeoutError, InvalidUserIdError, NotPublishedError, OutcomeUnknownError } from './errors.js';
 
@@ -38,14 +39,19 @@ export interface EnsureSettings {
   claimLeaseMs: number;
   /** How long a sent create's claim holds: at least the client's longest call, so a live holder is never judged dead. */
   sentLeaseMs: number;
+  /** Creates this process runs at once (the client's connections): a claim is taken only when its create can leave at once. */
+  maxCreates: number;
 }
 
 /** The most the service takes as a user id (its contract's limit). */
 const MAX_USER_ID = 256;
 
-/** Waits between looks at another caller's claim: short at first (a create takes tens of ms), then steady. */
+/**
+ * Waits between looks at another caller's claim: short at first (a create takes tens of ms), then
+ * steady, each with jitter: a thousand waiters of a fleet must not look in step.
+ */
 const FIRST_LOOK_MS = 5;
-const STEADY_LOOK_MS = 100;
+const STEADY_LOOK_MS = 250;
 
 /**
  * `ensure(name, userId)`: the user's recorded session, read with one indexed query and no request
@@ -58,12 +64,15 @@ const STEADY_LOOK_MS = 100;
 export function ensurer(settings: EnsureSettings): (name: string, userId: string) => Promise<EnsuredSession> {
   // Callers of one process asking for the same user share one ensure (and one claim).
   const inFlight = new Map<string, Promise<EnsuredSession>>();
+  // A claim's lease counts from when it is taken: a create queued behind this process's others
+  // would look dead to the callers that wait for it. So a claim is taken only with a place free.
+  const creates = new Semaphore(settings.maxCreates);
   return async (name, userId) => {
     checkUserId(userId);
     const key = `${name}\0${userId}`;
     const running = inFlight.get(key);
     if (running !== undefined) return running.then((s) => ({ ...s, created: false }));
-    const done = ensureOnce(settings, name, userId).finally(() => inFlight.delete(key));
+    const done = ensureOnce(settings, creates, name, userId).finally(() => inFlight.delete(key));
     inFlight.set(key, done);
     return done;
   };
@@ -76,7 +85,7 @@ function checkUserId(userId: unknown): asserts userId is string {
   if (userId === END_USER) throw new InvalidUserIdError(`"${END_USER}" is the placeholder of a per-user manifest, not a user id: pass the end user's own id`);
 }
 
-async function ensureOnce(s: EnsureSettings, name: string, userId: string): Promise<EnsuredSession> {
+async function ensureOnce(s: EnsureSettings, creates: Semaphore, name: string, userId: string): Promise<EnsuredSession> {
   const started = Date.now();
   let look = FIRST_LOOK_MS;
   for (;;) {
@@ -91,16 +100,16 @@ async function ensureOnce(s: EnsureSettings, name: string, userId: string): Prom
       const publication = await s.store.publication(name);
       if (publication === undefined) throw new NotPublishedError(name, await s.store.published(), s.store.location);
       const body = bodyFor(publication, userId, s.env);
-      const id = randomUUID();
-      if (await s.store.claim(name, userId, id, s.claimLeaseMs)) {
-        const created = await createUnderClaim(s, publication, body, id);
-        if (created !== undefined) return created;
-      }
+      const created = await creates.run(async () => {
+        const id = randomUUID();
+        return (await s.store.claim(name, userId, id, s.claimLeaseMs)) ? createUnderClaim(s, publication, body, id) : undefined;
+      });
+      if (created !== undefined) return created;
       continue; // another caller won the claim, or took it over from this one: look again at once
     }
     const waited = Date.now() - started;
     if (waited >= s.waitMs) throw new EnsureTimeoutError(name, userId, waited);
-    await sleep(Math.min(look, s.waitMs - waited));
+    await sleep(Math.min(look * (0.5 + Math.random()), s.waitMs - waited));
     look = Math.min(look * 2, STEADY_LOOK_MS);
   }
 }

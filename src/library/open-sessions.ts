@@ -7,6 +7,7 @@ import type { Publication } from '../state/fleet.js';
 
 export type { EnsuredSession } from '../fleet/ensure.js';
 
+
 export interface OpenSessionsOptions {
   /** The API key sessions are created with (the state's binding is checked against it at open). */
   apiKey: string;
@@ -25,6 +26,8 @@ export interface OpenSessionsOptions {
   claimLeaseMs?: number;
   /** PostgreSQL connections this process opens (or asks its pooler for). Default 10. */
   maxConnections?: number;
+  /** Creates this process sends at once, each on a connection of its own to the service. Default 16. */
+  maxCreates?: number;
   /** The client's timeouts (connect, headers, body, a whole call). */
   timeouts?: Partial<ClientTimeouts>;
 }
@@ -76,11 +79,12 @@ export async function openSessions(url: string, options: OpenSessionsOptions): P
     throw err;
   }
   const timeouts = { ...defaultTimeouts, ...options.timeouts };
+  const maxCreates = options.maxCreates ?? 16;
   const clients = new Map<Publication['api_version'], SessionClient>();
   const client = (apiVersion: Publication['api_version']): SessionClient => {
     let c = clients.get(apiVersion);
     if (c === undefined) {
-      c = createClient({ baseUrl, apiKey: options.apiKey, apiVersion, timeouts });
+      c = createClient({ baseUrl, apiKey: options.apiKey, apiVersion, timeouts, connections: maxCreates });
       clients.set(apiVersion, c);
     }
     return c;
@@ -94,6 +98,7 @@ export async function openSessions(url: string, options: OpenSessionsOptions): P
     claimLeaseMs,
     // A live holder waiting for the answer is never judged dead: the lease outlasts its longest call.
     sentLeaseMs: timeouts.callMs + claimLeaseMs,
+    maxCreates,
   });
   return {
     location: fleet.location,

@@ -160,7 +160,7 @@ export function postgresFleet(pool: pg.Pool, target: PostgresTarget): FleetStore
       throw databaseError(err, target, doing);
     }
   };
-  const changed = async (doing: string, text: string, values: unknown[]): Promise<boolean> => ((await run(doing, text, values)).rowCount ?? 0) > 0;
+  const changed = async (doing: string, text: string, values: unknown[]): Promise<boolean> => ((await run<{ n: number }>(doing, text, values)).rows[0]?.n ?? 0) > 0;
   const who = (name: string, userId: string) => `the session of "${name}" for user ${JSON.stringify(userId)}`;
   return {
     location: target.location,
@@ -175,43 +175,60 @@ export function postgresFleet(pool: pg.Pool, target: PostgresTarget): FleetStore
     published: async () => (await run<{ name: string }>('read the published manifests', `SELECT name FROM ${t('published')} WHERE workspace = $1 ORDER BY name`, key)).rows.map((r) => r.name),
     // A free row (a refused create) or a claim whose holder died before sending is taken over; a
     // recorded session, a live claim and any sent create are not.
+    // Only the mark that a create is about to leave must reach the disk before it answers: a claim,
+    // a release or a recorded session lost with a crash of the server leaves a row that is safe
+    // (a claim gone: its holder's mark finds nothing and sends nothing; a session not recorded: its
+    // claim stays sent, so its outcome is unknown, never created twice). Each write is one
+    // statement that sets its own commit's durability, which holds through a transaction pooler.
     claim: (name, userId, claimId, leaseMs) =>
       changed(
         `claim ${who(name, userId)}`,
-        `INSERT INTO ${t('fleet')} AS f (workspace, name, user_id, claim_id, claim_state, claim_since, claim_expires)
-         VALUES ($1, $2, $3, $4, 'claimed', now(), now() + $5 * interval '1 millisecond')
-         ON CONFLICT (workspace, name, user_id) DO UPDATE SET claim_id = EXCLUDED.claim_id, claim_state = 'claimed', claim_since = now(),
-           claim_expires = EXCLUDED.claim_expires, claim_reason = NULL
-         WHERE f.session_id = '' AND (f.claim_state IS NULL OR (f.claim_state = 'claimed' AND f.claim_expires < now()))`,
+        durability(
+          'off',
+          `INSERT INTO ${t('fleet')} AS f (workspace, name, user_id, claim_id, claim_state, claim_since, claim_expires)
+           VALUES ($1, $2, $3, $4, 'claimed', now(), now() + $5 * interval '1 millisecond')
+           ON CONFLICT (workspace, name, user_id) DO UPDATE SET claim_id = EXCLUDED.claim_id, claim_state = 'claimed', claim_since = now(),
+             claim_expires = EXCLUDED.claim_expires, claim_reason = NULL
+           WHERE f.session_id = '' AND (f.claim_state IS NULL OR (f.claim_state = 'claimed' AND f.claim_expires < now()))`,
+        ),
         [...key, name, userId, claimId, leaseMs],
       ),
     markSent: (name, userId, claimId, leaseMs) =>
       changed(
         `record the create of ${who(name, userId)}`,
-        `UPDATE ${t('fleet')} SET claim_state = 'sent', claim_since = now(), claim_expires = now() + $5 * interval '1 millisecond'
-         WHERE workspace = $1 AND name = $2 AND user_id = $3 AND claim_id = $4 AND claim_state = 'claimed' AND claim_expires >= now()`,
+        durability(
+          'on',
+          `UPDATE ${t('fleet')} SET claim_state = 'sent', claim_since = now(), claim_expires = now() + $5 * interval '1 millisecond'
+           WHERE workspace = $1 AND name = $2 AND user_id = $3 AND claim_id = $4 AND claim_state = 'claimed' AND claim_expires >= now()`,
+        ),
         [...key, name, userId, claimId, leaseMs],
       ),
     complete: (s, claimId) =>
       changed(
         `record ${who(s.name, s.user_id)} (${s.session_id})`,
-        `UPDATE ${t('fleet')} SET session_id = $5, mcp_url = $6, tool_router_tools = $7::jsonb, config_version = $8, version = $9, body_hash = $10,
-           created_at = now(), claim_id = NULL, claim_state = NULL, claim_since = NULL, claim_expires = NULL, claim_reason = NULL
-         WHERE workspace = $1 AND name = $2 AND user_id = $3 AND claim_id = $4`,
+        durability(
+          'off',
+          `UPDATE ${t('fleet')} SET session_id = $5, mcp_url = $6, tool_router_tools = $7::jsonb, config_version = $8, version = $9, body_hash = $10,
+             created_at = now(), claim_id = NULL, claim_state = NULL, claim_since = NULL, claim_expires = NULL, claim_reason = NULL
+           WHERE workspace = $1 AND name = $2 AND user_id = $3 AND claim_id = $4`,
+        ),
         [...key, s.name, s.user_id, claimId, s.session_id, s.mcp_url, JSON.stringify(s.tool_router_tools), s.config_version, s.version, s.body_hash],
       ),
     release: async (name, userId, claimId) => {
-      await run(
+      await changed(
         `release the claim on ${who(name, userId)}`,
-        `UPDATE ${t('fleet')} SET claim_id = NULL, claim_state = NULL, claim_since = NULL, claim_expires = NULL, claim_reason = NULL
-         WHERE workspace = $1 AND name = $2 AND user_id = $3 AND claim_id = $4`,
+        durability(
+          'off',
+          `UPDATE ${t('fleet')} SET claim_id = NULL, claim_state = NULL, claim_since = NULL, claim_expires = NULL, claim_reason = NULL
+           WHERE workspace = $1 AND name = $2 AND user_id = $3 AND claim_id = $4`,
+        ),
         [...key, name, userId, claimId],
       );
     },
     markUnknown: async (name, userId, claimId, reason) => {
-      await run(
+      await changed(
         `record the unknown outcome of ${who(name, userId)}`,
-        `UPDATE ${t('fleet')} SET claim_state = 'unknown', claim_reason = $5 WHERE workspace = $1 AND name = $2 AND user_id = $3 AND claim_id = $4`,
+        durability('off', `UPDATE ${t('fleet')} SET claim_state = 'unknown', claim_reason = $5 WHERE workspace = $1 AND name = $2 AND user_id = $3 AND claim_id = $4`),
         [...key, name, userId, claimId, reason],
       );
     },
@@ -220,4 +237,12 @@ export function postgresFleet(pool: pg.Pool, target: PostgresTarget): FleetStore
       await pool.end().catch(() => undefined);
     },
   };
+}
+
+/**
+ * A write as one statement that answers how many rows it changed (`n`) and sets the durability of
+ * its own commit (`synchronous_commit` for this transaction alone, whatever the server's default).
+ */
+function durability(commit: 'on' | 'off', write: string): string {
+  return `WITH w AS (${write} RETURNING 1) SELECT (SELECT count(*) FROM w)::int AS n, set_config('synchronous_commit', '${commit}', true) AS synchronous_commit`;
 }

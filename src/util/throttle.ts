@@ -77,3 +77,24 @@ export async function mapConcurrent<T, R>(items: readonly T[], concurrency: numb
   if (failure !== undefined) throw failure.error;
   return results;
 }
+
+/** At most `limit` holders at once; the others wait in order. */
+export class Semaphore {
+  private active = 0;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(private readonly limit: number) {}
+
+  /** Runs `work` once a place is free, and frees it after. */
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    if (this.active >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.active++;
+    try {
+      return await work();
+    } finally {
+      const next = this.waiting.shift();
+      if (next !== undefined) next();
+      else this.active--;
+    }
+  }
+}
