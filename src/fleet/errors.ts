@@ -35,8 +35,8 @@ export class MissingVariableError extends SessionctlError {
 /**
  * A create of this user's session may have reached the service, but its answer was lost (a
  * timeout, a reset, a process killed while it waited): a session may exist that the state does not
- * record. It is never repeated blindly; a person resolves it (`sessionctl state rm NAME --user U`
- * when no session exists, else `sessionctl import`).
+ * record. It is never repeated blindly; a person resolves it (`sessionctl state rm NAME --user-id U`
+ * once no session of that user is left).
  */
 export class OutcomeUnknownError extends SessionctlError {
   override readonly name: string = 'OutcomeUnknownError';
@@ -53,8 +53,8 @@ export class OutcomeUnknownError extends SessionctlError {
     super(
       `the create of "${manifest}" for user ${JSON.stringify(userId)} sent at ${since} has an unknown outcome (${reason}); a session may exist that the state does not record, so it is not created again. ` +
         (sessionId !== undefined
-          ? `Adopt it with \`sessionctl import ${manifest} ${sessionId}\`.`
-          : `Look for a session of that user created since then; if there is none, \`sessionctl state rm ${manifest} --user ${JSON.stringify(userId)}\` lets the next ensure create it.`),
+          ? `It is ${sessionId}: delete it at the service, then \`sessionctl state rm ${manifest} --user-id ${JSON.stringify(userId)}\` lets the next ensure create one that is recorded.`
+          : `Look for a session of that user created since then (delete it if there is one); then \`sessionctl state rm ${manifest} --user-id ${JSON.stringify(userId)}\` lets the next ensure create it.`),
       options,
     );
   }

@@ -68,7 +68,7 @@ const keyOf = (e: StateEntry) => ({ name: e.name, user_id: e.user_id, session_id
 /** `state rm`. */
 export function renderRemoved(removed: readonly StateEntry[], location: string): string {
   const rows = removed.map((e) => ['-', e.name, `user ${e.user_id}`, e.session_id === '' ? '(no session)' : e.session_id]);
-  return `Removed from ${location}:\n${aligned(rows)}\nThe sessions themselves were not deleted; the next apply of these manifests creates new ones.\n`;
+  return `Removed from ${location}:\n${aligned(rows)}\nThe sessions themselves were not deleted; the next apply of these manifests (for a per-user manifest, the next ensure for that user) creates new ones.\n`;
 }
 
 export function removedJson(removed: readonly StateEntry[], location: string): unknown {

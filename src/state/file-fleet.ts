@@ -199,3 +199,23 @@ async function fingerprint(path: string): Promise<string> {
     throw new StateError(`cannot read the fleet file (${(err as Error).message})`, path, { cause: err });
   }
 }
+
+/**
+ * Removes one end user's row from the fleet file of a state file (`state rm NAME --user-id U`).
+ * An application that serves ensure from that file notices the change at its next write and stops
+ * writing (it holds its rows in memory): stop it first.
+ */
+export async function removeFleetRow(statePath: string, name: string, userId: string): Promise<FleetSession | undefined> {
+  const path = fleetPathOf(statePath);
+  const rows = await readFleetFile(path);
+  const at = rows.findIndex((r) => r.name === name && r.user_id === userId);
+  if (at < 0) return undefined;
+  const [gone] = rows.splice(at, 1);
+  try {
+    await writeFileAtomic(path, JSON.stringify({ version: FLEET_FILE_VERSION, sessions: rows }) + '\n', { mode: 0o600 });
+  } catch (err) {
+    throw new StateError(`the fleet file cannot be written (${(err as Error).message})`, path, { cause: err });
+  }
+  const { claim, ...rest } = gone!;
+  return { ...rest, ...(claim !== undefined ? { claim: { id: claim.id, state: claim.state, since: claim.since, expired: claim.expires < Date.now(), ...(claim.reason !== undefined ? { reason: claim.reason } : {}) } } : {}) };
+}

@@ -5,8 +5,8 @@ import { StateError } from '../diagnostics/errors.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import type { StateBinding } from './binding.js';
 import { compareEntries, entryKey, FLEET_STATE_VERSION, parseStateDocument, STATE_VERSION, type StateEntry, type StateFile } from './entry.js';
-import type { FleetCount, Publication } from './fleet.js';
-import { countFleetFile } from './file-fleet.js';
+import type { FleetCount, FleetSession, Publication } from './fleet.js';
+import { countFleetFile, removeFleetRow } from './file-fleet.js';
 import { readStateText } from './state-text.js';
 import { readFileLock, releaseFileLock, takeFileLock } from './file-lock.js';
 import type { StateLockOptions } from './lock.js';
@@ -90,6 +90,11 @@ export class FileStateStore implements LockedState {
 
   get fleet(): ReadonlyMap<string, FleetCount> {
     return this.counts;
+  }
+
+  forgetFleet(name: string, userId: string): Promise<FleetSession | undefined> {
+    if (this.heldLock === undefined) return Promise.reject(new Error('FileStateStore.forgetFleet called without the lock'));
+    return removeFleetRow(this.path, name, userId);
   }
 
   /** Publishes with the next write of the file: all of them, or (the write failing) none. */

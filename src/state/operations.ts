@@ -4,6 +4,7 @@ import { checkBinding, type StateBinding } from './binding.js';
 import { entryKey, FLEET_STATE_VERSION, STATE_VERSION, type StateEntry, type StateFile } from './entry.js';
 import type { Publication } from './fleet.js';
 import type { StateLockOptions } from './lock.js';
+import type { LockedState } from './store.js';
 
 /*
  * What the `state` commands do to a state, whichever backend holds it (terraform's `state`
@@ -61,10 +62,22 @@ async function locked<T>(backend: StateBackend, lock: StateLockOptions, work: (s
 /** `state rm`: forgets entries without touching their sessions; every user of `name` unless `userId`. */
 export function removeEntries(backend: StateBackend, lock: StateLockOptions, name: string, userId: string | undefined): Promise<StateEntry[]> {
   return locked(backend, lock, async (state) => {
+    // A per-user manifest's sessions are the fleet's: one user at a time, never the whole fleet at once.
+    if (state.published?.has(name) === true && !state.list().some((e) => e.name === name)) return [await removeFleetEntry(state, name, userId, backend.location)];
     const gone = pickEntries(state.list(), name, userId, backend.location);
     for (const e of gone) await state.forget(e.name, e.user_id);
     return gone;
   });
+}
+
+async function removeFleetEntry(state: LockedState, name: string, userId: string | undefined, location: string): Promise<StateEntry> {
+  const sessions = state.fleet?.get(name)?.sessions ?? 0;
+  if (userId === undefined) {
+    throw new UsageError(`"${name}" is a per-user manifest with ${sessions} recorded session${sessions === 1 ? '' : 's'}; state rm forgets one user's at a time`, `give the user: \`sessionctl state rm ${name} --user-id USER\``);
+  }
+  const row = await state.forgetFleet?.(name, userId);
+  if (row === undefined) throw new UsageError(`the state (${location}) records no session of "${name}" for user ${JSON.stringify(userId)}`, `\`sessionctl state list --name ${name}\` counts its sessions`);
+  return { name, user_id: userId, session_id: row.session_id, mcp_url: row.mcp_url, tool_router_tools: row.tool_router_tools, config_version: row.config_version, body_hash: row.body_hash ?? '', body: null, applied_at: row.created_at ?? row.claim?.since ?? '' };
 }
 
 /**

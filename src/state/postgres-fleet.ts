@@ -246,3 +246,12 @@ export function postgresFleet(pool: pg.Pool, target: PostgresTarget): FleetStore
 function durability(commit: 'on' | 'off', write: string): string {
   return `WITH w AS (${write} RETURNING 1) SELECT (SELECT count(*) FROM w)::int AS n, set_config('synchronous_commit', '${commit}', true) AS synchronous_commit`;
 }
+
+/** Removes one end user's row of the fleet (`state rm NAME --user-id U`); what it held. */
+export async function deleteFleetRow(db: Queryable, target: PostgresTarget, name: string, userId: string): Promise<FleetSession | undefined> {
+  const r = await db.query<FleetRow>(
+    `DELETE FROM ${table(target, 'fleet')} WHERE workspace = $1 AND name = $2 AND user_id = $3 RETURNING ${FLEET_SELECT}`,
+    [target.workspace, name, userId],
+  );
+  return r.rows[0] === undefined ? undefined : rowToSession(r.rows[0]);
+}

@@ -8,8 +8,8 @@ import { readBinding, writeBinding } from './postgres-binding.js';
 import { keepLease, type LeaseKeeper } from './postgres-lease.js';
 import { DEFAULT_LEASE_MS, releaseWorkspaceLock, renewWorkspaceLock, takeWorkspaceLock } from './postgres-lock.js';
 import { entriesDigest, readEntries } from './postgres-rows.js';
-import { readFleetCounts, readPublications, writePublications } from './postgres-fleet.js';
-import type { FleetCount, Publication } from './fleet.js';
+import { deleteFleetRow, readFleetCounts, readPublications, writePublications } from './postgres-fleet.js';
+import type { FleetCount, FleetSession, Publication } from './fleet.js';
 import { migrate, schemaVersion } from './postgres-schema.js';
 import { LockGone, PostgresWriter } from './postgres-writer.js';
 import type { PostgresTarget } from './postgres-url.js';
@@ -141,6 +141,16 @@ export class PostgresStateStore implements LockedState {
       if (!(await withClient(held.pool, this.target, (client) => writePublications(client, this.target, held.id, publications)))) throw new LockGone(`the state lock ${held.id} is no longer held`);
       for (const p of publications) this.publications.set(p.name, p);
     });
+  }
+
+  async forgetFleet(name: string, userId: string): Promise<FleetSession | undefined> {
+    const held = this.held;
+    if (held === undefined) throw new Error('PostgresStateStore.forgetFleet called without the lock');
+    try {
+      return await deleteFleetRow(held.pool, this.target, name, userId);
+    } catch (err) {
+      throw databaseError(err, this.target, `remove the session of "${name}" for user ${JSON.stringify(userId)} from the state`);
+    }
   }
 
   record(entry: StateEntry): Promise<void> {

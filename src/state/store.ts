@@ -1,6 +1,6 @@
 import type { StateBinding } from './binding.js';
 import type { StateEntry } from './entry.js';
-import type { FleetCount, Publication } from './fleet.js';
+import type { FleetCount, FleetSession, Publication } from './fleet.js';
 
 /**
  * The state as plan, apply, diff and the operate commands see it, whichever backend holds it: the
@@ -32,6 +32,8 @@ export interface LockedState extends StateView {
   bind(binding: StateBinding): Promise<void>;
   /** Publishes per-user manifests, all or none (replacing earlier versions); resolves once durable. */
   publish(publications: readonly Publication[]): Promise<void>;
+  /** Forgets one end user's session (or claim) of a per-user manifest; what it was, or undefined when none was recorded. */
+  forgetFleet?(name: string, userId: string): Promise<FleetSession | undefined>;
   /** Waits for writes in flight, then releases the lock. Writes after it are refused. */
   unlock(): Promise<void>;
 }

@@ -30,6 +30,7 @@ export function withWrites<E extends object = object>(state: LockedState, writes
     record: writes.record ?? ((entry) => state.record(entry)),
     forget: writes.forget ?? ((name, userId) => state.forget(name, userId)),
     publish: writes.publish ?? ((publications) => state.publish(publications)),
+    ...(state.forgetFleet !== undefined ? { forgetFleet: state.forgetFleet.bind(state) } : {}),
     unlock: () => state.unlock(),
     ...(extra as E),
   };

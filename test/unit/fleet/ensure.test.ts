@@ -142,9 +142,16 @@ describe.each(backends)('ensure on the $name state', (backend) => {
       const before = await creates();
       const later = await s.ensure('support-agent', user).catch((e: unknown) => e);
       expect(later, user).toBeInstanceOf(OutcomeUnknownError);
-      expect((later as OutcomeUnknownError).message).toContain(`sessionctl state rm support-agent --user "${user}"`);
+      expect((later as OutcomeUnknownError).message).toContain(`sessionctl state rm support-agent --user-id "${user}"`);
       expect(await creates(), user).toBe(before);
     }
+    // Once a person has made sure no session is left, `state rm --user-id` lets the next ensure create it.
+    await s.close();
+    const rm = await runCli(['state', 'rm', 'support-agent', '--user-id', 'bob', '--state', state.url], { cwd: dir, env: state.env });
+    expect([rm.exitCode, rm.stdout.split('\n')[1]]).toStrictEqual([0, '  -  support-agent  user bob  (no session)']);
+    const whole = await runCli(['state', 'rm', 'support-agent', '--state', state.url], { cwd: dir, env: state.env });
+    expect([whole.exitCode, whole.stderr]).toStrictEqual([2, 'error: "support-agent" is a per-user manifest with 1 recorded session; state rm forgets one user\'s at a time\nhint: give the user: `sessionctl state rm support-agent --user-id USER`\n']);
+    expect((await (await open()).ensure('support-agent', 'bob')).created).toBe(true);
   });
 
   test('the state is bound to the key apply used: another project\'s key is refused at open', async () => {
