@@ -74,24 +74,41 @@ describe.skipIf(skipBecause(db === null, 'needs a PostgreSQL server (the run pri
     await dropSchema(db!, schema);
   });
 
-  test('runs, and finds the MCP URL apply recorded', async () => {
-    const url = stateUrl(db!, schema);
-    await writeFile(join(dir, 'm', 'svc-00.yaml'), 'name: support-agent\nuser_id: alice\ntoolkits: [gmail]\n');
-    const applied = await runCli(['apply', 'm', '--state', url, '--base-url', emu.url, '--format', 'json'], { cwd: dir, env: { ...db!.env, COMPOSIO_API_KEY: 'ak_readme_0000001' } });
-    expect(applied.exitCode, applied.stderr).toBe(0);
-    const mcpUrl = (JSON.parse(applied.stdout) as { applied: { items: Array<{ mcp_url: string }> } }).applied.items[0]!.mcp_url;
-
-    const snippet = blockAfter("### The application's lookup", 'ts');
-    expect(snippet.split('\n').filter((l) => l.trim() !== '').length).toBeLessThanOrEqual(10);
-    const program = `${snippet.replace("from 'sessionctl'", `from ${JSON.stringify(distIndex)}`)}\nconsole.log(await mcpUrlFor('alice'));\nawait mcpUrlFor('bob').catch((e) => console.log(e.message));\nawait state.close();\n`;
+  /** Runs a README snippet (TypeScript, `sessionctl` pointed at dist/) with `tail` appended: its exit code, stderr and stdout. */
+  async function runSnippet(snippet: string, tail: string, env: Record<string, string>): Promise<[unknown, string, string]> {
+    const program = `${snippet.replace("from 'sessionctl'", `from ${JSON.stringify(distIndex)}`)}\n${tail}\n`;
     const { code } = await transform(program, { loader: 'ts', format: 'esm' });
     await writeFile(join(dir, 'app.mjs'), code);
-    const child = spawn(process.execPath, [join(dir, 'app.mjs')], { env: { PATH: process.env['PATH'] ?? '', ...db!.env, SESSIONCTL_STATE: url }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [join(dir, 'app.mjs')], { env: { PATH: process.env['PATH'] ?? '', ...db!.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
     child.stderr.setEncoding('utf8').on('data', (c: string) => (err += c));
     const exit = await new Promise((done) => child.once('close', done));
-    expect([exit, err, out]).toEqual([0, '', `${mcpUrl}\nno support-agent session for bob: apply it for this user first\n`]);
+    return [exit, err, out];
+  }
+
+  test('the lookup runs, and finds the MCP URL apply recorded', async () => {
+    const url = stateUrl(db!, schema);
+    await writeFile(join(dir, 'm', 'svc-00.yaml'), 'name: ci-bot\nuser_id: ci-bot@example.com\ntoolkits: [gmail]\n');
+    const applied = await runCli(['apply', 'm', '--state', url, '--base-url', emu.url, '--format', 'json'], { cwd: dir, env: { ...db!.env, COMPOSIO_API_KEY: 'ak_readme_0000001' } });
+    expect(applied.exitCode, applied.stderr).toBe(0);
+    const mcpUrl = (JSON.parse(applied.stdout) as { applied: { items: Array<{ mcp_url: string }> } }).applied.items[0]!.mcp_url;
+    const snippet = blockAfter("### The application's lookup", 'ts');
+    expect(snippet.split('\n').filter((l) => l.trim() !== '').length).toBeLessThanOrEqual(10);
+    expect(await runSnippet(snippet, 'console.log(bot.mcpUrl);\nawait state.close();', { SESSIONCTL_STATE: url })).toEqual([0, '', `${mcpUrl}\n`]);
+  });
+
+  test('the per-user snippet runs: ensure creates the user\'s session once, then reads it', async () => {
+    const url = stateUrl(db!, schema, 'per-user');
+    const manifest = blockAfter('### Per-user manifests', 'yaml');
+    await writeFile(join(dir, 'm', 'svc-00.yaml'), manifest);
+    const env = { ...db!.env, COMPOSIO_API_KEY: 'ak_readme_0000001', COMPOSIO_BASE_URL: emu.url, CALLBACK_TOKEN: 'cb-token' };
+    const applied = await runCli(['apply', 'm/svc-00.yaml', '--state', url], { cwd: dir, env });
+    expect(applied.exitCode, applied.stderr).toBe(0);
+    const snippet = blockAfter('### Per-user manifests', 'ts').replace("apiKey: process.env.COMPOSIO_API_KEY!,", "apiKey: process.env.COMPOSIO_API_KEY!, baseUrl: process.env.COMPOSIO_BASE_URL,");
+    const [exit, err, out] = await runSnippet(snippet, "const a = await mcpUrlFor('alice'); const b = await mcpUrlFor('alice');\nconsole.log(a === b, a.includes('/tool_router/'));\nawait sessions.close();", { ...env, SESSIONCTL_STATE: url });
+    expect([exit, err, out]).toEqual([0, '', 'true true\n']);
+    expect((await (await fetch(`${emu.url}/_emulator/counts?user_id=alice`)).json()).sessions).toBe(1);
   });
 });
