@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { InputError } from '../diagnostics/errors.js';
-import { fileFleet } from './file-fleet.js';
-import type { OpenedFleet } from './fleet.js';
+import { fileFleet, fleetFilePage } from './file-fleet.js';
+import type { FleetPageQuery, FleetSession, OpenedFleet } from './fleet.js';
 import { checkStateLocation } from './location.js';
 import { missingState } from './missing.js';
 import { forceUnlockFile, readFileLock } from './file-lock.js';
@@ -36,6 +36,8 @@ export interface StateBackend {
    * its key against; fails when no state is there or nothing was ever published to it.
    */
   openFleet(options: { maxConnections: number }): Promise<OpenedFleet>;
+  /** One page of the fleet's rows (no lock), for `state list`. */
+  fleetPage(query: FleetPageQuery): Promise<FleetSession[]>;
 }
 
 
@@ -88,6 +90,7 @@ export function fileBackend(path: string, options: StateBackendOptions = {}): St
       const readPublished = async () => [...((await FileStateStore.load(path)).published?.values() ?? [])];
       return { fleet: await fileFleet(path, readPublished), binding: origin.binding };
     },
+    fleetPage: (query) => fleetFilePage(path, query),
   };
 }
 
@@ -110,6 +113,7 @@ export function postgresBackend(url: string, options: StateBackendOptions = {}):
     lockHolder: async () => (await pg()).lockHolder(target, env),
     openReader: async () => (await pg()).openReader(target, env),
     openFleet: async ({ maxConnections }) => (await pg()).openFleet(target, env, maxConnections),
+    fleetPage: async (query) => (await pg()).fleetPage(target, env, query),
   };
 }
 

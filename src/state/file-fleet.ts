@@ -4,7 +4,7 @@ import { InputError, StateError } from '../diagnostics/errors.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { entryKey, storableVersion } from './entry.js';
 import { readStateText } from './state-text.js';
-import type { FleetClaim, FleetCount, FleetSession, FleetStore, Publication } from './fleet.js';
+import { comesAfter, type FleetClaim, type FleetCount, type FleetPageQuery, type FleetSession, type FleetStore, type Publication } from './fleet.js';
 
 /*
  * The fleet of a file state: the sessions ensure creates, in a file beside the state file
@@ -218,4 +218,14 @@ export async function removeFleetRow(statePath: string, name: string, userId: st
   }
   const { claim, ...rest } = gone!;
   return { ...rest, ...(claim !== undefined ? { claim: { id: claim.id, state: claim.state, since: claim.since, expired: claim.expires < Date.now(), ...(claim.reason !== undefined ? { reason: claim.reason } : {}) } } : {}) };
+}
+
+/** One page of the fleet file of a state file, in (name, user id) order. */
+export async function fleetFilePage(statePath: string, query: FleetPageQuery): Promise<FleetSession[]> {
+  const now = Date.now();
+  return (await readFleetFile(fleetPathOf(statePath)))
+    .filter((r) => (query.name === undefined || r.name === query.name) && (query.userId === undefined || r.user_id === query.userId) && comesAfter(r, query.after))
+    .sort((a, b) => (a.name !== b.name ? (a.name < b.name ? -1 : 1) : a.user_id < b.user_id ? -1 : a.user_id > b.user_id ? 1 : 0))
+    .slice(0, query.limit)
+    .map(({ claim, ...rest }) => ({ ...rest, ...(claim !== undefined ? { claim: { id: claim.id, state: claim.state, since: claim.since, expired: claim.expires < now, ...(claim.reason !== undefined ? { reason: claim.reason } : {}) } } : {}) }));
 }

@@ -100,3 +100,18 @@ export interface OpenedFleet {
   fleet: FleetStore;
   binding: StateBinding | undefined;
 }
+
+/** One page of a fleet's rows, in (name, user id) order: `state list` reads a fleet page by page. */
+export interface FleetPageQuery {
+  name?: string;
+  userId?: string;
+  /** The (name, user id) the previous page ended with. */
+  after?: { name: string; userId: string };
+  limit: number;
+}
+
+/** Whether a row comes after a page's last one, in (name, user id) order. */
+export function comesAfter(row: Pick<FleetSession, 'name' | 'user_id'>, after: FleetPageQuery['after']): boolean {
+  if (after === undefined) return true;
+  return row.name > after.name || (row.name === after.name && row.user_id > after.userId);
+}

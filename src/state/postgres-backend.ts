@@ -1,6 +1,6 @@
 import { InputError, StateError } from '../diagnostics/errors.js';
-import type { OpenedFleet } from './fleet.js';
-import { postgresFleet } from './postgres-fleet.js';
+import type { FleetPageQuery, FleetSession, OpenedFleet } from './fleet.js';
+import { postgresFleet, readFleetPage } from './postgres-fleet.js';
 import { missingState } from './missing.js';
 import { probeWorkspace } from './postgres-binding.js';
 import type { ForcedUnlock, LockHolder, StateLockOptions } from './lock.js';
@@ -125,5 +125,18 @@ export async function openFleet(target: PostgresTarget, env: Env, max: number): 
   } catch (err) {
     await pool.end().catch(() => undefined);
     throw err;
+  }
+}
+
+/** One page of the fleet's rows, read-only (`state list`). */
+export async function fleetPage(target: PostgresTarget, env: Env, query: FleetPageQuery): Promise<FleetSession[]> {
+  const client = await connectClient(target, env);
+  try {
+    if ((await schemaVersion(readOnly(client), target)) < FLEET_VERSION) return [];
+    return await readFleetPage(readOnly(client), target, query);
+  } catch (err) {
+    throw databaseError(err, target, 'read the fleet');
+  } finally {
+    await client.end().catch(() => undefined);
   }
 }

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { InputError, StateError } from '../diagnostics/errors.js';
 import { storableVersion } from './entry.js';
-import type { FleetCount, FleetSession, FleetStore, Publication } from './fleet.js';
+import type { FleetCount, FleetPageQuery, FleetSession, FleetStore, Publication } from './fleet.js';
 import { databaseError, table, type Queryable } from './postgres-connect.js';
 import { FLEET_VERSION } from './postgres-schema.js';
 import type { PostgresTarget } from './postgres-url.js';
@@ -254,4 +254,16 @@ export async function deleteFleetRow(db: Queryable, target: PostgresTarget, name
     [target.workspace, name, userId],
   );
   return r.rows[0] === undefined ? undefined : rowToSession(r.rows[0]);
+}
+
+/** One page of the fleet's rows in (name, user id) order, by the primary key (keyset, never OFFSET). */
+export async function readFleetPage(db: Queryable, target: PostgresTarget, query: FleetPageQuery): Promise<FleetSession[]> {
+  const r = await db.query<FleetRow>(
+    `SELECT ${FLEET_SELECT} FROM ${table(target, 'fleet')}
+     WHERE workspace = $1 AND ($2::text IS NULL OR name = $2) AND ($3::text IS NULL OR user_id = $3)
+       AND ($4::text IS NULL OR (name, user_id) > ($4, $5))
+     ORDER BY name, user_id LIMIT $6`,
+    [target.workspace, query.name ?? null, query.userId ?? null, query.after?.name ?? null, query.after?.userId ?? null, query.limit],
+  );
+  return r.rows.map(rowToSession);
 }

@@ -109,6 +109,6 @@ describe.skipIf(skipBecause(db === null, 'needs a PostgreSQL server (the run pri
     const snippet = blockAfter('### Per-user manifests', 'ts').replace("apiKey: process.env.COMPOSIO_API_KEY!,", "apiKey: process.env.COMPOSIO_API_KEY!, baseUrl: process.env.COMPOSIO_BASE_URL,");
     const [exit, err, out] = await runSnippet(snippet, "const a = await mcpUrlFor('alice'); const b = await mcpUrlFor('alice');\nconsole.log(a === b, a.includes('/tool_router/'));\nawait sessions.close();", { ...env, SESSIONCTL_STATE: url });
     expect([exit, err, out]).toEqual([0, '', 'true true\n']);
-    expect((await (await fetch(`${emu.url}/_emulator/counts?user_id=alice`)).json()).sessions).toBe(1);
+    expect(((await (await fetch(`${emu.url}/_emulator/counts?user_id=alice`)).json()) as { sessions: number }).sessions).toBe(1);
   });
 });

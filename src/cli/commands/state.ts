@@ -10,6 +10,7 @@ import { addLockTimeoutOption, STATE_OPTION_HELP, stateOf } from '../run-options
 import { guardRun, runIdentity } from '../state-guard.js';
 import { addConnectionOptions, type ConnectionOptions } from '../connection.js';
 import { connector } from '../open-connection.js';
+import { integerOption } from '../integer-option.js';
 import type { StateBackend } from '../../state/backend.js';
 
 interface StateFlags {
@@ -88,14 +89,38 @@ const render = () => import('../../report/state.js');
 
 /** list, show: read, no lock. */
 function addInspect(state: Command, env: CommandEnv): void {
-  stateOptions(state.command('list').description('List the recorded sessions: manifest name, user, session id, config version, when applied.'), false)
-    .addHelpText('after', examples(['sessionctl state list', 'sessionctl state list --format json | jq -r \'.sessions[].session_id\'']))
-    .action(async (flags: StateFlags) => {
+  stateOptions(
+    state
+      .command('list')
+      .description('List the recorded sessions (manifest name, user, session id, config version, when applied), and the per-user manifests with their session counts.')
+      .option('--name <name>', 'only this manifest; for a per-user manifest, a page of its end users\' sessions')
+      .option('--user-id <id>', 'only the sessions of this user (a per-user manifest\'s too)')
+      .addOption(new Option('--limit <n>', 'end users\' sessions per page').argParser(integerOption(1, 10_000, 'a whole number from 1 to 10000')).default(50))
+      .option('--after <user>', 'the page after this user (what the last page printed)'),
+    false,
+  )
+    .addHelpText(
+      'after',
+      examples(['sessionctl state list', 'sessionctl state list --name support-agent --limit 100', 'sessionctl state list --user-id alice@example.com', "sessionctl state list --format json | jq -r '.sessions[].session_id'"], [
+        'A per-user manifest is counted, never listed whole: --name pages through its users (--after), reading one page at a time.',
+      ]),
+    )
+    .action(async (flags: StateFlags & { name?: string; limit: number; after?: string }) => {
       const backend = await existingState(flags, env);
-      const entries = (await backend.load()).list();
+      const view = await backend.load();
+      const entries = view.list().filter((e) => (flags.name === undefined || e.name === flags.name) && (flags.userId === undefined || e.user_id === flags.userId));
+      const published = [...(view.published?.values() ?? [])].filter((p) => flags.name === undefined || p.name === flags.name).map((publication) => ({ publication, count: view.fleet?.get(publication.name) }));
+      const paged = flags.userId !== undefined || (flags.name !== undefined && published.length > 0);
+      const after = flags.after !== undefined && flags.name !== undefined ? { name: flags.name, userId: flags.after } : undefined;
+      const rows = paged ? await backend.fleetPage({ ...(flags.name !== undefined ? { name: flags.name } : {}), ...(flags.userId !== undefined ? { userId: flags.userId } : {}), ...(after ? { after } : {}), limit: flags.limit }) : [];
+      const last = rows.length === flags.limit ? rows[rows.length - 1] : undefined;
+      const listing = { published, ...(paged ? { page: { rows, ...(flags.name !== undefined ? { name: flags.name } : {}), ...(last !== undefined && flags.name !== undefined ? { next: last.user_id } : {}) } } : {}) };
       const r = await render();
-      if (flags.format === 'json') return printJson(env, r.stateListJson(entries, backend.location));
-      env.io.stdout.write(r.renderStateList(entries, backend.location, renderContext(env)));
+      const fleet = await import('../../report/state-fleet.js');
+      if (flags.format === 'json') return printJson(env, { ...(r.stateListJson(entries, backend.location) as object), ...(fleet.fleetListingJson(listing) as object) });
+      // A state of per-user manifests alone records no fixed user's session: not "no sessions".
+      const fixed = entries.length === 0 && published.length > 0 ? `No session of a fixed user is recorded in ${backend.location}; per-user manifests:\n` : r.renderStateList(entries, backend.location, renderContext(env));
+      env.io.stdout.write(fixed + fleet.renderFleetListing(listing, renderContext(env)));
     });
 
   stateOptions(state.command('show').description('Show every field of one entry, the applied request body included.').argument('<name>', 'the manifest name').option('--user-id <id>', USER_ID_HELP), false)

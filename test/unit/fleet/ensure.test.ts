@@ -154,6 +154,21 @@ describe.each(backends)('ensure on the $name state', (backend) => {
     expect((await (await open()).ensure('support-agent', 'bob')).created).toBe(true);
   });
 
+  test('state list counts a per-user manifest and pages through its users, one page at a time', async () => {
+    await apply();
+    const s = await open();
+    await Promise.all(['u1', 'u2', 'u3', 'u4', 'u5'].map((u) => s.ensure('support-agent', u)));
+    const list = async (...args: string[]) => JSON.parse((await runCli(['state', 'list', '--state', state.url, '--format', 'json', ...args], { cwd: dir, env: state.env })).stdout);
+    const all = await list();
+    expect([all.sessions, all.published.map((p: { name: string; sessions: number; by_version: object }) => [p.name, p.sessions, p.by_version]), all.fleet]).toStrictEqual([[], [['support-agent', 5, { 1: 5 }]], undefined]);
+    const first = await list('--name', 'support-agent', '--limit', '2');
+    expect([first.fleet.map((r: { user_id: string }) => r.user_id), first.next_after]).toStrictEqual([['u1', 'u2'], 'u2']);
+    const last = await list('--name', 'support-agent', '--limit', '2', '--after', 'u4');
+    expect([last.fleet.map((r: { user_id: string }) => r.user_id), last.next_after]).toStrictEqual([['u5'], null]);
+    const one = await list('--user-id', 'u3');
+    expect(one.fleet.map((r: { user_id: string; version: number }) => [r.user_id, r.version])).toStrictEqual([['u3', 1]]);
+  });
+
   test('the state is bound to the key apply used: another project\'s key is refused at open', async () => {
     await apply();
     await expect(open({ apiKey: 'key-of-project-b' })).rejects.toBeInstanceOf(UsageError);
