@@ -236,6 +236,42 @@ describe.skipIf(db === null)('ensure on PostgreSQL: claims', () => {
     expect((await emulatorAdmin(emulator.url, 'GET', '/counts')).sessions).toBe(0);
   });
 
+  test('a publish during concurrent ensure calls: every session created after it carries the new body, none a mix', async () => {
+    const dir = tempDir('publish-race');
+    const v2 = 'name: agent\nuser_id: <end-user>\ntoolkits: [gmail, slack]\ntags: { disable: [destructiveHint] }\n';
+    writeFileSync(join(dir, 'a.yaml'), v2);
+    const users = Array.from({ length: 300 }, (_, i) => `racer-${i}`);
+    let published = Number.POSITIVE_INFINITY;
+    let next = 0;
+    const results: Array<{ user: string; started: number; version: number | null; session: string }> = [];
+    const lane = async () => {
+      while (next < users.length) {
+        const user = users[next++]!;
+        const started = Date.now();
+        const s = await sessions!.ensure('agent', user);
+        results.push({ user, started, version: s.version, session: s.sessionId });
+        if (results.length === 60 && published === Number.POSITIVE_INFINITY) {
+          const r = await runCli(['apply', 'a.yaml', '--base-url', emulator.url, '--state', stateUrl(db!, schema)], { cwd: dir, env: { ...db!.env, COMPOSIO_API_KEY: KEY } });
+          expect(r.exitCode, r.stderr).toBe(0);
+          published = Date.now();
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: 20 }, lane));
+    const after = results.filter((r) => r.started > published);
+    expect(after.length).toBeGreaterThan(100);
+    expect(after.filter((r) => r.version !== 2)).toStrictEqual([]);
+    expect(new Set(results.map((r) => r.version))).toStrictEqual(new Set([1, 2]));
+    // Each session is one version's body whole: v1's toolkits and no tags, or v2's with its tags.
+    const { sessions: all } = await emulatorAdmin(emulator.url, 'GET', '/sessions');
+    expect(all).toHaveLength(300);
+    const expected = { 1: [{ enabled: ['gmail'] }, undefined], 2: [{ enabled: ['gmail', 'slack'] }, { disabled: ['destructiveHint'] }] } as const;
+    for (const r of results) {
+      const live = await emulatorAdmin(emulator.url, 'GET', `/sessions/${r.session}`);
+      expect([live.config.toolkits, live.config.tags?.disabled === undefined ? undefined : { disabled: live.config.tags.disabled }], r.user).toStrictEqual(expected[r.version as 1 | 2]);
+    }
+  }, 60_000);
+
   test('the fleet is counted for plan without being read', async () => {
     await Promise.all(['a', 'b', 'c'].map((u) => sessions!.ensure('agent', u)));
     const view = await stateBackend(stateUrl(db!, schema), '.', { env: db!.env }).load();
