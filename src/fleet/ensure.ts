@@ -96,13 +96,11 @@ async function ensureOnce(s: EnsureSettings, creates: Semaphore, name: string, u
       throw new OutcomeUnknownError(name, userId, claim.since, claim.reason ?? 'the caller that sent it ended before it recorded the answer: killed, or it lost the state');
     }
     if (claim === undefined || (claim.state === 'claimed' && claim.expired)) {
-      // Read before claiming: a name never published, or a variable missing, leaves no row behind.
-      const publication = await s.store.publication(name);
-      if (publication === undefined) throw new NotPublishedError(name, await s.store.published(), s.store.location);
-      const body = bodyFor(publication, userId, s.env);
       const created = await creates.run(async () => {
         const id = randomUUID();
-        return (await s.store.claim(name, userId, id, s.claimLeaseMs)) ? createUnderClaim(s, publication, body, id) : undefined;
+        const { claimed, publication } = await s.store.claim(name, userId, id, s.claimLeaseMs);
+        if (publication === undefined) throw new NotPublishedError(name, await s.store.published(), s.store.location);
+        return claimed ? createUnderClaim(s, publication, userId, id) : undefined;
       });
       if (created !== undefined) return created;
       continue; // another caller won the claim, or took it over from this one: look again at once
@@ -115,10 +113,17 @@ async function ensureOnce(s: EnsureSettings, creates: Semaphore, name: string, u
 }
 
 /** Creates and records the session under a claim this caller holds; undefined when the claim was taken over before the create left. */
-async function createUnderClaim(s: EnsureSettings, publication: Publication, body: { [key: string]: Json }, claimId: string): Promise<EnsuredSession | undefined> {
+async function createUnderClaim(s: EnsureSettings, publication: Publication, userId: string, claimId: string): Promise<EnsuredSession | undefined> {
   const name = publication.name;
-  const userId = body['user_id'] as string;
   const release = () => s.store.release(name, userId, claimId).catch(() => undefined);
+  let body: { [key: string]: Json };
+  try {
+    body = bodyFor(publication, userId, s.env);
+  } catch (err) {
+    // A variable missing: nothing is sent, and the claim goes back for a caller that has it.
+    await release();
+    throw err;
+  }
   // Written before the request leaves: from here on a caller that finds the claim expired knows
   // the create may have happened.
   if (!(await s.store.markSent(name, userId, claimId, s.sentLeaseMs))) return undefined;

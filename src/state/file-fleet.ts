@@ -109,13 +109,14 @@ export async function fileFleet(statePath: string, readPublications: () => Promi
     publication: async (name) => (await readPublications()).find((p) => p.name === name),
     published: async () => (await readPublications()).map((p) => p.name).sort(),
     claim: async (name, userId, claimId, leaseMs) => {
+      const publication = (await readPublications()).find((p) => p.name === name);
       const key = entryKey(name, userId);
       const row = rows.get(key);
       const free = row === undefined || (row.session_id === '' && (row.claim === undefined || (row.claim.state === 'claimed' && row.claim.expires < now())));
-      if (!free) return false;
+      if (!free || publication === undefined) return { claimed: false, publication };
       rows.set(key, { ...(row ?? { name, user_id: userId, session_id: '', mcp_url: '', tool_router_tools: [], config_version: null, version: null, body_hash: null, created_at: null }), claim: claimOf(claimId, 'claimed', leaseMs) });
       await save();
-      return true;
+      return { claimed: true, publication };
     },
     markSent: async (name, userId, claimId, leaseMs) => {
       const row = held(name, userId, claimId);

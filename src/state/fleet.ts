@@ -79,11 +79,12 @@ export interface FleetStore {
   /** The names published to this workspace. */
   published(): Promise<string[]>;
   /**
-   * Takes the claim on creating the user's session: inserts it, or takes over a free row or a
-   * `claimed` one whose lease ended. Answers false when another caller holds it, or a session or
-   * a sent create is recorded.
+   * Takes the claim on creating the user's session, reading the manifest's publication in the same
+   * step: inserts the claim, or takes over a free row or a `claimed` one whose lease ended.
+   * `claimed` is false when another caller holds it, or a session or a sent create is recorded;
+   * no claim is taken for a manifest that is not published (`publication` undefined).
    */
-  claim(name: string, userId: string, claimId: string, leaseMs: number): Promise<boolean>;
+  claim(name: string, userId: string, claimId: string, leaseMs: number): Promise<{ claimed: boolean; publication: Publication | undefined }>;
   /** Marks the claim sent just before the create leaves, with the lease its wait may last; false when it is no longer held. */
   markSent(name: string, userId: string, claimId: string, leaseMs: number): Promise<boolean>;
   /** Records the created session in the claim's row and ends the claim; false when the row was taken from it. */

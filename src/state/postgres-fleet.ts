@@ -180,19 +180,23 @@ export function postgresFleet(pool: pg.Pool, target: PostgresTarget): FleetStore
     // (a claim gone: its holder's mark finds nothing and sends nothing; a session not recorded: its
     // claim stays sent, so its outcome is unknown, never created twice). Each write is one
     // statement that sets its own commit's durability, which holds through a transaction pooler.
-    claim: (name, userId, claimId, leaseMs) =>
-      changed(
+    // One round trip: the publication is read with the claim, and no claim is taken without one.
+    claim: async (name, userId, claimId, leaseMs) => {
+      const r = await run<{ n: number } & Partial<PublishedRow>>(
         `claim ${who(name, userId)}`,
-        durability(
-          'off',
-          `INSERT INTO ${t('fleet')} AS f (workspace, name, user_id, claim_id, claim_state, claim_since, claim_expires)
-           VALUES ($1, $2, $3, $4, 'claimed', now(), now() + $5 * interval '1 millisecond')
+        `WITH p AS (SELECT ${PUBLISHED_SELECT} FROM ${t('published')} WHERE workspace = $1 AND name = $2),
+         c AS (INSERT INTO ${t('fleet')} AS f (workspace, name, user_id, claim_id, claim_state, claim_since, claim_expires)
+           SELECT $1, $2, $3, $4, 'claimed', now(), now() + $5 * interval '1 millisecond' WHERE EXISTS (SELECT 1 FROM p)
            ON CONFLICT (workspace, name, user_id) DO UPDATE SET claim_id = EXCLUDED.claim_id, claim_state = 'claimed', claim_since = now(),
              claim_expires = EXCLUDED.claim_expires, claim_reason = NULL
-           WHERE f.session_id = '' AND (f.claim_state IS NULL OR (f.claim_state = 'claimed' AND f.claim_expires < now()))`,
-        ),
+           WHERE f.session_id = '' AND (f.claim_state IS NULL OR (f.claim_state = 'claimed' AND f.claim_expires < now()))
+           RETURNING 1)
+         SELECT (SELECT count(*) FROM c)::int AS n, p.*, set_config('synchronous_commit', 'off', true) AS synchronous_commit FROM (SELECT 1) AS one LEFT JOIN p ON true`,
         [...key, name, userId, claimId, leaseMs],
-      ),
+      );
+      const row = r.rows[0]!;
+      return { claimed: row.n > 0, publication: row.version === undefined || row.version === null ? undefined : rowToPublication(row as PublishedRow, target) };
+    },
     markSent: (name, userId, claimId, leaseMs) =>
       changed(
         `record the create of ${who(name, userId)}`,
