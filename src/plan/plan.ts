@@ -16,6 +16,7 @@ import { fieldChanges, locateChanges, type FieldChange } from './field-changes.j
 import { patchBody, unpatchable } from './patch-body.js';
 import { prunable, type PruneScope } from './prune.js';
 import { planPublication, type PublicationPlan } from './publications.js';
+import { withRecordedUsers } from './recorded-users.js';
 import { END_USER, isPerUser } from '../manifest/per-user.js';
 import type { Publication } from '../state/fleet.js';
 
@@ -120,7 +121,7 @@ export function buildPlan(documents: readonly ManifestDocument[], state: Pick<St
   const diagnostics: Diagnostic[] = [];
   const consumed = new Set<StateEntry>();
   const publications = documents.filter((d) => isPerUser(d.data)).map((doc) => planPublication(doc, state, options.apiVersion ?? '3'));
-  const sessions = documents.filter((d) => !isPerUser(d.data));
+  const sessions = withRecordedUsers(documents.filter((d) => !isPerUser(d.data)), state);
   const items = sessions.map((doc) => planItem(doc, state, options, diagnostics, consumed)).map((i) => ({ ...i, changes: locateChanges(i.doc, i.changes) }));
   const pruneScope = options.prune ?? options.countPrunable;
   const candidates = pruneScope === undefined ? [] : prunable(state.list(), documents, consumed, pruneScope);

@@ -1,4 +1,6 @@
 import { recordedUserId } from '../config/sensitive-fields.js';
+import { isPerUser } from '../manifest/per-user.js';
+import { withRecordedUsers } from '../plan/recorded-users.js';
 import { UsageError } from '../diagnostics/errors.js';
 import { checkRecordedSessions, checkSession, type DriftCheckOptions } from '../plan/drift-check.js';
 import { RateLimiter } from '../util/throttle.js';
@@ -26,8 +28,11 @@ export async function runDiff(paths: readonly string[], options: DiffRunOptions)
     throw new UsageError(`--session compares one manifest with one session, but the paths hold ${inputs.documents.length} manifests`, 'name a single manifest (a file with one document)');
   }
   const state = options.session === undefined ? await options.state.load() : undefined;
+  // Every recorded user of a manifest whose user comes from the environment; a per-user
+  // manifest's sessions are the fleet's, which this diff does not read.
+  const documents = state === undefined ? inputs.documents : withRecordedUsers(inputs.documents.filter((d) => !isPerUser(d.data)), state);
   // Nothing recorded means nothing to read: no connection (and no key) is needed to say so.
-  const needsNetwork = options.session !== undefined || inputs.documents.some((d) => state?.get(d.name, recordedUserId(d)) !== undefined);
+  const needsNetwork = options.session !== undefined || documents.some((d) => state?.get(d.name, recordedUserId(d)) !== undefined);
   const api = needsNetwork ? await options.connect() : undefined;
   try {
     const limiter = options.rateLimitPerMinute === undefined ? undefined : new RateLimiter(options.rateLimitPerMinute);
@@ -40,7 +45,7 @@ export async function runDiff(paths: readonly string[], options: DiffRunOptions)
       ...(options.mcp === true ? { mcpTools: (id: string) => (api ?? unreachable()).mcpToolNames(id) } : {}),
     };
     const result =
-      options.session !== undefined ? await checkSession(inputs.documents[0]!, options.session, checkOptions) : await checkRecordedSessions(inputs.documents, state!, checkOptions);
+      options.session !== undefined ? await checkSession(inputs.documents[0]!, options.session, checkOptions) : await checkRecordedSessions(documents, state!, checkOptions);
     const report = makeReport('diff', inputs, result.diagnostics);
     report.drift = { items: result.items };
     return maskReport({ report, sources: inputs.sources, secrets: inputs.secrets }, inputs.masker, options.revealSensitive);

@@ -113,12 +113,21 @@ toolkits:
     expect(item!.changes.map((c) => [c.field, c.old, c.new])).toEqual([['user_id', 'bot', 'bot-2']]);
   });
 
-  test('a ${VAR} user_id serves several users: another user is a create, and the others stay', () => {
+  test('a ${VAR} user_id serves several users: another user is a create, and every recorded user is planned too', () => {
     const text = V1.replace('user_id: bot', 'user_id: ${USER_ID}');
     const alice = applied(text, {}, { USER_ID: 'alice' });
     const plan = buildPlan(docs(text, { USER_ID: 'bob' }), stateOf([alice]), { prune: { roots: ['/w/m'], cwd: CWD } });
-    expect(plan.items.map((i) => [i.user_id, i.action, i.reason])).toEqual([['bob', 'create', 'not-applied']]);
+    expect(plan.items.map((i) => [i.user_id, i.action, i.reason, i.body.user_id])).toEqual([
+      ['bob', 'create', 'not-applied', 'bob'],
+      ['alice', 'no-op', 'up-to-date', 'alice'],
+    ]);
     expect(plan.deletions).toEqual([]);
+    // The manifest changed: the user of this run and each recorded user are updated alike.
+    const changed = buildPlan(docs(text.replace('gmail', 'github'), { USER_ID: 'alice' }), stateOf([alice, applied(text, {}, { USER_ID: 'carol' })]));
+    expect(changed.items.map((i) => [i.user_id, i.action, i.patch?.toolkits])).toEqual([
+      ['alice', 'update', { enable: ['github', 'slack'] }],
+      ['carol', 'update', { enable: ['github', 'slack'] }],
+    ]);
   });
 
   test('two other users recorded for a literal user: no guess, a create', () => {
