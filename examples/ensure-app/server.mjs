@@ -1,15 +1,15 @@
-// An application that gives each of its users a Tool Router session of the support agent:
+// An application that gives each of its users a Tool Router session of the helpdesk agent:
 // `GET /users/{id}/mcp` answers the MCP URL of that user's session, created on the user's first
 // request (once, however many requests and processes ask at once) and read from the state after.
 // The pipeline publishes the manifest (`sessionctl apply manifests/`); this process never reads it.
 //
-//   SESSIONCTL_STATE=postgres://app@db/sessions COMPOSIO_API_KEY=... CALLBACK_TOKEN=... node server.mjs
+//   SESSIONCTL_STATE=postgres://app@db/sessions COMPOSIO_API_KEY=... node server.mjs
 //
 // sessionctl's own tests run this file against the emulator (test/e2e/example-app.test.ts).
 import { createServer } from 'node:http';
 import { EnsureTimeoutError, InvalidUserIdError, NotPublishedError, OutcomeUnknownError, openSessions } from 'sessionctl';
 
-const MANIFEST = 'support-agent';
+const MANIFEST = 'helpdesk-agent';
 
 /** Starts the application on `port` (0: a free one); resolves with its URL and a way to stop it. */
 export async function startApp({ state, apiKey, baseUrl, env, port = 0 }) {
@@ -50,7 +50,7 @@ async function handle(sessions, req) {
     if (err instanceof InvalidUserIdError) return [400, { error: err.message }];
     if (err instanceof EnsureTimeoutError) return [503, { error: 'the session is being created; try again' }, { 'retry-after': '1' }];
     if (err instanceof OutcomeUnknownError) return [503, { error: 'the session cannot be created now; an operator was told' }];
-    if (err instanceof NotPublishedError) return [503, { error: 'the support agent is not deployed yet' }];
+    if (err instanceof NotPublishedError) return [503, { error: 'the helpdesk agent is not deployed yet' }];
     throw err;
   }
 }

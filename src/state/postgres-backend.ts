@@ -1,8 +1,8 @@
 import { InputError, StateError } from '../diagnostics/errors.js';
 import type { FleetPageQuery, FleetSession, OpenedFleet } from './fleet.js';
-import { postgresFleet, readFleetPage } from './postgres-fleet.js';
+import { postgresFleet, publishedWorkspaces, readFleetPage } from './postgres-fleet.js';
 import { missingState } from './missing.js';
-import { probeWorkspace } from './postgres-binding.js';
+import { probeWorkspace, readBinding } from './postgres-binding.js';
 import type { ForcedUnlock, LockHolder, StateLockOptions } from './lock.js';
 import { connectClient, databaseError, openPool, readOnly, sqlState, type Env } from './postgres-connect.js';
 import { forceUnlockWorkspace, readWorkspaceLock } from './postgres-lock.js';
@@ -110,18 +110,23 @@ export async function openFleet(target: PostgresTarget, env: Env, max: number): 
     const client = await pool.connect().catch((err: unknown) => {
       throw databaseError(err, target, 'connect to the state database');
     });
-    let origin: StateOrigin;
+    let binding;
     try {
       const version = await schemaVersion(readOnly(client), target);
       if (version > 0 && version < FLEET_VERSION) {
         throw new StateError(`the state schema "${target.schema}" is at version ${version}, before per-user manifests (version ${FLEET_VERSION}); an apply of this sessionctl upgrades it (the application's role needs no DDL)`, target.location);
       }
-      origin = await probeWorkspace(readOnly(client), target);
-      if (!origin.exists) throw missingState({ kind: 'postgres', location: target.location }, origin.otherWorkspaces);
+      // Read from the tables the application's role may read (published, bindings), never entries.
+      const workspaces = version === 0 ? [] : await publishedWorkspaces(readOnly(client), target);
+      if (!workspaces.includes(target.workspace)) {
+        const others = workspaces.length > 0 ? `; the workspaces with per-user manifests: ${workspaces.join(', ')}` : '';
+        throw new InputError(`nothing is published to this schema and workspace: no apply of a per-user manifest (user_id: <end-user>) wrote here, or the URL is mistyped${others}`, target.location);
+      }
+      binding = await readBinding(readOnly(client), target, version);
     } finally {
       client.release();
     }
-    return { fleet: postgresFleet(pool, target), binding: origin.binding };
+    return { fleet: postgresFleet(pool, target), binding };
   } catch (err) {
     await pool.end().catch(() => undefined);
     throw err;

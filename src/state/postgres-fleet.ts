@@ -271,3 +271,9 @@ export async function readFleetPage(db: Queryable, target: PostgresTarget, query
   );
   return r.rows.map(rowToSession);
 }
+
+/** The workspaces something is published to: where an application's ensure can find a manifest. */
+export async function publishedWorkspaces(db: Queryable, target: PostgresTarget): Promise<string[]> {
+  const r = await db.query<{ workspace: string }>(`SELECT DISTINCT workspace FROM ${table(target, 'published')} ORDER BY workspace`);
+  return r.rows.map((row) => row.workspace);
+}

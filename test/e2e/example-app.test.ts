@@ -14,7 +14,6 @@ import { emulatorProcess, sessionctl } from './state-processes.js';
 
 const app = fileURLToPath(new URL('../../examples/ensure-app/', import.meta.url));
 const KEY = 'example-app-key';
-const TOKEN = 'callback-token-not-a-secret';
 
 afterAll(() => removeAllTempDirs());
 
@@ -50,7 +49,7 @@ describe.each(states)('examples/ensure-app on $name', ({ make, skip }) => {
   let emulator: { url: string; stop(): Promise<void> };
   let state: { url: string; cleanup(): Promise<void> };
   let running: ChildProcess | undefined;
-  const env = () => ({ ...(db?.env ?? {}), SESSIONCTL_STATE: state.url, COMPOSIO_API_KEY: KEY, COMPOSIO_BASE_URL: emulator.url, CALLBACK_TOKEN: TOKEN });
+  const env = () => ({ ...(db?.env ?? {}), SESSIONCTL_STATE: state.url, COMPOSIO_API_KEY: KEY, COMPOSIO_BASE_URL: emulator.url});
 
   beforeEach(async (ctx) => {
     if (skip) return ctx.skip();
@@ -88,7 +87,7 @@ describe.each(states)('examples/ensure-app on $name', ({ make, skip }) => {
     const live = await emulatorAdmin(emulator.url, 'GET', `/sessions/${alice.session_id}`);
     expect([live.config.user_id, live.config.manage_connections.callback_url, alice.mcp_url.endsWith(`/${alice.session_id}/mcp`)]).toStrictEqual([
       'alice',
-      `https://support.example.com/connected?token=${TOKEN}`,
+      'https://support.example.com/connected',
       true,
     ]);
     // A recorded user is answered from the state: no request reaches the service.

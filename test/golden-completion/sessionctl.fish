@@ -32,7 +32,7 @@ function __sessionctl_value_options
         case 'p:history'
             printf '%s\n' '--diff' '--sensitive' '--state' '--user-id' '--format' '--base-url' '--api-key-file' '--api-version' '--timeout' '--limit'
         case 'p:state list'
-            printf '%s\n' '--state' '--format'
+            printf '%s\n' '--name' '--user-id' '--limit' '--after' '--state' '--format'
         case 'p:state show'
             printf '%s\n' '--user-id' '--state' '--format'
         case 'p:state rm'
@@ -316,7 +316,7 @@ complete -c sessionctl -n '__sessionctl_at \'history\'' -s 'h' -l 'help' -d 'dis
 
 # sessionctl state
 complete -c sessionctl -n '__sessionctl_at \'state\'' -f
-complete -c sessionctl -n '__sessionctl_at \'state\'' -a 'list' -d 'List the recorded sessions: manifest name, user, session id, config version, when applied.'
+complete -c sessionctl -n '__sessionctl_at \'state\'' -a 'list' -d 'List the recorded sessions (manifest name, user, session id, config version, when applied), and the per-user manifests with their session counts.'
 complete -c sessionctl -n '__sessionctl_at \'state\'' -a 'show' -d 'Show every field of one entry, the applied request body included.'
 complete -c sessionctl -n '__sessionctl_at \'state\'' -a 'rm' -d 'Forget entries without deleting their sessions (the next apply creates new ones). Every user of NAME unless --user-id.'
 complete -c sessionctl -n '__sessionctl_at \'state\'' -a 'mv' -d 'Rename a manifest in the state (after renaming `name:` in the manifest), so apply keeps its sessions.'
@@ -328,6 +328,10 @@ complete -c sessionctl -n '__sessionctl_at \'state\'' -a 'help' -d 'display help
 complete -c sessionctl -n '__sessionctl_at \'state\'' -s 'h' -l 'help' -d 'display help for command'
 
 # sessionctl state list
+complete -c sessionctl -n '__sessionctl_at \'state list\'' -l 'name' -r -F -d 'only this manifest; for a per-user manifest, a page of its end users\' sessions'
+complete -c sessionctl -n '__sessionctl_at \'state list\'' -l 'user-id' -r -F -d 'only the sessions of this user (a per-user manifest\'s too)'
+complete -c sessionctl -n '__sessionctl_at \'state list\'' -l 'limit' -r -F -d 'end users\' sessions per page'
+complete -c sessionctl -n '__sessionctl_at \'state list\'' -l 'after' -r -F -d 'the page after this user (what the last page printed)'
 complete -c sessionctl -n '__sessionctl_at \'state list\'' -l 'state' -r -F -d 'where the state is: a file (default: .sessionctl/state.json), or postgres://USER@HOST:PORT/DATABASE?schema=sessionctl&workspace=default (the password from PGPASSWORD or ~/.pgpass, never in the URL); also SESSIONCTL_STATE'
 complete -c sessionctl -n '__sessionctl_at \'state list\'' -l 'format' -x -a 'human json' -d 'human: text and tables; json: a document'
 complete -c sessionctl -n '__sessionctl_at \'state list\'' -s 'h' -l 'help' -d 'display help for command'

@@ -181,7 +181,7 @@ describe.each(backends)('ensure on the $name state', (backend) => {
       true,
       backend.name === 'file'
         ? 'no state file is there: nothing was ever applied with this state, or the path is mistyped (a pipeline must restore or share its state: see the README on PostgreSQL state)'
-        : 'no state is in this database for that schema and workspace: nothing was ever applied there, or the URL is mistyped',
+        : 'nothing is published to this schema and workspace: no apply of a per-user manifest (user_id: <end-user>) wrote here, or the URL is mistyped',
     ]);
   });
 
@@ -273,6 +273,34 @@ describe.skipIf(db === null)('ensure on PostgreSQL: claims', () => {
       expect([live.config.toolkits, live.config.tags?.disabled === undefined ? undefined : { disabled: live.config.tags.disabled }], r.user).toStrictEqual(expected[r.version as 1 | 2]);
     }
   }, 60_000);
+
+  test('ensure needs no workspace lock: a deploy holding it does not hold ensure up', async () => {
+    const deploy = await stateBackend(stateUrl(db!, schema), '.', { env: db!.env }).openLocked({ owner: { pid: 1, hostname: 'deploy-runner' }, isAlive: () => true });
+    try {
+      expect((await sessions!.ensure('agent', 'during-deploy')).created).toBe(true);
+    } finally {
+      await deploy.unlock();
+    }
+  });
+
+  test.skipIf(process.env['SESSIONCTL_TEST_APP_ROLE'] === undefined)('the application role needs only the grants the README lists', async () => {
+    const role = process.env['SESSIONCTL_TEST_APP_ROLE']!;
+    const q = (t: string) => `"${schema}".${t}`;
+    await sql(db!, `GRANT USAGE ON SCHEMA "${schema}" TO ${role}`);
+    await sql(db!, `GRANT SELECT ON ${q('schema_migrations')}, ${q('bindings')}, ${q('published')} TO ${role}`);
+    await sql(db!, `GRANT SELECT, INSERT, UPDATE ON ${q('fleet')} TO ${role}`);
+    const app = await openSessions(stateUrl(db!, schema).replace(`//${encodeURIComponent(db!.env['PGUSER']!)}@`, `//${role}@`), { apiKey: KEY, baseUrl: emulator.url, env: db!.env });
+    try {
+      const made = await Promise.all(['r1', 'r1', 'r2'].map((u) => app.ensure('agent', u)));
+      expect(made.map((m) => m.created)).toStrictEqual([true, false, true]);
+      expect((await app.ensure('agent', 'r1')).sessionId).toBe(made[0]!.sessionId);
+    } finally {
+      await app.close();
+    }
+    // And nothing more: it cannot touch the pipeline's entries or publish.
+    const denied = await sql(db!, `SELECT has_table_privilege('${role}', '${q('entries')}', 'SELECT') AS s, has_table_privilege('${role}', '${q('published')}', 'INSERT') AS i`);
+    expect(denied).toStrictEqual([{ s: false, i: false }]);
+  });
 
   test('the fleet is counted for plan without being read', async () => {
     await Promise.all(['a', 'b', 'c'].map((u) => sessions!.ensure('agent', u)));
