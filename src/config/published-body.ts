@@ -5,20 +5,31 @@ import { isPlainObject } from '../util/plain-object.js';
 import type { Json } from '../wire/json.js';
 
 /**
+ * Where a publication's body holds a sensitive value, and how to make it again: literal text and
+ * the variables to read, in order. Kept as parts, not as `${VAR}` text: a literal `$` before a
+ * variable (`${PREFIX}` ending in `$`) has no `${VAR}` spelling that expands back to it.
+ */
+export interface PublishedTemplate {
+  pointer: string;
+  parts: Array<string | { variable: string }>;
+}
+
+/**
  * The body a per-user manifest is published with: the request body, each sensitive value put
  * back as the `${VAR}` text that made it (a secret is never stored; the application's `ensure`
  * fills it from its own environment), and the pointers of those templates.
  */
-export function publishedBody(body: { [key: string]: Json }, doc: Pick<ManifestDocument, 'sensitive'>): { body: { [key: string]: Json }; templates: string[] } {
-  const templates: string[] = [];
+export function publishedBody(body: { [key: string]: Json }, doc: Pick<ManifestDocument, 'sensitive'>): { body: { [key: string]: Json }; templates: PublishedTemplate[] } {
+  const templates: PublishedTemplate[] = [];
   if (doc.sensitive === undefined) return { body, templates };
   const byValue = new Map([...doc.sensitive.values()].map((s) => [s.value, s] as const));
   const walk = (value: Json, pointer: string): Json => {
     if (typeof value === 'string') {
       const hit = byValue.get(value);
       if (hit === undefined) return value;
-      templates.push(pointer);
-      return templateOf(hit);
+      const parts = templateOf(hit);
+      templates.push({ pointer, parts });
+      return shown(parts);
     }
     if (Array.isArray(value)) return value.map((v, i) => walk(v, `${pointer}/${i}`));
     if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v as Json, joinPointer(pointer, k))]));
@@ -28,27 +39,47 @@ export function publishedBody(body: { [key: string]: Json }, doc: Pick<ManifestD
 }
 
 /**
- * The text that expands to a sensitive value again: each sensitive variable's value as `${NAME}`,
- * the rest as it expanded (other variables keep the value the pipeline gave them), with a literal
- * `${` escaped as `$${` so that expanding the template reads no variable the manifest did not.
+ * The parts that make a sensitive value again: each sensitive variable's value as a reference to
+ * it, the rest as literal text as it expanded (other variables keep the value the pipeline gave
+ * them). Joining the parts with the same variables gives the value back, whatever it holds.
  */
-export function templateOf(scalar: Pick<SensitiveScalar, 'value' | 'parts'>): string {
-  const parts = scalar.parts.filter((p) => p.value !== '').sort((a, b) => b.value.length - a.value.length);
+export function templateOf(scalar: Pick<SensitiveScalar, 'value' | 'parts'>): PublishedTemplate['parts'] {
+  const secrets = scalar.parts.filter((p) => p.value !== '').sort((a, b) => b.value.length - a.value.length);
   const text = scalar.value;
-  let out = '';
+  const out: PublishedTemplate['parts'] = [];
+  let literal = '';
   let i = 0;
   while (i < text.length) {
-    const part = parts.find((p) => text.startsWith(p.value, i));
-    if (part !== undefined) {
-      out += `\${${part.name}}`;
-      i += part.value.length;
-    } else if (text.startsWith('${', i)) {
-      out += '$${';
-      i += 2;
-    } else {
-      out += text[i];
+    const secret = secrets.find((p) => text.startsWith(p.value, i));
+    if (secret === undefined) {
+      literal += text[i];
       i++;
+      continue;
+    }
+    if (literal !== '') out.push(literal);
+    literal = '';
+    out.push({ variable: secret.name });
+    i += secret.value.length;
+  }
+  if (literal !== '') out.push(literal);
+  return out;
+}
+
+/** How the body shows a template to a person: `${NAME}` for each variable (never expanded from it). */
+export function shown(parts: PublishedTemplate['parts']): string {
+  return parts.map((p) => (typeof p === 'string' ? p : `\${${p.variable}}`)).join('');
+}
+
+/** The value of a template's parts with `env`; the first variable it lacks, when one is missing. */
+export function filled(parts: PublishedTemplate['parts'], env: Readonly<Record<string, string | undefined>>): { value: string } | { missing: string } {
+  let value = '';
+  for (const p of parts) {
+    if (typeof p === 'string') value += p;
+    else {
+      const v = env[p.variable];
+      if (v === undefined) return { missing: p.variable };
+      value += v;
     }
   }
-  return out;
+  return { value };
 }

@@ -1,4 +1,4 @@
-import { interpolate } from '../manifest/interpolate.js';
+import { filled } from '../config/published-body.js';
 import type { Publication } from '../state/fleet.js';
 import { joinPointer } from '../util/json-pointer.js';
 import { isPlainObject } from '../util/plain-object.js';
@@ -11,12 +11,12 @@ import { MissingVariableError } from './errors.js';
  * before any request: a session created with a hole in its config would have to be replaced.
  */
 export function bodyFor(publication: Pick<Publication, 'name' | 'body' | 'templates'>, userId: string, env: Readonly<Record<string, string | undefined>>): { [key: string]: Json } {
-  const templates = new Set(publication.templates);
+  const templates = new Map(publication.templates.map((t) => [t.pointer, t.parts]));
   const walk = (value: Json, pointer: string): Json => {
-    if (typeof value === 'string' && templates.has(pointer)) {
-      const result = interpolate(value, env);
-      const problem = result.problems[0];
-      if (problem !== undefined) throw new MissingVariableError(publication.name, problem.variable ?? value);
+    const parts = templates.get(pointer);
+    if (typeof value === 'string' && parts !== undefined) {
+      const result = filled(parts, env);
+      if ('missing' in result) throw new MissingVariableError(publication.name, result.missing);
       return result.value;
     }
     if (Array.isArray(value)) return value.map((v, i) => walk(v, `${pointer}/${i}`));

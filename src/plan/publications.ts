@@ -1,5 +1,5 @@
 import { bodyHash, requestBody } from '../config/request.js';
-import { publishedBody } from '../config/published-body.js';
+import { publishedBody, type PublishedTemplate } from '../config/published-body.js';
 import { storedBody } from '../config/sensitive-fields.js';
 import type { ManifestData } from '../config/types.js';
 import type { ManifestDocument } from '../manifest/types.js';
@@ -26,7 +26,7 @@ export interface PublicationPlan {
   version: number;
   /** What is published: sensitive values as their `${VAR}` templates. */
   body: { [key: string]: Json };
-  templates: string[];
+  templates: PublishedTemplate[];
   body_hash: string;
   api_version: Publication['api_version'];
   /** Field by field, against the version published now. */

@@ -108,7 +108,7 @@ function publicationsJson(block: NonNullable<Report['publications']>, path: (fil
       body_hash: p.body_hash,
       changes: p.changes.map((c) => ({ field: c.field, op: c.op, old: c.old ?? null, new: c.new ?? null, pointer: c.pointer, range: c.range === undefined ? null : { start: { ...c.range.start }, end: { ...c.range.end } } })),
       sensitive_changed: p.sensitiveChanged,
-      templates: p.templates,
+      templates: p.templates.map((t) => t.pointer),
       body: p.body,
       sessions: p.fleet?.sessions ?? 0,
       behind: behind(p),

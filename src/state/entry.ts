@@ -1,6 +1,7 @@
 import { InputError } from '../diagnostics/errors.js';
 import type { Json } from '../wire/json.js';
 import { parseBinding, type StateBinding } from './binding.js';
+import type { PublishedTemplate } from '../config/published-body.js';
 import type { Publication } from './fleet.js';
 
 /**
@@ -133,6 +134,17 @@ export function parseStateDocument(text: string, path: string, options: { pushed
   };
 }
 
+/** Whether a value is a publication's list of templates, as a state file or row holds it. */
+export function isTemplateList(value: unknown): value is PublishedTemplate[] {
+  return (
+    Array.isArray(value) &&
+    value.every((t) => {
+      const parts = (t as { parts?: unknown } | null)?.parts;
+      return typeof (t as { pointer?: unknown } | null)?.pointer === 'string' && Array.isArray(parts) && parts.every((p) => typeof p === 'string' || typeof (p as { variable?: unknown } | null)?.variable === 'string');
+    })
+  );
+}
+
 /** Checks one publication as a state file holds it. */
 export function checkPublication(raw: unknown, at: string, corrupt: Corrupt): Publication {
   const p = raw as Record<string, unknown> | null;
@@ -142,14 +154,14 @@ export function checkPublication(raw: unknown, at: string, corrupt: Corrupt): Pu
   const body = p['body'];
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw corrupt(`${at}.body is not an object`);
   const templates = p['templates'];
-  if (!Array.isArray(templates) || !templates.every((t) => typeof t === 'string')) throw corrupt(`${at}.templates is not a list of pointers`);
+  if (!isTemplateList(templates)) throw corrupt(`${at}.templates is not a list of {pointer, parts}`);
   if (p['api_version'] !== '3' && p['api_version'] !== '3.1') throw corrupt(`${at}.api_version is not "3" or "3.1"`);
   if (p['file'] !== null && typeof p['file'] !== 'string') throw corrupt(`${at}.file is not a string or null`);
   return {
     name: p['name'] as string,
     version: p['version'] as number,
     body: body as Publication['body'],
-    templates: [...(templates as string[])],
+    templates,
     body_hash: p['body_hash'] as string,
     api_version: p['api_version'],
     file: p['file'] as string | null,

@@ -1,11 +1,12 @@
+import type { PublishedTemplate } from '../config/published-body.js';
 import type { Json } from '../wire/json.js';
 import type { StateBinding } from './binding.js';
 
 /**
  * A per-user manifest as `apply` published it to a workspace: what the application creates each
- * end user's session from. It never holds a secret: a sensitive value is kept as the `${VAR}`
- * text it was written with (`templates` lists where), which `ensure` fills from its own
- * environment.
+ * end user's session from. It never holds a secret: a sensitive value is shown in `body` as
+ * `${VAR}` text and kept in `templates` as the parts that make it, which `ensure` fills from its
+ * own environment.
  */
 export interface Publication {
   name: string;
@@ -13,8 +14,8 @@ export interface Publication {
   version: number;
   /** The create request body, its `user_id` the placeholder `<end-user>`. */
   body: { [key: string]: Json };
-  /** The body pointers whose strings are `${VAR}` templates, filled at run time. */
-  templates: string[];
+  /** Where the body holds sensitive values, filled at run time. */
+  templates: PublishedTemplate[];
   /** The body hash as plan computes it (sensitive values in their stored form): a changed secret is a new version. */
   body_hash: string;
   /** The API version the manifest was applied with, which ensure creates with. */

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { InputError, StateError } from '../diagnostics/errors.js';
-import { storableVersion } from './entry.js';
+import { isTemplateList, storableVersion } from './entry.js';
 import type { FleetCount, FleetPageQuery, FleetSession, FleetStore, Publication } from './fleet.js';
 import { databaseError, table, type Queryable } from './postgres-connect.js';
 import { FLEET_VERSION } from './postgres-schema.js';
@@ -74,14 +74,14 @@ const PUBLISHED_SELECT = 'name, version, body, templates, body_hash, api_version
 function rowToPublication(row: PublishedRow, target: PostgresTarget): Publication {
   const body = row.body;
   const templates = row.templates;
-  if (typeof body !== 'object' || body === null || Array.isArray(body) || !Array.isArray(templates) || !templates.every((t) => typeof t === 'string')) {
+  if (typeof body !== 'object' || body === null || Array.isArray(body) || !isTemplateList(templates)) {
     throw new InputError(`the publication of "${row.name}" (workspace "${target.workspace}") is not valid; publish it again with \`sessionctl apply\``, target.location);
   }
   return {
     name: row.name,
     version: row.version,
     body: body as Publication['body'],
-    templates: templates as string[],
+    templates,
     body_hash: row.body_hash,
     api_version: row.api_version === '3.1' ? '3.1' : '3',
     file: row.file,
