@@ -1,3 +1,4 @@
+import { perUserNotCovered } from '../plan/per-user-not-covered.js';
 import { applyPlan, type ApplyProgress, type ApplyResult } from '../apply/apply.js';
 import { deletionsOf, type Plan } from '../plan/plan.js';
 import { hasSession } from '../state/entry.js';
@@ -59,8 +60,9 @@ async function destroyLoaded(loaded: ValidatedManifests, options: DestroyRunOpti
   await options.guard?.();
   if (options.dryRun === true) {
     const out = outcomeOf('destroy', inputs);
-    out.report.plan = destroyPlan(inputs, await options.state.load());
-    return out;
+    const view = await options.state.load();
+    out.report.plan = destroyPlan(inputs, view);
+    return withPerUserWarnings(out, inputs, view);
   }
   const state = await options.state.openLocked(options.lock);
   return underLock(state, async () => {
@@ -69,7 +71,7 @@ async function destroyLoaded(loaded: ValidatedManifests, options: DestroyRunOpti
       const out: DestroyRun = outcomeOf('destroy', inputs);
       out.report.plan = plan;
       if (plan.deletions.length > 0) out.declined = true;
-      return out;
+      return withPerUserWarnings(out, inputs, state);
     }
     const api = await options.connect();
     try {
@@ -94,4 +96,12 @@ async function destroyLoaded(loaded: ValidatedManifests, options: DestroyRunOpti
       await api.close();
     }
   });
+}
+
+/** The run's report with a warning for each per-user manifest it leaves alone. */
+function withPerUserWarnings(out: DestroyRun, inputs: ValidatedManifests, state: Pick<StateView, 'fleet'>): DestroyRun {
+  const more = perUserNotCovered(inputs.documents, state, 'destroy');
+  if (more.length === 0) return out;
+  const merged = outcomeOf('destroy', inputs, more);
+  return { ...out, report: { ...merged.report, ...(out.report.plan !== undefined ? { plan: out.report.plan } : {}) } };
 }

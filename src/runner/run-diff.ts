@@ -1,6 +1,7 @@
 import { recordedUserId } from '../config/sensitive-fields.js';
 import { isPerUser } from '../manifest/per-user.js';
 import { withRecordedUsers } from '../plan/recorded-users.js';
+import { perUserNotCovered } from '../plan/per-user-not-covered.js';
 import { UsageError } from '../diagnostics/errors.js';
 import { checkRecordedSessions, checkSession, type DriftCheckOptions } from '../plan/drift-check.js';
 import { RateLimiter } from '../util/throttle.js';
@@ -46,7 +47,7 @@ export async function runDiff(paths: readonly string[], options: DiffRunOptions)
     };
     const result =
       options.session !== undefined ? await checkSession(inputs.documents[0]!, options.session, checkOptions) : await checkRecordedSessions(documents, state!, checkOptions);
-    const report = makeReport('diff', inputs, result.diagnostics);
+    const report = makeReport('diff', inputs, [...result.diagnostics, ...(state === undefined ? [] : perUserNotCovered(inputs.documents, state, 'diff'))]);
     report.drift = { items: result.items };
     return maskReport({ report, sources: inputs.sources, secrets: inputs.secrets }, inputs.masker, options.revealSensitive);
   } finally {
