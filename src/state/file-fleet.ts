@@ -59,6 +59,12 @@ async function readFleetFile(path: string): Promise<Stored[]> {
   });
 }
 
+/** A stored row as the store answers it: its claim's lease judged at `now` (epoch ms). */
+function sessionOf({ claim, ...rest }: Stored, now: number): FleetSession {
+  if (claim === undefined) return rest;
+  return { ...rest, claim: { id: claim.id, state: claim.state, since: claim.since, expired: claim.expires < now, ...(claim.reason !== undefined ? { reason: claim.reason } : {}) } };
+}
+
 function isClaim(raw: unknown): raw is StoredClaim {
   const c = raw as Record<string, unknown> | null;
   return typeof c === 'object' && c !== null && typeof c['id'] === 'string' && ['claimed', 'sent', 'unknown'].includes(c['state'] as string) && typeof c['expires'] === 'number';
@@ -94,10 +100,8 @@ export async function fileFleet(statePath: string, readPublications: () => Promi
     const row = rows.get(entryKey(name, userId));
     return row?.claim?.id === claimId ? row : undefined;
   };
-  const view = (row: Stored): FleetSession => {
-    const { claim, ...rest } = row;
-    return { ...rest, tool_router_tools: [...rest.tool_router_tools], ...(claim !== undefined ? { claim: { id: claim.id, state: claim.state, since: claim.since, expired: claim.expires < now(), ...(claim.reason !== undefined ? { reason: claim.reason } : {}) } } : {}) };
-  };
+  // A copy: the caller must not change the row this process holds.
+  const view = (row: Stored): FleetSession => ({ ...sessionOf(row, now()), tool_router_tools: [...row.tool_router_tools] });
   const claimOf = (id: string, state: StoredClaim['state'], leaseMs: number): StoredClaim => ({ id, state, since: new Date(now()).toISOString(), expires: now() + leaseMs });
 
   return {
@@ -217,8 +221,7 @@ export async function removeFleetRow(statePath: string, name: string, userId: st
   } catch (err) {
     throw new StateError(`the fleet file cannot be written (${(err as Error).message})`, path, { cause: err });
   }
-  const { claim, ...rest } = gone!;
-  return { ...rest, ...(claim !== undefined ? { claim: { id: claim.id, state: claim.state, since: claim.since, expired: claim.expires < Date.now(), ...(claim.reason !== undefined ? { reason: claim.reason } : {}) } } : {}) };
+  return sessionOf(gone!, Date.now());
 }
 
 /** One page of the fleet file of a state file, in (name, user id) order. */
@@ -228,5 +231,5 @@ export async function fleetFilePage(statePath: string, query: FleetPageQuery): P
     .filter((r) => (query.name === undefined || r.name === query.name) && (query.userId === undefined || r.user_id === query.userId) && comesAfter(r, query.after))
     .sort((a, b) => (a.name !== b.name ? (a.name < b.name ? -1 : 1) : a.user_id < b.user_id ? -1 : a.user_id > b.user_id ? 1 : 0))
     .slice(0, query.limit)
-    .map(({ claim, ...rest }) => ({ ...rest, ...(claim !== undefined ? { claim: { id: claim.id, state: claim.state, since: claim.since, expired: claim.expires < now, ...(claim.reason !== undefined ? { reason: claim.reason } : {}) } } : {}) }));
+    .map((row) => sessionOf(row, now));
 }
