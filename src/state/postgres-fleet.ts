@@ -147,6 +147,25 @@ export async function writePublications(client: pg.ClientBase, target: PostgresT
   }
 }
 
+/**
+ * The claim: inserted, or taken over from a free row or a `claimed` one whose lease ended, only
+ * when the manifest is published; answers whether it was taken (`n`) and the publication's columns.
+ */
+function claimStatement(target: PostgresTarget): string {
+  const t = (name: string) => table(target, name);
+  return `WITH p AS (SELECT ${PUBLISHED_SELECT} FROM ${t('published')} WHERE workspace = $1 AND name = $2),
+    c AS (INSERT INTO ${t('fleet')} AS f (workspace, name, user_id, claim_id, claim_state, claim_since, claim_expires)
+      SELECT $1, $2, $3, $4, 'claimed', now(), now() + $5 * interval '1 millisecond' WHERE EXISTS (SELECT 1 FROM p)
+      ON CONFLICT (workspace, name, user_id) DO UPDATE SET claim_id = EXCLUDED.claim_id, claim_state = 'claimed', claim_since = now(),
+        claim_expires = EXCLUDED.claim_expires, claim_reason = NULL
+      WHERE f.session_id = '' AND (f.claim_state IS NULL OR (f.claim_state = 'claimed' AND f.claim_expires < now()))
+      RETURNING 1)
+    SELECT (SELECT count(*) FROM c)::int AS n, p.*, set_config('synchronous_commit', 'off', true) AS synchronous_commit FROM (SELECT 1) AS one LEFT JOIN p ON true`;
+}
+
+/** How a user's row is named in errors. */
+const who = (name: string, userId: string): string => `the session of "${name}" for user ${JSON.stringify(userId)}`;
+
 /** The fleet store of a workspace over a pool (or a pooler): see FleetStore. */
 export function postgresFleet(pool: pg.Pool, target: PostgresTarget): FleetStore {
   const t = (name: string) => table(target, name);
@@ -161,7 +180,6 @@ export function postgresFleet(pool: pg.Pool, target: PostgresTarget): FleetStore
     }
   };
   const changed = async (doing: string, text: string, values: unknown[]): Promise<boolean> => ((await run<{ n: number }>(doing, text, values)).rows[0]?.n ?? 0) > 0;
-  const who = (name: string, userId: string) => `the session of "${name}" for user ${JSON.stringify(userId)}`;
   return {
     location: target.location,
     session: async (name, userId) => {
@@ -182,18 +200,7 @@ export function postgresFleet(pool: pg.Pool, target: PostgresTarget): FleetStore
     // statement that sets its own commit's durability, which holds through a transaction pooler.
     // One round trip: the publication is read with the claim, and no claim is taken without one.
     claim: async (name, userId, claimId, leaseMs) => {
-      const r = await run<{ n: number } & Partial<PublishedRow>>(
-        `claim ${who(name, userId)}`,
-        `WITH p AS (SELECT ${PUBLISHED_SELECT} FROM ${t('published')} WHERE workspace = $1 AND name = $2),
-         c AS (INSERT INTO ${t('fleet')} AS f (workspace, name, user_id, claim_id, claim_state, claim_since, claim_expires)
-           SELECT $1, $2, $3, $4, 'claimed', now(), now() + $5 * interval '1 millisecond' WHERE EXISTS (SELECT 1 FROM p)
-           ON CONFLICT (workspace, name, user_id) DO UPDATE SET claim_id = EXCLUDED.claim_id, claim_state = 'claimed', claim_since = now(),
-             claim_expires = EXCLUDED.claim_expires, claim_reason = NULL
-           WHERE f.session_id = '' AND (f.claim_state IS NULL OR (f.claim_state = 'claimed' AND f.claim_expires < now()))
-           RETURNING 1)
-         SELECT (SELECT count(*) FROM c)::int AS n, p.*, set_config('synchronous_commit', 'off', true) AS synchronous_commit FROM (SELECT 1) AS one LEFT JOIN p ON true`,
-        [...key, name, userId, claimId, leaseMs],
-      );
+      const r = await run<{ n: number } & Partial<PublishedRow>>(`claim ${who(name, userId)}`, claimStatement(target), [...key, name, userId, claimId, leaseMs]);
       const row = r.rows[0]!;
       return { claimed: row.n > 0, publication: row.version === undefined || row.version === null ? undefined : rowToPublication(row as PublishedRow, target) };
     },
@@ -218,8 +225,8 @@ export function postgresFleet(pool: pg.Pool, target: PostgresTarget): FleetStore
         ),
         [...key, s.name, s.user_id, claimId, s.session_id, s.mcp_url, JSON.stringify(s.tool_router_tools), s.config_version, s.version, s.body_hash],
       ),
-    release: async (name, userId, claimId) => {
-      await changed(
+    release: (name, userId, claimId) =>
+      changed(
         `release the claim on ${who(name, userId)}`,
         durability(
           'off',
@@ -227,15 +234,13 @@ export function postgresFleet(pool: pg.Pool, target: PostgresTarget): FleetStore
            WHERE workspace = $1 AND name = $2 AND user_id = $3 AND claim_id = $4`,
         ),
         [...key, name, userId, claimId],
-      );
-    },
-    markUnknown: async (name, userId, claimId, reason) => {
-      await changed(
+      ).then(() => undefined),
+    markUnknown: (name, userId, claimId, reason) =>
+      changed(
         `record the unknown outcome of ${who(name, userId)}`,
         durability('off', `UPDATE ${t('fleet')} SET claim_state = 'unknown', claim_reason = $5 WHERE workspace = $1 AND name = $2 AND user_id = $3 AND claim_id = $4`),
         [...key, name, userId, claimId, reason],
-      );
-    },
+      ).then(() => undefined),
     close: async () => {
       closed = true;
       await pool.end().catch(() => undefined);

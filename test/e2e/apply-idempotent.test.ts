@@ -87,11 +87,11 @@ describe('apply against the emulator over HTTP', () => {
     expect((await world.run(['plan', 'm', '--detailed-exitcode'])).exitCode).toBe(0);
   });
 
-  test('one manifest serves several users: state is per resolved user_id', async () => {
+  test('one manifest serves several users: state is per resolved user_id, and a run speaks for every recorded user', async () => {
     world = await applyWorld({ 'support.yaml': SUPPORT });
     expect((await world.run(['apply', 'support.yaml'], { SUPPORT_USER: 'alice' })).exitCode).toBe(0);
     expect((await world.run(['apply', 'support.yaml'], { SUPPORT_USER: 'bob' })).exitCode).toBe(0);
-    expect((await world.run(['apply', 'support.yaml'], { SUPPORT_USER: 'alice' })).stdout).toContain('0 created, 1 unchanged');
+    expect((await world.run(['apply', 'support.yaml'], { SUPPORT_USER: 'alice' })).stdout).toContain('0 created, 2 unchanged');
     expect((await world.state()).sessions.map((s) => [s.name, s.user_id])).toEqual([
       ['support', 'alice'],
       ['support', 'bob'],

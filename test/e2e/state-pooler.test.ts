@@ -88,7 +88,7 @@ describe.skipIf(skipBecause(pgbouncer === null, 'needs PgBouncer in transaction 
     await killHolder(h);
     const next = await sessionctl(['state', 'rm', 'by-holder', '--state', short, '--lock-timeout', '1m'], { cwd: dir, env }).done;
     expect([next.code, next.stderr]).toEqual([0, '']);
-    expect(next.stdout).toBe(`Removed from ${short}:\n  -  by-holder  user u1  trs_by-holder\n\nThe sessions themselves were not deleted; the next apply of these manifests creates new ones.\n`);
+    expect(next.stdout).toBe(`Removed from ${short}:\n  -  by-holder  user u1  trs_by-holder\n\nThe sessions themselves were not deleted; the next apply of these manifests (for a per-user manifest, the next ensure for that user) creates new ones.\n`);
     expect(await sql(db!, `SELECT * FROM "${schema}".entries WHERE workspace = 'kill-short'`)).toEqual([]);
     expect(await sql(db!, `SELECT * FROM "${schema}".locks WHERE workspace = 'kill-short'`)).toEqual([]);
 

@@ -18,7 +18,8 @@ function jsonCodes(stdout: string): string[] {
 
 describe('sessionctl validate', () => {
   it('passes every example clean, without a single warning', async () => {
-    const files = readdirSync(join(root, 'examples')).filter((f) => f.endsWith('.yaml'));
+    // The examples' manifests, and those of the example application (examples/ensure-app/manifests).
+    const files = readdirSync(join(root, 'examples'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.yaml'));
     expect(files.length).toBeGreaterThanOrEqual(5);
     const r = await runCli(['validate', 'examples', '--format', 'json', '--strict'], { cwd: root });
     expect(r.stderr).toBe('');
