@@ -16,6 +16,8 @@ function failingWith(failure: unknown): LockedState {
     list: () => [entry],
     record: () => Promise.reject(failure),
     forget: () => Promise.reject(failure),
+    binding: undefined,
+    bind: () => Promise.reject(failure),
     unlock: async () => undefined,
   };
 }
