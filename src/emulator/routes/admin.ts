@@ -51,7 +51,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EmulatorState } from '../context.js';
 import { isLoopbackHost } from '../../util/loopback.js';
-import { envelope, httpError, ServiceError } from '../errors.js';
+import { challengeOf, envelope, httpError, ServiceError } from '../errors.js';
 import { checkFault, type FaultInput } from '../faults.js';
 import { ClientGone, sendJson } from '../http.js';
 import { adminSessions, approveLinkFlow, jsonBody, type AdminAnswer, type AdminRequest } from './admin-sessions.js';
@@ -82,7 +82,7 @@ export async function handleAdmin(req: IncomingMessage, res: ServerResponse, url
     if (err instanceof ClientGone) return;
     if (!(err instanceof ServiceError)) state.log?.(`internal error on ${method} ${url.pathname}: ${err instanceof Error ? err.message : String(err)}`);
     const e = err instanceof ServiceError ? err : httpError(500, 'Internal emulator error');
-    sendJson(res, e.status, envelope(e, requestId), { 'x-request-id': requestId });
+    sendJson(res, e.status, envelope(e, requestId), { 'x-request-id': requestId, ...challengeOf(e) });
     if (e.status === 413) res.once('finish', () => req.socket?.destroy());
   }
 }
