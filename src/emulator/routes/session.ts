@@ -10,7 +10,8 @@ import { requireSession } from '../context.js';
 import { storedConfig } from '../effective.js';
 import { toolRouterErrors } from '../errors.js';
 import { sessionBody, toolRouterTools } from '../session-view.js';
-import { checkPreloadAll, checkSlugs } from '../slugs.js';
+import { checkConfigRules } from '../config-rules.js';
+import { checkSlugs } from '../slugs.js';
 import { newId, type SessionRecord } from '../store.js';
 
 function localSlug(...parts: string[]): string {
@@ -59,7 +60,7 @@ export const createSession: ApiHandler = (req: ApiRequest, state: EmulatorState)
   // Everything that can refuse the request runs before anything is stored.
   const experimental = experimentalEcho(create.experimental, state);
   const config = storedConfig(create, req.version);
-  checkPreloadAll(config);
+  checkConfigRules(config, state.catalog);
   const now = new Date().toISOString();
   const record: SessionRecord = {
     id: newId('trs_'),

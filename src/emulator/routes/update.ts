@@ -13,7 +13,8 @@ import { requireSession } from '../context.js';
 import { accountLists, manageConnections, multiAccount, tagFilter, toolFilters, toolkitFilter, workbench, type EffectiveConfig } from '../effective.js';
 import { ServiceError } from '../errors.js';
 import { sessionBody, toolRouterTools } from '../session-view.js';
-import { checkPreloadAll, checkSlugs } from '../slugs.js';
+import { checkConfigRules } from '../config-rules.js';
+import { checkSlugs } from '../slugs.js';
 import type { SessionRecord } from '../store.js';
 
 /** The stored config after a PATCH body (already schema-valid). Pure. */
@@ -62,7 +63,7 @@ export function applyUpdate(s: SessionRecord, patch: UpdateSessionRequest, state
   }
   checkSlugs({ ...patch, toolkits: patch.toolkits ?? undefined, preload: patch.preload ?? undefined }, state);
   const config = patchedConfig(s.config, patch);
-  checkPreloadAll(config);
+  checkConfigRules(config, state.catalog);
   const now = new Date().toISOString();
   s.history.push({ version: s.config_version, archived_at: now, config: s.config, tool_router_tools: s.tool_router_tools });
   s.config = config;
