@@ -16,3 +16,11 @@ export async function connectedAccount(base: string, key: string, userId: string
   if (approved.status !== 200) throw new Error(`approve failed: ${approved.status} ${approved.text}`);
   return id;
 }
+
+/** Accounts with the given ids (as fixed ids in manifests and fixtures need), through the admin API. */
+export async function seedAccounts(base: string, key: string, accounts: ReadonlyArray<{ id: string; user_id: string; toolkit: string }>): Promise<void> {
+  for (const account of accounts) {
+    const r = await call(base, 'POST', '/_emulator/connected_accounts', { key, body: account });
+    if (r.status !== 201) throw new Error(`seeding ${account.id} failed: ${r.status} ${r.text}`);
+  }
+}

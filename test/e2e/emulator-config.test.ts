@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { seedAccounts } from '../conformance/seed-accounts.js';
 import { call, SESSION } from '../conformance/emulator-http.js';
 
 const KEY = 'config-key-123456';
 let emu: RunningEmulator;
 beforeAll(async () => {
   emu = await startEmulator({ port: 0 });
+  await seedAccounts(emu.url, KEY, [{ id: 'ca_456', user_id: 'u2', toolkit: 'github' }]);
 });
 afterAll(() => emu.close());
 

@@ -10,6 +10,7 @@ import { requireSession } from '../context.js';
 import { storedConfig } from '../effective.js';
 import { toolRouterErrors } from '../errors.js';
 import { sessionBody, toolRouterTools } from '../session-view.js';
+import { checkPinnedAccounts } from '../account-pins.js';
 import { checkConfigRules } from '../config-rules.js';
 import { checkSlugs } from '../slugs.js';
 import { newId, type SessionRecord } from '../store.js';
@@ -60,6 +61,7 @@ export const createSession: ApiHandler = (req: ApiRequest, state: EmulatorState)
   // Everything that can refuse the request runs before anything is stored.
   const experimental = experimentalEcho(create.experimental, state);
   const config = storedConfig(create, req.version);
+  checkPinnedAccounts(config, req.tenant, state.store, req.version);
   checkConfigRules(config, state.catalog);
   const now = new Date().toISOString();
   const record: SessionRecord = {

@@ -7,12 +7,14 @@
  * stale `expected_config_version` is 409 and changes nothing. `user_id` and custom tools cannot be
  * patched: the closed schema refuses them (400). `experimental` keys are accepted and not stored.
  */
+import type { ApiVersion } from '../../wire/json.js';
 import type { UpdateSessionRequest } from '../../wire/request.js';
 import type { ApiHandler, EmulatorState } from '../context.js';
 import { requireSession } from '../context.js';
 import { accountLists, manageConnections, multiAccount, tagFilter, toolFilters, toolkitFilter, workbench, type EffectiveConfig } from '../effective.js';
 import { ServiceError } from '../errors.js';
 import { sessionBody, toolRouterTools } from '../session-view.js';
+import { checkPinnedAccounts } from '../account-pins.js';
 import { checkConfigRules } from '../config-rules.js';
 import { checkSlugs } from '../slugs.js';
 import type { SessionRecord } from '../store.js';
@@ -49,7 +51,7 @@ export function patchedConfig(current: EffectiveConfig, patch: UpdateSessionRequ
  * then the new config, its tools, the bumped version and the archived old one. Nothing changes
  * unless all checks pass. Also used by the admin surface to change a session out of band.
  */
-export function applyUpdate(s: SessionRecord, patch: UpdateSessionRequest, state: EmulatorState): void {
+export function applyUpdate(s: SessionRecord, patch: UpdateSessionRequest, state: EmulatorState, version: ApiVersion = '3.1'): void {
   const expected = patch.expected_config_version;
   if (expected !== undefined && expected !== s.config_version) {
     throw new ServiceError(
@@ -63,6 +65,7 @@ export function applyUpdate(s: SessionRecord, patch: UpdateSessionRequest, state
   }
   checkSlugs({ ...patch, toolkits: patch.toolkits ?? undefined, preload: patch.preload ?? undefined }, state);
   const config = patchedConfig(s.config, patch);
+  checkPinnedAccounts(config, s.tenant, state.store, version);
   checkConfigRules(config, state.catalog);
   const now = new Date().toISOString();
   s.history.push({ version: s.config_version, archived_at: now, config: s.config, tool_router_tools: s.tool_router_tools });
@@ -75,6 +78,6 @@ export function applyUpdate(s: SessionRecord, patch: UpdateSessionRequest, state
 
 export const updateSession: ApiHandler = (req, state) => {
   const s = requireSession(req, state);
-  applyUpdate(s, req.body as UpdateSessionRequest, state);
+  applyUpdate(s, req.body as UpdateSessionRequest, state, req.version);
   return { status: 200, body: sessionBody(s, state, req.version) };
 };
