@@ -33,6 +33,7 @@ export function sessionBody(s: SessionRecord, state: EmulatorState, version: Api
   // Only when there is one: answers without a warning stay as they were before warnings existed.
   const warnings = configWarnings(s.tool_router_tools);
   if (warnings.length > 0) body['warnings'] = warnings;
+  if (s.experimental !== undefined) body['experimental'] = s.experimental;
   return body;
 }
 

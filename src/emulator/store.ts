@@ -43,6 +43,20 @@ export interface SessionRecord {
   mounts: Record<string, Record<string, FileRecord>>;
   /** Counter behind deterministic `log_id`s. */
   executions: number;
+  /**
+   * What create answered as `experimental` (the assistive prompt, custom tools with their final
+   * slugs): GET, PATCH and attach answer it again; PATCH never regenerates it (api facts §4.1).
+   */
+  experimental?: Record<string, unknown>;
+  /** The request's experimental settings that change behaviour: `permissions`, `link_url_overwrite`, `fast_mode`, `submit_feedback`. */
+  experimental_settings?: ExperimentalSettings;
+}
+
+export interface ExperimentalSettings {
+  permissions?: { default: 'allow_all' | 'ask_every_call' | 'ask_once_per_session'; overrides?: Record<string, 'always_allow' | 'always_deny' | 'ask_once' | 'ask_always'> };
+  link_url_overwrite?: string;
+  fast_mode?: boolean;
+  submit_feedback?: { enable?: boolean };
 }
 
 export interface ConnectionRecord {

@@ -5,7 +5,8 @@
  * `manage_connections` and `workbench` change field by field (`callback_url: null` clears only
  * that field); `config_version` is bumped and the replaced version kept for config_history. A
  * stale `expected_config_version` is 409 and changes nothing. `user_id` and custom tools cannot be
- * patched: the closed schema refuses them (400). `experimental` keys are accepted and not stored.
+ * patched: the closed schema refuses them (400). `experimental` settings change key by key (`null`
+ * removes one; `experimental: null` all of them); the create-time `experimental` answer stays.
  */
 import type { ApiVersion } from '../../wire/json.js';
 import type { UpdateSessionRequest } from '../../wire/request.js';
@@ -13,6 +14,7 @@ import type { ApiHandler, EmulatorState } from '../context.js';
 import { requireSession } from '../context.js';
 import { accountLists, manageConnections, multiAccount, tagFilter, toolFilters, toolkitFilter, workbench, type EffectiveConfig } from '../effective.js';
 import { ServiceError } from '../errors.js';
+import { experimentalSettings } from '../experimental-settings.js';
 import { sessionBody, toolRouterTools } from '../session-view.js';
 import { checkPinnedAccounts } from '../account-pins.js';
 import { checkConfigRules } from '../config-rules.js';
@@ -71,6 +73,11 @@ export function applyUpdate(s: SessionRecord, patch: UpdateSessionRequest, state
   s.history.push({ version: s.config_version, archived_at: now, config: s.config, tool_router_tools: s.tool_router_tools });
   s.config = config;
   s.tool_router_tools = toolRouterTools(config, state.catalog);
+  if (Object.prototype.hasOwnProperty.call(patch, 'experimental')) {
+    const settings = experimentalSettings(s.experimental_settings, patch.experimental ?? null);
+    if (settings === undefined) delete s.experimental_settings;
+    else s.experimental_settings = settings;
+  }
   s.config_version += 1;
   s.updated_at = now;
   state.store.changed();
