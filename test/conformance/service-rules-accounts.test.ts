@@ -125,6 +125,16 @@ describe('PATCH', () => {
     expect([after.config_version, after.config.connected_accounts]).toEqual([1, {}]);
   });
 
+  it('a pin injected through the admin API connects nothing, and a PATCH of other keys still works', async () => {
+    const s = await client.toolRouter.session.create({ user_id: 'alice', toolkits: { enable: ['github'] } });
+    const injected = await call(emu.url, 'POST', `/_emulator/sessions/${s.session_id}/config`, { body: { config: { connected_accounts: { github: ['ca_injected'] } } } });
+    expect(injected.status).toBe(200);
+    const kits = await client.toolRouter.session.toolkits(s.session_id);
+    expect(kits.items.find((k) => k.slug === 'github')?.connected_account).toBeNull();
+    const patched = await client.toolRouter.session.patch(s.session_id, { tags: ['readOnlyHint'] });
+    expect([patched.config_version, patched.config.connected_accounts]).toEqual([3, { github: ['ca_injected'] }]);
+  });
+
   it("core 0.19.0's update() with an account never issued is refused", async () => {
     const session = await core.create('alice', { toolkits: ['github'] } as never);
     const r = await refused(session.update({ connectedAccounts: { github: 'ca_never_issued' } } as never));

@@ -67,7 +67,9 @@ export function applyUpdate(s: SessionRecord, patch: UpdateSessionRequest, state
   }
   checkSlugs({ ...patch, toolkits: patch.toolkits ?? undefined, preload: patch.preload ?? undefined }, state);
   const config = patchedConfig(s.config, patch);
-  checkPinnedAccounts(config, s.tenant, state.store, version);
+  // Only the pins the PATCH sends: those it keeps were checked when they were set (or were put
+  // there by the admin API's drift injection, which a PATCH of other keys must not trip over).
+  if (patch.connected_accounts !== undefined && patch.connected_accounts !== null) checkPinnedAccounts(config, s.tenant, state.store, version);
   checkConfigRules(config, state.catalog);
   const now = new Date().toISOString();
   s.history.push({ version: s.config_version, archived_at: now, config: s.config, tool_router_tools: s.tool_router_tools });
