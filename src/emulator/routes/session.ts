@@ -1,8 +1,9 @@
 /**
  * The session itself: create (POST /session), retrieve (GET), delete (DELETE, v3.1) and attach
- * (POST /attach, v3.1). What the schema cannot check is `slugs.ts`; what each version answers is
- * `session-view.ts`. Custom tools and toolkits are echoed with their final `LOCAL_...` slugs (api
- * facts §3.6) and never stored: v3.1 clients re-send them on attach.
+ * (POST /attach, v3.1). What the schema cannot check is `slugs.ts`, `account-pins.ts` and
+ * `config-rules.ts`; what each version answers is `session-view.ts`. Custom tools and toolkits are
+ * echoed with their final `LOCAL_...` slugs (api facts §3.6) and kept with the `experimental`
+ * answer, which GET, PATCH and attach give again; attach adds the ones a client re-sends.
  */
 import type { CreateSessionRequest, CreateSessionRequestV31 } from '../../wire/request.js';
 import type { ApiHandler, ApiRequest, ApiResponse, EmulatorState } from '../context.js';
@@ -16,7 +17,7 @@ import { checkConfigRules } from '../config-rules.js';
 import { checkSlugs } from '../slugs.js';
 import { newId, type SessionRecord } from '../store.js';
 
-/** The create-only `experimental` answer: an assistive prompt and the custom tools with their final slugs. */
+/** The `experimental` answer, made once at create and kept with the session: an assistive prompt and the custom tools with their final slugs. */
 function experimentalEcho(exp: Record<string, unknown> | undefined, state: EmulatorState): Record<string, unknown> | undefined {
   if (exp === undefined) return undefined;
   const tz = (exp['assistive_prompt_config'] as { user_timezone?: string } | undefined)?.user_timezone;
