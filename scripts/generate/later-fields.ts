@@ -118,6 +118,7 @@ function v3Update(createBody: JsonSchema, get: OperationSchemas): OperationSchem
  * - PATCH keys are nullable (api facts §7: `null` removes an override), the body is closed (no
  *   `user_id`, no custom tools) and carries `expected_config_version`;
  * - session ids have the `trs_` format, so a malformed one is a 400, as on v3;
+ * - `multi_account.max_accounts_per_toolkit` is an integer 2..10, as on v3 (`tightenedV31Fields`);
  * - proxy_execute's deprecated `custom_connection_data` (a union over 14 auth schemes, api facts
  *   §2.6) is only checked to be an object: the emulator never uses it, and its full schema would
  *   triple the size of the generated validators.
@@ -125,6 +126,19 @@ function v3Update(createBody: JsonSchema, get: OperationSchemas): OperationSchem
 export const laterV31Fields: ReadonlyArray<{ at: readonly string[]; name: string; schema: JsonSchema }> = laterCreateFields.filter(
   (f) => (f.at[0] === 'workbench' && f.name === 'enable_tool_execution') || (f.at[0] === 'experimental' && (f.name === 'fast_mode' || f.name === 'submit_feedback')),
 );
+
+/**
+ * Constraints the service documents in words that the rc.6 types cannot carry: v3's contract has
+ * them as schema (`multi_account.max_accounts_per_toolkit` an integer 2..10, "Must be between 2 and
+ * 10" in the v3.1 description too), so both versions refuse the same values with the same lines.
+ */
+export const tightenedV31Fields: ReadonlyArray<{ at: readonly string[]; name: string; schema: JsonSchema }> = [
+  {
+    at: ['multi_account'],
+    name: 'max_accounts_per_toolkit',
+    schema: { type: 'integer', minimum: 2, maximum: 10, description: 'Maximum number of connected accounts allowed per toolkit. Must be between 2 and 10.' },
+  },
+];
 
 export function withLaterV31Fields(ops: Readonly<Record<string, OperationSchemas>>): Record<string, OperationSchemas> {
   const out: Record<string, OperationSchemas> = {};
@@ -139,8 +153,8 @@ export function withLaterV31Fields(ops: Readonly<Record<string, OperationSchemas
       next.body = structuredClone(op.body);
       (next.body['properties'] as Record<string, JsonSchema>)['custom_connection_data'] = { type: 'object' };
     }
-    if (id === CREATE_OPERATION_V31 && op.body !== undefined) next.body = withFields(op.body, laterV31Fields);
-    if (id === UPDATE_OPERATION_V31 && op.body !== undefined) next.body = updateBody(withFields(op.body, laterV31Fields), []);
+    if (id === CREATE_OPERATION_V31 && op.body !== undefined) next.body = withFields(withFields(op.body, laterV31Fields), tightenedV31Fields);
+    if (id === UPDATE_OPERATION_V31 && op.body !== undefined) next.body = updateBody(withFields(withFields(op.body, laterV31Fields), tightenedV31Fields), []);
     out[id] = next;
   }
   return out;

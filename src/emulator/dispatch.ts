@@ -11,7 +11,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KeyChecker } from './auth.js';
 import type { ApiRequest, ApiResponse, EmulatorState } from './context.js';
 import type { EmulatorOperation } from './contract/types.js';
-import { envelope, httpError, ServiceError } from './errors.js';
+import { challengeOf, envelope, httpError, ServiceError } from './errors.js';
 import type { FaultRule } from './faults.js';
 import { ClientGone, coerceQuery, readJsonBody, sendJson } from './http.js';
 import { isLoopbackHost } from '../util/loopback.js';
@@ -40,7 +40,7 @@ function hostnameOf(hostHeader: string): string {
 
 
 export function sendError(res: ServerResponse, err: ServiceError, requestId: string, headers: Record<string, string> = {}): void {
-  sendJson(res, err.status, envelope(err, requestId), { 'x-request-id': requestId, ...headers });
+  sendJson(res, err.status, envelope(err, requestId), { 'x-request-id': requestId, ...challengeOf(err), ...headers });
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -86,7 +86,7 @@ export async function dispatch(d: Dispatcher, req: IncomingMessage, res: ServerR
   const mcp = MCP_PATH.exec(url.pathname);
   if (mcp !== null) return serveMcp(d, req, res, mcp[1] ?? '', { tenant, requestId });
   if (match === undefined) return sendError(res, httpError(404, `No route for ${method} ${url.pathname}`), requestId);
-  if ('methodMismatch' in match) return sendError(res, httpError(405, `Method ${method} not allowed on ${url.pathname}`), requestId);
+  if ('allowed' in match) return sendError(res, httpError(405, `Method ${method} not allowed on ${url.pathname}`), requestId, { allow: match.allowed.join(', ') });
   await handleApi(d, req, res, url, match, { tenant, requestId });
 }
 

@@ -81,6 +81,18 @@ export const toolRouterErrors = {
     new ServiceError(400, 'ToolRouterV2_ToolkitsIsNoAuth', 4326, `Toolkit '${toolkit}' needs no authentication`),
 } as const;
 
+/**
+ * The challenge every 401 carries (RFC 9110 §11.6.1 requires one): the key goes in `x-api-key`. Not
+ * `Bearer` and no `resource_metadata`, so an MCP client (the Inspector) reports a bad key instead
+ * of starting OAuth discovery against a server that has none.
+ */
+export const API_KEY_CHALLENGE = 'ApiKey realm="composio", header="x-api-key"';
+
+/** Headers an error answer must carry besides the envelope: the challenge of a 401. */
+export function challengeOf(err: ServiceError): Record<string, string> {
+  return err.status === 401 ? { 'www-authenticate': API_KEY_CHALLENGE } : {};
+}
+
 export function envelope(err: ServiceError, requestId: string): ErrorEnvelope {
   return {
     error: {

@@ -2,8 +2,8 @@
  * Each session's MCP endpoint, at its `mcp.url` (`/tool_router/v3/{session_id}/mcp`): Streamable
  * HTTP served by the official MCP SDK, stateless (a server per HTTP request), answering in JSON. The
  * key was checked before routing, as for every API path; the session must be the key's own (else
- * 404, as on the REST routes). `tools/list` is exactly the session's `tool_router_tools` (meta tools
- * and preloaded tools) with their input schemas; `tools/call` runs them through the code of
+ * 404, as on the REST routes). `tools/list` is the session's `tool_router_tools` (meta tools and
+ * preloaded tools) with their input schemas, paged; `tools/call` runs them through the code of
  * /execute. Every request reads the session afresh, so a PATCH or DELETE shows on the next one.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -11,6 +11,7 @@ import type { EmulatorState } from './context.js';
 import { httpError } from './errors.js';
 import { readJsonBody } from './http.js';
 import { inputSchemaOf, metaTool } from './meta-tools.js';
+import { cursorOf, readCursor } from './paging.js';
 import { logged, runTool } from './routes/execute.js';
 import type { SessionRecord } from './store.js';
 
@@ -43,6 +44,27 @@ export function mcpTools(session: SessionRecord, state: EmulatorState): McpTool[
     });
   }
   return tools;
+}
+
+/**
+ * Tools per `tools/list` page. The service's page size is not documented; a session with a
+ * `"all"` preload holds up to 1000 app tools, and one answer of that size is what the MCP cursor
+ * exists to avoid.
+ */
+export const MCP_TOOLS_PAGE = 100;
+
+/**
+ * One `tools/list` page (MCP 2025-06-18, "Pagination"): `nextCursor` while tools remain. A cursor
+ * this server did not issue is a JSON-RPC Invalid params error (-32602), as the spec asks, never
+ * silently the first page.
+ */
+function listPage(tools: McpTool[], cursor: string | undefined, invalid: (message: string) => Error): { tools: McpTool[]; nextCursor?: string } {
+  const at = cursor === undefined ? { page: 1, limit: MCP_TOOLS_PAGE } : readCursor(cursor, MCP_TOOLS_PAGE);
+  if (at === undefined || at.limit !== MCP_TOOLS_PAGE) throw invalid(`Invalid cursor: '${cursor ?? ''}'`);
+  const start = (at.page - 1) * MCP_TOOLS_PAGE;
+  if (start > 0 && start >= tools.length) throw invalid(`Invalid cursor: '${cursor ?? ''}' is past the last page`);
+  const page = tools.slice(start, start + MCP_TOOLS_PAGE);
+  return start + MCP_TOOLS_PAGE < tools.length ? { tools: page, nextCursor: cursorOf(at.page + 1, MCP_TOOLS_PAGE) } : { tools: page };
 }
 
 /** `tools/call`: the tool's `{data, error, log_id}` as JSON text; a tool-level failure is `isError`. */
@@ -83,9 +105,9 @@ export async function handleMcp(req: IncomingMessage, res: ServerResponse, sessi
   find();
   let body: unknown;
   if (req.method === 'POST') body = await readJsonBody(req, state.settings.maxBodyBytes);
-  const { Server, StreamableHTTPServerTransport, CallToolRequestSchema, ListToolsRequestSchema } = await mcpServerSdk();
+  const { Server, StreamableHTTPServerTransport, CallToolRequestSchema, ListToolsRequestSchema, McpError, ErrorCode } = await mcpServerSdk();
   const server = new Server({ name: 'sessionctl-emulator', version: '1' }, { capabilities: { tools: {} } });
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: mcpTools(find(), state) }));
+  server.setRequestHandler(ListToolsRequestSchema, (r) => listPage(mcpTools(find(), state), r.params?.cursor, (m) => new McpError(ErrorCode.InvalidParams, m)));
   server.setRequestHandler(CallToolRequestSchema, (r) => callTool(r.params.name, r.params.arguments ?? {}, find(), state));
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
   res.once('close', () => {

@@ -12,12 +12,24 @@ export interface Paged<T> {
   total_items: number;
 }
 
-function decodeCursor(cursor: string, maxLimit: number): { page: number; limit: number } {
+/** The page and limit a cursor stands for; undefined for one this emulator did not issue. */
+export function readCursor(cursor: string, maxLimit: number): { page: number; limit: number } | undefined {
   const m = /^(\d+):(\d+)$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
   const page = Number(m?.[1]);
   const limit = Number(m?.[2]);
-  if (m === null || page < 1 || limit < 1 || limit > maxLimit) throw httpError(400, 'Invalid cursor', ['Error in query.cursor: Invalid cursor']);
+  if (m === null || page < 1 || limit < 1 || limit > maxLimit) return undefined;
   return { page, limit };
+}
+
+/** The cursor of a page. */
+export function cursorOf(page: number, limit: number): string {
+  return Buffer.from(`${page}:${limit}`).toString('base64url');
+}
+
+function decodeCursor(cursor: string, maxLimit: number): { page: number; limit: number } {
+  const read = readCursor(cursor, maxLimit);
+  if (read === undefined) throw httpError(400, 'Invalid cursor', ['Error in query.cursor: Invalid cursor']);
+  return read;
 }
 
 /** One page of `rows`: from the cursor when given, else the first page of `limit` (or the default). */
@@ -30,7 +42,7 @@ export function page<T>(rows: readonly T[], query: { cursor?: string; limit?: nu
   const totalPages = Math.max(1, Math.ceil(rows.length / limit));
   return {
     items: rows.slice((n - 1) * limit, n * limit),
-    next_cursor: n < totalPages ? Buffer.from(`${n + 1}:${limit}`).toString('base64url') : null,
+    next_cursor: n < totalPages ? cursorOf(n + 1, limit) : null,
     total_pages: totalPages,
     current_page: n,
     total_items: rows.length,

@@ -3,6 +3,7 @@ import type { Catalog } from '../catalog/catalog.js';
 import type { ApiVersion } from '../wire/json.js';
 import type { SessionConfig } from '../wire/session.js';
 import type { EmulatorState } from './context.js';
+import { configWarnings } from './config-rules.js';
 import { configView, metaToolsFor, type EffectiveConfig } from './effective.js';
 import { toolAllowed } from './policy.js';
 import type { SessionRecord } from './store.js';
@@ -22,13 +23,18 @@ export function toolRouterTools(config: EffectiveConfig, catalog: Catalog): stri
 
 /** The session as create, retrieve, update and attach answer it. */
 export function sessionBody(s: SessionRecord, state: EmulatorState, version: ApiVersion): Record<string, unknown> {
-  return {
+  const body: Record<string, unknown> = {
     session_id: s.id,
     mcp: { type: 'http', url: mcpUrl(state, s.id) },
     tool_router_tools: s.tool_router_tools,
     config: configOf(s, version),
     config_version: s.config_version,
   };
+  // Only when there is one: answers without a warning stay as they were before warnings existed.
+  const warnings = configWarnings(s.tool_router_tools);
+  if (warnings.length > 0) body['warnings'] = warnings;
+  if (s.experimental !== undefined) body['experimental'] = s.experimental;
+  return body;
 }
 
 /** Each session's MCP endpoint on the emulator (the service's shape: `/tool_router/v3/{id}/mcp`). */

@@ -2,8 +2,8 @@
  * What the contract's schemas cannot check in a session config (create and PATCH): toolkit slugs (in
  * `toolkits`, and as keys of `tools`, `auth_configs`, `connected_accounts`) must be in the catalogue
  * (400 `ToolRouterV2_InvalidToolkitSlugs`); tool slugs in `tools.<tk>` must be tools of that toolkit,
- * and `preload.tools` real, non-meta tools (400 `ToolRouterV2_BadRequest`); `"all"` needs an
- * allowlist of toolkits (api facts §3.1). Connected-account ids are accepted when well formed: the
+ * and `preload.tools` real, non-meta tools (400 `ToolRouterV2_BadRequest`). Rules of the config as
+ * a whole (preload against the filters, multi-account) are `config-rules.ts`. Connected-account ids are accepted when well formed: the
  * emulator does not model accounts made outside it, so pinning one cannot be checked against its owner.
  */
 import type { UpdateSessionRequest } from '../wire/request.js';
@@ -48,12 +48,4 @@ export function checkSlugs(req: ConfigKeys, state: EmulatorState): void {
     toolErrors.push(`Error in payload.preload.tools: Expected an array of tool slugs or "all", received '${preload}'`);
   }
   if (toolErrors.length > 0) throw toolRouterErrors.badRequest(`Invalid tool slugs in the session config`, toolErrors);
-}
-
-/** `preload.tools: "all"` preloads every tool of an allowlist; without one it would mean the whole catalogue. */
-export function checkPreloadAll(config: { toolkits?: { enabled: string[] } | { disabled: string[] }; preload: { tools: string[] | 'all' } }): void {
-  if (config.preload.tools !== 'all') return;
-  if (config.toolkits === undefined || !('enabled' in config.toolkits) || config.toolkits.enabled.length === 0) {
-    throw toolRouterErrors.badRequest('preload.tools "all" needs an allowlist of toolkits (toolkits.enable)', ['Error in payload.preload.tools: "all" needs toolkits.enable']);
-  }
 }

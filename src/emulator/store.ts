@@ -43,6 +43,20 @@ export interface SessionRecord {
   mounts: Record<string, Record<string, FileRecord>>;
   /** Counter behind deterministic `log_id`s. */
   executions: number;
+  /**
+   * What create answered as `experimental` (the assistive prompt, custom tools with their final
+   * slugs): GET, PATCH and attach answer it again; PATCH never regenerates it (api facts §4.1).
+   */
+  experimental?: Record<string, unknown>;
+  /** The request's experimental settings that change behaviour: `permissions`, `link_url_overwrite`, `fast_mode`, `submit_feedback`. */
+  experimental_settings?: ExperimentalSettings;
+}
+
+export interface ExperimentalSettings {
+  permissions?: { default: 'allow_all' | 'ask_every_call' | 'ask_once_per_session'; overrides?: Record<string, 'always_allow' | 'always_deny' | 'ask_once' | 'ask_always'> };
+  link_url_overwrite?: string;
+  fast_mode?: boolean;
+  submit_feedback?: { enable?: boolean };
 }
 
 export interface ConnectionRecord {
@@ -73,6 +87,8 @@ export class Store {
   readonly sessions = new Map<string, SessionRecord>();
   readonly connections = new Map<string, ConnectionRecord>();
   private readonly linkTokens = new Map<string, string>();
+  /** tenant, user and toolkit -> their connections: a session's view of a toolkit reads only those. */
+  private readonly byOwner = new Map<string, ConnectionRecord[]>();
   readonly blobs: BlobStore;
   private dirty = false;
   private writing: Promise<void> | undefined;
@@ -99,10 +115,7 @@ export class Store {
       throw new Error(`${join(dataDir, 'state.json')} is not an emulator state file (version 1)`);
     }
     for (const s of state.sessions) this.sessions.set(s.id, upgradeRecord(s));
-    for (const c of state.connections) {
-      this.connections.set(c.id, c);
-      this.linkTokens.set(c.link_token, c.id);
-    }
+    for (const c of state.connections) this.indexConnection(c);
   }
 
   get persistent(): boolean {
@@ -130,9 +143,23 @@ export class Store {
   }
 
   addConnection(record: ConnectionRecord): void {
+    this.indexConnection(record);
+    this.changed();
+  }
+
+  private indexConnection(record: ConnectionRecord): void {
     this.connections.set(record.id, record);
     this.linkTokens.set(record.link_token, record.id);
-    this.changed();
+    const key = ownerKey(record.tenant, record.user_id, record.toolkit);
+    const list = this.byOwner.get(key);
+    if (list === undefined) this.byOwner.set(key, [record]);
+    else list.push(record);
+  }
+
+  /** A connection by id, if it is `tenant`'s (another key's account does not exist for it). */
+  connection(id: string, tenant: string): ConnectionRecord | undefined {
+    const c = this.connections.get(id);
+    return c !== undefined && c.tenant === tenant ? c : undefined;
   }
 
   connectionByToken(token: string): ConnectionRecord | undefined {
@@ -143,8 +170,7 @@ export class Store {
   /** The newest connection of a user for a toolkit, preferring ACTIVE ones. */
   connectionFor(tenant: string, userId: string, toolkit: string): ConnectionRecord | undefined {
     let best: ConnectionRecord | undefined;
-    for (const c of this.connections.values()) {
-      if (c.tenant !== tenant || c.user_id !== userId || c.toolkit !== toolkit) continue;
+    for (const c of this.byOwner.get(ownerKey(tenant, userId, toolkit)) ?? []) {
       if (best === undefined || (c.status === 'ACTIVE' && best.status !== 'ACTIVE') || (c.status === best.status && c.created_at >= best.created_at)) {
         best = c;
       }
@@ -157,6 +183,7 @@ export class Store {
     this.sessions.clear();
     this.connections.clear();
     this.linkTokens.clear();
+    this.byOwner.clear();
     this.blobs.clear();
     this.changed();
   }
@@ -194,6 +221,10 @@ export class Store {
       throw err;
     }
   }
+}
+
+function ownerKey(tenant: string, userId: string, toolkit: string): string {
+  return `${tenant}\0${userId}\0${toolkit}`;
 }
 
 /**

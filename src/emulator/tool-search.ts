@@ -6,7 +6,7 @@
  */
 import type { CatalogTool } from '../catalog/types.js';
 import type { EmulatorState } from './context.js';
-import { toolAllowed } from './policy.js';
+import { toolAllowed, toolkitAllowed } from './policy.js';
 import type { SessionRecord } from './store.js';
 
 const STOP = new Set(['a', 'an', 'the', 'to', 'for', 'of', 'in', 'on', 'and', 'or', 'my', 'me', 'i', 'with', 'from', 'all', 'by', 'is', 'it', 'at', 'as', 'some', 'please']);
@@ -24,12 +24,20 @@ export interface Ranked {
   score: number;
 }
 
-export function rankTools(useCase: string, session: SessionRecord, state: EmulatorState): Ranked[] {
+/**
+ * The catalogue's tools the session allows, then `custom` (custom tools with their final slugs, in
+ * the catalogue's shape): a custom toolkit's tools and standalone tools always, a tool extending a
+ * toolkit when the session allows that toolkit.
+ */
+export function rankTools(useCase: string, session: SessionRecord, state: EmulatorState, custom: readonly CatalogTool[] = []): Ranked[] {
   const query = new Set(words(useCase));
   if (query.size === 0) return [];
   const ranked: Ranked[] = [];
-  for (const tool of state.catalog.tools) {
-    if (!toolAllowed(session.config, tool)) continue;
+  const candidates = (function* (): Generator<CatalogTool> {
+    for (const tool of state.catalog.tools) if (toolAllowed(session.config, tool)) yield tool;
+    for (const tool of custom) if (state.catalog.toolkit(tool.toolkit) === undefined || toolkitAllowed(session.config, tool.toolkit)) yield tool;
+  })();
+  for (const tool of candidates) {
     const slugWords = new Set(words(tool.slug));
     const nameWords = new Set(words(tool.name));
     const toolkitName = state.catalog.toolkit(tool.toolkit)?.name ?? tool.toolkit;

@@ -11,6 +11,7 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operationsOf } from '../../scripts/generate/openapi-to-json-schema.js';
 import { repo, spawnEmulator, type SpawnedEmulator } from './cli-bundle.js';
+import { seedAccounts } from './seed-accounts.js';
 
 const KEY = 'conformance-v31-key-0123456789';
 const ops = operationsOf(JSON.parse(readFileSync(`${repo}contract/tool-router-v3.1.openapi.json`, 'utf8')));
@@ -35,6 +36,7 @@ let client: Composio;
 
 beforeAll(async () => {
   emu = await spawnEmulator(['--port', '0', '--api-key', KEY]);
+  await seedAccounts(emu.url, KEY, [{ id: 'ca_gm1', user_id: 'conformance-user', toolkit: 'gmail' }]);
   client = new Composio({ apiKey: KEY, baseURL: emu.url, maxRetries: 0 });
 }, 30_000);
 afterAll(async () => {

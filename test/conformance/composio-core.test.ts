@@ -15,6 +15,7 @@ import { Composio, SessionPreset, ToolRouterSessionExecuteResponseSchema, ToolRo
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnEmulator, type SpawnedEmulator } from './cli-bundle.js';
+import { seedAccounts } from './seed-accounts.js';
 
 const KEY = 'conformance-core-key-0123456789';
 let emu: SpawnedEmulator;
@@ -22,6 +23,10 @@ let composio: Composio;
 
 beforeAll(async () => {
   emu = await spawnEmulator(['--port', '0', '--api-key', KEY]);
+  await seedAccounts(emu.url, KEY, [
+    { id: 'ca_gm1', user_id: 'core-user', toolkit: 'gmail' },
+    { id: 'ca_gh1', user_id: 'core-user', toolkit: 'github' },
+  ]);
   // No telemetry and no version check: the tests reach loopback only.
   composio = new Composio({ apiKey: KEY, baseURL: emu.url, allowTracking: false, disableVersionCheck: true });
 }, 30_000);

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { createClient, type ClientOptions, type SessionClient } from '../../src/client/client.js';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
+import { seedAccounts } from '../conformance/seed-accounts.js';
 import { emulatorAdmin } from '../helpers/emulator-admin.js';
 import { apiFailure } from '../helpers/rejection.js';
 
@@ -35,6 +36,7 @@ describe('v3.1', () => {
     const trace: string[] = [];
     const c = client({ apiVersion: '3.1', onTrace: (l) => trace.push(l) });
     expect(c.apiVersion).toBe('3.1');
+    await seedAccounts(emu.url, KEY, [{ id: 'ca_1', user_id: 'u1', toolkit: 'github' }]);
     const s = await c.createSession({ user_id: 'u1', connected_accounts: { github: ['ca_1'] }, preload: { tools: ['GITHUB_GET_A_REPOSITORY'] } });
     expect(s.config.connected_accounts).toEqual({ github: ['ca_1'] });
     expect(s.config.search).toEqual({ enable: true });

@@ -1,11 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtInCatalog, startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { seedAccounts } from '../conformance/seed-accounts.js';
 import { call, createSession, SESSION } from '../conformance/emulator-http.js';
 
 const KEY = 'catalog-key-123456';
 let emu: RunningEmulator;
 beforeAll(async () => {
   emu = await startEmulator({ port: 0 });
+  await seedAccounts(emu.url, KEY, [
+    { id: 'ca_gh1', user_id: 'u', toolkit: 'github' },
+    { id: 'ca_pinned', user_id: 'pinner', toolkit: 'gmail' },
+  ]);
 });
 afterAll(() => emu.close());
 
@@ -94,7 +99,7 @@ describe('link flow', () => {
     ['unknown toolkit', {}, 'nope', 'ToolRouterV2_InvalidToolkitSlugs'],
     ['no-auth toolkit', {}, 'hackernews', 'ToolRouterV2_ToolkitsIsNoAuth'],
     ['no managed auth and no auth config', {}, 'jira', 'ToolRouterV2_NoManagedAuth'],
-    ['an account already pinned', { connected_accounts: { gmail: 'ca_pinned' } }, 'gmail', 'ToolRouterV2_BadRequest'],
+    ['an account already pinned', { user_id: 'pinner', connected_accounts: { gmail: 'ca_pinned' } }, 'gmail', 'ToolRouterV2_BadRequest'],
   ])('refuses: %s', async (_name, extra, toolkit, slug) => {
     const id = await createSession(emu.url, KEY, { user_id: 'u', ...extra });
     const r = await call(emu.url, 'POST', `${SESSION}/${id}/link`, { key: KEY, body: { toolkit } });

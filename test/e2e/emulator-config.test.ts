@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { seedAccounts } from '../conformance/seed-accounts.js';
 import { call, SESSION } from '../conformance/emulator-http.js';
 
 const KEY = 'config-key-123456';
 let emu: RunningEmulator;
 beforeAll(async () => {
   emu = await startEmulator({ port: 0 });
+  await seedAccounts(emu.url, KEY, [{ id: 'ca_456', user_id: 'u2', toolkit: 'github' }]);
 });
 afterAll(() => emu.close());
 
@@ -83,12 +85,12 @@ describe('create and get answer with the effective config', () => {
     expect(s.tool_router_tools).toEqual(tools);
   });
 
-  it('get answers with the same config as create (and no experimental)', async () => {
+  it('get answers with the same config as create, and the experimental answer create gave (issue 28)', async () => {
     const s = await create({ user_id: 'u4', tags: ['readOnlyHint'], experimental: { assistive_prompt_config: { user_timezone: 'Europe/Paris' } } });
     expect(s.experimental.assistive_prompt).toContain('Europe/Paris');
     const g = await call(emu.url, 'GET', `${SESSION}/${s.session_id}`, { key: KEY });
     expect(g.status).toBe(200);
-    expect(g.json).toEqual({ session_id: s.session_id, mcp: s.mcp, tool_router_tools: s.tool_router_tools, config: s.config, config_version: 1 });
+    expect(g.json).toEqual({ session_id: s.session_id, mcp: s.mcp, tool_router_tools: s.tool_router_tools, config: s.config, config_version: 1, experimental: s.experimental });
   });
 
   it('custom tools are echoed with their LOCAL_ slugs', async () => {

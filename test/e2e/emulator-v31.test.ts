@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/index.js';
+import { seedAccounts } from '../conformance/seed-accounts.js';
 import { call, SESSION } from '../conformance/emulator-http.js';
 
 const KEY = 'v31-key-0123456789';
@@ -12,6 +13,11 @@ const S31 = '/api/v3.1/tool_router/session';
 let emu: RunningEmulator;
 beforeAll(async () => {
   emu = await startEmulator({ port: 0, apiKeys: [KEY, 'v31-other-key-987'] });
+  await seedAccounts(emu.url, KEY, [
+    { id: 'ca_one', user_id: 'u1', toolkit: 'github' },
+    { id: 'ca_two', user_id: 'u2', toolkit: 'github' },
+    { id: 'ca_9', user_id: 'p4', toolkit: 'github' },
+  ]);
 });
 afterAll(() => emu.close());
 

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { everyFormat, sentinelWorld, type SentinelWorld } from './sentinel-world.js';
+import { seedAccounts } from '../conformance/seed-accounts.js';
 
 /**
  * Issue 17: a secret that reaches a manifest through `${VAR}` stays secret in every command,
@@ -113,6 +114,8 @@ describe.each(cases)('a sentinel as $kind', (c) => {
     const s = c.sentinel;
     const env = { COMPOSIO_API_KEY: 'ak_sentinel_test_key_0000', ...variables(c, s) };
     const w = (world = await sentinelWorld({ 'm/sentinel.yaml': manifest(c), 'invalid/sentinel-invalid.yaml': invalid(c) }, env));
+    // The pinned account exists, as it must on the service: made by the test, not by a run.
+    await seedAccounts(w.emulator.url, env.COMPOSIO_API_KEY, [{ id: `ca_x-${s}`, user_id: `user-${s}`, toolkit: 'github' }]);
 
     // validate: the findings quote the value; it is named by its variable instead.
     const validated = await w.run('validate', ['validate', 'm', 'invalid', ...everyFormat('validate')]);

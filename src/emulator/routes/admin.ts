@@ -38,6 +38,9 @@
  *                                             patch (RFC 7386) applied to the stored effective config>,
  *                                             tool_router_tools?: string[], config_version?: int};
  *                                             config_version is bumped unless given
+ *   POST   /_emulator/connected_accounts      201 {connected_account_id, toolkit, user_id, status}: an
+ *                                             account of the x-api-key's project without a link flow;
+ *                                             body {user_id, toolkit, id?: "ca_...", status?} (409: id taken)
  *   POST   /_emulator/connections/{id}/approve  200 {connected_account_id, toolkit, user_id, status: "ACTIVE"}:
  *                                             completes a link flow without a browser (as the link page does)
  *   GET    /_emulator/link/{token}            completes a link flow: the connection becomes ACTIVE;
@@ -53,9 +56,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EmulatorState } from '../context.js';
 import { isLoopbackHost } from '../../util/loopback.js';
-import { envelope, httpError, ServiceError } from '../errors.js';
+import { challengeOf, envelope, httpError, ServiceError } from '../errors.js';
 import { checkFault, type FaultInput } from '../faults.js';
 import { ClientGone, sendJson } from '../http.js';
+import { adminAccounts } from './admin-accounts.js';
 import { adminSessions, approveLinkFlow, jsonBody, type AdminAnswer, type AdminRequest } from './admin-sessions.js';
 import { adminCounts } from './admin-counts.js';
 import { serveFile } from './files.js';
@@ -78,14 +82,14 @@ export async function handleAdmin(req: IncomingMessage, res: ServerResponse, url
     if (head === 'link' && id !== undefined && method === 'GET') return completeLink(id, state, res, requestId);
     if (head === 'files' && id !== undefined && (method === 'GET' || method === 'PUT')) return await serveFile(method, id, req, res, state, requestId);
     const admin: AdminRequest = { req, method, parts, query: url.searchParams, state };
-    const answer = (await adminRoute(admin)) ?? approveLinkFlow(admin) ?? adminCounts(admin) ?? (await adminSessions(admin));
+    const answer = (await adminRoute(admin)) ?? approveLinkFlow(admin) ?? adminCounts(admin) ?? (await adminAccounts(admin)) ?? (await adminSessions(admin));
     if (answer === undefined) throw httpError(404, `No admin route ${method} ${url.pathname}`);
     sendJson(res, answer.status, answer.body, { 'x-request-id': requestId });
   } catch (err) {
     if (err instanceof ClientGone) return;
     if (!(err instanceof ServiceError)) state.log?.(`internal error on ${method} ${url.pathname}: ${err instanceof Error ? err.message : String(err)}`);
     const e = err instanceof ServiceError ? err : httpError(500, 'Internal emulator error');
-    sendJson(res, e.status, envelope(e, requestId), { 'x-request-id': requestId });
+    sendJson(res, e.status, envelope(e, requestId), { 'x-request-id': requestId, ...challengeOf(e) });
     if (e.status === 413) res.once('finish', () => req.socket?.destroy());
   }
 }

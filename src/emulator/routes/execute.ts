@@ -2,8 +2,9 @@
  * POST /session/{id}/execute and /execute_meta (api facts §2.2, §2.3). Results are deterministic: the
  * same tool and arguments give the same `data` (a result id hashed from them); `log_id` counts per
  * session. A tool-level failure is HTTP 200 with `error` set and `data` empty (facts §9.10): the tool
- * is not enabled in the session, its toolkit has no active connection, or the arguments miss a
- * required parameter or have the wrong type. An unknown tool slug is a 400. `/execute` accepts meta
+ * is not enabled in the session, its toolkit has no active connection, the session's permissions
+ * do not let the call run (`permissions.ts`), or the arguments miss a required parameter or have
+ * the wrong type. An unknown tool slug is a 400. `/execute` accepts meta
  * tools too (facts §2.3).
  */
 import { createHash } from 'node:crypto';
@@ -14,6 +15,7 @@ import { isPlainObject } from '../../util/plain-object.js';
 import { connectionOf, isConnected } from '../connections.js';
 import { toolRouterErrors } from '../errors.js';
 import { appToolView, inputSchemaOf, metaTool } from '../meta-tools.js';
+import { permissionFor } from '../permissions.js';
 import { toolAllowed } from '../policy.js';
 import type { SessionRecord } from '../store.js';
 import { createLinkFor } from './link.js';
@@ -61,6 +63,9 @@ export function runAppTool(tool: CatalogTool, args: Record<string, unknown>, ses
   if (toolkit !== undefined && !isConnected(session, toolkit, state)) {
     return fail(`No active connection for toolkit '${tool.toolkit}'. Connect it first (POST /link, or COMPOSIO_MANAGE_CONNECTIONS).`);
   }
+  const account = toolkit === undefined || toolkit.no_auth ? null : (connectionOf(session, toolkit, state)?.id ?? null);
+  const permission = permissionFor(session.experimental_settings, tool.slug, account);
+  if (!permission.run) return fail(permission.error);
   const missing = tool.input.required.filter((p) => args[p] === undefined);
   if (missing.length > 0) return fail(`Missing required parameter(s): ${missing.join(', ')}`);
   for (const [name, value] of Object.entries(args)) {
@@ -68,7 +73,6 @@ export function runAppTool(tool: CatalogTool, args: Record<string, unknown>, ses
     if (spec !== undefined && !typeMatches(spec.type, value)) return fail(`Parameter '${name}' must be of type ${spec.type}`);
   }
   const digest = createHash('sha256').update(`${tool.slug}\n${stableJson(args)}`).digest('hex');
-  const account = toolkit === undefined || toolkit.no_auth ? null : (connectionOf(session, toolkit, state)?.id ?? null);
   return {
     data: {
       successful: true,

@@ -73,14 +73,17 @@ export interface RouteMatch {
   params: { session_id?: string; mount_id?: string; nanoid?: string };
 }
 
-/** The route for a path, or `undefined`; `methodMismatch` when the path exists for another method. Throws on a malformed escape. */
-export function matchRoute(method: string, path: string): RouteMatch | { methodMismatch: true } | undefined {
-  let mismatch = false;
+/**
+ * The route for a path, or `undefined`; when the path exists only for other methods, those methods
+ * (for the 405's `Allow`, which RFC 9110 §15.5.6 requires). Throws on a malformed escape.
+ */
+export function matchRoute(method: string, path: string): RouteMatch | { allowed: ApiMethod[] } | undefined {
+  const allowed: ApiMethod[] = [];
   for (const r of routes) {
     const m = r.pattern.exec(path);
     if (m === null) continue;
     if (r.method !== method) {
-      mismatch = true;
+      if (!allowed.includes(r.method)) allowed.push(r.method);
       continue;
     }
     const params: RouteMatch['params'] = {};
@@ -89,5 +92,5 @@ export function matchRoute(method: string, path: string): RouteMatch | { methodM
     }
     return { route: r, params };
   }
-  return mismatch ? { methodMismatch: true } : undefined;
+  return allowed.length > 0 ? { allowed } : undefined;
 }

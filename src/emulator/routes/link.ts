@@ -50,9 +50,19 @@ export function createLinkFor(
   state.store.addConnection(connection);
   return {
     link_token: connection.link_token,
-    redirect_url: `${state.baseUrl}/_emulator/link/${connection.link_token}`,
+    redirect_url: linkUrl(session, connection.link_token, state),
     connected_account_id: connection.id,
   };
+}
+
+/**
+ * The hosted connect page: the emulator's own, or `<experimental.link_url_overwrite>/link/<token>`
+ * (api facts §3.6), the application's page that hands the user on. The emulator cannot follow the
+ * application's page; `POST /_emulator/connections/{id}/approve` completes such a link.
+ */
+function linkUrl(session: SessionRecord, token: string, state: EmulatorState): string {
+  const overwrite = session.experimental_settings?.link_url_overwrite;
+  return overwrite === undefined ? `${state.baseUrl}/_emulator/link/${token}` : `${overwrite.replace(/\/+$/, '')}/link/${token}`;
 }
 
 interface LinkBody {

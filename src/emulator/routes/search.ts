@@ -8,18 +8,35 @@ import type { ApiHandler, EmulatorState } from '../context.js';
 import { requireSession } from '../context.js';
 import { connectionOf, isConnected } from '../connections.js';
 import type { ApiVersion } from '../../wire/json.js';
+import type { CatalogTool } from '../../catalog/types.js';
+import { customCatalogTools, customEcho } from '../custom-tools.js';
 import { inputSchemaOf } from '../meta-tools.js';
 import type { SessionRecord } from '../store.js';
 import { primaryAndRelated, rankTools } from '../tool-search.js';
 
-export function searchBody(queries: ReadonlyArray<{ use_case: string }>, session: SessionRecord, state: EmulatorState, version: ApiVersion = '3'): Record<string, unknown> {
+/**
+ * The answer to `queries`. Custom tools are searched too: those the session was created with, and
+ * `inline` ones (the `experimental` block a v3.1 client sends with its search), which win over a
+ * stored one of the same final slug.
+ */
+export function searchBody(
+  queries: ReadonlyArray<{ use_case: string }>,
+  session: SessionRecord,
+  state: EmulatorState,
+  version: ApiVersion = '3',
+  inline?: Record<string, unknown>,
+): Record<string, unknown> {
+  const custom = new Map<string, CatalogTool>();
+  for (const t of customCatalogTools(session.experimental)) custom.set(t.slug, t);
+  for (const t of customCatalogTools(inline === undefined ? undefined : customEcho(inline, state))) custom.set(t.slug, t);
   const toolkits = new Set<string>();
   const schemas: Record<string, unknown> = {};
   let failed = 0;
   const results = queries.map((q, n) => {
-    const { primary, related } = primaryAndRelated(rankTools(q.use_case, session, state));
+    const { primary, related } = primaryAndRelated(rankTools(q.use_case, session, state, [...custom.values()]));
     if (primary.length === 0) failed += 1;
-    const kits = [...new Set([...primary, ...related].map((t) => t.toolkit))];
+    // A standalone custom tool belongs to no toolkit.
+    const kits = [...new Set([...primary, ...related].map((t) => t.toolkit))].filter((k) => k !== '');
     for (const k of kits) toolkits.add(k);
     for (const t of [...primary, ...related]) {
       schemas[t.slug] = { toolkit: t.toolkit, tool_slug: t.slug, description: t.description ?? t.name, hasFullSchema: true, input_schema: inputSchemaOf(t) };
@@ -57,12 +74,14 @@ export function searchBody(queries: ReadonlyArray<{ use_case: string }>, session
 /** One toolkit's connection in search results; v3.1 adds the account's sharing model and the accounts. */
 function connectionStatus(slug: string, session: SessionRecord, state: EmulatorState, version: ApiVersion): Record<string, unknown> {
   const tk = state.catalog.toolkit(slug);
-  const active = tk !== undefined && isConnected(session, tk, state);
+  // Not in the catalogue: a custom toolkit, which needs no authentication (api facts §3.6).
+  const noAuth = tk === undefined || tk.no_auth;
+  const active = noAuth || isConnected(session, tk, state);
   const out: Record<string, unknown> = {
     toolkit: slug,
     description: tk?.name ?? slug,
     has_active_connection: active,
-    status_message: tk?.no_auth === true ? 'No authentication needed' : active ? 'Connected' : 'Not connected: use COMPOSIO_MANAGE_CONNECTIONS',
+    status_message: noAuth ? 'No authentication needed' : active ? 'Connected' : 'Not connected: use COMPOSIO_MANAGE_CONNECTIONS',
   };
   const account = tk === undefined || tk.no_auth ? null : connectionOf(session, tk, state);
   if (version === '3.1' && active && account !== null) {
@@ -74,6 +93,6 @@ function connectionStatus(slug: string, session: SessionRecord, state: EmulatorS
 
 export const search: ApiHandler = (req, state) => {
   const session = requireSession(req, state);
-  const body = req.body as { queries: Array<{ use_case: string }> };
-  return { status: 200, body: searchBody(body.queries, session, state, req.version) };
+  const body = req.body as { queries: Array<{ use_case: string }>; experimental?: Record<string, unknown> };
+  return { status: 200, body: searchBody(body.queries, session, state, req.version, body.experimental) };
 };

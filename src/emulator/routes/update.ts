@@ -5,15 +5,20 @@
  * `manage_connections` and `workbench` change field by field (`callback_url: null` clears only
  * that field); `config_version` is bumped and the replaced version kept for config_history. A
  * stale `expected_config_version` is 409 and changes nothing. `user_id` and custom tools cannot be
- * patched: the closed schema refuses them (400). `experimental` keys are accepted and not stored.
+ * patched: the closed schema refuses them (400). `experimental` settings change key by key (`null`
+ * removes one; `experimental: null` all of them); the create-time `experimental` answer stays.
  */
+import type { ApiVersion } from '../../wire/json.js';
 import type { UpdateSessionRequest } from '../../wire/request.js';
 import type { ApiHandler, EmulatorState } from '../context.js';
 import { requireSession } from '../context.js';
 import { accountLists, manageConnections, multiAccount, tagFilter, toolFilters, toolkitFilter, workbench, type EffectiveConfig } from '../effective.js';
 import { ServiceError } from '../errors.js';
+import { experimentalSettings } from '../experimental-settings.js';
 import { sessionBody, toolRouterTools } from '../session-view.js';
-import { checkPreloadAll, checkSlugs } from '../slugs.js';
+import { checkPinnedAccounts } from '../account-pins.js';
+import { checkConfigRules } from '../config-rules.js';
+import { checkSlugs } from '../slugs.js';
 import type { SessionRecord } from '../store.js';
 
 /** The stored config after a PATCH body (already schema-valid). Pure. */
@@ -48,7 +53,7 @@ export function patchedConfig(current: EffectiveConfig, patch: UpdateSessionRequ
  * then the new config, its tools, the bumped version and the archived old one. Nothing changes
  * unless all checks pass. Also used by the admin surface to change a session out of band.
  */
-export function applyUpdate(s: SessionRecord, patch: UpdateSessionRequest, state: EmulatorState): void {
+export function applyUpdate(s: SessionRecord, patch: UpdateSessionRequest, state: EmulatorState, version: ApiVersion = '3.1'): void {
   const expected = patch.expected_config_version;
   if (expected !== undefined && expected !== s.config_version) {
     throw new ServiceError(
@@ -62,11 +67,19 @@ export function applyUpdate(s: SessionRecord, patch: UpdateSessionRequest, state
   }
   checkSlugs({ ...patch, toolkits: patch.toolkits ?? undefined, preload: patch.preload ?? undefined }, state);
   const config = patchedConfig(s.config, patch);
-  checkPreloadAll(config);
+  // Only the pins the PATCH sends: those it keeps were checked when they were set (or were put
+  // there by the admin API's drift injection, which a PATCH of other keys must not trip over).
+  if (patch.connected_accounts !== undefined && patch.connected_accounts !== null) checkPinnedAccounts(config, s.tenant, state.store, version);
+  checkConfigRules(config, state.catalog);
   const now = new Date().toISOString();
   s.history.push({ version: s.config_version, archived_at: now, config: s.config, tool_router_tools: s.tool_router_tools });
   s.config = config;
   s.tool_router_tools = toolRouterTools(config, state.catalog);
+  if (Object.prototype.hasOwnProperty.call(patch, 'experimental')) {
+    const settings = experimentalSettings(s.experimental_settings, patch.experimental ?? null);
+    if (settings === undefined) delete s.experimental_settings;
+    else s.experimental_settings = settings;
+  }
   s.config_version += 1;
   s.updated_at = now;
   state.store.changed();
@@ -74,6 +87,6 @@ export function applyUpdate(s: SessionRecord, patch: UpdateSessionRequest, state
 
 export const updateSession: ApiHandler = (req, state) => {
   const s = requireSession(req, state);
-  applyUpdate(s, req.body as UpdateSessionRequest, state);
+  applyUpdate(s, req.body as UpdateSessionRequest, state, req.version);
   return { status: 200, body: sessionBody(s, state, req.version) };
 };

@@ -1,0 +1,53 @@
+/**
+ * `POST /_emulator/connected_accounts`: a connected account of a user, made without a session or a
+ * link flow, with an id of the caller's choosing. Pinned accounts are checked (`account-pins.ts`),
+ * so a manifest or a test that pins a fixed id (`ca_...`) needs the account to exist first, as it
+ * would on the service. The account belongs to the project of the `x-api-key` presented (a key is
+ * required: accounts, like sessions, are per project).
+ *
+ *   body {user_id, toolkit, id?: "ca_...", status?: "ACTIVE" (default) | "INITIATED"}
+ *   201 {connected_account_id, toolkit, user_id, status}; 409 when the id is taken
+ */
+import { httpError } from '../errors.js';
+import { newId, type ConnectionRecord } from '../store.js';
+import { isPlainObject } from '../../util/plain-object.js';
+import { jsonBody, type AdminAnswer, type AdminRequest } from './admin-sessions.js';
+
+const ACCOUNT_ID = /^ca_[A-Za-z0-9_-]{1,128}$/;
+
+export async function adminAccounts(a: AdminRequest): Promise<AdminAnswer | undefined> {
+  const [head, id] = a.parts;
+  if (head !== 'connected_accounts' || id !== undefined || a.method !== 'POST') return undefined;
+  const { state } = a;
+  const raw = a.req.headers['x-api-key'];
+  const tenant = state.keys.tenantFor(Array.isArray(raw) ? raw[0] : raw);
+  if (tenant === undefined) throw httpError(401, 'A connected account belongs to a project: send one of the emulator\'s API keys in x-api-key');
+  const body = await jsonBody(a);
+  if (!isPlainObject(body)) throw httpError(400, 'The body must be an object {user_id, toolkit, id?, status?}');
+  await state.ready();
+  const userId = body['user_id'];
+  if (typeof userId !== 'string' || userId === '') throw httpError(400, 'user_id must be a non-empty string');
+  const toolkit = typeof body['toolkit'] === 'string' ? state.catalog.toolkit(body['toolkit']) : undefined;
+  if (toolkit === undefined) throw httpError(400, 'toolkit must name a toolkit of the catalogue');
+  const status = body['status'] ?? 'ACTIVE';
+  if (status !== 'ACTIVE' && status !== 'INITIATED') throw httpError(400, "status must be 'ACTIVE' or 'INITIATED'");
+  const wanted = body['id'];
+  if (wanted !== undefined && (typeof wanted !== 'string' || !ACCOUNT_ID.test(wanted))) throw httpError(400, 'id must look like ca_... (letters, digits, _ and -)');
+  if (typeof wanted === 'string' && state.store.connections.has(wanted)) throw httpError(409, `Connected account '${wanted}' exists already`);
+  const connection: ConnectionRecord = {
+    id: typeof wanted === 'string' ? wanted : newId('ca_'),
+    tenant,
+    user_id: userId,
+    toolkit: toolkit.slug,
+    status,
+    created_at: new Date().toISOString(),
+    link_token: newId('lt_', 12),
+    auth_config: {
+      id: `ac_managed_${toolkit.slug.replace(/[^A-Za-z0-9_-]/g, '')}`,
+      auth_scheme: toolkit.composio_managed_auth_schemes[0] ?? toolkit.auth_schemes[0] ?? 'OAUTH2',
+      is_composio_managed: toolkit.composio_managed_auth_schemes.length > 0,
+    },
+  };
+  state.store.addConnection(connection);
+  return { status: 201, body: { connected_account_id: connection.id, toolkit: connection.toolkit, user_id: connection.user_id, status: connection.status } };
+}
