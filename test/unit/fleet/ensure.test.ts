@@ -169,6 +169,23 @@ describe.each(backends)('ensure on the $name state', (backend) => {
     expect(one.fleet.map((r: { user_id: string; version: number }) => [r.user_id, r.version])).toStrictEqual([['u3', 1]]);
   });
 
+  test('state pull carries the publication (never the secret) and state push puts it in another state', async () => {
+    await apply();
+    const pulled = await runCli(['state', 'pull', '--state', state.url], { cwd: dir, env: state.env });
+    expect(pulled.exitCode, pulled.stderr).toBe(0);
+    expect(pulled.stdout).not.toContain('hook-secret-1');
+    const doc = JSON.parse(pulled.stdout) as { version: number; published: Array<{ name: string; version: number; templates: unknown }> };
+    expect([doc.version, doc.published.map((p) => [p.name, p.version, p.templates])]).toStrictEqual([
+      3,
+      [['support-agent', 1, [{ pointer: '/manage_connections/callback_url', parts: ['https://hooks.example.com/cb?token=', { variable: 'HOOK_TOKEN' }] }]]],
+    ]);
+    writeFileSync(join(dir, 'pulled.json'), pulled.stdout);
+    const pushed = await runCli(['state', 'push', 'pulled.json', '--state', 'copy.json'], { cwd: dir, env: state.env });
+    expect(pushed.exitCode, pushed.stderr).toBe(0);
+    const copy = await stateBackend(join(dir, 'copy.json'), dir).load();
+    expect([...(copy.published?.keys() ?? [])]).toStrictEqual(['support-agent']);
+  });
+
   test('the state is bound to the key apply used: another project\'s key is refused at open', async () => {
     await apply();
     await expect(open({ apiKey: 'key-of-project-b' })).rejects.toBeInstanceOf(UsageError);
