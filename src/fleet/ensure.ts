@@ -95,7 +95,8 @@ async function ensureOnce(s: EnsureSettings, creates: Semaphore, name: string, u
     if (claim?.state === 'unknown' || (claim?.state === 'sent' && claim.expired)) {
       throw new OutcomeUnknownError(name, userId, claim.since, claim.reason ?? 'the caller that sent it ended before it recorded the answer: killed, or it lost the state');
     }
-    if (claim === undefined || (claim.state === 'claimed' && claim.expired)) {
+    const free = claim === undefined || (claim.state === 'claimed' && claim.expired);
+    if (free) {
       const created = await creates.run(async () => {
         const id = randomUUID();
         const { claimed, publication } = await s.store.claim(name, userId, id, s.claimLeaseMs);
@@ -103,10 +104,12 @@ async function ensureOnce(s: EnsureSettings, creates: Semaphore, name: string, u
         return claimed ? createUnderClaim(s, publication, userId, id) : undefined;
       });
       if (created !== undefined) return created;
-      continue; // another caller won the claim, or took it over from this one: look again at once
     }
+    // Another caller holds the claim (or won it, or took it over from this one just now): wait for
+    // it, within the deadline, whatever happened, so no sequence of rows can keep this loop busy.
     const waited = Date.now() - started;
     if (waited >= s.waitMs) throw new EnsureTimeoutError(name, userId, waited);
+    if (free) continue; // lost the race for it: look again at once
     await sleep(Math.min(look * (0.5 + Math.random()), s.waitMs - waited));
     look = Math.min(look * 2, STEADY_LOOK_MS);
   }
