@@ -94,6 +94,25 @@ export function maskConfig(expected: ExpectedConfig, config: unknown, at: Sensit
 }
 
 /**
+ * A config with each declared sensitive field in its stored form (mask and digest of the value the
+ * service holds there): two such configs compare equal where the values are equal, and differ
+ * where a secret changed, without either value being kept. Other fields are as they are (mask
+ * them before showing).
+ */
+export function digestSensitive(expected: ExpectedConfig, config: unknown, at: SensitiveAt): unknown {
+  let out = config;
+  for (const [path, origin] of expected.origins) {
+    if (!origin.declared) continue;
+    const labels = at(origin.pointer);
+    if (labels === undefined) continue;
+    const segments = splitPointer(path);
+    const held = valueAtSegments(config, segments);
+    out = replaceAt(out, segments, typeof held === 'string' ? storedForm(held, labels) : sensitiveMark(labels));
+  }
+  return out;
+}
+
+/**
  * For a declared sensitive field (by manifest pointer) and the value the service holds there,
  * the text to show instead of the whole mask (the literal parts as they are, each variable's value
  * as its mask), or undefined to mask it whole.
