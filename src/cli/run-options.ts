@@ -11,7 +11,7 @@ import type { CommandEnv } from './command.js';
 import { integerOption } from './integer-option.js';
 import { sortDiagnostics, tally } from '../diagnostics/diagnostic.js';
 import type { ProjectRunOptions } from '../validate/project-checks.js';
-import { addConnectionOptions, API_VERSION_ENV, type ConnectionOptions } from './connection.js';
+import { addConnectionOptions, API_VERSION_ENV, apiVersionOf, type ConnectionOptions } from './connection.js';
 import { addProjectOptions, checkCatalog, envFilesOf, loadProjectForRun, runPaths, type LoadedProject, type ProjectFlags } from './project-config.js';
 import { exitCodeForDiagnostics } from './exit-codes.js';
 import { emitReport, formatOption } from './output.js';
@@ -149,6 +149,7 @@ export async function runInputs(flags: RunFlags, env: CommandEnv, state: StateBa
     readStdin: () => readStreamBounded(io.stdin),
     ...(project.envFiles !== undefined ? { envFiles: project.envFiles } : {}),
     project: project.options,
+    apiVersion: apiVersionOf(flags, io.env),
     state,
     ...(guarded?.service !== undefined ? { service: guarded.service } : {}),
     ...(guarded !== undefined ? { guard: guarded.guard } : {}),

@@ -9,11 +9,11 @@ import { atDocument } from '../manifest/at-document.js';
 import type { ManifestDocument } from '../manifest/types.js';
 import { hasSession, type StateEntry } from '../state/entry.js';
 import type { StateView } from '../state/store.js';
-import type { Json } from '../wire/json.js';
+import type { ApiVersion, Json } from '../wire/json.js';
 import type { UpdateSessionRequest } from '../wire/request.js';
 import type { Session } from '../wire/session.js';
 import { fieldChanges, locateChanges, type FieldChange } from './field-changes.js';
-import { patchBody, unpatchable } from './patch-body.js';
+import { NOT_PATCHABLE, patchBody, unpatchable } from './patch-body.js';
 import { prunable, type PruneScope } from './prune.js';
 
 /**
@@ -37,6 +37,7 @@ export type PlanReason =
   | 'drifted'
   | 'user-changed'
   | 'custom-tools-changed'
+  | 'not-patchable'
   | 'up-to-date'
   | 'unreadable';
 
@@ -65,6 +66,8 @@ export interface PlanItem {
   patch?: UpdateSessionRequest;
   /** `replace`: the session to delete once the new one is recorded, and the entry it is recorded under. */
   replaces?: StateEntry;
+  /** `replace` for `not-patchable`: the fields that changed which the API version's PATCH cannot carry, and that version. */
+  unpatchable?: { fields: string[]; apiVersion: ApiVersion };
   /** Sessions an earlier replace left to delete (its delete failed or was interrupted). */
   cleanup: string[];
   /** A create whose outcome is unknown stands in the way: nothing is sent for this manifest. */
@@ -106,6 +109,8 @@ export interface PlanOptions {
   countPrunable?: PruneScope;
   /** Create again where a create's outcome is unknown (the user checked that no session exists). */
   recreateUnknown?: boolean;
+  /** The API version apply will speak: what its PATCH accepts decides update or replace. Default 3. */
+  apiVersion?: ApiVersion;
 }
 
 /** The actions for validated manifests against the state. Pure: no network, no file access. */
@@ -204,18 +209,21 @@ function planItem(doc: ManifestDocument, state: Pick<StateView, 'get' | 'list'>,
   const changes = before === null ? [] : fieldChanges(before as Json, stored);
   // Written differently, asking for the same: nothing to send (an exported manifest, a default spelled out).
   if (before !== null && (changes.length === 0 || sameEffect(before, stored))) return base;
-  const fixed = before === null ? undefined : firstUnpatchable(before, stored);
-  if (fixed !== undefined) return { ...base, action: 'replace', reason: 'custom-tools-changed', replaces: recorded, changes };
-  // An adopted session, or state written before bodies were recorded: every declared field is sent.
+  const version = options.apiVersion ?? '3';
+  const fixed = before === null ? [] : changedUnpatchable(before, stored, version);
+  if (fixed.some((f) => NOT_PATCHABLE.includes(f))) return { ...base, action: 'replace', reason: 'custom-tools-changed', replaces: recorded, changes };
+  // A field this version's PATCH refuses (400): only a new session can carry it.
+  if (fixed.length > 0) return { ...base, action: 'replace', reason: 'not-patchable', replaces: recorded, changes, unpatchable: { fields: fixed, apiVersion: version } };
+  // An adopted session, or state written before bodies were recorded: every declared field PATCH accepts is sent.
   if (before === null && recorded.body_hash === base.body_hash) return base;
-  return { ...base, action: 'update', reason: 'config-changed', changes, patch: patchBody(before, stored, body as unknown as { [key: string]: Json }) };
+  return { ...base, action: 'update', reason: 'config-changed', changes, patch: patchBody(before, stored, body as unknown as { [key: string]: Json }, version) };
 }
 
-/** The first field PATCH cannot change that differs between the two bodies. */
-function firstUnpatchable(before: { [key: string]: Json }, after: { [key: string]: Json }): string | undefined {
-  const was = unpatchable(before);
-  const now = unpatchable(after);
-  return [...now.keys()].find((k) => k !== 'user_id' && was.get(k) !== now.get(k));
+/** The fields a `version` PATCH cannot change that differ between the two bodies (a field dropped counts), sorted. */
+function changedUnpatchable(before: { [key: string]: Json }, after: { [key: string]: Json }, version: ApiVersion): string[] {
+  const was = unpatchable(before, version);
+  const now = unpatchable(after, version);
+  return [...new Set([...was.keys(), ...now.keys()])].filter((k) => k !== 'user_id' && (was.get(k) ?? 'null') !== (now.get(k) ?? 'null')).sort();
 }
 
 /**

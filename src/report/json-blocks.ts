@@ -40,6 +40,7 @@ export function jsonBlocks<D>(report: Report, ctx: ReportContext, diagnostic: (d
         })),
         patch: i.patch ?? null,
         replaces: i.replaces === undefined ? null : { user_id: i.replaces.user_id, session_id: i.replaces.session_id },
+        ...(i.unpatchable !== undefined ? { unpatchable: { fields: i.unpatchable.fields, api_version: i.unpatchable.apiVersion } } : {}),
         cleanup: i.cleanup,
         body_hash: i.body_hash,
         body: i.body,

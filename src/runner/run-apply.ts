@@ -92,7 +92,7 @@ async function applyInputs(paths: readonly string[], inputs: ValidatedManifests,
     try {
       const limiter = options.rateLimitPerMinute === undefined ? undefined : new RateLimiter(options.rateLimitPerMinute);
       if (refresh) {
-        plan = await refreshPlan(plan, { getSession: (id) => api.getSession(id), concurrency: options.concurrency ?? 4, strict: options.strict === true, ...(limiter ? { limiter } : {}) });
+        plan = await refreshPlan(plan, { getSession: (id) => api.getSession(id), concurrency: options.concurrency ?? 4, strict: options.strict === true, ...(options.apiVersion !== undefined ? { apiVersion: options.apiVersion } : {}), ...(limiter ? { limiter } : {}) });
         checkMassMissing(plan, { ...options.missing, service: describeService(options.service?.service ?? 'the service') });
       }
       const binding = bindingState(state, options);

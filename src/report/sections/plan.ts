@@ -32,6 +32,10 @@ function why(item: PlanItem): string {
       return `user_id changed from ${JSON.stringify(item.replaces?.user_id)}: PATCH cannot change a session's user, so a new session replaces ${item.replaces?.session_id ?? 'the old one'}, which is then deleted`;
     case 'custom-tools-changed':
       return `custom tools changed: PATCH cannot change them, so a new session replaces ${item.replaces?.session_id ?? 'the old one'}, which is then deleted`;
+    case 'not-patchable': {
+      const fields = item.unpatchable?.fields ?? [];
+      return `${fields.join(', ')} changed: the v${item.unpatchable?.apiVersion ?? '3'} PATCH cannot change ${fields.length === 1 ? 'it' : 'them'}, so a new session replaces ${item.replaces?.session_id ?? 'the old one'}, which is then deleted`;
+    }
     case 'unreadable':
       return `${session ?? 'the recorded session'} could not be read: whether it still exists and matches is unknown, so nothing is planned for it`;
     default:
