@@ -24,6 +24,11 @@ export interface Report extends ReportBase {
 export interface ReportContext {
   /** Paths are shown relative to this folder, with forward slashes. */
   cwd: string;
+  /**
+   * The repository's root, when the run is in one: GitHub annotations and SARIF name files
+   * relative to it (what the checks API and code scanning resolve), whatever the working directory.
+   */
+  root?: string;
   color: boolean;
   toolVersion: string;
   /** Source text per file (as in `Diagnostic.file`), for code frames. */
