@@ -49,6 +49,7 @@ export const catalogue = {
   'yaml/empty': { severity: 'warning', description: 'A file or document holds no manifest (empty, or comments only).' },
 
   'env/unset-variable': { severity: 'error', description: 'A `${VAR}` refers to an environment variable that is not set and has no `:-default`.' },
+  'env/placeholder': { severity: 'info', description: 'With `validate --unset-variables placeholder` (pull requests without the pipeline\'s secrets): a `${VAR}` that is not set stands for an unknown value; the checks of that value are skipped, every other check runs.' },
   'env/too-large': { severity: 'error', description: 'Expanding `${VAR}` makes a value longer than 64 Ki characters, or a document larger than the file size limit; the value is left as written.' },
   'env/bad-reference': { severity: 'error', description: 'A `${` is not a well-formed `${NAME}` or `${NAME:-default}` reference (write `$${` for a literal).' },
 

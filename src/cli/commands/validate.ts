@@ -19,6 +19,7 @@ interface ValidateOptions extends ProjectFlags {
   fastPath?: boolean;
   catalog?: string;
   sensitive?: string[];
+  unsetVariables?: 'error' | 'placeholder';
 }
 
 const parseJobs = integerOption(1, 64, 'a whole number of threads from 1 to 64');
@@ -44,6 +45,11 @@ export const registerValidate: RegisterCommand = (program, env) => {
     .addOption(
       new Option('--jobs <n>', 'threads for big runs, the main one included (default: every core, at most 4, from 5,000 files on); results never depend on it').argParser(parseJobs),
     )
+    .addOption(
+      new Option('--unset-variables <mode>', 'a ${VAR} that is not set: an error, or a placeholder whose value goes unchecked while every other check runs (pull requests from forks get no secrets)')
+        .choices(['error', 'placeholder'])
+        .default('error'),
+    )
     .option('--no-fast-path', 'read every file with positions, as files with findings are; slower on big runs, same results')
     .addOption(new Option('--catalog <file>', 'check toolkit and tool slugs against this catalogue (JSON, as `emulator --catalog` takes) instead of the bundled one'));
   addProjectOptions(cmd)
@@ -56,6 +62,7 @@ export const registerValidate: RegisterCommand = (program, env) => {
         "  sessionctl validate 'teams/**/session.yaml'         # a glob, matched by sessionctl itself",
         '  cat support.yaml | sessionctl validate -            # standard input',
         '  sessionctl validate manifests/ --env-file .env.ci   # ${VAR} values from a file',
+        '  sessionctl validate manifests/ --unset-variables placeholder   # a pull request without the secrets',
         '  sessionctl validate manifests/ --format sarif=results.sarif --format human',
         '  sessionctl validate                                 # the paths of sessionctl.yaml',
         '',
@@ -96,6 +103,7 @@ export const registerValidate: RegisterCommand = (program, env) => {
         ...(options.fastPath === false ? { fastPath: false } : {}),
         project: projectRunOptions(config, catalog !== undefined ? { catalog } : {}),
         sensitive: declaredSensitive(options, config.sensitive),
+        ...(options.unsetVariables === 'placeholder' ? { unsetVariables: 'placeholder' as const } : {}),
       });
       for (const secret of run.secrets) env.redactor.add(secret);
       // The report masks them already; the rest of the run's output (and GitHub's log) must too.
