@@ -100,6 +100,15 @@ export interface Plan {
   diagnostics: Diagnostic[];
   /** Recorded sessions of manifests gone from these paths that `--prune` would delete, when it was not given. */
   prunable: number;
+  /** Those sessions, by name (the count alone leaves a reader to guess which). */
+  orphans?: Orphan[];
+}
+
+/** A recorded session whose manifest is gone from the run's paths, left as it is without `--prune`. */
+export interface Orphan {
+  name: string;
+  user_id: string;
+  session_id: string;
 }
 
 export interface PlanOptions {
@@ -126,7 +135,7 @@ export function buildPlan(documents: readonly ManifestDocument[], state: Pick<St
   const gone = candidates.filter((e) => !staying.has(e.session_id));
   if (options.prune !== undefined) for (const e of candidates.filter((c) => staying.has(c.session_id))) diagnostics.push(sharedSession(e, state.list()));
   const deletions = deletionsOf(gone, 'manifest-removed');
-  return { items, deletions: options.prune === undefined ? [] : deletions, manifestsHash: manifestsHash(items), stateHash: state.hashAtLoad, diagnostics, prunable: options.prune === undefined ? deletions.length : 0 };
+  return { items, deletions: options.prune === undefined ? [] : deletions, manifestsHash: manifestsHash(items), stateHash: state.hashAtLoad, diagnostics, prunable: options.prune === undefined ? deletions.length : 0, orphans: options.prune === undefined ? deletions.map(({ name, user_id, session_id }) => ({ name, user_id, session_id })) : [] };
 }
 
 function sharedSession(entry: StateEntry, entries: readonly StateEntry[]): Diagnostic {

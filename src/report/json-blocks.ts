@@ -48,6 +48,7 @@ export function jsonBlocks<D>(report: Report, ctx: ReportContext, diagnostic: (d
       })),
       deletions: report.plan.deletions.map((d) => ({ name: d.name, user_id: d.user_id, session_id: d.session_id, file: d.file, reason: d.reason })),
       prunable: report.plan.prunable,
+      ...(report.plan.orphans !== undefined && report.plan.orphans.length > 0 ? { orphans: report.plan.orphans } : {}),
     };
   }
   if (report.applied !== undefined) {
@@ -66,6 +67,7 @@ export function jsonBlocks<D>(report: Report, ctx: ReportContext, diagnostic: (d
         drifted: i.drifted,
         diagnostics: i.diagnostics.map(diagnostic),
       })),
+      ...(report.applied.orphans !== undefined && report.applied.orphans.length > 0 ? { orphans: report.applied.orphans } : {}),
     };
   }
   if (report.drift !== undefined) {

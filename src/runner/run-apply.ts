@@ -87,7 +87,7 @@ async function applyInputs(paths: readonly string[], inputs: ValidatedManifests,
     const refresh = options.refresh !== false && plan.items.some(refreshable);
     // Nothing to send and nothing to read: no connection, so no key is needed.
     const mask = (text: string): string => inputs.masker.text(text);
-    if (!refresh && !needsService(plan)) return finish(inputs, await applyPlan(plan, { ...applyOptions(options, undefined), mask, api: noApi, state }));
+    if (!refresh && !needsService(plan)) return finish(inputs, await applyPlan(plan, { ...applyOptions(options, undefined), mask, api: noApi, state }), plan);
     const api = await options.connect();
     try {
       const limiter = options.rateLimitPerMinute === undefined ? undefined : new RateLimiter(options.rateLimitPerMinute);
@@ -102,7 +102,7 @@ async function applyInputs(paths: readonly string[], inputs: ValidatedManifests,
       const result = await applyPlan(plan, { ...applyOptions(options, limiter), mask, api, state: binding ?? state });
       // Interrupted, and the wait is over: the requests still in flight are given up, not waited for.
       if (result.interrupted !== undefined) await api.close({ abort: true });
-      return finish(inputs, result);
+      return finish(inputs, result, plan);
     } finally {
       await api.close();
     }
@@ -135,9 +135,9 @@ function applyOptions(options: ApplyRunOptions, limiter: RateLimiter | undefined
   };
 }
 
-function finish(inputs: Parameters<typeof outcomeOf>[1], result: ApplyResult): ApplyRun {
+function finish(inputs: Parameters<typeof outcomeOf>[1], result: ApplyResult, plan: Plan): ApplyRun {
   const out: ApplyRun = outcomeOf('apply', inputs, result.diagnostics);
-  out.report.applied = { items: result.items, tally: result.tally };
+  out.report.applied = { items: result.items, tally: result.tally, ...(plan.orphans !== undefined && plan.orphans.length > 0 ? { orphans: plan.orphans } : {}) };
   out.result = result;
   return out;
 }

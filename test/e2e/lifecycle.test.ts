@@ -149,7 +149,14 @@ describe.each(['3', '3.1'] as const)('the session lifecycle on API v%s', (versio
     const gone = idOf('agent-c');
     rmSync(join(dir, 'm', 'c.yaml'));
     const quiet = await run('plan', 'm');
-    expect(quiet.stdout).toContain('1 recorded session has no manifest in these paths any more; --prune deletes it');
+    expect(quiet.stdout).toContain(`1 recorded session has no manifest in these paths any more; --prune deletes it:\n  agent-c  user carol  ${gone}\n`);
+    // apply without --prune names them too, in its report and its JSON.
+    const kept = await run('apply', 'm');
+    expect(kept.exitCode, kept.stdout).toBe(0);
+    expect(kept.stdout).toContain(`\n1 recorded session has no manifest in these paths any more; --prune deletes it:\n  agent-c  user carol  ${gone}\n`);
+    const keptJson = await run('apply', 'm', '--format', 'json');
+    expect((json(keptJson)['applied'] as Json)['orphans']).toStrictEqual([{ name: 'agent-c', user_id: 'carol', session_id: gone }]);
+    expect((json(await run('plan', 'm', '--format', 'json'))['plan'] as Json)['orphans']).toStrictEqual([{ name: 'agent-c', user_id: 'carol', session_id: gone }]);
     const plan = await run('plan', 'm', '--prune', '--format', 'json');
     expect((json(plan)['plan'] as { deletions: Array<{ name: string; session_id: string }> }).deletions.map((d) => [d.name, d.session_id])).toEqual([['agent-c', gone]]);
     const apply = await run('apply', 'm', '--prune', '--format', 'json');

@@ -1,4 +1,4 @@
-import { countActions, formatCounts, type Deletion, type PlanItem } from '../../plan/plan.js';
+import { countActions, formatCounts, type Deletion, type Orphan, type PlanItem } from '../../plan/plan.js';
 import { describeChange, type FieldChange } from '../../plan/field-changes.js';
 import type { Style } from '../ansi.js';
 import { displayPath } from '../paths.js';
@@ -83,8 +83,14 @@ export function planSection(report: Report, ctx: ReportContext, style: Style): s
     for (const item of block.items) lines.push(...itemLines(item, width, ctx, style));
     for (const d of block.deletions) lines.push(...deletionLines(d, width, ctx, style));
   }
-  if (block.prunable > 0) {
-    lines.push('', style.dim(`${plural(block.prunable, 'recorded session')} ${block.prunable === 1 ? 'has' : 'have'} no manifest in these paths any more; --prune deletes ${block.prunable === 1 ? 'it' : 'them'}`));
-  }
+  if (block.prunable > 0) lines.push('', ...orphanLines(block.prunable, block.orphans ?? [], style));
   return lines.join('\n');
+}
+
+/** The recorded sessions whose manifests are gone from the run's paths, counted and named (plan, apply). */
+export function orphanLines(count: number, orphans: readonly Orphan[], style: Style): string[] {
+  const lines = [style.dim(`${plural(count, 'recorded session')} ${count === 1 ? 'has' : 'have'} no manifest in these paths any more; --prune deletes ${count === 1 ? 'it' : 'them'}${orphans.length > 0 ? ':' : ''}`)];
+  const width = Math.max(0, ...orphans.map((o) => safeInline(o.name).length));
+  for (const o of orphans) lines.push(style.dim(`  ${safeInline(o.name).padEnd(width)}  user ${safeInline(o.user_id)}  ${safeInline(o.session_id)}`));
+  return lines;
 }
