@@ -65,7 +65,8 @@ function itemLines(item: PlanItem, width: number, ctx: ReportContext, style: Sty
 
 function deletionLines(d: Deletion, width: number, ctx: ReportContext, style: Style): string[] {
   const from = d.file === null ? '' : `, ${displayPath(d.file, ctx.cwd)}`;
-  const why = d.reason === 'destroy' ? 'deleted by destroy' : 'its manifest is gone from these paths (--prune)';
+  // A destroy's plan is shown only by `destroy --dry-run`: nothing is deleted yet.
+  const why = d.reason === 'destroy' ? 'would be deleted by destroy' : 'its manifest is gone from these paths (--prune)';
   const also = d.also.map((e) => `; also recorded for ${safeInline(e.name)} (user ${safeInline(e.user_id)})`).join('');
   return [`  ${style.red('  - delete ')} ${style.bold(safeInline(d.name).padEnd(width))}  ${style.dim(`user ${safeInline(d.user_id)}${from}`)}`, `        ${safeInline(d.session_id)}: ${why}${also}`];
 }
