@@ -27,7 +27,7 @@ export function appliedSection(report: Report, _ctx: ReportContext, style: Style
     if (i.diff !== '') lines.push('', paintDiff(i.diff, style));
   }
   const t = block.tally;
-  const paint = t.failed > 0 || t.drifted > 0 ? style.red : style.green;
+  const paint = t.failed > 0 || t.drifted > 0 || (t.skipped ?? 0) > 0 ? style.red : style.green;
   lines.push('', style.bold(paint(formatTally(t))));
   const orphans = block.orphans ?? [];
   if (orphans.length > 0) lines.push('', ...orphanLines(orphans.length, orphans, style));
