@@ -135,7 +135,27 @@ export function buildPlan(documents: readonly ManifestDocument[], state: Pick<St
   const gone = candidates.filter((e) => !staying.has(e.session_id));
   if (options.prune !== undefined) for (const e of candidates.filter((c) => staying.has(c.session_id))) diagnostics.push(sharedSession(e, state.list()));
   const deletions = deletionsOf(gone, 'manifest-removed');
+  diagnostics.push(...renamed(items, gone, options.prune !== undefined));
   return { items, deletions: options.prune === undefined ? [] : deletions, manifestsHash: manifestsHash(items), stateHash: state.hashAtLoad, diagnostics, prunable: options.prune === undefined ? deletions.length : 0, orphans: options.prune === undefined ? deletions.map(({ name, user_id, session_id }) => ({ name, user_id, session_id })) : [] };
+}
+
+/**
+ * Creates that look like a renamed manifest: the same user and the same body as a recorded session
+ * whose manifest is gone. Deleting that one and creating another changes the session's id and
+ * MCP URL for nothing; `state mv` keeps it.
+ */
+function renamed(items: readonly PlanItem[], gone: readonly StateEntry[], pruning: boolean): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const item of items) {
+    if (item.action !== 'create' || item.reason !== 'not-applied') continue;
+    const old = gone.find((e) => e.user_id === item.user_id && e.body_hash === item.body_hash && hasSession(e));
+    if (old === undefined) continue;
+    const fate = pruning ? 'deletes it and creates another' : 'creates another beside it (and --prune would delete it)';
+    const d = atDocument(item.doc, 'plan/renamed', 'info', `${item.name}: the same user and body as ${old.name}'s session ${old.session_id}, whose manifest is gone; this plan ${fate}`);
+    d.hint = `if ${old.name} was renamed to ${item.name}, keep its session: \`sessionctl state mv ${old.name} ${item.name}\`, then plan again`;
+    out.push(d);
+  }
+  return out;
 }
 
 function sharedSession(entry: StateEntry, entries: readonly StateEntry[]): Diagnostic {
