@@ -147,7 +147,7 @@ async function runApplyCommand(args: string[], flags: ApplyFlags, env: CommandEn
       recreateUnknown: flags.recreateUnknown === true,
       strict: flags.strict === true,
       ...(saved !== undefined ? { saved } : {}),
-      lock: processLock(),
+      lock: processLock(env.io.stderr),
       onProgress: watch.onProgress,
       signal: watch.signal,
       graceMs: graceMs(env),

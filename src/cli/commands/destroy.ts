@@ -73,7 +73,7 @@ export const registerDestroy: RegisterCommand = (program, env) => {
         const outcome = await runDestroy(paths, {
           ...(await runInputs(flags, env, state, project, service)),
           connect: connector(flags, env, state),
-          lock: processLock(),
+          lock: processLock(env.io.stderr),
           dryRun: flags.dryRun === true,
           confirm: (plan) => confirmed(plan, flags, env),
           onProgress: watch.onProgress,
