@@ -46,7 +46,8 @@ export function jsonBlocks<D>(report: Report, ctx: ReportContext, diagnostic: (d
         body: i.body,
         expected: { config: i.expected.config, tool_router_tools: i.expected.toolRouterTools },
       })),
-      deletions: report.plan.deletions.map((d) => ({ name: d.name, user_id: d.user_id, session_id: d.session_id, file: d.file, reason: d.reason })),
+      // With an action as every item has, so that a reader that looks for actions cannot miss a delete.
+      deletions: report.plan.deletions.map((d) => ({ name: d.name, file: d.file, user_id: d.user_id, action: 'delete', reason: d.reason, session_id: d.session_id })),
       prunable: report.plan.prunable,
       ...(report.plan.orphans !== undefined && report.plan.orphans.length > 0 ? { orphans: report.plan.orphans } : {}),
     };
