@@ -54,6 +54,8 @@ export { catalogue as diagnosticCodes, type Code } from './diagnostics/codes.js'
 // The HTTP client for the 13 endpoints, and its error.
 export { createClient, mcpToolNames, type SessionClient, type ClientOptions } from './client/client.js';
 export { ApiError, type ApiErrorKind } from './client/errors.js';
+// What the library throws when it cannot go on, as classes (`err instanceof StateError`).
+export { SessionctlError, UsageError, InputError, StateError } from './diagnostics/errors.js';
 export type { Session, SessionConfig } from './wire/session.js';
 export type { CreateSessionRequest } from './wire/request.js';
 

@@ -47,6 +47,13 @@ export function unpatchable(body: Body, version: ApiVersion = '3'): Map<string, 
   return out;
 }
 
+/** The fields a `version` PATCH cannot change that differ between the two bodies (a field dropped counts), sorted. */
+export function changedUnpatchable(before: Body, after: Body, version: ApiVersion): string[] {
+  const was = unpatchable(before, version);
+  const now = unpatchable(after, version);
+  return [...new Set([...was.keys(), ...now.keys()])].filter((k) => k !== 'user_id' && (was.get(k) ?? 'null') !== (now.get(k) ?? 'null')).sort();
+}
+
 /** The body without what a `version` PATCH refuses: user_id, and the experimental members it does not take. */
 function patchable(body: Body, version: ApiVersion): Body {
   const out: Body = {};

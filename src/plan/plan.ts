@@ -13,8 +13,9 @@ import type { ApiVersion, Json } from '../wire/json.js';
 import type { UpdateSessionRequest } from '../wire/request.js';
 import type { Session } from '../wire/session.js';
 import { fieldChanges, locateChanges, type FieldChange } from './field-changes.js';
-import { NOT_PATCHABLE, patchBody, unpatchable } from './patch-body.js';
+import { changedUnpatchable, NOT_PATCHABLE, patchBody } from './patch-body.js';
 import { prunable, type PruneScope } from './prune.js';
+import { renamed } from './renamed.js';
 
 /**
  * What apply does for a manifest and user (DESIGN §4):
@@ -139,25 +140,6 @@ export function buildPlan(documents: readonly ManifestDocument[], state: Pick<St
   return { items, deletions: options.prune === undefined ? [] : deletions, manifestsHash: manifestsHash(items), stateHash: state.hashAtLoad, diagnostics, prunable: options.prune === undefined ? deletions.length : 0, orphans: options.prune === undefined ? deletions.map(({ name, user_id, session_id }) => ({ name, user_id, session_id })) : [] };
 }
 
-/**
- * Creates that look like a renamed manifest: the same user and the same body as a recorded session
- * whose manifest is gone. Deleting that one and creating another changes the session's id and
- * MCP URL for nothing; `state mv` keeps it.
- */
-function renamed(items: readonly PlanItem[], gone: readonly StateEntry[], pruning: boolean): Diagnostic[] {
-  const out: Diagnostic[] = [];
-  for (const item of items) {
-    if (item.action !== 'create' || item.reason !== 'not-applied') continue;
-    const old = gone.find((e) => e.user_id === item.user_id && e.body_hash === item.body_hash && hasSession(e));
-    if (old === undefined) continue;
-    const fate = pruning ? 'deletes it and creates another' : 'creates another beside it (and --prune would delete it)';
-    const d = atDocument(item.doc, 'plan/renamed', 'info', `${item.name}: the same user and body as ${old.name}'s session ${old.session_id}, whose manifest is gone; this plan ${fate}`);
-    d.hint = `if ${old.name} was renamed to ${item.name}, keep its session: \`sessionctl state mv ${old.name} ${item.name}\`, then plan again`;
-    out.push(d);
-  }
-  return out;
-}
-
 function sharedSession(entry: StateEntry, entries: readonly StateEntry[]): Diagnostic {
   const other = entries.find((e) => e !== entry && e.session_id === entry.session_id)!;
   return {
@@ -246,13 +228,6 @@ function planItem(doc: ManifestDocument, state: Pick<StateView, 'get' | 'list'>,
   // An adopted session, or state written before bodies were recorded: every declared field PATCH accepts is sent.
   if (before === null && recorded.body_hash === base.body_hash) return base;
   return { ...base, action: 'update', reason: 'config-changed', changes, patch: patchBody(before, stored, body as unknown as { [key: string]: Json }, version) };
-}
-
-/** The fields a `version` PATCH cannot change that differ between the two bodies (a field dropped counts), sorted. */
-function changedUnpatchable(before: { [key: string]: Json }, after: { [key: string]: Json }, version: ApiVersion): string[] {
-  const was = unpatchable(before, version);
-  const now = unpatchable(after, version);
-  return [...new Set([...was.keys(), ...now.keys()])].filter((k) => k !== 'user_id' && (was.get(k) ?? 'null') !== (now.get(k) ?? 'null')).sort();
 }
 
 /**
