@@ -63,4 +63,5 @@ export type { CreateSessionRequest } from './wire/request.js';
 export { openState, type StateLookup, type AppliedSession, type OpenStateOptions } from './library/open-state.js';
 
 // The emulator, for an application's own tests.
-export { startEmulator, type EmulatorOptions, type RunningEmulator } from './emulator/server.js';
+export { startEmulator } from './library/start-emulator.js';
+export type { EmulatorOptions, RunningEmulator } from './emulator/server.js';
