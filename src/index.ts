@@ -54,6 +54,8 @@ export { catalogue as diagnosticCodes, type Code } from './diagnostics/codes.js'
 // The HTTP client for the 13 endpoints, and its error.
 export { createClient, mcpToolNames, type SessionClient, type ClientOptions } from './client/client.js';
 export { ApiError, type ApiErrorKind } from './client/errors.js';
+// What the library throws when it cannot go on, as classes (`err instanceof StateError`).
+export { SessionctlError, UsageError, InputError, StateError } from './diagnostics/errors.js';
 export type { Session, SessionConfig } from './wire/session.js';
 export type { CreateSessionRequest } from './wire/request.js';
 
@@ -63,7 +65,7 @@ export { openState, type StateLookup, type AppliedSession, type OpenStateOptions
 // Per-user manifests at run time: each end user's session, created once from what apply published.
 export { openSessions, type Sessions, type OpenSessionsOptions, type EnsuredSession } from './library/open-sessions.js';
 export { NotPublishedError, MissingVariableError, OutcomeUnknownError, EnsureTimeoutError, InvalidUserIdError } from './fleet/errors.js';
-export { SessionctlError, UsageError, InputError, StateError } from './diagnostics/errors.js';
 
 // The emulator, for an application's own tests.
-export { startEmulator, type EmulatorOptions, type RunningEmulator } from './emulator/server.js';
+export { startEmulator } from './library/start-emulator.js';
+export type { EmulatorOptions, RunningEmulator } from './emulator/server.js';

@@ -196,8 +196,15 @@ function skipped(task: Task, reason: unknown, started = false): AppliedItem {
   const why = `the run was interrupted (${String(reason ?? 'signal')})`;
   const message = started ? `${base.name}: unfinished: ${why} while its requests were in flight; what they changed is read again by the next run` : `${base.name}: not applied: ${why} before it started`;
   const diagnostics: Diagnostic[] =
-    task.kind === 'item' && task.item.blocked ? [] : [{ code: 'apply/interrupted', severity: 'error', message, ...(task.kind === 'item' ? { file: task.item.doc.file, range: task.item.doc.locate('') } : {}) }];
+    task.kind === 'item' && task.item.blocked ? [] : [{ code: 'apply/interrupted', severity: 'error', message, ...(task.kind === 'item' ? firstLine(task.item.doc) : {}) }];
   return { ...base, outcome: started ? 'failed' : 'skipped', drifted: false, drift: [], diagnostics, diff: '' };
+}
+
+/** The document's first line (its `name:` when it declares one): the whole document is no place to frame. */
+function firstLine(doc: PlanItem['doc']): Pick<Diagnostic, 'file' | 'pointer' | 'range'> {
+  const at = atDocument(doc, 'apply/interrupted', 'error', '');
+  const start = at.range!.start;
+  return { file: doc.file, pointer: at.pointer!, range: doc.nameDeclared ? at.range! : { start, end: { line: start.line, col: start.col + 1 } } };
 }
 
 /**
@@ -273,7 +280,9 @@ function unchanged(item: PlanItem, ctx: StepContext): AppliedItem {
 export function tallyOf(items: readonly AppliedItem[]): ApplyTally {
   const t: ApplyTally = { created: 0, updated: 0, replaced: 0, deleted: 0, unchanged: 0, drifted: 0, failed: 0 };
   for (const i of items) {
-    if (i.outcome === 'failed' || i.outcome === 'outcome-unknown' || i.outcome === 'skipped') t.failed++;
+    // Skipped is counted as the table shows it: nothing was sent, which is not a failure of its own.
+    if (i.outcome === 'skipped') t.skipped = (t.skipped ?? 0) + 1;
+    else if (i.outcome === 'failed' || i.outcome === 'outcome-unknown') t.failed++;
     else t[i.outcome]++;
     if (i.drifted) t.drifted++;
   }

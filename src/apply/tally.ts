@@ -6,6 +6,8 @@ export interface ApplyTally {
   unchanged: number;
   drifted: number;
   failed: number;
+  /** Nothing was sent for them (an interrupted run, a create of unknown outcome in the way); present only when there are any. */
+  skipped?: number;
 }
 
 /**
@@ -18,5 +20,6 @@ export function formatTally(t: ApplyTally): string {
   if (t.replaced > 0) parts.push(`${t.replaced} replaced`);
   if (t.deleted > 0) parts.push(`${t.deleted} deleted`);
   parts.push(`${t.unchanged} unchanged`, `${t.drifted} drifted`, `${t.failed} failed`);
+  if ((t.skipped ?? 0) > 0) parts.push(`${t.skipped} skipped`);
   return parts.join(', ');
 }

@@ -40,8 +40,9 @@ export async function exportSession(client: SessionClient, sessionId: string, re
   const reveal = revealSensitive(flags, env);
   if (!reveal) registerRecordedSensitive(resolved.entry, env.masker, env.io.env);
   const live = await client.getSession(sessionId);
-  // The fields apply recorded as sensitive come out as `(sensitive: VAR)`, which the file writes as `${VAR}`.
-  const session = reveal ? live : maskRecordedSession(live, resolved.entry, env.masker);
+  // The fields apply recorded as sensitive come out as `(sensitive: VAR)`, which the file writes as
+  // `${VAR}`; one made of a literal and variables, still holding what was applied, keeps its literal.
+  const session = reveal ? live : maskRecordedSession(live, resolved.entry, env.masker, { templates: env.io.env });
   const out = flags.out === undefined ? undefined : resolve(env.io.cwd, flags.out);
   const text = renderManifestYaml(manifestFromSession(session, nameFor(flags, resolved)), {
     schemaRef: schemaReference(out === undefined ? env.io.cwd : dirname(out), env.io.cwd).ref,

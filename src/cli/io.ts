@@ -46,7 +46,7 @@ export function processIo(): Io {
 }
 
 /** An Io that records what was written, for tests and for in-process runs. */
-export function memoryIo(options: { env?: Record<string, string | undefined>; cwd?: string; stdin?: string | Buffer; tty?: boolean } = {}): Io & {
+export function memoryIo(options: { env?: Record<string, string | undefined>; cwd?: string; stdin?: string | Buffer; tty?: boolean; stdinTty?: boolean } = {}): Io & {
   out(): string;
   err(): string;
 } {
@@ -55,7 +55,8 @@ export function memoryIo(options: { env?: Record<string, string | undefined>; cw
   return {
     stdout: { write: (s) => void out.push(s), isTTY: options.tty ?? false },
     stderr: { write: (s) => void err.push(s), isTTY: options.tty ?? false },
-    stdin: Readable.from(options.stdin === undefined ? [] : [Buffer.from(options.stdin)]),
+    // A terminal's answers (destroy's confirmation) when `stdinTty` says standard input is one.
+    stdin: Object.assign(Readable.from(options.stdin === undefined ? [] : [Buffer.from(options.stdin)]), options.stdinTty === true ? { isTTY: true } : {}),
     env: options.env ?? {},
     cwd: options.cwd ?? '/',
     out: () => out.join(''),

@@ -1,3 +1,4 @@
+import { repositoryRoot } from './repository-root.js';
 import { randomBytes } from 'node:crypto';
 import { appendFile, mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
@@ -137,7 +138,8 @@ export async function emitReport(
 ): Promise<void> {
   const { io } = env;
   const targets = resolveTargets(formats, io.env, io.cwd);
-  const base: ReportContext = { cwd: io.cwd, color: false, toolVersion: version, sources };
+  const root = targets.some((t) => t.format === 'github' || t.format === 'sarif') ? repositoryRoot(io.cwd, io.env) : undefined;
+  const base: ReportContext = { cwd: io.cwd, color: false, toolVersion: version, sources, ...(root !== undefined ? { root } : {}) };
   const stdoutColor = colorEnabled(io.env, io.stdout.isTTY);
   // Rendered as each is written (reporters are pure: the text does not depend on when), and in
   // pieces where the format has them, so that a big report is never held whole beside its copies.

@@ -1,9 +1,14 @@
 import { lockOwner, type StateLockOptions } from '../state/file-lock.js';
+import { describeHolder, formatWait } from '../state/lock.js';
 
-/** The state lock's owner and liveness check for this process. */
-export function processLock(): StateLockOptions {
+/**
+ * The state lock's owner and liveness check for this process; with `stderr`, a line when the run
+ * starts waiting (`--lock-timeout`) for a lock another run holds, naming it.
+ */
+export function processLock(stderr?: { write(text: string): unknown }): StateLockOptions {
   return {
     owner: lockOwner(process.pid),
+    ...(stderr !== undefined ? { onWait: (holder, timeoutMs) => void stderr.write(`waiting up to ${formatWait(timeoutMs)} (--lock-timeout) for the state lock held by ${describeHolder(holder)}\n`) } : {}),
     isAlive: (pid) => {
       try {
         process.kill(pid, 0);

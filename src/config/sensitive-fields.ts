@@ -2,7 +2,7 @@ import type { ManifestDocument } from '../manifest/types.js';
 import { sensitiveMark, storedForm, storedLabels, type ValueMasker } from '../util/sensitive.js';
 import type { Json } from '../wire/json.js';
 import type { ExpectedConfig } from './expected.js';
-import { joinPointer, splitPointer } from '../util/json-pointer.js';
+import { joinPointer, splitPointer, valueAtSegments } from '../util/json-pointer.js';
 import { isPlainObject } from '../util/plain-object.js';
 import type { ManifestData } from './types.js';
 
@@ -79,17 +79,64 @@ export function storedSensitiveAt(body: unknown): SensitiveAt {
  * as secret as the declared one), and every known sensitive value is masked wherever else it shows.
  * Fields at the config pointers in `changed` say so after their mask, so a diff still shows them.
  */
-export function maskConfig(expected: ExpectedConfig, config: unknown, at: SensitiveAt, masker: ValueMasker, changed: ReadonlySet<string> = new Set()): unknown {
+export function maskConfig(expected: ExpectedConfig, config: unknown, at: SensitiveAt, masker: ValueMasker, changed: ReadonlySet<string> = new Set(), template?: FieldTemplate): unknown {
   let out = masker.json(config);
   for (const [path, origin] of expected.origins) {
     if (!origin.declared) continue;
     const labels = at(origin.pointer);
     if (labels === undefined) continue;
-    out = replaceAt(out, splitPointer(path), `${sensitiveMark(labels)}${changed.has(path) ? ' (changed)' : ''}`);
+    const segments = splitPointer(path);
+    const held = template === undefined ? undefined : valueAtSegments(config, segments);
+    const shown = typeof held === 'string' ? template!(origin.pointer, held) : undefined;
+    out = replaceAt(out, segments, shown !== undefined ? masker.text(shown) : `${sensitiveMark(labels)}${changed.has(path) ? ' (changed)' : ''}`);
   }
   return out;
 }
 
+/**
+ * A config with each declared sensitive field in its stored form (mask and digest of the value the
+ * service holds there): two such configs compare equal where the values are equal, and differ
+ * where a secret changed, without either value being kept. Other fields are as they are (mask
+ * them before showing).
+ */
+export function digestSensitive(expected: ExpectedConfig, config: unknown, at: SensitiveAt): unknown {
+  let out = config;
+  for (const [path, origin] of expected.origins) {
+    if (!origin.declared) continue;
+    const labels = at(origin.pointer);
+    if (labels === undefined) continue;
+    const segments = splitPointer(path);
+    const held = valueAtSegments(config, segments);
+    out = replaceAt(out, segments, typeof held === 'string' ? storedForm(held, labels) : sensitiveMark(labels));
+  }
+  return out;
+}
+
+/**
+ * For a declared sensitive field (by manifest pointer) and the value the service holds there,
+ * the text to show instead of the whole mask (the literal parts as they are, each variable's value
+ * as its mask), or undefined to mask it whole.
+ */
+export type FieldTemplate = (pointer: string, held: string) => string | undefined;
+
+/**
+ * The declared text of a sensitive field, recovered from the value the service holds: each
+ * variable's value in it becomes its mask, `https://hooks.example.com/cb?token=(sensitive: HOOK_TOKEN)`.
+ * Only when the held value is exactly the one recorded (its digest is the stored form's) and every
+ * variable it was made from has its value in it: then what is left is the manifest's own literal
+ * text. Otherwise (a changed or foreign value, a variable unset or set to another value) undefined:
+ * nothing of it may show.
+ */
+export function recoveredTemplate(stored: unknown, held: string, values: Readonly<Record<string, string | undefined>>): string | undefined {
+  const labels = storedLabels(stored);
+  if (labels === undefined || storedForm(held, labels) !== stored) return undefined;
+  const parts = labels.map((label) => ({ label, value: values[label] ?? '' }));
+  if (parts.some((p) => p.value === '' || !held.includes(p.value))) return undefined;
+  let out = held;
+  // Longest first, so a value inside another variable's value is not cut out of it.
+  for (const p of parts.sort((a, b) => b.value.length - a.value.length)) out = out.split(p.value).join(sensitiveMark([p.label]));
+  return out === held ? undefined : out;
+}
 /** A copy of `value` with the value at `segments` replaced, when there is one there. */
 function replaceAt(value: unknown, segments: readonly string[], replacement: Json): unknown {
   if (segments.length === 0) return value === undefined ? value : replacement;

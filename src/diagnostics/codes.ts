@@ -49,6 +49,7 @@ export const catalogue = {
   'yaml/empty': { severity: 'warning', description: 'A file or document holds no manifest (empty, or comments only).' },
 
   'env/unset-variable': { severity: 'error', description: 'A `${VAR}` refers to an environment variable that is not set and has no `:-default`.' },
+  'env/placeholder': { severity: 'info', description: 'With `validate --unset-variables placeholder` (pull requests without the pipeline\'s secrets): a `${VAR}` that is not set stands for an unknown value; the checks of that value are skipped, every other check runs.' },
   'env/too-large': { severity: 'error', description: 'Expanding `${VAR}` makes a value longer than 64 Ki characters, or a document larger than the file size limit; the value is left as written.' },
   'env/bad-reference': { severity: 'error', description: 'A `${` is not a well-formed `${NAME}` or `${NAME:-default}` reference (write `$${` for a literal).' },
 
@@ -110,6 +111,7 @@ export const catalogue = {
   'state/refresh-failed': { severity: 'error', description: 'Reading a recorded session (GET) failed, so whether it still exists and matches could not be checked.' },
 
   'plan/shared-session': { severity: 'warning', description: 'A manifest is gone (`--prune`), but its session is also recorded for a manifest that stays (adopted twice with `import`): the session is not deleted.' },
+  'plan/renamed': { severity: 'info', description: 'A manifest is created for a user whose session, recorded under another name that is gone from the paths, was applied from the same body: a renamed `name:`. `sessionctl state mv OLD NEW` keeps that session instead of deleting it and creating another.' },
   'plan/stale': { severity: 'error', description: 'A saved plan no longer matches the manifests or the state file; run `sessionctl plan --out` again.' },
 
   'apply/create-failed': { severity: 'error', description: 'The service refused or failed a session create; nothing was recorded for this manifest.' },

@@ -1,3 +1,4 @@
+import { StateError } from '../diagnostics/errors.js';
 import { stateBackend } from '../state/backend.js';
 import { hasSession, type StateEntry } from '../state/entry.js';
 
@@ -68,7 +69,14 @@ function applied(e: StateEntry): AppliedSession {
  */
 export async function openState(url: string, options: OpenStateOptions = {}): Promise<StateLookup> {
   const backend = stateBackend(url, options.cwd ?? '.', { env: options.env ?? {} });
-  const reader = await backend.openReader();
+  const reader = await backend.openReader().catch((err: unknown) => {
+    // Without `env` nothing reads the process's PGPASSWORD: "none is set" would send a reader who
+    // set it to look in the wrong place.
+    if (options.env === undefined && err instanceof StateError && err.message.includes('asks for a password')) {
+      throw new StateError(err.message.replace(/ and none is set: set PGPASSWORD,/, ' and openState was given no env to read PGPASSWORD from: pass the process environment as { env },'), err.file, { cause: err });
+    }
+    throw err;
+  });
   return {
     location: reader.location,
     lookup: async (name, userId) => {

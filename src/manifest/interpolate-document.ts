@@ -1,6 +1,7 @@
 import { isDocument, isMap, isPair, isSeq, visit, type Document } from 'yaml';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
-import { interpolate } from './interpolate.js';
+import { interpolate, type InterpolationProblem } from './interpolate.js';
+import type { UnsetVariables } from './types.js';
 import { sensitivityOf, type SensitiveScalar } from './sensitive.js';
 import { keyString, nodeRange, type SourceText } from './source.js';
 import { escapeSegment } from '../util/json-pointer.js';
@@ -17,6 +18,7 @@ export function interpolateDocument(
   env: Readonly<Record<string, string | undefined>>,
   budget: { remaining: number },
   declared: ReadonlySet<string> = new Set(),
+  unset: UnsetVariables = 'error',
 ): { diagnostics: Diagnostic[]; sensitive: SensitiveScalar[] } {
   const out: Diagnostic[] = [];
   const sensitive: SensitiveScalar[] = [];
@@ -31,10 +33,12 @@ export function interpolateDocument(
       if (found !== undefined) sensitive.push(found);
       // One env/too-large per document: the values after it would cost time for the same finding.
       if (result.problems.some((p) => p.code === 'env/too-large')) budget.remaining = 0;
-      for (const p of result.problems) {
+      for (const problem of result.problems) {
+        // An env/ finding masks the others at its place (check-loaded), so a placeholder's value goes unjudged.
+        const p = unset === 'placeholder' && problem.code === 'env/unset-variable' ? placeholder(problem) : problem;
         const d: Diagnostic = {
           code: p.code,
-          severity: 'error',
+          severity: p.code === 'env/placeholder' ? 'info' : 'error',
           message: p.message,
           file,
           pointer: pointerOf(path, node),
@@ -46,6 +50,15 @@ export function interpolateDocument(
     },
   });
   return { diagnostics: out, sensitive };
+}
+
+function placeholder(p: InterpolationProblem): Omit<InterpolationProblem, 'code'> & { code: 'env/placeholder' } {
+  const name = p.variable ?? 'a variable';
+  return {
+    code: 'env/placeholder',
+    message: `\${${name}} is not set: a placeholder, so the checks of this value are skipped (--unset-variables placeholder)`,
+    hint: `the run that deploys sets ${name} and validates this value in full`,
+  };
 }
 
 /** The JSON pointer of a node from yaml's visitor path (document, collections and pairs). */

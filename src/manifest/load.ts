@@ -47,6 +47,7 @@ export async function loadManifestFile(file: string, options: Omit<LoadOptions, 
     maxFileBytes: maxBytes,
     ...(options.maxDepth !== undefined ? { maxDepth: options.maxDepth } : {}),
     ...(options.sensitive !== undefined ? { sensitive: options.sensitive } : {}),
+    ...(options.unsetVariables !== undefined ? { unsetVariables: options.unsetVariables } : {}),
   });
 }
 

@@ -12,7 +12,7 @@ import { MAX_YAML_FINDINGS, readTokens, tooDeep } from './tokens.js';
 
 export { MAX_DOCUMENTS, MAX_TOKENS } from './tokens.js';
 import { capDiagnostic } from '../diagnostics/excerpt.js';
-import type { ManifestDocument } from './types.js';
+import type { ManifestDocument, UnsetVariables } from './types.js';
 import { yamlDiagnostics } from './yaml-errors.js';
 import { oneFindingPerMistake } from './yaml-mistakes.js';
 import { isPlainObject } from '../util/plain-object.js';
@@ -27,6 +27,8 @@ export interface ParseOptions {
   maxDepth?: number;
   /** Variables declared sensitive, besides those whose name or value says so (see `sensitive.ts`). */
   sensitive?: readonly string[] | undefined;
+  /** Default `error`. */
+  unsetVariables?: UnsetVariables;
 }
 
 export interface ParsedSource {
@@ -104,7 +106,7 @@ export function parseManifestText(input: string | Uint8Array, file: string, opti
 
   const documents: ManifestDocument[] = [];
   const maxExpansion = EXPANSION_FACTOR * maxBytes;
-  const expand = { env: options.env ?? {}, declared: new Set(options.sensitive ?? []) };
+  const expand = { env: options.env ?? {}, declared: new Set(options.sensitive ?? []), unset: options.unsetVariables ?? 'error' };
   docs.forEach((doc, index) => {
     const result = composeDocument(doc, index, docs.length, source, file, expand, maxExpansion);
     diagnostics.push(...result.diagnostics);
@@ -119,7 +121,7 @@ function composeDocument(
   count: number,
   source: SourceText,
   file: string,
-  expand: { env: Readonly<Record<string, string | undefined>>; declared: ReadonlySet<string> },
+  expand: { env: Readonly<Record<string, string | undefined>>; declared: ReadonlySet<string>; unset: UnsetVariables },
   maxExpansion: number,
 ): { document?: ManifestDocument; diagnostics: Diagnostic[] } {
   const diagnostics = yamlFindings(doc, source, file);
@@ -132,7 +134,7 @@ function composeDocument(
 
   const aliases = checkAliases(doc, source, file, docLabel);
   diagnostics.push(...aliases.diagnostics);
-  const expanded = interpolateDocument(doc, source, file, expand.env, { remaining: maxExpansion / EXPANSION_FACTOR }, expand.declared);
+  const expanded = interpolateDocument(doc, source, file, expand.env, { remaining: maxExpansion / EXPANSION_FACTOR }, expand.declared, expand.unset);
   diagnostics.push(...expanded.diagnostics);
 
   if (diagnostics.some((d) => d.severity === 'error' && !d.code.startsWith('env/'))) return { diagnostics };

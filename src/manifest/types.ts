@@ -63,7 +63,16 @@ export interface LoadOptions {
    * a known secret format are sensitive anyway. Sensitive values are masked in every output.
    */
   sensitive?: readonly string[] | undefined;
+  /**
+   * `placeholder`: a `${VAR}` that is not set is an opaque placeholder (`env/placeholder`, info)
+   * instead of an error, and the checks of its value are skipped (linting a pull request that gets
+   * none of the pipeline's secrets). Default `error` (`env/unset-variable`).
+   */
+  unsetVariables?: UnsetVariables;
 }
+
+/** What a `${VAR}` that is not set is: an error, or a placeholder for a value the run does not have. */
+export type UnsetVariables = 'error' | 'placeholder';
 
 export interface LoadResult {
   documents: ManifestDocument[];

@@ -97,7 +97,7 @@ function parentOf(pointer: string): string {
  * `+ notion  - slack` for a set, `false -> true` for a value, the value alone for an added or a
  * removed field: what a plan line shows after the field's name.
  */
-export function describeChange(change: FieldChange): string {
+export function describeChange(change: Pick<FieldChange, 'op' | 'old' | 'new' | 'members'>): string {
   const show = (v: Json | undefined): string => JSON.stringify(v);
   if (change.members !== undefined) {
     const parts = [...change.members.added.map((m) => `+ ${typeof m === 'string' ? m : show(m)}`), ...change.members.removed.map((m) => `- ${typeof m === 'string' ? m : show(m)}`)];

@@ -9,16 +9,16 @@ import { atDocument } from '../manifest/at-document.js';
 import type { ManifestDocument } from '../manifest/types.js';
 import { hasSession, type StateEntry } from '../state/entry.js';
 import type { StateView } from '../state/store.js';
-import type { Json } from '../wire/json.js';
+import type { ApiVersion, Json } from '../wire/json.js';
 import type { UpdateSessionRequest } from '../wire/request.js';
 import type { Session } from '../wire/session.js';
 import { fieldChanges, locateChanges, type FieldChange } from './field-changes.js';
-import { patchBody, unpatchable } from './patch-body.js';
+import { changedUnpatchable, NOT_PATCHABLE, patchBody } from './patch-body.js';
 import { prunable, type PruneScope } from './prune.js';
 import { planPublication, type PublicationPlan } from './publications.js';
 import { withRecordedUsers } from './recorded-users.js';
 import { END_USER, isPerUser } from '../manifest/per-user.js';
-import type { Publication } from '../state/fleet.js';
+import { renamed } from './renamed.js';
 
 /**
  * What apply does for a manifest and user (DESIGN §4):
@@ -41,6 +41,7 @@ export type PlanReason =
   | 'drifted'
   | 'user-changed'
   | 'custom-tools-changed'
+  | 'not-patchable'
   | 'up-to-date'
   | 'unreadable';
 
@@ -69,6 +70,8 @@ export interface PlanItem {
   patch?: UpdateSessionRequest;
   /** `replace`: the session to delete once the new one is recorded, and the entry it is recorded under. */
   replaces?: StateEntry;
+  /** `replace` for `not-patchable`: the fields that changed which the API version's PATCH cannot carry, and that version. */
+  unpatchable?: { fields: string[]; apiVersion: ApiVersion };
   /** Sessions an earlier replace left to delete (its delete failed or was interrupted). */
   cleanup: string[];
   /** A create whose outcome is unknown stands in the way: nothing is sent for this manifest. */
@@ -103,6 +106,15 @@ export interface Plan {
   prunable: number;
   /** Per-user manifests: what apply publishes for the application's `ensure` (it creates no session for them). */
   publications: PublicationPlan[];
+  /** Those sessions, by name (the count alone leaves a reader to guess which). */
+  orphans?: Orphan[];
+}
+
+/** A recorded session whose manifest is gone from the run's paths, left as it is without `--prune`. */
+export interface Orphan {
+  name: string;
+  user_id: string;
+  session_id: string;
 }
 
 export interface PlanOptions {
@@ -112,8 +124,8 @@ export interface PlanOptions {
   countPrunable?: PruneScope;
   /** Create again where a create's outcome is unknown (the user checked that no session exists). */
   recreateUnknown?: boolean;
-  /** The API version of the run: a per-user manifest is published with it. Default 3. */
-  apiVersion?: Publication['api_version'];
+  /** The API version apply will speak: what its PATCH accepts decides update or replace, and per-user manifests are published with it. Default 3. */
+  apiVersion?: ApiVersion;
 }
 
 /** The actions for validated manifests against the state. Pure: no network, no file access. */
@@ -131,10 +143,12 @@ export function buildPlan(documents: readonly ManifestDocument[], state: Pick<St
   const gone = candidates.filter((e) => !staying.has(e.session_id));
   if (options.prune !== undefined) for (const e of candidates.filter((c) => staying.has(c.session_id))) diagnostics.push(sharedSession(e, state.list()));
   const deletions = deletionsOf(gone, 'manifest-removed');
+  diagnostics.push(...renamed(items, gone, options.prune !== undefined));
   // A saved plan holds only while the publications it would write are the same too.
   const hashed = [...items, ...publications.map((p) => ({ name: p.name, user_id: END_USER, body_hash: p.body_hash }))];
   const pruning = options.prune !== undefined;
-  return { items, deletions: pruning ? deletions : [], manifestsHash: manifestsHash(hashed), stateHash: state.hashAtLoad, diagnostics, prunable: pruning ? 0 : deletions.length, publications };
+  const orphans = pruning ? [] : deletions.map(({ name, user_id, session_id }) => ({ name, user_id, session_id }));
+  return { items, deletions: pruning ? deletions : [], manifestsHash: manifestsHash(hashed), stateHash: state.hashAtLoad, diagnostics, prunable: pruning ? 0 : deletions.length, orphans, publications };
 }
 
 function sharedSession(entry: StateEntry, entries: readonly StateEntry[]): Diagnostic {
@@ -217,18 +231,14 @@ function planItem(doc: ManifestDocument, state: Pick<StateView, 'get' | 'list'>,
   const changes = before === null ? [] : fieldChanges(before as Json, stored);
   // Written differently, asking for the same: nothing to send (an exported manifest, a default spelled out).
   if (before !== null && (changes.length === 0 || sameEffect(before, stored))) return base;
-  const fixed = before === null ? undefined : firstUnpatchable(before, stored);
-  if (fixed !== undefined) return { ...base, action: 'replace', reason: 'custom-tools-changed', replaces: recorded, changes };
-  // An adopted session, or state written before bodies were recorded: every declared field is sent.
+  const version = options.apiVersion ?? '3';
+  const fixed = before === null ? [] : changedUnpatchable(before, stored, version);
+  if (fixed.some((f) => NOT_PATCHABLE.includes(f))) return { ...base, action: 'replace', reason: 'custom-tools-changed', replaces: recorded, changes };
+  // A field this version's PATCH refuses (400): only a new session can carry it.
+  if (fixed.length > 0) return { ...base, action: 'replace', reason: 'not-patchable', replaces: recorded, changes, unpatchable: { fields: fixed, apiVersion: version } };
+  // An adopted session, or state written before bodies were recorded: every declared field PATCH accepts is sent.
   if (before === null && recorded.body_hash === base.body_hash) return base;
-  return { ...base, action: 'update', reason: 'config-changed', changes, patch: patchBody(before, stored, body as unknown as { [key: string]: Json }) };
-}
-
-/** The first field PATCH cannot change that differs between the two bodies. */
-function firstUnpatchable(before: { [key: string]: Json }, after: { [key: string]: Json }): string | undefined {
-  const was = unpatchable(before);
-  const now = unpatchable(after);
-  return [...now.keys()].find((k) => k !== 'user_id' && was.get(k) !== now.get(k));
+  return { ...base, action: 'update', reason: 'config-changed', changes, patch: patchBody(before, stored, body as unknown as { [key: string]: Json }, version) };
 }
 
 /**

@@ -8,7 +8,7 @@ import { atDocument } from '../manifest/at-document.js';
 import { hasSession } from '../state/entry.js';
 import { sensitiveMark } from '../util/sensitive.js';
 import { mapConcurrent, type RateLimiter } from '../util/throttle.js';
-import type { Json } from '../wire/json.js';
+import type { ApiVersion, Json } from '../wire/json.js';
 import type { Session } from '../wire/session.js';
 import { locateChanges, type FieldChange } from './field-changes.js';
 import { repairBody } from './patch-body.js';
@@ -22,6 +22,8 @@ export interface RefreshOptions {
   strict?: boolean;
   /** Drift shows sensitive values as they are (`plan --show-sensitive`). */
   revealSensitive?: boolean;
+  /** The API version the repair is sent with: only what its PATCH accepts is sent. Default 3. */
+  apiVersion?: ApiVersion;
 }
 
 /**
@@ -55,13 +57,13 @@ export async function refreshPlan(plan: Plan, options: RefreshOptions): Promise<
       // is a 409, nothing overwritten), and a replace makes a new session whatever the old holds.
       return item.action === 'no-op' ? { ...item, action: 'unknown', reason: 'unreadable' } : item;
     }
-    return withDrift({ ...item, live }, live, { strict: options.strict === true, revealSensitive: options.revealSensitive === true });
+    return withDrift({ ...item, live }, live, { strict: options.strict === true, revealSensitive: options.revealSensitive === true, version: options.apiVersion ?? '3' });
   });
   return { ...plan, items, diagnostics };
 }
 
 /** The item with the drift of its live session planned for repair (a replace makes a new session anyway). */
-function withDrift(item: PlanItem, live: Session, options: { strict: boolean; revealSensitive: boolean }): PlanItem {
+function withDrift(item: PlanItem, live: Session, options: { strict: boolean; revealSensitive: boolean; version: ApiVersion }): PlanItem {
   if (item.action === 'replace') return item;
   const strict = options.strict;
   const drifted = driftOf(item, live, strict);
@@ -69,7 +71,7 @@ function withDrift(item: PlanItem, live: Session, options: { strict: boolean; re
   // A meta tool that follows a drifted key (the workbench tools of `workbench.enable`) is its consequence, not a change of its own.
   const keys = new Set(drifted.filter((d) => d.path !== '/tool_router_tools').map((d) => d.pointer));
   const counted = drifted.filter((d) => d.path !== '/tool_router_tools' || !keys.has(d.pointer));
-  const repair = repairBody(item.body as unknown as { [key: string]: Json }, new Set(counted.map(topLevelKey).filter((k): k is string => k !== undefined)), { strict });
+  const repair = repairBody(item.body as unknown as { [key: string]: Json }, new Set(counted.map(topLevelKey).filter((k): k is string => k !== undefined)), { strict, version: options.version });
   return {
     ...item,
     action: 'update',

@@ -1,9 +1,9 @@
 import type { Diagnostic, Severity } from '../diagnostics/diagnostic.js';
 import { compareSeverity, tally } from '../diagnostics/diagnostic.js';
-import { displayPath } from './paths.js';
+import { repositoryPath } from './paths.js';
 import { describeTally, noWorkflowCommands, plural } from './text.js';
 import { toolName } from './tool.js';
-import type { Reporter } from './types.js';
+import type { ReportContext, Reporter } from './types.js';
 
 /**
  * GitHub shows at most 10 error, 10 warning and 10 notice annotations per step (and 50 per job);
@@ -36,11 +36,11 @@ function visible(text: string): string {
   return text.replace(LOG_CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).replace(/##\[/g, '##\\[');
 }
 
-function annotation(d: Diagnostic, cwd: string): string {
+function annotation(d: Diagnostic, ctx: ReportContext): string {
   const props: string[] = [];
   let message = d.message;
   if (d.file !== undefined) {
-    const path = displayPath(d.file, cwd);
+    const path = repositoryPath(d.file, ctx);
     if (path.startsWith('<')) {
       // `<stdin>` is no file in the repository: an annotation there would land nowhere, so the
       // place goes into the message instead.
@@ -66,8 +66,8 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
  * every problem. The `- ` start keeps the line from ever being read as a workflow command (the
  * runner looks for `::` after leading blanks), and line breaks are flattened.
  */
-function plainLine(d: Diagnostic, cwd: string): string {
-  const where = d.file === undefined ? '' : `${displayPath(d.file, cwd)}${d.range === undefined ? '' : `:${d.range.start.line}:${d.range.start.col}`}: `;
+function plainLine(d: Diagnostic, ctx: ReportContext): string {
+  const where = d.file === undefined ? '' : `${repositoryPath(d.file, ctx)}${d.range === undefined ? '' : `:${d.range.start.line}:${d.range.start.col}`}: `;
   // File names can hold line breaks too, so the whole line is flattened, not just the message.
   return noWorkflowCommands(`- ${where}${d.severity}: ${d.message} [${d.code}]`.replace(/\r?\n/g, ' ').replace(CONTROL, '?'));
 }
@@ -90,7 +90,7 @@ export const github: Reporter = {
     for (const d of bySeverity) {
       if (budget[d.severity] > 0) {
         budget[d.severity]--;
-        lines.push(annotation(d, ctx.cwd));
+        lines.push(annotation(d, ctx));
       } else {
         left.push(d);
       }
@@ -100,7 +100,7 @@ export const github: Reporter = {
         `${plural(left.length, 'more problem')} (${describeTally(tally(left))}) not shown as annotations: ` +
         `GitHub shows at most ${ANNOTATIONS_PER_KIND} of each kind per step. They are listed in the log below.`;
       lines.push(`::notice title=${escapeProperty(toolName)}::${escapeData(text)}`);
-      for (const d of left) lines.push(plainLine(d, ctx.cwd));
+      for (const d of left) lines.push(plainLine(d, ctx));
     }
     return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
   },

@@ -43,13 +43,16 @@ export function jsonBlocks<D>(report: Report, ctx: ReportContext, diagnostic: (d
         })),
         patch: i.patch ?? null,
         replaces: i.replaces === undefined ? null : { user_id: i.replaces.user_id, session_id: i.replaces.session_id },
+        ...(i.unpatchable !== undefined ? { unpatchable: { fields: i.unpatchable.fields, api_version: i.unpatchable.apiVersion } } : {}),
         cleanup: i.cleanup,
         body_hash: i.body_hash,
         body: i.body,
         expected: { config: i.expected.config, tool_router_tools: i.expected.toolRouterTools },
       })),
-      deletions: report.plan.deletions.map((d) => ({ name: d.name, user_id: d.user_id, session_id: d.session_id, file: d.file, reason: d.reason })),
+      // With an action as every item has, so that a reader that looks for actions cannot miss a delete.
+      deletions: report.plan.deletions.map((d) => ({ name: d.name, file: d.file, user_id: d.user_id, action: 'delete', reason: d.reason, session_id: d.session_id })),
       prunable: report.plan.prunable,
+      ...(report.plan.orphans !== undefined && report.plan.orphans.length > 0 ? { orphans: report.plan.orphans } : {}),
     };
   }
   if (report.applied !== undefined) {
@@ -68,6 +71,7 @@ export function jsonBlocks<D>(report: Report, ctx: ReportContext, diagnostic: (d
         drifted: i.drifted,
         diagnostics: i.diagnostics.map(diagnostic),
       })),
+      ...(report.applied.orphans !== undefined && report.applied.orphans.length > 0 ? { orphans: report.applied.orphans } : {}),
     };
   }
   if (report.drift !== undefined) {

@@ -18,6 +18,27 @@ export interface ManifestYamlOptions {
 /** A sensitive value as the masker writes it (`(sensitive: HOOK_TOKEN)`), whole or inside a text. */
 const SENSITIVE_MARK = /\(sensitive: ([A-Za-z0-9_]+(?:, [A-Za-z0-9_]+)*)\)/;
 
+const SENSITIVE_MARKS = new RegExp(SENSITIVE_MARK.source, 'g');
+
+/**
+ * A text whose only masks each name one variable (`...?token=(sensitive: HOOK_TOKEN)`), as the
+ * manifest template that makes it (`...?token=${HOOK_TOKEN}`, a literal `${` escaped as `$${`),
+ * or undefined when a mask names several (which part is which is unknown).
+ */
+function templateOf(value: string): { text: string; names: string[] } | undefined {
+  const names: string[] = [];
+  let text = '';
+  let last = 0;
+  for (const m of value.matchAll(SENSITIVE_MARKS)) {
+    const labels = m[1]!.split(', ');
+    if (labels.length !== 1) return undefined;
+    text += value.slice(last, m.index).replaceAll('${', '$${') + `\${${labels[0]!}}`;
+    last = m.index + m[0].length;
+    if (!names.includes(labels[0]!)) names.push(labels[0]!);
+  }
+  return { text: text + value.slice(last).replaceAll('${', '$${'), names };
+}
+
 /** `MCP_CALLBACK_URL` from a pointer such as `/manage_connections/callback_url`. */
 function variableName(path: readonly string[]): string {
   return path.join('_').replace(/[^A-Za-z0-9]+/g, '_').replace(/^_+|_+$/g, '').toUpperCase() || 'SECRET';
@@ -42,6 +63,14 @@ export function renderManifestYaml(exported: ExportedManifest, options: Manifest
         const masked = SENSITIVE_MARK.exec(value);
         const keys = path.filter(isPair).map((p) => (isScalar(p.key) ? String(p.key.value) : ''));
         let name: string;
+        const template = masked !== null && value !== masked[0] ? templateOf(value) : undefined;
+        if (template !== undefined) {
+          // The literal text was the manifest's own and each variable is named: the template goes back as it was written.
+          pair.value.value = template.text;
+          pair.value.comment = ` set ${template.names.join(', ')}: ${template.names.length === 1 ? 'a sensitive value' : 'sensitive values'}`;
+          unset.push(...template.names);
+          return;
+        }
         if (masked !== null) {
           // Recorded by apply as coming from these variables: the manifest names them again.
           const labels = masked[1]!.split(', ');
@@ -60,7 +89,7 @@ export function renderManifestYaml(exported: ExportedManifest, options: Manifest
     `yaml-language-server: $schema=${options.schemaRef}`,
     `Exported by sessionctl from ${options.source}. Documented defaults are left out.`,
     ...exported.notes.map((n) => `Not expressed: ${n}.`),
-    ...(unset.length > 0 ? [`Set before validating or applying: ${unset.join(', ')}.`] : []),
+    ...(unset.length > 0 ? [`Set before validating or applying: ${[...new Set(unset)].join(', ')}.`] : []),
   ];
   doc.commentBefore = header.map((l) => ` ${l}`).join('\n');
   if (isMap(doc.contents)) doc.contents.flow = false;

@@ -1,4 +1,4 @@
-import { isAbsolute, normalize, relative, sep } from 'node:path';
+import { isAbsolute, join, normalize, relative, sep } from 'node:path';
 
 /** The name the loader gives standard input; shown as is. */
 export const STDIN_NAME = '<stdin>';
@@ -14,4 +14,14 @@ export function displayPath(file: string, cwd: string): string {
   const rel = isAbsolute(file) ? relative(cwd, file) : normalize(file);
   const shown = rel === '' ? '.' : rel;
   return sep === '/' ? shown : shown.split(sep).join('/');
+}
+
+/**
+ * A file as the repository names it, for what CI attaches to the repository's files (GitHub
+ * annotations, SARIF): relative to `root` (the repository's root) whatever the working directory,
+ * a relative input taken from `cwd`. Without a root, as `displayPath` shows it.
+ */
+export function repositoryPath(file: string, ctx: { cwd: string; root?: string | undefined }): string {
+  if (ctx.root === undefined || (file.startsWith('<') && file.endsWith('>'))) return displayPath(file, ctx.cwd);
+  return displayPath(isAbsolute(file) ? file : join(ctx.cwd, file), ctx.root);
 }

@@ -1,6 +1,6 @@
 import { catalogue as fullCatalogue, docsAnchor, type Code, type CodeInfo } from '../diagnostics/codes.js';
 import type { Diagnostic, Range, Severity, SuppressedDiagnostic } from '../diagnostics/diagnostic.js';
-import { displayPath } from './paths.js';
+import { repositoryPath } from './paths.js';
 import { inertJson } from './text.js';
 import { rulesDocPath, toolName } from './tool.js';
 import type { PolicyRule, ReportContext, Reporter } from './types.js';
@@ -12,9 +12,9 @@ export const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
 
 const level: Record<Severity, 'error' | 'warning' | 'note'> = { error: 'error', warning: 'warning', info: 'note' };
 
-/** A relative path as a URI reference: each segment percent-encoded (`<stdin>` has no raw `<`). */
+/** A path relative to the repository's root as a URI reference: each segment percent-encoded (`<stdin>` has no raw `<`). */
 function uri(file: string, ctx: ReportContext): string {
-  return displayPath(file, ctx.cwd)
+  return repositoryPath(file, ctx)
     .split('/')
     .map((segment) => (segment === '..' || segment === '.' ? segment : encodeURIComponent(segment)))
     .join('/');

@@ -94,8 +94,11 @@ export function renderPush(result: PushResult, location: string, options: { dryR
   const rows = result.changes
     .filter((c) => c.action !== 'unchanged')
     .map((c) => {
-      const was = c.action === 'update' && c.current !== undefined && c.current.session_id !== c.entry.session_id ? `was ${c.current.session_id || 'no session'}` : '';
-      return [sign(c), c.entry.name, `user ${c.entry.user_id}`, c.entry.session_id === '' ? '(no session)' : c.entry.session_id, c.why ?? was];
+      const other = c.current !== undefined && c.current.session_id !== c.entry.session_id ? c.current.session_id || 'no session' : undefined;
+      const was = c.action === 'update' && other !== undefined ? `was ${other}` : '';
+      // A refusal names the session the state holds: the file's id alone hides which one would be overwritten.
+      const why = c.why !== undefined && other !== undefined ? `the state holds ${other}: ${c.why}` : c.why;
+      return [sign(c), c.entry.name, `user ${c.entry.user_id}`, c.entry.session_id === '' ? '(no session)' : c.entry.session_id, why ?? was];
     });
   const table = rows.length === 0 ? '  (no changes)\n' : aligned(rows);
   const counts = [`${n('add')} added`, `${n('update')} updated`, ...(options.force && conflicts > 0 ? [`${conflicts} overwritten (--force)`] : []), `${n('unchanged')} unchanged`].join(', ');
@@ -124,7 +127,12 @@ export function pushJson(result: PushResult, location: string, options: { dryRun
     written: result.written,
     dry_run: options.dryRun,
     force: options.force,
-    changes: result.changes.map((c) => ({ action: c.action, ...keyOf(c.entry), ...(c.why !== undefined ? { why: c.why } : {}) })),
+    changes: result.changes.map((c) => ({
+      action: c.action,
+      ...keyOf(c.entry),
+      ...(c.why !== undefined ? { why: c.why } : {}),
+      ...(c.action === 'conflict' && c.current !== undefined ? { state_session_id: c.current.session_id === '' ? null : c.current.session_id } : {}),
+    })),
     kept: result.kept.map(keyOf),
   };
 }

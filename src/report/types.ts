@@ -3,7 +3,7 @@ import type { ApplyTally } from '../apply/tally.js';
 import type { CodeInfo } from '../diagnostics/codes.js';
 import type { ReportBase } from '../diagnostics/report-base.js';
 import type { SessionDrift } from '../plan/drift-check.js';
-import type { Plan } from '../plan/plan.js';
+import type { Orphan, Plan } from '../plan/plan.js';
 import type { PublicationPlan } from '../plan/publications.js';
 
 export type { PolicyRule, ReportSummary } from '../diagnostics/report-base.js';
@@ -15,9 +15,9 @@ export type { PolicyRule, ReportSummary } from '../diagnostics/report-base.js';
  */
 export interface Report extends ReportBase {
   /** `plan` (and `apply --dry-run`, `destroy`): the action per manifest with its field changes, and the deletions. */
-  plan?: Pick<Plan, 'items' | 'deletions' | 'prunable'>;
-  /** `apply`: what happened per manifest, and the tally. */
-  applied?: { items: readonly AppliedItem[]; tally: ApplyTally };
+  plan?: Pick<Plan, 'items' | 'deletions' | 'prunable' | 'orphans'>;
+  /** `apply`: what happened per manifest, and the tally; the recorded sessions left without a manifest (no `--prune`). */
+  applied?: { items: readonly AppliedItem[]; tally: ApplyTally; orphans?: readonly Orphan[] };
   /** `diff`: the drift status per manifest. */
   drift?: { items: readonly SessionDrift[] };
   /** Per-user manifests: what plan would publish, or what apply published (`written`). */
@@ -27,6 +27,11 @@ export interface Report extends ReportBase {
 export interface ReportContext {
   /** Paths are shown relative to this folder, with forward slashes. */
   cwd: string;
+  /**
+   * The repository's root, when the run is in one: GitHub annotations and SARIF name files
+   * relative to it (what the checks API and code scanning resolve), whatever the working directory.
+   */
+  root?: string;
   color: boolean;
   toolVersion: string;
   /** Source text per file (as in `Diagnostic.file`), for code frames. */

@@ -1,5 +1,6 @@
 import { expectedConfig } from '../config/expected.js';
-import { maskConfig, storedSensitiveAt } from '../config/sensitive-fields.js';
+import { maskConfig, recoveredTemplate, storedSensitiveAt } from '../config/sensitive-fields.js';
+import { valueAtPointer } from '../util/json-pointer.js';
 import type { ManifestData } from '../config/types.js';
 import { withSecretInside } from '../manifest/sensitive.js';
 import type { StateEntry } from '../state/entry.js';
@@ -22,15 +23,26 @@ export function registerRecordedSensitive(entry: StateEntry | undefined, masker:
  * whole, whatever the service holds there now, and every value the masker holds (the API key,
  * the values declared or recorded as sensitive) is masked wherever else it shows.
  */
-export function maskRecordedSession(session: Session, entry: StateEntry | undefined, masker: ValueMasker): Session {
-  return { ...masker.json(session), config: maskRecordedConfig(session.config, entry, masker) };
+export function maskRecordedSession(session: Session, entry: StateEntry | undefined, masker: ValueMasker, options: TemplateOptions = {}): Session {
+  return { ...masker.json(session), config: maskRecordedConfig(session.config, entry, masker, options) };
+}
+
+export interface TemplateOptions {
+  /**
+   * The variables' values now: a sensitive field that still holds exactly what was applied, made
+   * of a literal and variables (`https://hooks.example.com/cb?token=${HOOK_TOKEN}`), shows its
+   * literal text with each variable masked, so that `export` can write the template back.
+   */
+  templates?: Readonly<Record<string, string | undefined>>;
 }
 
 /** A config the service holds (now, or in a version of its history), masked as `maskRecordedSession` masks a session's. */
-export function maskRecordedConfig<T>(config: T, entry: StateEntry | undefined, masker: ValueMasker): T {
+export function maskRecordedConfig<T>(config: T, entry: StateEntry | undefined, masker: ValueMasker, options: TemplateOptions = {}): T {
   const body = entry?.body ?? null;
   if (body === null) return masker.json(config);
-  return maskConfig(expectedConfig(body as ManifestData), config, storedSensitiveAt(body), masker) as T;
+  const values = options.templates;
+  const template = values === undefined ? undefined : (pointer: string, held: string): string | undefined => recoveredTemplate(valueAtPointer(body, pointer), held, values);
+  return maskConfig(expectedConfig(body as ManifestData), config, storedSensitiveAt(body), masker, new Set(), template) as T;
 }
 
 function labelsIn(value: unknown): Set<string> {

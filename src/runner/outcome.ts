@@ -2,6 +2,7 @@ import { sortDiagnostics, tally, type Diagnostic } from '../diagnostics/diagnost
 import type { Report } from '../report/types.js';
 import { API_KEY_ENV } from '../client/api-key.js';
 import type { ServiceIdentity } from '../state/binding.js';
+import type { ApiVersion } from '../wire/json.js';
 import type { StateBackend } from '../state/backend.js';
 import type { ValueMasker } from '../util/sensitive.js';
 import type { InputOptions, ValidatedManifests } from './inputs.js';
@@ -12,8 +13,6 @@ export interface RunBase extends InputOptions {
   state: StateBackend;
   /** The service the run talks to, for the state's binding (apply and import bind a state to it). */
   service?: ServiceIdentity;
-  /** The API version of the run: per-user manifests are published with it. */
-  apiVersion?: '3' | '3.1';
   /**
    * The state's guards (see `guardState`), run once the manifests are valid and before the state
    * is read: a manifest's own findings come first, whatever the state.
@@ -21,6 +20,8 @@ export interface RunBase extends InputOptions {
   guard?: () => Promise<void>;
   /** The report shows sensitive values as they are (`--show-sensitive`); the API key stays masked. */
   revealSensitive?: boolean;
+  /** The API version the run speaks (plan agrees with its PATCH contract; per-user manifests are published with it). Default 3. */
+  apiVersion?: ApiVersion;
 }
 
 /** What a plan, apply or diff run hands back to its command: the report and what renders it. */

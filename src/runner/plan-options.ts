@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { PlanItem, PlanOptions } from '../plan/plan.js';
 import { hasSession } from '../state/entry.js';
+import type { ApiVersion } from '../wire/json.js';
 import { projectIgnores, type ProjectRunOptions } from '../validate/project-checks.js';
 
 /**
@@ -10,7 +11,7 @@ import { projectIgnores, type ProjectRunOptions } from '../validate/project-chec
  */
 export function planOptions(
   paths: readonly string[],
-  options: { cwd: string; prune?: boolean; pruneRoots?: readonly string[]; recreateUnknown?: boolean; project?: ProjectRunOptions; apiVersion?: '3' | '3.1' },
+  options: { cwd: string; prune?: boolean; pruneRoots?: readonly string[]; recreateUnknown?: boolean; project?: ProjectRunOptions; apiVersion?: ApiVersion },
 ): PlanOptions {
   const ignored = projectIgnores(options.project);
   // A root that exists is read as that file or folder, as the loader reads it, even when its name holds glob characters.

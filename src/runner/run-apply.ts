@@ -96,7 +96,7 @@ async function applyInputs(paths: readonly string[], inputs: ValidatedManifests,
     try {
       const limiter = options.rateLimitPerMinute === undefined ? undefined : new RateLimiter(options.rateLimitPerMinute);
       if (refresh) {
-        plan = await refreshPlan(plan, { getSession: (id) => api.getSession(id), concurrency: options.concurrency ?? 4, strict: options.strict === true, ...(limiter ? { limiter } : {}) });
+        plan = await refreshPlan(plan, { getSession: (id) => api.getSession(id), concurrency: options.concurrency ?? 4, strict: options.strict === true, ...(options.apiVersion !== undefined ? { apiVersion: options.apiVersion } : {}), ...(limiter ? { limiter } : {}) });
         checkMassMissing(plan, { ...options.missing, service: describeService(options.service?.service ?? 'the service') });
       }
       // Sessions read with this key and base URL: they are where this state's sessions live.
@@ -140,7 +140,7 @@ function applyOptions(options: ApplyRunOptions, limiter: RateLimiter | undefined
 
 function finish(inputs: Parameters<typeof outcomeOf>[1], result: ApplyResult, plan: Plan): ApplyRun {
   const out: ApplyRun = outcomeOf('apply', inputs, result.diagnostics);
-  out.report.applied = { items: result.items, tally: result.tally };
+  out.report.applied = { items: result.items, tally: result.tally, ...(plan.orphans !== undefined && plan.orphans.length > 0 ? { orphans: plan.orphans } : {}) };
   if (plan.publications.length > 0) out.report.publications = { items: plan.publications, written: true };
   out.result = result;
   return out;

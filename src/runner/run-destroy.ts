@@ -67,12 +67,13 @@ async function destroyLoaded(loaded: ValidatedManifests, options: DestroyRunOpti
   const state = await options.state.openLocked(options.lock);
   return underLock(state, async () => {
     const plan = destroyPlan(inputs, state);
-    if (plan.deletions.length === 0 || (options.confirm !== undefined && !(await options.confirm(plan)))) {
+    if (plan.deletions.length === 0) {
       const out: DestroyRun = outcomeOf('destroy', inputs);
       out.report.plan = plan;
-      if (plan.deletions.length > 0) out.declined = true;
       return withPerUserWarnings(out, inputs, state);
     }
+    // Declined: the list was shown before the question; the report says only that nothing happened.
+    if (options.confirm !== undefined && !(await options.confirm(plan))) return { ...outcomeOf('destroy', inputs), declined: true };
     const api = await options.connect();
     try {
       const limiter = options.rateLimitPerMinute === undefined ? undefined : new RateLimiter(options.rateLimitPerMinute);

@@ -43,7 +43,7 @@ export async function runImport(name: string, sessionId: string, paths: readonly
   }
   const doc = docs[0]!;
   // Only the imported manifest's own findings count; other files of the paths are not this command's business.
-  const own = { ...inputs, diagnostics: inputs.diagnostics.filter((d) => d.file === doc.file), files: [doc.file], documents: [doc] };
+  const own = { ...inputs, diagnostics: inputs.diagnostics.filter((d) => d.file === doc.file), suppressed: inputs.suppressed.filter((d) => d.file === doc.file), files: [doc.file], documents: [doc] };
   if (own.diagnostics.some((d) => d.severity === 'error')) return maskReport(outcomeOf('import', own), inputs.masker, false);
   await options.guard?.();
   const data = doc.data as ManifestData;

@@ -50,6 +50,7 @@ export async function runPlan(paths: readonly string[], options: PlanRunOptions)
         getSession: (id) => api.getSession(id),
         concurrency: options.concurrency ?? 4,
         strict: options.strict === true,
+        ...(options.apiVersion !== undefined ? { apiVersion: options.apiVersion } : {}),
         revealSensitive: options.revealSensitive === true,
         ...(limiter ? { limiter } : {}),
       });

@@ -78,6 +78,7 @@ export async function takeFileLock(statePath: string, options: StateLockOptions,
   const wait = options.sleep ?? sleep;
   const id = randomUUID();
   const started = now().getTime();
+  let told = false;
   for (;;) {
     const content = `${JSON.stringify({ id, ...options.owner, since: now().toISOString() })}\n`;
     if (await publish(lockPath, content, io)) return id;
@@ -91,6 +92,8 @@ export async function takeFileLock(statePath: string, options: StateLockOptions,
     }
     const waited = now().getTime() - started;
     if (waited >= timeoutMs) throw lockedError(statePath, seen.holder, timeoutMs);
+    if (!told) options.onWait?.(seen.holder, timeoutMs);
+    told = true;
     await wait(Math.min(POLL_MS, timeoutMs - waited));
   }
 }

@@ -23,6 +23,8 @@ export interface StateLockOptions {
   timeoutMs?: number;
   /** File lock: waits between looks at a lock that another run holds (tests inject one; default a timer). */
   sleep?: (ms: number) => Promise<void>;
+  /** Told once, when the lock is held by another run and the wait begins (a person sees why nothing happens). */
+  onWait?: (holder: LockHolder | undefined, timeoutMs: number) => void;
 }
 
 /** A lock as another process sees it: enough to name its holder and to release it by force. */

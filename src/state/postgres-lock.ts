@@ -111,6 +111,7 @@ export async function takeWorkspaceLock(db: Queryable, target: PostgresTarget, o
   const pause = options.sleep ?? sleep;
   const start = now().getTime();
   let quick = 0;
+  let told = false;
   try {
     for (;;) {
       const id = randomUUID();
@@ -119,6 +120,8 @@ export async function takeWorkspaceLock(db: Queryable, target: PostgresTarget, o
       if (row?.live !== true && quick++ < QUICK_RETRIES) continue;
       const waited = now().getTime() - start;
       if (waited >= timeoutMs) throw lockedError(target.location, row?.live === true ? holderOf(row) : undefined, timeoutMs);
+      if (!told) options.onWait?.(row?.live === true ? holderOf(row) : undefined, timeoutMs);
+      told = true;
       await pause(Math.min(POLL_MS, timeoutMs - waited));
     }
   } catch (err) {

@@ -29,3 +29,19 @@ export function parentPointer(pointer: string): string {
   const i = pointer.lastIndexOf('/');
   return i <= 0 ? '' : pointer.slice(0, i);
 }
+
+/** The value at `segments` in plain data (objects and arrays), or undefined when there is none. */
+export function valueAtSegments(value: unknown, segments: readonly string[]): unknown {
+  let at = value;
+  for (const s of segments) {
+    if (at !== null && typeof at === 'object' && !Array.isArray(at) && Object.prototype.hasOwnProperty.call(at, s)) at = (at as Record<string, unknown>)[s];
+    else if (Array.isArray(at) && /^\d+$/.test(s)) at = at[Number(s)];
+    else return undefined;
+  }
+  return at;
+}
+
+/** The value at a pointer in plain data, or undefined. */
+export function valueAtPointer(value: unknown, pointer: string): unknown {
+  return valueAtSegments(value, splitPointer(pointer));
+}

@@ -70,6 +70,7 @@ export async function validatePaths(paths: readonly string[], options: ValidateP
     ...(options.readStdin !== undefined ? { readStdin: options.readStdin } : {}),
     ...(options.fastPath === false ? { fastPath: false } : {}),
     ...(options.sensitive !== undefined ? { sensitive: options.sensitive } : {}),
+    ...(options.unsetVariables !== undefined ? { unsetVariables: options.unsetVariables } : {}),
   };
   // Each file is loaded and checked on its own, on worker threads for big runs; only findings,
   // name records and the sources of files with findings come back, so memory stays flat however

@@ -98,7 +98,7 @@ describe('the file state lost between a create and its record (its folder replac
         `  failed   a  user u-a  ${created}  ${emulator!.url}/tool_router/v3/${created}/mcp`,
         '  skipped  b  user u-b  -',
         '',
-        '0 created, 0 unchanged, 0 drifted, 2 failed',
+        '0 created, 0 unchanged, 0 drifted, 1 failed, 1 skipped',
         '',
         '✖ 3 problems (3 errors) in 2 files',
         '',
@@ -124,12 +124,12 @@ describe('the file state lost between a create and its record (its folder replac
 });
 
 /** b never started: the run stopped at the state that could not be written. */
-const B_NOT_STARTED = ['m/b.yaml:1:1  error  b: not applied: the run was interrupted (the state could not be written) before it started  apply/interrupted', '  > 1 | name: b', '      | ^^^^^^^', '  > 2 | user_id: u-b', '      | ^^^^^^^^^^^^'];
+const B_NOT_STARTED = ['m/b.yaml:1:1  error  b: not applied: the run was interrupted (the state could not be written) before it started  apply/interrupted', '  > 1 | name: b', '      | ^^^^', '    2 | user_id: u-b'];
 
 /** The JSON report of the lost run: a failed with its session, b skipped, the counts. */
 function expectReport(path: string, created: string): void {
   const report = JSON.parse(readFileSync(path, 'utf8')) as { applied: { tally: unknown; items: Array<{ name: string; outcome: string; session_id: string | null; diagnostics: Array<{ code: string }> }> } };
-  expect(report.applied.tally).toStrictEqual({ created: 0, updated: 0, replaced: 0, deleted: 0, unchanged: 0, drifted: 0, failed: 2 });
+  expect(report.applied.tally).toStrictEqual({ created: 0, updated: 0, replaced: 0, deleted: 0, unchanged: 0, drifted: 0, failed: 1, skipped: 1 });
   expect(report.applied.items.map((i) => [i.name, i.outcome, i.session_id, i.diagnostics.map((d) => d.code)])).toStrictEqual([
     ['a', 'failed', created, ['state/write-failed']],
     ['b', 'skipped', null, ['apply/interrupted']],
@@ -247,7 +247,7 @@ describe.skipIf(skipBecause(db === null, 'needs a PostgreSQL server (the run pri
         `  failed   a  user u-a  ${created}  ${emulator!.url}/tool_router/v3/${created}/mcp`,
         '  skipped  b  user u-b  -',
         '',
-        '0 created, 0 unchanged, 0 drifted, 2 failed',
+        '0 created, 0 unchanged, 0 drifted, 1 failed, 1 skipped',
         '',
         '✖ 2 problems (2 errors) in 2 files',
         '',

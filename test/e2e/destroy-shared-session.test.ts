@@ -26,7 +26,7 @@ test('destroy of two manifests recording one session: one DELETE, 1 deleted, bot
 
   const dry = await w.run(['destroy', 'a.yaml', 'b.yaml', '--dry-run']);
   expect(dry.stdout).toContain('Plan: 0 to create, 0 to update, 0 to replace, 1 to delete, 0 no-op');
-  expect(dry.stdout).toContain(`${id}: deleted by destroy; also recorded for b (user u1)`);
+  expect(dry.stdout).toContain(`${id}: would be deleted by destroy; also recorded for b (user u1)`);
 
   const r = await w.run(['destroy', 'a.yaml', 'b.yaml', '--auto-approve', '--format', 'json']);
   expect(r.exitCode, r.stdout).toBe(0);

@@ -149,9 +149,23 @@ describe.each(['3', '3.1'] as const)('the session lifecycle on API v%s', (versio
     const gone = idOf('agent-c');
     rmSync(join(dir, 'm', 'c.yaml'));
     const quiet = await run('plan', 'm');
-    expect(quiet.stdout).toContain('1 recorded session has no manifest in these paths any more; --prune deletes it');
+    expect(quiet.stdout).toContain(`1 recorded session has no manifest in these paths any more; --prune deletes it:\n  agent-c  user carol  ${gone}\n`);
+    // apply without --prune names them too, in its report and its JSON.
+    const kept = await run('apply', 'm');
+    expect(kept.exitCode, kept.stdout).toBe(0);
+    expect(kept.stdout).toContain(`\n1 recorded session has no manifest in these paths any more; --prune deletes it:\n  agent-c  user carol  ${gone}\n`);
+    const keptJson = await run('apply', 'm', '--format', 'json');
+    expect((json(keptJson)['applied'] as Json)['orphans']).toStrictEqual([{ name: 'agent-c', user_id: 'carol', session_id: gone }]);
+    expect((json(await run('plan', 'm', '--format', 'json'))['plan'] as Json)['orphans']).toStrictEqual([{ name: 'agent-c', user_id: 'carol', session_id: gone }]);
     const plan = await run('plan', 'm', '--prune', '--format', 'json');
     expect((json(plan)['plan'] as { deletions: Array<{ name: string; session_id: string }> }).deletions.map((d) => [d.name, d.session_id])).toEqual([['agent-c', gone]]);
+    // A bot that reads every change's action sees the delete beside the items' actions.
+    const planned = json(plan)['plan'] as { items: Array<{ name: string; action: string }>; deletions: Array<{ name: string; action: string }> };
+    expect([...planned.items, ...planned.deletions].map((c) => [c.name, c.action])).toEqual([
+      ['agent-a', 'no-op'],
+      ['agent-b', 'no-op'],
+      ['agent-c', 'delete'],
+    ]);
     const apply = await run('apply', 'm', '--prune', '--format', 'json');
     expect(apply.exitCode, apply.stdout).toBe(0);
     expect(apply.stderr).toContain(`apply --prune will delete 1 session:\n  - agent-c  user carol  ${gone}\n`);

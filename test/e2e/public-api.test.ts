@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 // Only the package's public entry, as an application imports it (package.json "exports" -> dist).
-import { checkSession, createClient, expectedConfig, parseManifest, requestBody, startEmulator, ApiError, type RunningEmulator } from 'sessionctl';
+import { checkSession, createClient, expectedConfig, InputError, openState, parseManifest, requestBody, SessionctlError, startEmulator, StateError, ApiError, type RunningEmulator } from 'sessionctl';
 
 const MANIFEST = `name: support
 user_id: \${USER_ID}
@@ -45,5 +45,17 @@ describe('the public programmatic API', () => {
   test('findings come back as located diagnostics, not exceptions', () => {
     const { diagnostics } = parseManifest('name: x\ntoolkits: { enable: [a], disable: [b] }\n', { env: {} });
     expect(diagnostics.map((d) => [d.code, d.range?.start.line])).toContainEqual(['schema/required', 1]);
+  });
+
+  test('what the library throws is an exported class: instanceof works', async () => {
+    const missing = await openState('/nonexistent/sessionctl-public-api/state.json').then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    // A state that is not there is an input error (a mistyped location); one that cannot be read or reached is a StateError.
+    expect(missing).toBeInstanceOf(InputError);
+    expect(missing).toBeInstanceOf(SessionctlError);
+    expect(missing).not.toBeInstanceOf(StateError);
+    expect(new StateError('x', 'f')).toBeInstanceOf(InputError);
   });
 });

@@ -48,11 +48,14 @@ const doc = {
 };
 // An older copy: triage/alice at config_version 2 of the same session (the state has 3).
 const old = { version: 2, sessions: [entry('triage', 'alice', { config_version: 2 }), entry('ci-bot', 'ci')] };
+// An older copy that records another session for triage-eu (applied before the state's).
+const replaced = { version: 2, sessions: [entry('triage-eu', 'alice', { session_id: 'trs_triageeuold01', applied_at: '2026-02-01T10:00:00.000Z' })] };
 
 beforeAll(async () => {
   dir = tempDir('state-cli');
   await writeFile(join(dir, 'doc.json'), JSON.stringify(doc, null, 2));
   await writeFile(join(dir, 'old.json'), JSON.stringify(old, null, 2));
+  await writeFile(join(dir, 'replaced.json'), JSON.stringify(replaced, null, 2));
   await writeFile(join(dir, 'broken.json'), '{"version": 2, "sessions": [{"name": "x"}]}');
 });
 afterAll(async () => {
@@ -86,6 +89,7 @@ const cases: Case[] = [
   { name: 'push-again-unchanged', argv: ['state', 'push', 'doc.json', '--state', '@S'], exit: 0 },
   { name: 'push-older-refused', argv: ['state', 'push', 'old.json', '--state', '@S'], exit: 1 },
   { name: 'push-older-refused-json', argv: ['state', 'push', 'old.json', '--state', '@S', '--format', 'json'], exit: 1 },
+  { name: 'push-other-session-refused', argv: ['state', 'push', 'replaced.json', '--state', '@S'], exit: 1 },
   { name: 'push-dry-run-forced', argv: ['state', 'push', 'old.json', '--state', '@S', '--force', '--dry-run'], exit: 0 },
   { name: 'push-broken', argv: ['state', 'push', 'broken.json', '--state', '@S'], exit: 2 },
   { name: 'push-missing', argv: ['state', 'push', 'nope.json', '--state', '@S'], exit: 2 },

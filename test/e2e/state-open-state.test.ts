@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 // Only the package's public entry, as an application imports it (package.json "exports" -> dist).
-import { openState, startEmulator, type RunningEmulator } from 'sessionctl';
+import { InputError, openState, StateError, startEmulator, type RunningEmulator } from 'sessionctl';
 import { stateBackend } from '../../src/state/backend.js';
 import { lockOwner } from '../../src/state/lock.js';
 import { db, dropSchema, stateUrl, uniqueSchema } from '../helpers/postgres.js';
@@ -92,6 +92,18 @@ describe.skipIf(skipBecause(db === null, 'needs a PostgreSQL server (the run pri
     expect(err).toBeInstanceOf(Error);
     expect(err.message).toBe('cannot connect to the state database: password authentication failed for user "' + db!.env['PGUSER'] + '" (SQLSTATE 28P01)');
     expect(String(err) + JSON.stringify(err) + (err.stack ?? '')).not.toContain('sentinel-open-state-PW');
+  });
+
+  test('no env passed: the message says to pass { env: process.env }, not that no password is set; a StateError', async () => {
+    const err = (await openState(stateUrl(db!, schema)).then(
+      () => undefined,
+      (e: unknown) => e,
+    )) as Error;
+    expect(err).toBeInstanceOf(StateError);
+    expect(err).toBeInstanceOf(InputError);
+    expect(err.message).toBe(
+      `cannot connect to the state database: the database asks for a password for user "${db!.env['PGUSER']}" and openState was given no env to read PGPASSWORD from: pass the process environment as { env }, or add a line for it to the password file (PGPASSFILE, default ~/.pgpass)`,
+    );
   });
 
   test('a password in the URL is refused before anything connects', async () => {

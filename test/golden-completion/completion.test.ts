@@ -74,7 +74,8 @@ describe('the bash script completes from the command tree', () => {
     expect(() => execFileSync('bash', ['-n', path.join(dir, 's.bash')])).not.toThrow();
   });
 
-  test('subcommands, options and choices at every level', async () => {
+  // One bash process answers every case; on a loaded machine (CI, shared runners) it takes tens of seconds.
+  test('subcommands, options and choices at every level', { timeout: 120_000 }, async () => {
     const script = (await runCli(['completion', 'bash'])).stdout;
     const cases: Array<{ what: string; words: string[]; check: (reply: string[]) => void }> = [];
     for (const c of commandTree(model())) {

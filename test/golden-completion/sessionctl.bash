@@ -13,7 +13,7 @@ _sessionctl_subcommands() {
 _sessionctl_options() {
   case "$1" in
     '') echo '-V --version -h --help' ;;
-    'validate') echo '--format --changed-since --strict --env-file --sensitive --max-file-size --jobs --no-fast-path --catalog --config --no-config -h --help' ;;
+    'validate') echo '--format --changed-since --strict --env-file --sensitive --max-file-size --jobs --unset-variables --no-fast-path --catalog --config --no-config -h --help' ;;
     'plan') echo '--refresh --prune --recreate-unknown --detailed-exitcode --out --strict --show-sensitive --recreate-missing --max-missing --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --emulator --require-state --config --no-config --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
     'apply') echo '--dry-run --refresh --prune --keep-replaced --recreate-unknown --strict --github-output --recreate-missing --max-missing --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --emulator --lock-timeout --require-state --config --no-config --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
     'diff') echo '--session --strict --mcp --show-sensitive --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --emulator --require-state --config --no-config --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
@@ -58,7 +58,7 @@ _sessionctl_options() {
 
 _sessionctl_value_options() {
   case "$1" in
-    'validate') echo '--format --changed-since --env-file --sensitive --max-file-size --jobs --catalog --config' ;;
+    'validate') echo '--format --changed-since --env-file --sensitive --max-file-size --jobs --unset-variables --catalog --config' ;;
     'plan') echo '--out --max-missing --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --config --base-url --api-key-file --api-version --timeout' ;;
     'apply') echo '--refresh --max-missing --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --lock-timeout --config --base-url --api-key-file --api-version --timeout' ;;
     'diff') echo '--session --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --config --base-url --api-key-file --api-version --timeout' ;;
@@ -99,6 +99,7 @@ _sessionctl_choices() {
   case "$1|$2" in
     'validate|--format') echo 'human json github sarif junit markdown' ;;
     'validate|--changed-since') 'git' 'for-each-ref' '--format=%(refname:short)' 'refs/heads' 'refs/remotes' 'refs/tags' 2>/dev/null ;;
+    'validate|--unset-variables') echo 'error placeholder' ;;
     'plan|--format') echo 'human json github sarif junit markdown' ;;
     'plan|--changed-since') 'git' 'for-each-ref' '--format=%(refname:short)' 'refs/heads' 'refs/remotes' 'refs/tags' 2>/dev/null ;;
     'apply|--format') echo 'human json github sarif junit markdown' ;;

@@ -16,7 +16,7 @@ end
 function __sessionctl_value_options
     switch "p:$argv[1]"
         case 'p:validate'
-            printf '%s\n' '--format' '--changed-since' '--env-file' '--sensitive' '--max-file-size' '--jobs' '--catalog' '--config'
+            printf '%s\n' '--format' '--changed-since' '--env-file' '--sensitive' '--max-file-size' '--jobs' '--unset-variables' '--catalog' '--config'
         case 'p:plan'
             printf '%s\n' '--out' '--max-missing' '--state' '--format' '--changed-since' '--env-file' '--sensitive' '--concurrency' '--rate-limit' '--config' '--base-url' '--api-key-file' '--api-version' '--timeout'
         case 'p:apply'
@@ -153,6 +153,7 @@ complete -c sessionctl -n '__sessionctl_at \'validate\'' -l 'env-file' -r -F -d 
 complete -c sessionctl -n '__sessionctl_at \'validate\'' -l 'sensitive' -r -F -d 'mask the value of this ${VAR} in every output, report, plan file and the state, whatever its name (repeatable)'
 complete -c sessionctl -n '__sessionctl_at \'validate\'' -l 'max-file-size' -r -F -d 'refuse larger files before parsing them (default: 1048576, 1 MiB)'
 complete -c sessionctl -n '__sessionctl_at \'validate\'' -l 'jobs' -r -F -d 'threads for big runs, the main one included (default: every core, at most 4, from 5,000 files on); results never depend on it'
+complete -c sessionctl -n '__sessionctl_at \'validate\'' -l 'unset-variables' -x -a 'error placeholder' -d 'a ${VAR} that is not set: an error, or a placeholder whose value goes unchecked while every other check runs (pull requests from forks get no secrets)'
 complete -c sessionctl -n '__sessionctl_at \'validate\'' -l 'no-fast-path' -d 'read every file with positions, as files with findings are; slower on big runs, same results'
 complete -c sessionctl -n '__sessionctl_at \'validate\'' -l 'catalog' -r -F -d 'check toolkit and tool slugs against this catalogue (JSON, as `emulator --catalog` takes) instead of the bundled one'
 complete -c sessionctl -n '__sessionctl_at \'validate\'' -l 'config' -r -F -d 'the project configuration (default: sessionctl.yaml in this folder or the nearest above it, up to the repository root)'

@@ -97,7 +97,8 @@ describe('golden', () => {
 
     it.each(formats)('%s', async (format, file) => {
       const cwd = spec.cwd === undefined ? dir : join(dir, spec.cwd);
-      const r = await runCli([...spec.args, '--format', format], { cwd, env: spec.env ?? {} });
+      // The case folder is the repository's workspace: annotations and SARIF name files from it, as in CI.
+      const r = await runCli([...spec.args, '--format', format], { cwd, env: { GITHUB_WORKSPACE: dir, ...spec.env } });
       expect(r.stderr).toBe('');
       expect(r.exitCode).toBe(spec.exit);
       const out = normalise(r.stdout, cwd);

@@ -13,6 +13,8 @@ export interface RunOptions {
   cwd?: string;
   stdin?: string | Buffer;
   tty?: boolean;
+  /** Standard input is a terminal (answers to a confirmation). */
+  stdinTty?: boolean;
 }
 
 /** Runs sessionctl in-process against a recording Io; colour is off unless the env forces it. */

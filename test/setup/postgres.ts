@@ -115,7 +115,9 @@ export default async function setup(project: TestProject): Promise<void> {
     if (dropped > 0) console.log(`postgres: dropped ${dropped} test schema(s) left by runs that were killed`);
     found = true;
   } catch (err) {
-    const why = `no PostgreSQL server answered at ${db.base} (${(err as Error).message})`;
+    // pg's "client password must be a string" comes after the server answered: it asked for a password and none was set.
+    const message = (err as Error).message;
+    const why = /password must be a string/.test(message) ? `the server at ${db.base} answered but asked for a password, and no password is set (PGPASSWORD)` : `no PostgreSQL server answered at ${db.base} (${message})`;
     if (process.env['CI'] === 'true') throw new Error(`CI=true and ${why}: the PostgreSQL state tests cannot run; .ci/run starts the local server, or set SESSIONCTL_TEST_DATABASE_URL`);
     console.log(`postgres: skipped ${SKIPPED}: ${why}; set SESSIONCTL_TEST_DATABASE_URL or PGHOST/PGUSER/PGPASSWORD/PGDATABASE (.ci/run starts the local server)`);
   } finally {

@@ -15,6 +15,8 @@ import type { StateBackend } from '../../state/backend.js';
 
 interface ApplyFlags extends RunFlags {
   dryRun?: boolean;
+  /** A terraform habit: accepted, with a hint, since apply never asks. */
+  autoApprove?: boolean;
   githubOutput?: boolean;
   refresh?: boolean;
   prune?: boolean;
@@ -59,6 +61,7 @@ export const registerApply: RegisterCommand = (program, env) => {
     .description('Create, update in place, replace and (with --prune) delete sessions so that they match their manifests; verify every answer and record each change in the state.')
     .argument('[paths...]', 'manifest files, folders, globs in quotes, - for standard input, or one plan file saved by `plan --out` (default: `paths` of sessionctl.yaml)')
     .option('--dry-run', 'show the plan only: no lock, no request')
+    .addOption(new Option('--auto-approve', 'accepted and ignored: apply never asks').hideHelp())
     .addOption(new Option('--refresh [bool]', 'read recorded sessions first and repair their drift (default: true; --refresh=false or --no-refresh skips it)').argParser(parseRefresh))
     .addOption(new Option('--no-refresh', 'do not read recorded sessions first').hideHelp())
     .option('--prune', 'delete the recorded sessions whose manifests are gone from these paths (listed before anything is deleted; files sessionctl.yaml ignores keep theirs)')
@@ -126,6 +129,9 @@ async function appendGithubOutput(outputFile: string, applied: AppliedItem[]): P
 }
 
 async function runApplyCommand(args: string[], flags: ApplyFlags, env: CommandEnv): Promise<void> {
+  if (flags.autoApprove === true) {
+    env.io.stderr.write('hint: apply never asks for confirmation, so --auto-approve changes nothing; review what it will do with `sessionctl plan` (or save it with `plan --out FILE` and apply that file). Only destroy asks.\n');
+  }
   const project = await projectForRun('apply', args, flags, env);
   if (project === undefined) return;
   const { runApply } = await import('../../runner/run-apply.js');
@@ -147,7 +153,7 @@ async function runApplyCommand(args: string[], flags: ApplyFlags, env: CommandEn
       recreateUnknown: flags.recreateUnknown === true,
       strict: flags.strict === true,
       ...(saved !== undefined ? { saved } : {}),
-      lock: processLock(),
+      lock: processLock(env.io.stderr),
       onProgress: watch.onProgress,
       signal: watch.signal,
       graceMs: graceMs(env),

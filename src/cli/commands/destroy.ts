@@ -2,6 +2,7 @@ import type { Plan } from '../../plan/plan.js';
 import { UsageError } from '../../diagnostics/errors.js';
 import { announceDeletions, graceMs, watchRun } from '../apply-progress.js';
 import type { CommandEnv, RegisterCommand } from '../command.js';
+import { ExitCode } from '../exit-codes.js';
 import { connector } from '../open-connection.js';
 import { processLock } from '../process-lock.js';
 import { addRunOptions, finishRun, projectForRun, runInputs, guardedService, stateOf, type RunFlags } from '../run-options.js';
@@ -33,7 +34,7 @@ async function confirmed(plan: Plan, flags: DestroyFlags, env: CommandEnv): Prom
     stdin.on('data', onData);
     stdin.resume();
   });
-  if (answer !== 'yes') env.io.stderr.write('nothing was deleted\n');
+  if (answer !== 'yes') env.io.stderr.write('destroy cancelled: nothing was deleted\n');
   return answer === 'yes';
 }
 
@@ -57,7 +58,7 @@ export const registerDestroy: RegisterCommand = (program, env) => {
         '',
         'The manifests stay; only their sessions go. A create whose outcome is unknown holds no session',
         'to delete: adopt it with `sessionctl import` first, or forget it with `sessionctl state rm`.',
-        'Exit codes: 0 deleted, 1 findings, 2 usage or input error (also: no confirmation), 3 the service failed,',
+        'Exit codes: 0 deleted, 1 findings, 2 usage or input error (also: no confirmation, or not confirmed), 3 the service failed,',
         '5 the state could not be read, written or locked.',
       ].join('\n'),
     )
@@ -72,7 +73,7 @@ export const registerDestroy: RegisterCommand = (program, env) => {
         const outcome = await runDestroy(paths, {
           ...(await runInputs(flags, env, state, project, service)),
           connect: connector(flags, env, state),
-          lock: processLock(),
+          lock: processLock(env.io.stderr),
           dryRun: flags.dryRun === true,
           confirm: (plan) => confirmed(plan, flags, env),
           onProgress: watch.onProgress,
@@ -81,7 +82,8 @@ export const registerDestroy: RegisterCommand = (program, env) => {
           onInterrupt: watch.onInterrupt,
         });
         const interrupted = watch.signalExit();
-        await finishRun(outcome, flags, env, project, (code) => interrupted ?? code);
+        // A declined confirmation is no success: a script that ran destroy must not read it as done.
+        await finishRun(outcome, flags, env, project, (code) => interrupted ?? (outcome.declined === true ? ExitCode.usage : code));
       } finally {
         watch.stop();
       }

@@ -1,5 +1,6 @@
 import { integerOption } from '../integer-option.js';
 import { UsageError } from '../../diagnostics/errors.js';
+import type { StateEntry } from '../../state/entry.js';
 import type { ConfigHistory, ConfigVersion } from '../../wire/session.js';
 import type { RegisterCommand } from '../command.js';
 import { registerDeclared, sensitiveOption, type SensitiveFlags } from '../sensitive-options.js';
@@ -53,24 +54,26 @@ export const registerHistory: RegisterCommand = (program, env) => {
           selection,
           MAX_PAGE,
         );
+        if (versions !== undefined) return showDiff(got.items, versions[0]!, versions[1]!, resolved.entry, flags.format === 'json');
         // Every version holds the values its config was given: the fields apply recorded as sensitive are masked whole.
         const items = got.items.map((item) => ({ ...env.masker.json(item), config: maskRecordedConfig(item.config, resolved.entry, env.masker) }));
-        if (versions !== undefined) return showDiff(items, versions[0]!, versions[1]!);
         if (flags.format === 'json') return printJson(env, { ...env.masker.json(got.response), items });
         const { renderHistory } = await import('../../report/operate/history.js');
         env.io.stdout.write(renderHistory(items, typeof got.response.total_items === 'number' ? got.response.total_items : undefined, got.more, renderContext(env)));
       });
     });
 
-  async function showDiff(items: readonly ConfigVersion[], v1: number, v2: number): Promise<void> {
+  /** The versions as the service holds them: the diff compares sensitive fields by digest and masks what it shows. */
+  async function showDiff(items: readonly ConfigVersion[], v1: number, v2: number, entry: StateEntry | undefined, json: boolean): Promise<void> {
     const find = (v: number): ConfigVersion => {
       const found = items.find((i) => i.version === v);
       if (found === undefined) throw new UsageError(`the session has no config version ${v}`, `its versions: ${items.map((i) => i.version).join(', ') || 'none'}`);
       return found;
     };
     const [a, b] = [find(v1), find(v2)];
-    const [{ unifiedVersionsDiff }, { renderVersionsDiff }] = await Promise.all([import('../../config/unified.js'), import('../../report/operate/history.js')]);
-    const diff = unifiedVersionsDiff(a.config, b.config, { before: `version ${v1} (${a.created_at})`, after: `version ${v2} (${b.created_at})` });
-    env.io.stdout.write(renderVersionsDiff(diff, v1, v2, renderContext(env).style));
+    const [{ versionsDiff }, { renderVersionsDiff }] = await Promise.all([import('../../runner/versions-diff.js'), import('../../report/operate/history.js')]);
+    const diff = versionsDiff(a, b, entry, env.masker);
+    if (json) return printJson(env, { from: diff.from, to: diff.to, changes: diff.changes });
+    env.io.stdout.write(renderVersionsDiff(diff, renderContext(env).style));
   }
 };

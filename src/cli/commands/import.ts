@@ -37,7 +37,7 @@ export const registerImport: RegisterCommand = (program, env) => {
       const outcome = await runImport(name, session, project.paths, {
         ...(await runInputs(flags, env, state, project, service)),
         connect: connector(flags, env, state),
-        lock: processLock(),
+        lock: processLock(env.io.stderr),
         strict: flags.strict === true,
       });
       if (outcome.imported !== undefined) env.io.stderr.write(`imported ${outcome.imported.session_id} as ${name} (user ${outcome.imported.user_id})\n`);

@@ -143,7 +143,7 @@ function addRepair(state: Command, env: CommandEnv): void {
     .addHelpText('after', examples(['sessionctl state rm old-agent', 'sessionctl state rm triage --user-id bob'], ['The sessions stay on the service: delete them there (or with destroy before rm) if they must go.']))
     .action(async (name: string, flags: StateFlags) => {
       const backend = await existingState(flags, env);
-      const removed = await (await ops()).removeEntries(backend, processLock(), name, flags.userId);
+      const removed = await (await ops()).removeEntries(backend, processLock(env.io.stderr), name, flags.userId);
       const r = await render();
       if (flags.format === 'json') return printJson(env, r.removedJson(removed, backend.location));
       env.io.stdout.write(r.renderRemoved(removed, backend.location));
@@ -156,7 +156,7 @@ function addRepair(state: Command, env: CommandEnv): void {
     .addHelpText('after', examples(['sessionctl state mv support support-agent']))
     .action(async (from: string, to: string, flags: StateFlags) => {
       const backend = await existingState(flags, env);
-      const moved = await (await ops()).moveEntries(backend, processLock(), from, to, flags.userId);
+      const moved = await (await ops()).moveEntries(backend, processLock(env.io.stderr), from, to, flags.userId);
       const r = await render();
       if (flags.format === 'json') return printJson(env, r.movedJson(from, moved, backend.location));
       env.io.stdout.write(r.renderMoved(from, moved, backend.location));
@@ -198,7 +198,7 @@ function addTransfer(state: Command, env: CommandEnv): void {
       const { entries: incoming, binding, published } = parseStateDocument(text, source, { pushed: true });
       const options = { dryRun: flags.dryRun === true, force: flags.force === true };
       await guardRun(backend, env, { use: 'start' });
-      const result = await (await ops()).pushState(backend, processLock(), incoming, { source, ...options, ...(binding !== undefined ? { binding } : {}), published });
+      const result = await (await ops()).pushState(backend, processLock(env.io.stderr), incoming, { source, ...options, ...(binding !== undefined ? { binding } : {}), published });
       const r = await render();
       if (flags.format === 'json') printJson(env, r.pushJson(result, backend.location, options));
       else env.io.stdout.write(r.renderPush(result, backend.location, options));
@@ -222,7 +222,7 @@ function addTransfer(state: Command, env: CommandEnv): void {
       const backend = await existingState(flags, env);
       const service = await runIdentity(flags, env);
       const { runRebind } = await import('../../runner/run-rebind.js');
-      const result = await runRebind({ state: backend, connect: connector(flags, env, backend), service, lock: processLock() });
+      const result = await runRebind({ state: backend, connect: connector(flags, env, backend), service, lock: processLock(env.io.stderr) });
       const { describeService } = await import('../../state/binding.js');
       if (flags.format === 'json') return printJson(env, { state: result.location, checked: result.checked, ...(result.previous !== undefined ? { previous: result.previous } : {}), binding: result.binding });
       const was = result.previous !== undefined ? ` (it was bound to ${describeService(result.previous.service)} on ${result.previous.bound_at})` : '';

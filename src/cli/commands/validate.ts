@@ -19,11 +19,39 @@ interface ValidateOptions extends ProjectFlags {
   fastPath?: boolean;
   catalog?: string;
   sensitive?: string[];
+  unsetVariables?: 'error' | 'placeholder';
 }
 
 const parseJobs = integerOption(1, 64, 'a whole number of threads from 1 to 64');
 
 const parseBytes = integerOption(1, Number.MAX_SAFE_INTEGER, 'a positive whole number of bytes, such as 1048576');
+
+/** `validate --help`'s examples and notes. */
+const VALIDATE_HELP = [
+  '',
+  'Examples:',
+  '  sessionctl validate manifests/                      # every *.yaml / *.yml below manifests/',
+  "  sessionctl validate 'teams/**/session.yaml'         # a glob, matched by sessionctl itself",
+  '  cat support.yaml | sessionctl validate -            # standard input',
+  '  sessionctl validate manifests/ --env-file .env.ci   # ${VAR} values from a file',
+  '  sessionctl validate manifests/ --unset-variables placeholder   # a pull request without the secrets',
+  '  sessionctl validate manifests/ --format sarif=results.sarif --format human',
+  '  sessionctl validate                                 # the paths of sessionctl.yaml',
+  '',
+  'sessionctl.yaml (found here or above, or --config FILE) sets default paths, formats and env files,',
+  'rule severities per path, ignored files and policies; `sessionctl init --config` writes one.',
+  'A finding is silenced by `# sessionctl-ignore CODE: reason` on its line or the line before.',
+  '',
+  'Exit codes: 0 valid (warnings allowed unless --strict), 1 findings, 2 usage or input error',
+  '(a file that cannot be read, a path that matches nothing, a bad --env-file or sessionctl.yaml).',
+  'Inside GitHub Actions, with no --format: the human report, annotations and a step summary.',
+].join('\n');
+
+/** Pull requests from forks get no secrets: their unset `${VAR}`s can be placeholders. */
+function unsetVariablesOption(): Option {
+  const help = 'a ${VAR} that is not set: an error, or a placeholder whose value goes unchecked while every other check runs (pull requests from forks get no secrets)';
+  return new Option('--unset-variables <mode>', help).choices(['error', 'placeholder']).default('error');
+}
 
 /**
  * `sessionctl validate [paths..]`: parse, schema and rules, every finding at file:line:col.
@@ -44,30 +72,11 @@ export const registerValidate: RegisterCommand = (program, env) => {
     .addOption(
       new Option('--jobs <n>', 'threads for big runs, the main one included (default: every core, at most 4, from 5,000 files on); results never depend on it').argParser(parseJobs),
     )
+    .addOption(unsetVariablesOption())
     .option('--no-fast-path', 'read every file with positions, as files with findings are; slower on big runs, same results')
     .addOption(new Option('--catalog <file>', 'check toolkit and tool slugs against this catalogue (JSON, as `emulator --catalog` takes) instead of the bundled one'));
   addProjectOptions(cmd)
-    .addHelpText(
-      'after',
-      [
-        '',
-        'Examples:',
-        '  sessionctl validate manifests/                      # every *.yaml / *.yml below manifests/',
-        "  sessionctl validate 'teams/**/session.yaml'         # a glob, matched by sessionctl itself",
-        '  cat support.yaml | sessionctl validate -            # standard input',
-        '  sessionctl validate manifests/ --env-file .env.ci   # ${VAR} values from a file',
-        '  sessionctl validate manifests/ --format sarif=results.sarif --format human',
-        '  sessionctl validate                                 # the paths of sessionctl.yaml',
-        '',
-        'sessionctl.yaml (found here or above, or --config FILE) sets default paths, formats and env files,',
-        'rule severities per path, ignored files and policies; `sessionctl init --config` writes one.',
-        'A finding is silenced by `# sessionctl-ignore CODE: reason` on its line or the line before.',
-        '',
-        'Exit codes: 0 valid (warnings allowed unless --strict), 1 findings, 2 usage or input error',
-        '(a file that cannot be read, a path that matches nothing, a bad --env-file or sessionctl.yaml).',
-        'Inside GitHub Actions, with no --format: the human report, annotations and a step summary.',
-      ].join('\n'),
-    )
+    .addHelpText('after', VALIDATE_HELP)
     .action(async (args: string[], options: ValidateOptions) => {
       const { io } = env;
       if (args.filter((p) => p === '-').length > 1) throw new UsageError('standard input (-) can be named only once');
@@ -96,6 +105,7 @@ export const registerValidate: RegisterCommand = (program, env) => {
         ...(options.fastPath === false ? { fastPath: false } : {}),
         project: projectRunOptions(config, catalog !== undefined ? { catalog } : {}),
         sensitive: declaredSensitive(options, config.sensitive),
+        ...(options.unsetVariables === 'placeholder' ? { unsetVariables: 'placeholder' as const } : {}),
       });
       for (const secret of run.secrets) env.redactor.add(secret);
       // The report masks them already; the rest of the run's output (and GitHub's log) must too.

@@ -2,6 +2,7 @@ import { formatTally } from '../../apply/tally.js';
 import type { Style } from '../ansi.js';
 import { safeInline } from '../text.js';
 import type { Report, ReportContext } from '../types.js';
+import { orphanLines } from './plan.js';
 import { paintDiff, table } from './style.js';
 
 /** What `apply` did: one row per manifest, the diffs of what drifted, then the tally. */
@@ -26,7 +27,9 @@ export function appliedSection(report: Report, _ctx: ReportContext, style: Style
     if (i.diff !== '') lines.push('', paintDiff(i.diff, style));
   }
   const t = block.tally;
-  const paint = t.failed > 0 || t.drifted > 0 ? style.red : style.green;
+  const paint = t.failed > 0 || t.drifted > 0 || (t.skipped ?? 0) > 0 ? style.red : style.green;
   lines.push('', style.bold(paint(formatTally(t))));
+  const orphans = block.orphans ?? [];
+  if (orphans.length > 0) lines.push('', ...orphanLines(orphans.length, orphans, style));
   return lines.join('\n');
 }

@@ -1,4 +1,4 @@
-import { countActions, formatCounts, type Deletion, type PlanItem } from '../../plan/plan.js';
+import { countActions, formatCounts, type Deletion, type Orphan, type PlanItem } from '../../plan/plan.js';
 import { describeChange, type FieldChange } from '../../plan/field-changes.js';
 import type { Style } from '../ansi.js';
 import { displayPath } from '../paths.js';
@@ -32,6 +32,10 @@ function why(item: PlanItem): string {
       return `user_id changed from ${JSON.stringify(item.replaces?.user_id)}: PATCH cannot change a session's user, so a new session replaces ${item.replaces?.session_id ?? 'the old one'}, which is then deleted`;
     case 'custom-tools-changed':
       return `custom tools changed: PATCH cannot change them, so a new session replaces ${item.replaces?.session_id ?? 'the old one'}, which is then deleted`;
+    case 'not-patchable': {
+      const fields = item.unpatchable?.fields ?? [];
+      return `${fields.join(', ')} changed: the v${item.unpatchable?.apiVersion ?? '3'} PATCH cannot change ${fields.length === 1 ? 'it' : 'them'}, so a new session replaces ${item.replaces?.session_id ?? 'the old one'}, which is then deleted`;
+    }
     case 'unreadable':
       return `${session ?? 'the recorded session'} could not be read: whether it still exists and matches is unknown, so nothing is planned for it`;
     default:
@@ -61,7 +65,8 @@ function itemLines(item: PlanItem, width: number, ctx: ReportContext, style: Sty
 
 function deletionLines(d: Deletion, width: number, ctx: ReportContext, style: Style): string[] {
   const from = d.file === null ? '' : `, ${displayPath(d.file, ctx.cwd)}`;
-  const why = d.reason === 'destroy' ? 'deleted by destroy' : 'its manifest is gone from these paths (--prune)';
+  // A destroy's plan is shown only by `destroy --dry-run`: nothing is deleted yet.
+  const why = d.reason === 'destroy' ? 'would be deleted by destroy' : 'its manifest is gone from these paths (--prune)';
   const also = d.also.map((e) => `; also recorded for ${safeInline(e.name)} (user ${safeInline(e.user_id)})`).join('');
   return [`  ${style.red('  - delete ')} ${style.bold(safeInline(d.name).padEnd(width))}  ${style.dim(`user ${safeInline(d.user_id)}${from}`)}`, `        ${safeInline(d.session_id)}: ${why}${also}`];
 }
@@ -79,8 +84,14 @@ export function planSection(report: Report, ctx: ReportContext, style: Style): s
     for (const item of block.items) lines.push(...itemLines(item, width, ctx, style));
     for (const d of block.deletions) lines.push(...deletionLines(d, width, ctx, style));
   }
-  if (block.prunable > 0) {
-    lines.push('', style.dim(`${plural(block.prunable, 'recorded session')} ${block.prunable === 1 ? 'has' : 'have'} no manifest in these paths any more; --prune deletes ${block.prunable === 1 ? 'it' : 'them'}`));
-  }
+  if (block.prunable > 0) lines.push('', ...orphanLines(block.prunable, block.orphans ?? [], style));
   return lines.join('\n');
+}
+
+/** The recorded sessions whose manifests are gone from the run's paths, counted and named (plan, apply). */
+export function orphanLines(count: number, orphans: readonly Orphan[], style: Style): string[] {
+  const lines = [style.dim(`${plural(count, 'recorded session')} ${count === 1 ? 'has' : 'have'} no manifest in these paths any more; --prune deletes ${count === 1 ? 'it' : 'them'}${orphans.length > 0 ? ':' : ''}`)];
+  const width = Math.max(0, ...orphans.map((o) => safeInline(o.name).length));
+  for (const o of orphans) lines.push(style.dim(`  ${safeInline(o.name).padEnd(width)}  user ${safeInline(o.user_id)}  ${safeInline(o.session_id)}`));
+  return lines;
 }

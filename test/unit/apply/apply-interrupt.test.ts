@@ -103,7 +103,7 @@ onEachState((fresh) => (w = fresh), () => {
         ['gone', 'delete', 'skipped', [['apply/interrupted', 'error', 'gone: not applied: the run was interrupted (SIGINT) before it started', undefined, undefined]]],
       ]);
       expect(result.items[4]!.file).toBe('m/old.yaml');
-      expect(result.tally).toStrictEqual({ created: 0, updated: 0, replaced: 0, deleted: 0, unchanged: 0, drifted: 0, failed: 5 });
+      expect(result.tally).toStrictEqual({ created: 0, updated: 0, replaced: 0, deleted: 0, unchanged: 0, drifted: 0, failed: 0, skipped: 5 });
       expect(result.diagnostics.map((d) => d.code)).toStrictEqual(['state/outcome-unknown', 'apply/interrupted', 'apply/interrupted', 'apply/interrupted', 'apply/interrupted']);
       expect((await w.entries()).map((e) => e.name)).toStrictEqual(['gone', 'stuck']);
     });

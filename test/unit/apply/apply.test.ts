@@ -653,7 +653,7 @@ onEachState((fresh) => (w = fresh), () => {
         ['s1', 'created', []],
         ['s2', 'skipped', [['apply/interrupted', 's2: not applied: the run was interrupted (the state could not be written) before it started']]],
       ]);
-      expect(result.tally).toStrictEqual({ created: 1, updated: 0, replaced: 0, deleted: 0, unchanged: 0, drifted: 0, failed: 2 });
+      expect(result.tally).toStrictEqual({ created: 1, updated: 0, replaced: 0, deleted: 0, unchanged: 0, drifted: 0, failed: 1, skipped: 1 });
       expect(atEnd).toStrictEqual([['s1', true, undefined]]);
       expect(sent).toStrictEqual(['u1']);
     });
@@ -663,10 +663,10 @@ onEachState((fresh) => (w = fresh), () => {
 describe('tallyOf and formatTally', () => {
   const item = (outcome: AppliedItem['outcome'], drifted = false): AppliedItem => ({ name: 'x', file: '', user_id: 'u', action: 'create', outcome, drifted, drift: [], diagnostics: [], diff: '' });
 
-  test('each outcome in its count; failed, outcome unknown and skipped are failures; drifted also counts in its outcome', () => {
+  test('each outcome in its count; failed and outcome unknown are failures, skipped its own count (only when there are any); drifted also counts in its outcome', () => {
     const t = tallyOf([item('created'), item('created', true), item('updated'), item('replaced'), item('deleted'), item('unchanged', true), item('failed'), item('outcome-unknown'), item('skipped')]);
-    expect(t).toStrictEqual({ created: 2, updated: 1, replaced: 1, deleted: 1, unchanged: 1, drifted: 2, failed: 3 });
-    expect(formatTally(t)).toBe('2 created, 1 updated, 1 replaced, 1 deleted, 1 unchanged, 2 drifted, 3 failed');
+    expect(t).toStrictEqual({ created: 2, updated: 1, replaced: 1, deleted: 1, unchanged: 1, drifted: 2, failed: 2, skipped: 1 });
+    expect(formatTally(t)).toBe('2 created, 1 updated, 1 replaced, 1 deleted, 1 unchanged, 2 drifted, 2 failed, 1 skipped');
     expect(formatTally(tallyOf([]))).toBe('0 created, 0 unchanged, 0 drifted, 0 failed');
   });
 });

@@ -27,7 +27,7 @@ describe('guardWrites: every write apply makes fails as a StateError', () => {
   test('a file system error: its message, the state as the location, the error as the cause', async () => {
     const eio = Object.assign(new Error('EIO: i/o error, write'), { code: 'EIO' });
     const state = guardWrites(failingWith(eio));
-    for (const write of [state.record(entry), state.forget('a', 'u1')]) {
+    for (const write of [state.record(entry), state.forget('a', 'u1'), state.bind({ service: 'emulator', bound_at: '2026-03-01T10:00:00.000Z' })]) {
       const err = await stateFailure(write);
       expect([err.message, err.file, err.cause]).toStrictEqual(['EIO: i/o error, write', '/w/st/state.json', eio]);
     }

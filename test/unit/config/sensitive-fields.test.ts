@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { expectedConfig, type ExpectedConfig, type Origin } from '../../../src/config/expected.js';
-import { maskConfig, recordedUserId, revealStored, sensitiveAt, storedBody, storedSensitiveAt } from '../../../src/config/sensitive-fields.js';
+import { maskConfig, recordedUserId, recoveredTemplate, revealStored, sensitiveAt, storedBody, storedSensitiveAt } from '../../../src/config/sensitive-fields.js';
 import type { ManifestData } from '../../../src/config/types.js';
 import type { SensitiveScalar } from '../../../src/manifest/sensitive.js';
 import { storedForm, ValueMasker } from '../../../src/util/sensitive.js';
@@ -135,5 +135,24 @@ describe('maskConfig', () => {
   test('a field the service holds as undefined is left undefined', () => {
     const out = maskConfig(expectedConfig(manifest), { user_id: undefined }, at, new ValueMasker()) as Record<string, unknown>;
     expect(Object.entries(out)).toEqual([['user_id', undefined]]);
+  });
+});
+
+describe('recoveredTemplate', () => {
+  const stored = storedForm(HOOK, ['HOOK_TOKEN']);
+  test.each([
+    ['the applied value, its variable set to the same', HOOK, { HOOK_TOKEN: 'Zq8Kx3Wm9Pt5' }, 'https://h.example/cb?t=(sensitive: HOOK_TOKEN)'],
+    ['another value at the service', 'https://h.example/cb?t=other', { HOOK_TOKEN: 'other' }, undefined],
+    ['the variable unset', HOOK, {}, undefined],
+    ['the variable set to a value the field does not hold', HOOK, { HOOK_TOKEN: 'rotated-value' }, undefined],
+    ['the variable set to the whole value (nothing literal is left)', HOOK, { HOOK_TOKEN: HOOK }, '(sensitive: HOOK_TOKEN)'],
+  ])('%s', (_name, held, values, expected) => {
+    expect(recoveredTemplate(stored, held, values)).toBe(expected);
+  });
+
+  test('a field that is not a stored form, or two variables: longest value first', () => {
+    expect(recoveredTemplate('plain', 'plain', { HOOK_TOKEN: 'plain' })).toBeUndefined();
+    const two = 'https://h.example/a-long-token/b';
+    expect(recoveredTemplate(storedForm(two, ['A_TOKEN', 'B_TOKEN']), two, { A_TOKEN: 'a-long-token', B_TOKEN: 'long' })).toBe('https://h.example/(sensitive: A_TOKEN)/b');
   });
 });

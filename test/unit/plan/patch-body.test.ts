@@ -63,12 +63,23 @@ describe('patchBody', () => {
     expect(patchBody({ premium_usage: true }, { premium_usage: false })).toStrictEqual({ premium_usage: false });
   });
 
-  test('never user_id nor custom tools; the rest of experimental is a merged block', () => {
+  test('v3.1: never user_id nor custom tools; the members its PATCH takes are a merged block', () => {
     const before: Body = { user_id: 'a', experimental: { custom_tools: [tool('X')], permissions: { a: 1 } } };
-    expect(patchBody(before, { user_id: 'b', experimental: { custom_tools: [tool('Y')], permissions: { a: 1 } } })).toStrictEqual({});
-    expect(patchBody(before, { user_id: 'a', experimental: { custom_tools: [tool('X')], fast_mode: true } })).toStrictEqual({ experimental: { fast_mode: true, permissions: null } });
-    expect(patchBody(before, { user_id: 'a', experimental: { custom_tools: [tool('X')] } })).toStrictEqual({ experimental: null });
-    expect(patchBody({ experimental: { custom_toolkits: [{ slug: 'T' }] } }, { experimental: { custom_toolkits: [{ slug: 'U' }], fast_mode: true } })).toStrictEqual({ experimental: { fast_mode: true } });
+    expect(patchBody(before, { user_id: 'b', experimental: { custom_tools: [tool('Y')], permissions: { a: 1 } } }, undefined, '3.1')).toStrictEqual({});
+    expect(patchBody(before, { user_id: 'a', experimental: { custom_tools: [tool('X')], fast_mode: true } }, undefined, '3.1')).toStrictEqual({ experimental: { fast_mode: true, permissions: null } });
+    expect(patchBody(before, { user_id: 'a', experimental: { custom_tools: [tool('X')] } }, undefined, '3.1')).toStrictEqual({ experimental: null });
+    expect(patchBody({ experimental: { custom_toolkits: [{ slug: 'T' }] } }, { experimental: { custom_toolkits: [{ slug: 'U' }], fast_mode: true } }, undefined, '3.1')).toStrictEqual({ experimental: { fast_mode: true } });
+    // The assistive prompt's config is given at creation only: never sent.
+    expect(patchBody(null, { experimental: { assistive_prompt_config: { user_timezone: 'Europe/Paris' }, link_url_overwrite: 'https://l.example' } }, undefined, '3.1')).toStrictEqual({
+      experimental: { link_url_overwrite: 'https://l.example' },
+    });
+  });
+
+  test('v3 (the default): its PATCH takes no experimental member, so none is sent', () => {
+    const before: Body = { experimental: { permissions: { a: 1 } } };
+    expect(patchBody(before, { experimental: { fast_mode: true } })).toStrictEqual({});
+    expect(patchBody(before, { experimental: { fast_mode: true } }, undefined, '3')).toStrictEqual({});
+    expect(patchBody(null, { toolkits: { enable: ['a'] }, experimental: { assistive_prompt_config: { user_timezone: 'Europe/Paris' } } })).toStrictEqual({ toolkits: { enable: ['a'] } });
   });
 
   test('an experimental that is not an object is carried as it is', () => {
@@ -102,6 +113,15 @@ describe('unpatchable', () => {
     ]);
     expect(unpatchable({ experimental: ['custom_tools'] }).get('experimental.custom_tools')).toBe('null');
   });
+
+  test.each([
+    ['3', ['assistive_prompt_config', 'permissions', 'link_url_overwrite', 'fast_mode', 'submit_feedback']],
+    ['3.1', ['assistive_prompt_config']],
+  ] as const)('v%s: every experimental member its PATCH refuses', (version, refused) => {
+    const experimental = { assistive_prompt_config: { user_timezone: 'UTC' }, permissions: { default: 'allow_all' }, link_url_overwrite: 'https://l.example', fast_mode: true, submit_feedback: { enable: true } };
+    const keys = [...unpatchable({ experimental }, version).keys()].filter((k) => !NOT_PATCHABLE.includes(k));
+    expect(keys).toStrictEqual(refused.map((k) => `experimental.${k}`));
+  });
 });
 
 describe('repairBody', () => {
@@ -122,8 +142,9 @@ describe('repairBody', () => {
     expect(repairBody({ manage_connections: 'x', toolkits: { enable: [] } }, ['manage_connections', 'toolkits'], strict)).toStrictEqual({ manage_connections: 'x', toolkits: { enable: [] } });
   });
 
-  test('never the document itself, user_id, or custom tools', () => {
-    expect(repairBody(declared, ['', 'user_id', 'experimental'])).toStrictEqual({ experimental: { fast_mode: true } });
+  test('never the document itself, user_id, or custom tools; on v3 nothing of experimental', () => {
+    expect(repairBody(declared, ['', 'user_id', 'experimental'], { version: '3.1' })).toStrictEqual({ experimental: { fast_mode: true } });
+    expect(repairBody(declared, ['', 'user_id', 'experimental'])).toStrictEqual({});
     expect(repairBody(declared, new Set<string>())).toStrictEqual({});
   });
 });
