@@ -19,42 +19,7 @@ export function jsonBlocks<D>(report: Report, ctx: ReportContext, diagnostic: (d
   const out: JsonBlocks = {};
   const path = (file: string): string => displayPath(file, ctx.cwd);
   if (report.publications !== undefined) out.publications = publicationsJson(report.publications, path);
-  if (report.plan !== undefined) {
-    out.plan = {
-      counts: countActions(report.plan),
-      items: report.plan.items.map((i) => ({
-        name: i.name,
-        file: path(i.file),
-        user_id: i.user_id,
-        action: i.action,
-        reason: i.reason,
-        session_id: i.recorded?.session_id ?? null,
-        config_version: i.live?.config_version ?? i.recorded?.config_version ?? null,
-        blocked: i.blocked,
-        changes: i.changes.map((c) => ({
-          field: c.field,
-          op: c.op,
-          source: c.source,
-          old: c.old ?? null,
-          new: c.new ?? null,
-          ...(c.members !== undefined ? { members: c.members } : {}),
-          pointer: c.pointer,
-          range: c.range === undefined ? null : { start: { ...c.range.start }, end: { ...c.range.end } },
-        })),
-        patch: i.patch ?? null,
-        replaces: i.replaces === undefined ? null : { user_id: i.replaces.user_id, session_id: i.replaces.session_id },
-        ...(i.unpatchable !== undefined ? { unpatchable: { fields: i.unpatchable.fields, api_version: i.unpatchable.apiVersion } } : {}),
-        cleanup: i.cleanup,
-        body_hash: i.body_hash,
-        body: i.body,
-        expected: { config: i.expected.config, tool_router_tools: i.expected.toolRouterTools },
-      })),
-      // With an action as every item has, so that a reader that looks for actions cannot miss a delete.
-      deletions: report.plan.deletions.map((d) => ({ name: d.name, file: d.file, user_id: d.user_id, action: 'delete', reason: d.reason, session_id: d.session_id })),
-      prunable: report.plan.prunable,
-      ...(report.plan.orphans !== undefined && report.plan.orphans.length > 0 ? { orphans: report.plan.orphans } : {}),
-    };
-  }
+  if (report.plan !== undefined) out.plan = planJson(report.plan, path);
   if (report.applied !== undefined) {
     out.applied = {
       tally: report.applied.tally,
@@ -118,5 +83,43 @@ function publicationsJson(block: NonNullable<Report['publications']>, path: (fil
       behind: behind(p),
       unknown: p.fleet?.unknown ?? 0,
     })),
+  };
+}
+
+/** The plan block: counts, then each item and deletion with its action. */
+function planJson(plan: NonNullable<Report['plan']>, path: (file: string) => string): unknown {
+  return {
+    counts: countActions(plan),
+    items: plan.items.map((i) => ({
+      name: i.name,
+      file: path(i.file),
+      user_id: i.user_id,
+      action: i.action,
+      reason: i.reason,
+      session_id: i.recorded?.session_id ?? null,
+      config_version: i.live?.config_version ?? i.recorded?.config_version ?? null,
+      blocked: i.blocked,
+      changes: i.changes.map((c) => ({
+        field: c.field,
+        op: c.op,
+        source: c.source,
+        old: c.old ?? null,
+        new: c.new ?? null,
+        ...(c.members !== undefined ? { members: c.members } : {}),
+        pointer: c.pointer,
+        range: c.range === undefined ? null : { start: { ...c.range.start }, end: { ...c.range.end } },
+      })),
+      patch: i.patch ?? null,
+      replaces: i.replaces === undefined ? null : { user_id: i.replaces.user_id, session_id: i.replaces.session_id },
+      ...(i.unpatchable !== undefined ? { unpatchable: { fields: i.unpatchable.fields, api_version: i.unpatchable.apiVersion } } : {}),
+      cleanup: i.cleanup,
+      body_hash: i.body_hash,
+      body: i.body,
+      expected: { config: i.expected.config, tool_router_tools: i.expected.toolRouterTools },
+    })),
+    // With an action as every item has, so that a reader that looks for actions cannot miss a delete.
+    deletions: plan.deletions.map((d) => ({ name: d.name, file: d.file, user_id: d.user_id, action: 'delete', reason: d.reason, session_id: d.session_id })),
+    prunable: plan.prunable,
+    ...(plan.orphans !== undefined && plan.orphans.length > 0 ? { orphans: plan.orphans } : {}),
   };
 }
