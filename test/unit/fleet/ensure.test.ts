@@ -10,6 +10,7 @@ import { stateBackend } from '../../../src/state/backend.js';
 import { db, dropSchema, sql, stateUrl, uniqueSchema } from '../../helpers/postgres.js';
 import { emulatorAdmin } from '../../helpers/emulator-admin.js';
 import { runCli } from '../../helpers/run-cli.js';
+import { skipBecause } from '../../helpers/skip.js';
 import { removeAllTempDirs, tempDir } from '../../helpers/temp-dir.js';
 
 const KEY = 'key-of-project-a';
@@ -216,7 +217,7 @@ describe.each(backends)('ensure on the $name state', (backend) => {
   });
 });
 
-describe.skipIf(db === null)('ensure on PostgreSQL: claims', () => {
+describe.skipIf(skipBecause(db === null, 'ensure on PostgreSQL needs a server (the run printed why there is none)'))('ensure on PostgreSQL: claims', () => {
   let emulator: RunningEmulator;
   let schema: string;
   let sessions: Sessions | undefined;
@@ -300,7 +301,7 @@ describe.skipIf(db === null)('ensure on PostgreSQL: claims', () => {
     }
   });
 
-  test.skipIf(process.env['SESSIONCTL_TEST_APP_ROLE'] === undefined)('the application role needs only the grants the README lists', async () => {
+  test.skipIf(skipBecause(process.env['SESSIONCTL_TEST_APP_ROLE'] === undefined, 'the application-role test needs SESSIONCTL_TEST_APP_ROLE, a role with a login and no privilege (.ci/run creates sessionctl_test_app)'))('the application role needs only the grants the README lists', async () => {
     const role = process.env['SESSIONCTL_TEST_APP_ROLE']!;
     const q = (t: string) => `"${schema}".${t}`;
     await sql(db!, `GRANT USAGE ON SCHEMA "${schema}" TO ${role}`);
