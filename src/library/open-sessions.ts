@@ -1,4 +1,5 @@
 import { normalizeBaseUrl, DEFAULT_BASE_URL } from '../client/base-url.js';
+import { UsageError } from '../diagnostics/errors.js';
 import { createClient, defaultTimeouts, type ClientTimeouts, type SessionClient } from '../client/client.js';
 import { ensurer, type EnsuredSession } from '../fleet/ensure.js';
 import { checkBinding, serviceIdentity } from '../state/binding.js';
@@ -68,6 +69,9 @@ export interface Sessions {
  * running deploy never holds an ensure up.
  */
 export async function openSessions(url: string, options: OpenSessionsOptions): Promise<Sessions> {
+  // A key read from an unset variable would be checked against nothing and refused by the service
+  // at the first new user: said at open instead.
+  if (typeof options.apiKey !== 'string' || options.apiKey === '') throw new UsageError('openSessions needs the API key sessions are created with: pass apiKey (such as process.env.COMPOSIO_API_KEY), which is empty or unset here');
   const env = options.env ?? {};
   const baseUrl = normalizeBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL);
   const backend = stateBackend(url, options.cwd ?? '.', { env });

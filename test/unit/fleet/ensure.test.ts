@@ -193,6 +193,13 @@ describe.each(backends)('ensure on the $name state', (backend) => {
     expect(await creates()).toBe(0);
   });
 
+  test('no API key is refused at open, before the state is read', async () => {
+    await expect(openSessions(state.url, { apiKey: undefined as unknown as string, env: state.env })).rejects.toThrow(
+      new UsageError('openSessions needs the API key sessions are created with: pass apiKey (such as process.env.COMPOSIO_API_KEY), which is empty or unset here'),
+    );
+    await expect(openSessions(state.url, { apiKey: '', env: state.env })).rejects.toBeInstanceOf(UsageError);
+  });
+
   test('a state that is not there is refused at open', async () => {
     const e = await open().catch((x: unknown) => x);
     expect([e instanceof InputError, (e as Error).message]).toStrictEqual([
