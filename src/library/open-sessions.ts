@@ -71,7 +71,7 @@ export interface Sessions {
 export async function openSessions(url: string, options: OpenSessionsOptions): Promise<Sessions> {
   // A key read from an unset variable would be checked against nothing and refused by the service
   // at the first new user: said at open instead.
-  if (typeof options.apiKey !== 'string' || options.apiKey === '') throw new UsageError('openSessions needs the API key sessions are created with: pass apiKey (such as process.env.COMPOSIO_API_KEY), which is empty or unset here');
+  if (typeof options.apiKey !== 'string' || options.apiKey === '') throw new UsageError('openSessions needs the API key sessions are created with: pass apiKey (the COMPOSIO_API_KEY of the environment, say), which is empty or unset here');
   const env = options.env ?? {};
   const baseUrl = normalizeBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL);
   const backend = stateBackend(url, options.cwd ?? '.', { env });

@@ -195,7 +195,7 @@ describe.each(backends)('ensure on the $name state', (backend) => {
 
   test('no API key is refused at open, before the state is read', async () => {
     await expect(openSessions(state.url, { apiKey: undefined as unknown as string, env: state.env })).rejects.toThrow(
-      new UsageError('openSessions needs the API key sessions are created with: pass apiKey (such as process.env.COMPOSIO_API_KEY), which is empty or unset here'),
+      new UsageError('openSessions needs the API key sessions are created with: pass apiKey (the COMPOSIO_API_KEY of the environment, say), which is empty or unset here'),
     );
     await expect(openSessions(state.url, { apiKey: '', env: state.env })).rejects.toBeInstanceOf(UsageError);
   });
