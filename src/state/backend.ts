@@ -1,6 +1,8 @@
 import { resolve } from 'node:path';
 import { InputError } from '../diagnostics/errors.js';
 import { fileFleet, fleetFilePage } from './file-fleet.js';
+import { parseStateDocument } from './entry.js';
+import { readStateText } from './state-text.js';
 import type { FleetPageQuery, FleetSession, OpenedFleet } from './fleet.js';
 import { checkStateLocation } from './location.js';
 import { missingState } from './missing.js';
@@ -87,7 +89,11 @@ export function fileBackend(path: string, options: StateBackendOptions = {}): St
     openFleet: async () => {
       const origin = await FileStateStore.probe(path);
       if (!origin.exists) throw missingState({ kind: 'file', location: path });
-      const readPublished = async () => [...((await FileStateStore.load(path)).published?.values() ?? [])];
+      // Read at each claim (a deploy may have published since): the state file's text alone.
+      const readPublished = async () => {
+        const text = await readStateText(path);
+        return text === undefined ? [] : parseStateDocument(text, path).published;
+      };
       return { fleet: await fileFleet(path, readPublished), binding: origin.binding };
     },
     fleetPage: (query) => fleetFilePage(path, query),

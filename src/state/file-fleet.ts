@@ -110,7 +110,6 @@ export async function fileFleet(statePath: string, readPublications: () => Promi
       const row = rows.get(entryKey(name, userId));
       return row === undefined ? undefined : view(row);
     },
-    publication: async (name) => (await readPublications()).find((p) => p.name === name),
     published: async () => (await readPublications()).map((p) => p.name).sort(),
     claim: async (name, userId, claimId, leaseMs) => {
       const publication = (await readPublications()).find((p) => p.name === name);

@@ -111,7 +111,8 @@ export class FileStateStore implements LockedState {
     this.bound = binding;
     this.publications.clear();
     for (const p of published) this.publications.set(p.name, p);
-    this.counts = await countFleetFile(this.path);
+    // Only a state with publications has a fleet: a lookup of a fixed user's session reads one file.
+    this.counts = published.length > 0 ? await countFleetFile(this.path) : new Map();
     this.entries.clear();
     for (const e of entries) this.entries.set(entryKey(e.name, e.user_id), e);
     this.loadedHash = hashText(text);

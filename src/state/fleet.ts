@@ -75,8 +75,6 @@ export interface FleetStore {
   readonly location: string;
   /** The user's recorded session (or claim): one indexed read. */
   session(name: string, userId: string): Promise<FleetSession | undefined>;
-  /** The publication of a manifest, or undefined when it was never published to this workspace. */
-  publication(name: string): Promise<Publication | undefined>;
   /** The names published to this workspace. */
   published(): Promise<string[]>;
   /**

@@ -186,10 +186,6 @@ export function postgresFleet(pool: pg.Pool, target: PostgresTarget): FleetStore
       const r = await run<FleetRow>(`read ${who(name, userId)}`, `SELECT ${FLEET_SELECT} FROM ${t('fleet')} WHERE workspace = $1 AND name = $2 AND user_id = $3`, [...key, name, userId]);
       return r.rows[0] === undefined ? undefined : rowToSession(r.rows[0]);
     },
-    publication: async (name) => {
-      const r = await run<PublishedRow>(`read the publication of "${name}"`, `SELECT ${PUBLISHED_SELECT} FROM ${t('published')} WHERE workspace = $1 AND name = $2`, [...key, name]);
-      return r.rows[0] === undefined ? undefined : rowToPublication(r.rows[0], target);
-    },
     published: async () => (await run<{ name: string }>('read the published manifests', `SELECT name FROM ${t('published')} WHERE workspace = $1 ORDER BY name`, key)).rows.map((r) => r.name),
     // A free row (a refused create) or a claim whose holder died before sending is taken over; a
     // recorded session, a live claim and any sent create are not.
