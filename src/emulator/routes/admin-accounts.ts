@@ -9,8 +9,8 @@
  *   201 {connected_account_id, toolkit, user_id, status}; 409 when the id is taken
  */
 import { httpError } from '../errors.js';
-import { newId, type ConnectionRecord } from '../store.js';
 import { isPlainObject } from '../../util/plain-object.js';
+import { addAdminConnection } from './admin-connection.js';
 import { jsonBody, type AdminAnswer, type AdminRequest } from './admin-sessions.js';
 
 const ACCOUNT_ID = /^ca_[A-Za-z0-9_-]{1,128}$/;
@@ -34,20 +34,5 @@ export async function adminAccounts(a: AdminRequest): Promise<AdminAnswer | unde
   const wanted = body['id'];
   if (wanted !== undefined && (typeof wanted !== 'string' || !ACCOUNT_ID.test(wanted))) throw httpError(400, 'id must look like ca_... (letters, digits, _ and -)');
   if (typeof wanted === 'string' && state.store.connections.has(wanted)) throw httpError(409, `Connected account '${wanted}' exists already`);
-  const connection: ConnectionRecord = {
-    id: typeof wanted === 'string' ? wanted : newId('ca_'),
-    tenant,
-    user_id: userId,
-    toolkit: toolkit.slug,
-    status,
-    created_at: new Date().toISOString(),
-    link_token: newId('lt_', 12),
-    auth_config: {
-      id: `ac_managed_${toolkit.slug.replace(/[^A-Za-z0-9_-]/g, '')}`,
-      auth_scheme: toolkit.composio_managed_auth_schemes[0] ?? toolkit.auth_schemes[0] ?? 'OAUTH2',
-      is_composio_managed: toolkit.composio_managed_auth_schemes.length > 0,
-    },
-  };
-  state.store.addConnection(connection);
-  return { status: 201, body: { connected_account_id: connection.id, toolkit: connection.toolkit, user_id: connection.user_id, status: connection.status } };
+  return addAdminConnection(state, toolkit, { ...(typeof wanted === 'string' ? { id: wanted } : {}), tenant, userId, status });
 }

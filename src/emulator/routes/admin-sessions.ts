@@ -4,12 +4,13 @@ import type { EmulatorState } from '../context.js';
 import { accountLists } from '../effective.js';
 import { httpError } from '../errors.js';
 import { validateRequest } from '../validate.js';
+import { addAdminConnection } from './admin-connection.js';
 import { approveConnection } from './link.js';
 import { applyUpdate } from './update.js';
 import type { UpdateSessionRequest } from '../../wire/request.js';
 import { readJsonBody } from '../http.js';
 import { configOf } from '../session-view.js';
-import { newId, type ConnectionRecord, type SessionRecord } from '../store.js';
+import type { SessionRecord } from '../store.js';
 import { isPlainObject } from '../../util/plain-object.js';
 
 const UPDATE_OPERATION_V31 = 'patchToolRouterSessionBySessionIdV31';
@@ -112,22 +113,7 @@ async function addConnection(a: AdminRequest, s: SessionRecord): Promise<AdminAn
   if (toolkit === undefined) throw httpError(400, 'toolkit must name a toolkit of the catalogue');
   const status = body['status'] ?? 'ACTIVE';
   if (status !== 'ACTIVE' && status !== 'INITIATED') throw httpError(400, "status must be 'ACTIVE' or 'INITIATED'");
-  const connection: ConnectionRecord = {
-    id: newId('ca_'),
-    tenant: s.tenant,
-    user_id: s.config.user_id,
-    toolkit: toolkit.slug,
-    status,
-    created_at: new Date().toISOString(),
-    link_token: newId('lt_', 12),
-    auth_config: {
-      id: `ac_managed_${toolkit.slug.replace(/[^A-Za-z0-9_-]/g, '')}`,
-      auth_scheme: toolkit.composio_managed_auth_schemes[0] ?? toolkit.auth_schemes[0] ?? 'OAUTH2',
-      is_composio_managed: toolkit.composio_managed_auth_schemes.length > 0,
-    },
-  };
-  state.store.addConnection(connection);
-  return { status: 201, body: { connected_account_id: connection.id, toolkit: connection.toolkit, user_id: connection.user_id, status: connection.status } };
+  return addAdminConnection(state, toolkit, { tenant: s.tenant, userId: s.config.user_id, status });
 }
 
 /**
