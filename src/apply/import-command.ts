@@ -1,6 +1,7 @@
 import { relative, resolve } from 'node:path';
 import { DEFAULT_STATE_PATH } from '../state/file-store.js';
 import { isPostgresUrl } from '../state/postgres-url.js';
+import { shellWord } from '../util/shell-word.js';
 
 /**
  * The command line that adopts a session the state could not record, to run where this run ran:
@@ -20,8 +21,4 @@ function withoutPassword(url: string): string {
   const u = new URL(url);
   u.password = '';
   return u.toString();
-}
-
-function shellWord(word: string): string {
-  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
 }

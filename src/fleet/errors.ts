@@ -1,4 +1,5 @@
 import { SessionctlError } from '../diagnostics/errors.js';
+import { shellWord } from '../util/shell-word.js';
 
 /*
  * What `ensure` throws, one class per thing an application does something different about. Each
@@ -53,8 +54,8 @@ export class OutcomeUnknownError extends SessionctlError {
     super(
       `the create of "${manifest}" for user ${JSON.stringify(userId)} sent at ${since} has an unknown outcome (${reason}); a session may exist that the state does not record, so it is not created again. ` +
         (sessionId !== undefined
-          ? `It is ${sessionId}: delete it at the service, then \`sessionctl state rm ${manifest} --user-id ${JSON.stringify(userId)}\` lets the next ensure create one that is recorded.`
-          : `Look for a session of that user created since then (delete it if there is one); then \`sessionctl state rm ${manifest} --user-id ${JSON.stringify(userId)}\` lets the next ensure create it.`),
+          ? `It is ${sessionId}: delete it at the service, then \`sessionctl state rm ${manifest} --user-id ${shellWord(userId)}\` lets the next ensure create one that is recorded.`
+          : `Look for a session of that user created since then (delete it if there is one); then \`sessionctl state rm ${manifest} --user-id ${shellWord(userId)}\` lets the next ensure create it.`),
       options,
     );
   }

@@ -1,6 +1,7 @@
 import type { FleetCount, FleetSession, Publication } from '../state/fleet.js';
 import { count, type RenderContext } from './operate/context.js';
 import { renderTable } from './operate/table.js';
+import { shellWord } from '../util/shell-word.js';
 
 /** What `state list` shows of the per-user manifests: each publication with its counts, and a page of rows. */
 export interface FleetListing {
@@ -35,7 +36,7 @@ export function renderFleetListing(listing: FleetListing, ctx: RenderContext): s
     const columns = [{ header: 'NAME' }, { header: 'USER' }, { header: 'SESSION' }, { header: 'FROM', align: 'right' as const }, { header: 'CREATED' }, ...(withNotes ? [{ header: 'NOTE', shrink: true }] : [])];
     const rows = page.rows.map((r) => [r.name, r.user_id, r.session_id === '' ? '-' : r.session_id, r.version === null ? '-' : `v${r.version}`, r.created_at ?? '-', ...(withNotes ? [rowNote(r)] : [])]);
     out.push('', page.rows.length === 0 ? 'No end user\'s session matches.' : renderTable(columns, rows, ctx).trimEnd());
-    out.push(page.next === undefined ? `${count(page.rows.length, 'end user\'s session', 'end users\' sessions')}` : `${count(page.rows.length, 'end user\'s session', 'end users\' sessions')}; next page: sessionctl state list --name ${page.name} --after ${JSON.stringify(page.next)}`);
+    out.push(page.next === undefined ? `${count(page.rows.length, 'end user\'s session', 'end users\' sessions')}` : `${count(page.rows.length, 'end user\'s session', 'end users\' sessions')}; next page: sessionctl state list --name ${shellWord(page.name ?? '')} --after ${shellWord(page.next)}`);
   }
   return `${out.join('\n')}\n`;
 }

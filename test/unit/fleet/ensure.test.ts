@@ -143,7 +143,7 @@ describe.each(backends)('ensure on the $name state', (backend) => {
       const before = await creates();
       const later = await s.ensure('support-agent', user).catch((e: unknown) => e);
       expect(later, user).toBeInstanceOf(OutcomeUnknownError);
-      expect((later as OutcomeUnknownError).message).toContain(`sessionctl state rm support-agent --user-id "${user}"`);
+      expect((later as OutcomeUnknownError).message).toContain(`sessionctl state rm support-agent --user-id ${user}`);
       expect(await creates(), user).toBe(before);
     }
     // Once a person has made sure no session is left, `state rm --user-id` lets the next ensure create it.
