@@ -5,13 +5,15 @@ import type { ManifestDocument } from '../manifest/types.js';
 import type { StateView } from '../state/store.js';
 
 /**
- * A warning for each per-user manifest among `documents` that `command` leaves alone: its end
+ * A warning for each per-user manifest among `documents` with sessions that `command` leaves alone: its end
  * users' sessions are the fleet's, which diff does not read and destroy does not delete yet. Said
  * at the manifest, with the count, rather than a silent "nothing to do".
  */
 export function perUserNotCovered(documents: readonly ManifestDocument[], state: Pick<StateView, 'fleet'>, command: 'diff' | 'destroy'): Diagnostic[] {
+  // A manifest with no end user's session yet leaves nothing out: no warning for it.
+  const sessionsOf = (doc: ManifestDocument) => (state.fleet?.get(doc.name)?.sessions ?? 0) + (state.fleet?.get(doc.name)?.unknown ?? 0);
   return documents
-    .filter((d) => isPerUser(d.data))
+    .filter((d) => isPerUser(d.data) && sessionsOf(d) > 0)
     .map((doc) => {
       const sessions = state.fleet?.get(doc.name)?.sessions ?? 0;
       const d = atDocument(
