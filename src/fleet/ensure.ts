@@ -100,7 +100,11 @@ async function ensureOnce(s: EnsureSettings, creates: Semaphore, name: string, u
       const created = await creates.run(async () => {
         const id = randomUUID();
         const { claimed, publication } = await s.store.claim(name, userId, id, s.claimLeaseMs);
-        if (publication === undefined) throw new NotPublishedError(name, await s.store.published(), s.store.location);
+        if (publication === undefined) {
+          // Unpublished between the claim and the read of its body: the claim goes back.
+          if (claimed) await s.store.release(name, userId, id).catch(() => undefined);
+          throw new NotPublishedError(name, await s.store.published(), s.store.location);
+        }
         return claimed ? createUnderClaim(s, publication, userId, id) : undefined;
       });
       if (created !== undefined) return created;

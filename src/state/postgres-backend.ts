@@ -1,6 +1,7 @@
 import { InputError, StateError } from '../diagnostics/errors.js';
 import type { FleetPageQuery, FleetSession, OpenedFleet } from './fleet.js';
-import { postgresFleet, publishedWorkspaces, readFleetPage } from './postgres-fleet.js';
+import { publishedWorkspaces, readFleetPage } from './postgres-fleet.js';
+import { postgresFleet } from './postgres-fleet-store.js';
 import { missingState } from './missing.js';
 import { probeWorkspace, readBinding } from './postgres-binding.js';
 import type { ForcedUnlock, LockHolder, StateLockOptions } from './lock.js';
