@@ -87,6 +87,25 @@ async function load(total, inFlight, call) {
   return { wall, perSecond: (total / wall) * 1000, p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99) };
 }
 
+/** CPU time (user + system, ms) a process has spent, from /proc (Linux). */
+const cpuMs = (pid) => {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return 0;
+  }
+};
+
+/** The database backends serving a schema's pool: those whose last statement named it. */
+async function backendPids(schema) {
+  const c = new pg.Client();
+  await c.connect();
+  const r = await c.query('SELECT pid FROM pg_stat_activity WHERE query LIKE $1 AND pid <> pg_backend_pid()', [`%${schema}%`]);
+  await c.end();
+  return r.rows.map((row) => row.pid);
+}
+
 const rssOf = (pid) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? NaN) * 1024;
 const f = (n, d = 1) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
 
@@ -101,17 +120,30 @@ const loadBefore = loadavg().map((x) => x.toFixed(1)).join(' / ');
   const sessions = await openSessions(st.url, { apiKey: KEY, baseUrl: emu.url, env: process.env, maxConnections: 16 });
   const client = createClient({ baseUrl: emu.url, apiKey: KEY, connections: 16 });
 
-  // New users: ensure and the bare create, interleaved rounds of 500, 16 in flight each.
+  // New users: ensure and the bare create, interleaved rounds of 500, 16 in flight each, after a
+  // round of each to warm up. Besides the rates, the CPU each spends per session, in this process,
+  // the emulator and the database's backends (the pool's, found by the schema in their last query):
+  // on two shared cores the rate follows the CPU, and the CPU per session holds under other load.
+  await load(500, 16, (i) => sessions.ensure('agent', `warm-${i}`));
+  await load(500, 16, (i) => client.createSession({ user_id: `warm-${i}`, ...BODY }));
+  const backends = await backendPids(st.schema);
+  const spent = { ensure: 0, bare: 0 };
+  const cpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000 + cpuMs(emu.child.pid) + backends.reduce((a, p) => a + cpuMs(p), 0); };
   const rounds = 4;
   const ensureRates = [];
   const bareRates = [];
-  let u = 0;
+  let u = 500;
   for (let r = 0; r < rounds; r++) {
     const base = u;
+    let before = cpu();
     ensureRates.push((await load(500, 16, (i) => sessions.ensure('agent', `new-${base + i}`))).perSecond);
+    spent.ensure += cpu() - before;
     u += 500;
+    before = cpu();
     bareRates.push((await load(500, 16, (i) => client.createSession({ user_id: `bare-${r}-${i}`, ...BODY }))).perSecond);
+    spent.bare += cpu() - before;
   }
+  const perSession = { ensure: spent.ensure / (rounds * 500), bare: spent.bare / (rounds * 500) };
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const ensureNew = median(ensureRates);
   const bare = median(bareRates);
@@ -125,6 +157,7 @@ const loadBefore = loadavg().map((x) => x.toFixed(1)).join(' / ');
   results.push(['new user, 16 in flight: ensure creates/s (median of 4 rounds of 500)', f(ensureNew, 0), '', undefined]);
   results.push(['bare create through the client, 16 in flight (interleaved rounds)', f(bare, 0), '', undefined]);
   results.push(['ensure ÷ bare create', `${f(ensureNew / bare, 2)}x`, '≥ 0.7x', ensureNew / bare >= 0.7]);
+  results.push([`CPU per new user, ensure / bare create (this process, the emulator, ${backends.length} database backends)`, `${f(perSession.ensure, 2)} ms / ${f(perSession.bare, 2)} ms`, '', undefined]);
   await sessions.close();
   await client.close();
   emu.stop();
