@@ -23,8 +23,7 @@ export function publicationCache(read: (name: string) => Promise<Publication | u
     if (hit !== undefined && hit.version === version && hit.body_hash === bodyHash) return hit;
     let fresh = await shared(name);
     if (fresh !== undefined && fresh.version < version) fresh = await read(name);
-    if (fresh === undefined) known.delete(name);
-    else known.set(name, fresh);
+    if (fresh !== undefined) known.set(name, fresh);
     return fresh;
   };
 }

@@ -21,13 +21,11 @@ interface Waiting<I, O> {
 export function batcher<I, O>(run: (items: readonly I[]) => Promise<readonly O[]>, limits: BatchLimits): (item: I) => Promise<O> {
   const queue: Waiting<I, O>[] = [];
   let running = 0;
-  let scheduled = false;
   const settle = (batch: readonly Waiting<I, O>[], out: readonly O[]): void => {
     if (out.length !== batch.length) throw new Error(`a batch of ${batch.length} answered ${out.length} results`);
     batch.forEach((w, i) => w.resolve(out[i]!));
   };
   const pump = (): void => {
-    scheduled = false;
     while (running < limits.maxRunning && queue.length > 0) {
       const batch = queue.splice(0, limits.maxBatch);
       running++;
@@ -44,10 +42,8 @@ export function batcher<I, O>(run: (items: readonly I[]) => Promise<readonly O[]
   return (item) =>
     new Promise<O>((resolve, reject) => {
       queue.push({ item, resolve, reject });
-      // Calls made in the same turn of the event loop go together even when a batch is free.
-      if (!scheduled) {
-        scheduled = true;
-        queueMicrotask(pump);
-      }
+      // After the caller's turn of the event loop: the calls made in it go together even when a
+      // batch is free (the first pump takes them all; the others find nothing to do).
+      queueMicrotask(pump);
     });
 }

@@ -34,6 +34,31 @@ describe('publicationCache', () => {
     expect(await of('agent', 3, 'h3')).toBeUndefined();
   });
 
+  test('a body published again under a later version (a revert) is that later version, and a read that ended is never shared again', async () => {
+    let current = publication(1, 'body-a');
+    let reads = 0;
+    const of = publicationCache(async () => {
+      reads++;
+      return current;
+    });
+    expect((await of('agent', 1, 'body-a'))?.version).toBe(1);
+    current = publication(3, 'body-a');
+    expect((await of('agent', 3, 'body-a'))?.version).toBe(3);
+    current = publication(3, 'body-c');
+    expect((await of('agent', 3, 'body-c'))?.body_hash).toBe('body-c');
+    current = publication(3, 'body-d');
+    expect((await of('agent', 3, 'body-d'))?.body_hash).toBe('body-d');
+    expect(reads).toBe(4);
+  });
+
+  test('a read that has ended is not shared with a later miss', async () => {
+    let current = publication(2, 'x');
+    const of = publicationCache(async () => current);
+    expect((await of('agent', 2, 'x'))?.body_hash).toBe('x');
+    current = publication(2, 'y');
+    expect((await of('agent', 2, 'y'))?.body_hash).toBe('y');
+  });
+
   test('callers that miss together share one read', async () => {
     let reads = 0;
     const of = publicationCache(async () => {
