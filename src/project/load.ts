@@ -146,6 +146,7 @@ function resolveConfig(file: string, data: ProjectFileData): ProjectConfig {
   if (data.rules !== undefined) config.rules = data.rules;
   if (data.overrides !== undefined) config.overrides = data.overrides;
   if (data.sensitive !== undefined) config.sensitive = data.sensitive;
+  if (data.inline_policy_suppression !== undefined) config.inlinePolicySuppression = data.inline_policy_suppression;
   config.policies = (data.policies ?? []).map((p): PolicySpec => {
     const kind = Object.keys(p).find((k) => kindNames.has(k))!;
     const spec: PolicySpec = { id: p.id, message: p.message, severity: p.severity ?? 'error', kind, value: p[kind] };
