@@ -118,7 +118,7 @@ export const catalogue = {
 
   'plan/shared-session': { severity: 'warning', description: 'A manifest is gone (`--prune`), but its session is also recorded for a manifest that stays (adopted twice with `import`): the session is not deleted.' },
   'plan/renamed': { severity: 'info', description: 'A manifest is created for a user whose session, recorded under another name that is gone from the paths, was applied from the same body: a renamed `name:`. `sessionctl state mv OLD NEW` keeps that session instead of deleting it and creating another.' },
-  'plan/stale': { severity: 'error', description: 'A saved plan no longer matches the manifests or the state file; run `sessionctl plan --out` again.' },
+  'plan/stale': { severity: 'error', description: 'A saved plan no longer matches the manifests or the state file, or a session moved since it was reviewed (another config version, gone, or drifted): nothing of it is applied, and a PATCH carries the reviewed version, so that another writer\'s change is never overwritten; run `sessionctl plan --out` again.' },
 
   'apply/create-failed': { severity: 'error', description: 'The service refused or failed a session create; nothing was recorded for this manifest.' },
   'apply/update-failed': { severity: 'error', description: 'The service refused or failed a PATCH of a session; the session and the state keep what they had.' },
