@@ -6,6 +6,7 @@ import type { Plan } from '../plan/plan.js';
 import type { StateBackend } from '../state/backend.js';
 import { hasSession, storableVersion } from '../state/entry.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
+import { outsideOf } from '../util/confine.js';
 import { sensitiveDigest } from '../util/sensitive.js';
 import type { ValidatedManifests } from './inputs.js';
 
@@ -141,6 +142,30 @@ function wellFormedItem(item: unknown): boolean {
   // A version the plan pins is sent back as the PATCH's guard: only one the state could hold.
   const version = i.config_version;
   return typeof i.name === 'string' && typeof i.user_id === 'string' && (version === undefined || version === null || storableVersion(version) !== null);
+}
+
+/**
+ * Refuses a saved plan that reaches outside the run (an InputError naming the plan, exit code 2):
+ * a manifest or prune path outside the folder apply runs in (`..`, absolute, or through a symbolic
+ * link), or a state other than the run's own. A plan file is an input like any other, and may come
+ * from a pull request or an artefact: its state is never taken from it, so that it cannot make the
+ * run connect (and send PGPASSWORD) to a database of its choosing, or read a file elsewhere.
+ * `state` is the run's: `--state`, SESSIONCTL_STATE, sessionctl.yaml or the default.
+ */
+export function checkSavedPlan(saved: SavedPlan, path: string, cwd: string, state: Pick<StateBackend, 'kind' | 'location'>): void {
+  for (const named of [...saved.files, ...(saved.paths ?? [])]) {
+    const why = outsideOf(cwd, named);
+    if (why !== undefined) {
+      throw new InputError(`the plan names ${JSON.stringify(named).slice(0, 200)}, outside the folder apply runs in (${why.replace('it is ', '')}); nothing was applied: run apply in the folder the plan was made in`, path);
+    }
+  }
+  const planned = /^[a-z][a-z0-9+.-]+:/i.test(saved.state) ? saved.state : resolve(cwd, saved.state);
+  if (planned !== state.location) {
+    throw new InputError(
+      `the plan was made against another state than this run's (${state.kind === 'file' ? rel(cwd, state.location) : state.location}); nothing was applied: a plan never chooses the state, so give the one it was made with yourself (--state, SESSIONCTL_STATE or \`state:\` in sessionctl.yaml), or make the plan again against this one`,
+      path,
+    );
+  }
 }
 
 /** The absolute manifest paths a saved plan names, and its state (a path relative to `cwd`, or a URL). */
