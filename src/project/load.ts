@@ -4,7 +4,7 @@ import { loadManifestFile } from '../manifest/load.js';
 import { maskSecretsInSources } from '../validate/mask.js';
 import type { PolicySpec } from '../validate/policies/types.js';
 import { configChecks } from './checks.js';
-import { outsideOf } from '../util/confine.js';
+import { outsideOf, realTarget } from '../util/confine.js';
 import { confinementFindings } from './confine.js';
 import { checkoutRoot, findProjectFile, notAFile } from './find.js';
 import { configSchemaDiagnostics } from './schema.js';
@@ -139,8 +139,8 @@ const kindNames = new Set(policyKinds.map((k) => k.name));
  * errors. Undefined when the file is inside.
  */
 function linkedOut(file: string, cwd: string): Diagnostic | undefined {
-  const root = checkoutRoot(cwd);
-  if (outsideOf(root, file) === undefined) return undefined;
+  // A loop leads nowhere: notAFile says so.
+  if (realTarget(file) === undefined || outsideOf(checkoutRoot(cwd), file) === undefined) return undefined;
   return {
     code: 'input/symlink-outside',
     severity: 'error',
