@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { InputError, StateError } from '../diagnostics/errors.js';
 import { isTemplateList, storableVersion } from './entry.js';
-import type { FleetCount, FleetPageQuery, FleetSession, FleetStore, Publication } from './fleet.js';
+import { fleetRowProblem, type FleetCount, type FleetPageQuery, type FleetSession, type FleetStore, type Publication } from './fleet.js';
 import { databaseError, table, type Queryable } from './postgres-connect.js';
 import { FLEET_VERSION } from './postgres-schema.js';
 import type { PostgresTarget } from './postgres-url.js';
@@ -34,6 +34,9 @@ const FLEET_SELECT = `name, user_id, session_id, mcp_url, tool_router_tools, con
   claim_id, claim_state, claim_since, claim_expires < now() AS claim_expired, claim_reason`;
 
 function rowToSession(row: FleetRow): FleetSession {
+  // A row is written by sessionctl alone; one edited by hand or by another writer is reported, not handed on.
+  const problem = fleetRowProblem(row);
+  if (problem !== undefined) throw new InputError(`a fleet row of the state is not valid (${JSON.stringify(row.name).slice(0, 80)}, user ${JSON.stringify(row.user_id).slice(0, 80)}: ${problem}); fix it, or remove it with \`sessionctl state rm\``);
   const tools = Array.isArray(row.tool_router_tools) ? row.tool_router_tools.filter((t): t is string => typeof t === 'string') : [];
   const session: FleetSession = {
     name: row.name,
