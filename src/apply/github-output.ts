@@ -31,7 +31,8 @@ export function outputKey(name: string): string {
   return /^[A-Za-z_]/.test(clean) ? clean : `_${clean}`;
 }
 
-// A value with a newline would inject another output; ids and URLs never hold one legitimately.
+// A value with a newline would inject another output, an escape sequence rewrite a log; ids and
+// URLs never hold one legitimately (answers and the state are checked for them before this).
 function oneLine(value: string): string {
-  return value.replace(/[\r\n]/g, '');
+  return value.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, '');
 }

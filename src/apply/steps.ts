@@ -186,7 +186,7 @@ export async function updateStep(item: PlanItem, ctx: StepContext): Promise<Appl
   // guard could match by a server's rounding, or be dropped, and the PATCH overwrite a change.
   const live: unknown = item.live?.config_version;
   const answered = live !== undefined && live !== null;
-  const read = answered ? live : recorded.config_version;
+  const read = item.pinnedVersion ?? (answered ? live : recorded.config_version);
   const version = storableVersion(read);
   if (read !== null && version === null) return { ...base(item), outcome: 'failed', session_id: recorded.session_id, diagnostics: [versionInvalid(item, read, answered)] };
   const body: UpdateSessionRequest = { ...(item.patch ?? {}), ...(version !== null ? { expected_config_version: version } : {}) };

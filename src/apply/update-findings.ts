@@ -7,6 +7,7 @@ import { refused } from './refused.js';
 /** A PATCH that failed: a conflict (409) names both versions; anything else is a refusal. */
 export function updateFailed(item: PlanItem, err: ApiError): Diagnostic {
   if (err.kind !== 'conflict') return refused(item, err, 'update');
+  if (item.pinnedVersion !== undefined) return movedAfterReview(item, err);
   const expected = err.expected_config_version ?? item.live?.config_version ?? item.recorded?.config_version;
   const current = err.current_config_version;
   const d = atDocument(
@@ -33,5 +34,18 @@ export function versionInvalid(item: PlanItem, read: unknown, answered: boolean)
     `${item.name}: session ${item.recorded!.session_id} was not updated: ${answered ? 'the service answered' : 'the state records'} config version ${shown.length > 40 ? `${shown.slice(0, 40)}...` : shown}, which is not a whole number from 0 to 2^53; a PATCH without the version the session was read at could overwrite a change made since`,
   );
   d.hint = 'check what answers at the base URL (a proxy, a test server) or the state entry, then apply again; the session and the state keep what they had';
+  return d;
+}
+
+/** The 409 of a PATCH that carried a saved plan's version: the session moved after the review. */
+function movedAfterReview(item: PlanItem, err: ApiError): Diagnostic {
+  const now = err.current_config_version;
+  const d = atDocument(
+    item.doc,
+    'plan/stale',
+    'error',
+    `the saved plan is stale: ${item.name}: session ${item.recorded!.session_id} is at config version ${now ?? 'unknown'} now; the plan was reviewed with it at version ${item.pinnedVersion}; nothing was overwritten`,
+  );
+  d.hint = 'someone changed the session since the review: run `sessionctl plan --refresh --out` again, review what it would now do, and apply the new plan';
   return d;
 }

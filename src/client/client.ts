@@ -24,6 +24,7 @@ import type {
 import type { CreateSessionRequest, CreateSessionRequestV31, UpdateSessionRequest } from '../wire/request.js';
 import type { ConfigHistory, ConfigHistoryQuery, DeletedSession, Session } from '../wire/session.js';
 import { ApiError } from './errors.js';
+import { checkedSession } from './session-answer.js';
 import { callMcpTool, listMcpTools, type McpCallResult, type McpConnection, type McpTool } from './mcp.js';
 import { createTransport, type Transport, type TransportOptions } from './transport.js';
 
@@ -139,8 +140,8 @@ type Operations<K extends keyof SessionClient> = Pick<SessionClient, K>;
 function sessionOperations(t: Transport, p: Paths): Operations<'createSession' | 'getSession' | 'execute' | 'executeMeta' | 'link' | 'proxyExecute' | 'listToolkits' | 'listTools' | 'search'> {
   const s = p.session;
   return {
-    createSession: (body) => t.call({ name: 'create session', method: 'POST', path: s(), expect: 201, callClass: 'unsafe', body }),
-    getSession: (id) => t.call({ name: 'get session', method: 'GET', path: s(id), expect: 200, callClass: 'safe' }),
+    createSession: async (body) => checkedSession(await t.call<Session>({ name: 'create session', method: 'POST', path: s(), expect: 201, callClass: 'unsafe', body }), { method: 'POST', path: s(), status: 201 }),
+    getSession: async (id) => checkedSession(await t.call<Session>({ name: 'get session', method: 'GET', path: s(id), expect: 200, callClass: 'safe' }), { method: 'GET', path: s(id), status: 200, id }),
     execute: (id, body) => t.call({ name: 'execute', method: 'POST', path: `${s(id)}/execute`, expect: 200, callClass: 'unsafe', body }),
     executeMeta: (id, body) => t.call({ name: 'execute meta tool', method: 'POST', path: `${s(id)}/execute_meta`, expect: 200, callClass: 'unsafe', body }),
     link: (id, body) => t.call({ name: 'link', method: 'POST', path: `${s(id)}/link`, expect: 201, callClass: 'unsafe', body }),
@@ -162,7 +163,8 @@ function lifecycleOperations(t: Transport, p: Paths): Operations<'updateSession'
     updateSession: async (id, body) => {
       try {
         // Never retried: a PATCH that may have landed must not be sent twice (the SDK sets maxRetries 0 too).
-        return await t.call<Session>({ name: 'update session', method: 'PATCH', path: p.session(id), expect: 200, callClass: 'unsafe', body, retry: false });
+        const answer = await t.call<Session>({ name: 'update session', method: 'PATCH', path: p.session(id), expect: 200, callClass: 'unsafe', body, retry: false });
+        return checkedSession(answer, { method: 'PATCH', path: p.session(id), status: 200, id });
       } catch (err) {
         if (err instanceof ApiError && err.kind === 'http' && err.status === 409) throw await conflict(t, p, id, body, err);
         throw err;
@@ -174,7 +176,8 @@ function lifecycleOperations(t: Transport, p: Paths): Operations<'updateSession'
     },
     attachSession: (id, body = {}) => {
       only31('attach session');
-      return t.call({ name: 'attach session', method: 'POST', path: `${v31.session(id)}/attach`, expect: 200, callClass: 'unsafe', body });
+      const path = `${v31.session(id)}/attach`;
+      return t.call<Session>({ name: 'attach session', method: 'POST', path, expect: 200, callClass: 'unsafe', body }).then((s) => checkedSession(s, { method: 'POST', path, status: 200, id }));
     },
     configHistory: (id, q = {}) => {
       only31('config history');
@@ -236,7 +239,7 @@ function mountOperations(t: Transport, p: Paths): Operations<'listMountItems' | 
 /** The session's MCP endpoint, found through GET session (its `mcp.url`). */
 function mcpOperations(t: Transport, p: Paths, apiKey: string): Operations<'mcpTools' | 'mcpCall'> {
   const connection = async (id: string): Promise<McpConnection> => {
-    const s = await t.call<Session>({ name: 'get session', method: 'GET', path: p.session(id), expect: 200, callClass: 'safe' });
+    const s = checkedSession(await t.call<Session>({ name: 'get session', method: 'GET', path: p.session(id), expect: 200, callClass: 'safe' }), { method: 'GET', path: p.session(id), status: 200, id });
     t.trace(`* MCP endpoint of ${id}: ${s.mcp.url}`);
     return { url: s.mcp.url, baseUrl: t.baseUrl, apiKey };
   };

@@ -6,6 +6,12 @@ export interface CodeInfo {
   readonly severity: Severity;
   /** One line for the rules table, SARIF `shortDescription` and `--help`. */
   readonly description: string;
+  /**
+   * Its findings mean the file could not be read, parsed or shaped into a manifest at all (or the
+   * configuration itself is wrong): nothing built from it could be trusted, so `sessionctl.yaml`
+   * cannot turn it down and no comment can suppress it.
+   */
+  readonly locked?: true;
 }
 
 /**
@@ -26,24 +32,24 @@ export interface CodeInfo {
  * its `sessionctl.yaml` (`PolicyCode`). Their severity and description come from the config.
  */
 export const catalogue = {
-  'input/not-found': { severity: 'error', description: 'A path given on the command line does not exist or matched no manifest.' },
-  'input/unreadable': { severity: 'error', description: 'A file could not be read (permissions, a directory where a file was expected, an I/O error).' },
-  'input/too-large': { severity: 'error', description: 'A file is larger than the size limit (1 MiB by default, `--max-file-size`), or holds more YAML tokens (250,000) or documents (1,000) than a manifest file needs.' },
-  'input/binary': { severity: 'error', description: 'A file contains NUL bytes or other binary content and is not a YAML text file.' },
-  'input/invalid-utf8': { severity: 'error', description: 'A file is not valid UTF-8.' },
-  'input/utf16': { severity: 'error', description: 'A file is encoded as UTF-16 or UTF-32; manifests must be UTF-8.' },
-  'input/too-deep': { severity: 'error', description: 'Collections are nested deeper than the limit; checked before the YAML is composed.' },
-  'input/env-file': { severity: 'error', description: 'The `--env-file` could not be read or parsed.' },
-  'input/bad-pattern': { severity: 'error', description: 'A glob pattern on the command line is not valid (an unclosed `[` or `{`, a reversed range such as `[z-a]`, too many `{...}` alternatives).' },
-  'input/symlink-outside': { severity: 'error', description: 'A folder or glob search met a symbolic link that leads out of the folders being searched; it is not followed (name its target explicitly).' },
-  'input/symlink-loop': { severity: 'error', description: 'A folder or glob search met a symbolic link that leads back to itself; it is not followed.' },
+  'input/not-found': { severity: 'error', locked: true, description: 'A path given on the command line does not exist or matched no manifest.' },
+  'input/unreadable': { severity: 'error', locked: true, description: 'A file could not be read (permissions, a directory where a file was expected, an I/O error).' },
+  'input/too-large': { severity: 'error', locked: true, description: 'A file is larger than the size limit (1 MiB by default, `--max-file-size`), or holds more YAML tokens (250,000) or documents (1,000) than a manifest file needs.' },
+  'input/binary': { severity: 'error', locked: true, description: 'A file contains NUL bytes or other binary content and is not a YAML text file.' },
+  'input/invalid-utf8': { severity: 'error', locked: true, description: 'A file is not valid UTF-8.' },
+  'input/utf16': { severity: 'error', locked: true, description: 'A file is encoded as UTF-16 or UTF-32; manifests must be UTF-8.' },
+  'input/too-deep': { severity: 'error', locked: true, description: 'Collections are nested deeper than the limit; checked before the YAML is composed.' },
+  'input/env-file': { severity: 'error', locked: true, description: 'The `--env-file` could not be read or parsed.' },
+  'input/bad-pattern': { severity: 'error', locked: true, description: 'A glob pattern on the command line is not valid (an unclosed `[` or `{`, a reversed range such as `[z-a]`, too many `{...}` alternatives).' },
+  'input/symlink-outside': { severity: 'error', locked: true, description: 'A folder or glob search met a symbolic link that leads out of the folders being searched; it is not followed (name its target explicitly).' },
+  'input/symlink-loop': { severity: 'error', locked: true, description: 'A folder or glob search met a symbolic link that leads back to itself; it is not followed.' },
 
-  'yaml/syntax': { severity: 'error', description: 'The text is not well-formed YAML; the message names the parser\'s own error code.' },
-  'yaml/duplicate-key': { severity: 'error', description: 'A mapping has the same key twice; YAML parsers disagree on which value wins.' },
-  'yaml/tab-indent': { severity: 'error', description: 'A tab is used for indentation, which YAML forbids.' },
-  'yaml/excessive-aliases': { severity: 'error', description: 'The document uses more aliases, or expands to more data, than the limit (a defence against alias bombs).' },
-  'yaml/unknown-tag': { severity: 'error', description: 'A node has a tag (`!foo`, `!!js/function`) that manifests do not use; nothing is ever loaded as code.' },
-  'yaml/non-string-key': { severity: 'error', description: 'A mapping key is not a string (a number, a collection or null).' },
+  'yaml/syntax': { severity: 'error', locked: true, description: 'The text is not well-formed YAML; the message names the parser\'s own error code.' },
+  'yaml/duplicate-key': { severity: 'error', locked: true, description: 'A mapping has the same key twice; YAML parsers disagree on which value wins.' },
+  'yaml/tab-indent': { severity: 'error', locked: true, description: 'A tab is used for indentation, which YAML forbids.' },
+  'yaml/excessive-aliases': { severity: 'error', locked: true, description: 'The document uses more aliases, or expands to more data, than the limit (a defence against alias bombs).' },
+  'yaml/unknown-tag': { severity: 'error', locked: true, description: 'A node has a tag (`!foo`, `!!js/function`) that manifests do not use; nothing is ever loaded as code.' },
+  'yaml/non-string-key': { severity: 'error', locked: true, description: 'A mapping key is not a string (a number, a collection or null).' },
   'yaml/directive': { severity: 'warning', description: 'A `%YAML` directive asks for another YAML version; manifests are always read as YAML 1.2.' },
   'yaml/yaml11-scalar': { severity: 'warning', description: 'A plain scalar such as `yes`, `on` or `0755` means something else to a YAML 1.1 parser; quote it.' },
   'yaml/empty': { severity: 'warning', description: 'A file or document holds no manifest (empty, or comments only).' },
@@ -54,15 +60,15 @@ export const catalogue = {
   'env/bad-reference': { severity: 'error', description: 'A `${` is not a well-formed `${NAME}` or `${NAME:-default}` reference (write `$${` for a literal).' },
 
   'schema/unknown-key': { severity: 'error', description: 'A key the manifest schema does not define; every object is closed so that a typo is found.' },
-  'schema/type': { severity: 'error', description: 'A value has the wrong type.' },
-  'schema/required': { severity: 'error', description: 'A required key is missing.' },
+  'schema/type': { severity: 'error', locked: true, description: 'A value has the wrong type.' },
+  'schema/required': { severity: 'error', locked: true, description: 'A required key is missing.' },
   'schema/enum': { severity: 'error', description: 'A value is not one of the allowed values.' },
   'schema/pattern': { severity: 'error', description: 'A string does not match the required pattern.' },
   'schema/format': { severity: 'error', description: 'A string is not in the required format (URI, time zone, ...).' },
   'schema/limit': { severity: 'error', description: 'A value is outside its bounds (length, number of items, range).' },
-  'schema/variant': { severity: 'error', description: 'A value matches none of the shapes allowed at that place.' },
+  'schema/variant': { severity: 'error', locked: true, description: 'A value matches none of the shapes allowed at that place.' },
   'schema/duplicate-item': { severity: 'error', description: 'A list names the same item twice.' },
-  'schema/forbidden-key': { severity: 'error', description: 'A key such as `__proto__`, `constructor` or `prototype` that is never allowed in a manifest.' },
+  'schema/forbidden-key': { severity: 'error', locked: true, description: 'A key such as `__proto__`, `constructor` or `prototype` that is never allowed in a manifest.' },
 
   'rule/allowlist-with-denylist': { severity: 'error', description: '`toolkits` sets both `enable` and `disable`; the service accepts only one.' },
   'rule/tools-variant': { severity: 'error', description: 'A toolkit under `tools` does not set exactly one of `enable`, `disable` or `tags`.' },
@@ -82,17 +88,18 @@ export const catalogue = {
   'catalog/unknown-tool': { severity: 'warning', description: 'A tool slug that the catalogue does not list for its toolkit (with the closest known slug).' },
   'catalog/tool-wrong-toolkit': { severity: 'warning', description: 'A tool listed under a toolkit it does not belong to; the message names the right toolkit.' },
 
-  'config/not-found': { severity: 'error', description: 'The file given with `--config` does not exist or is not a file, or the `sessionctl.yaml` found in a folder is no file (a folder, a symbolic link to nothing).' },
-  'config/unknown-key': { severity: 'error', description: 'A key that the project configuration schema does not define (`schemas/sessionctl-config.schema.json`).' },
-  'config/type': { severity: 'error', description: 'A value in `sessionctl.yaml` has the wrong type.' },
-  'config/required': { severity: 'error', description: 'A key that `sessionctl.yaml` requires is missing (a policy without `id` or `message`, an override without `files`).' },
-  'config/invalid-value': { severity: 'error', description: 'A value in `sessionctl.yaml` is not allowed (not one of the choices, the wrong format, out of bounds, or a second YAML document).' },
-  'config/unknown-code': { severity: 'error', description: '`rules` or `overrides` name a diagnostic code that does not exist, or a policy the file does not declare.' },
-  'config/locked-code': { severity: 'error', description: '`rules` or `overrides` try to change a code that cannot be turned down: the file could not be read or parsed, or the configuration itself is wrong.' },
-  'config/policy-condition': { severity: 'error', description: 'A policy sets no condition or more than one; each policy states exactly one.' },
-  'config/duplicate-policy': { severity: 'error', description: 'Two policies have the same `id`; the id is the finding\'s code (`policy/<id>`).' },
-  'config/unsafe-pattern': { severity: 'error', description: 'A policy pattern is not a valid regular expression, or could take exponential time (nested or overlapping repetition); see docs/policies.md.' },
-  'config/secret': { severity: 'error', description: '`sessionctl.yaml` holds what looks like an API key, a token or a password; it is committed, so secrets stay in the environment.' },
+  'config/not-found': { severity: 'error', locked: true, description: 'The file given with `--config` does not exist or is not a file, or the `sessionctl.yaml` found in a folder is no file (a folder, a symbolic link to nothing).' },
+  'config/unknown-key': { severity: 'error', locked: true, description: 'A key that the project configuration schema does not define (`schemas/sessionctl-config.schema.json`).' },
+  'config/type': { severity: 'error', locked: true, description: 'A value in `sessionctl.yaml` has the wrong type.' },
+  'config/required': { severity: 'error', locked: true, description: 'A key that `sessionctl.yaml` requires is missing (a policy without `id` or `message`, an override without `files`).' },
+  'config/invalid-value': { severity: 'error', locked: true, description: 'A value in `sessionctl.yaml` is not allowed (not one of the choices, the wrong format, out of bounds, or a second YAML document).' },
+  'config/unknown-code': { severity: 'error', locked: true, description: '`rules` or `overrides` name a diagnostic code that does not exist, or a policy the file does not declare.' },
+  'config/locked-code': { severity: 'error', locked: true, description: '`rules` or `overrides` try to change a code that cannot be turned down: the file could not be read or parsed, the document is not the shape of a manifest, or the configuration itself is wrong.' },
+  'config/policy-condition': { severity: 'error', locked: true, description: 'A policy sets no condition or more than one; each policy states exactly one.' },
+  'config/duplicate-policy': { severity: 'error', locked: true, description: 'Two policies have the same `id`; the id is the finding\'s code (`policy/<id>`).' },
+  'config/unsafe-pattern': { severity: 'error', locked: true, description: 'A policy pattern is not a valid regular expression, or could take exponential time (nested or overlapping repetition); see docs/policies.md.' },
+  'config/outside-repository': { severity: 'error', locked: true, description: '`sessionctl.yaml` names a path outside the repository it belongs to (`..`, an absolute path, or a symbolic link that leads out): a report file, the state, the catalogue, an env file or a manifest path. The file is committed, so a pull request could make a run read, print or overwrite files elsewhere; a path of your own goes on the command line.' },
+  'config/secret': { severity: 'error', locked: true, description: '`sessionctl.yaml` holds what looks like an API key, a token or a password; it is committed, so secrets stay in the environment.' },
 
   'suppression/missing-reason': { severity: 'warning', description: 'A `# sessionctl-ignore` comment gives no reason after `:`; the reason is what a reviewer reads.' },
   'suppression/unused': { severity: 'warning', description: 'A `# sessionctl-ignore` comment suppresses nothing: no finding of that code is on its line or the next (or, for `-file`, in the file).' },
@@ -112,7 +119,7 @@ export const catalogue = {
 
   'plan/shared-session': { severity: 'warning', description: 'A manifest is gone (`--prune`), but its session is also recorded for a manifest that stays (adopted twice with `import`): the session is not deleted.' },
   'plan/renamed': { severity: 'info', description: 'A manifest is created for a user whose session, recorded under another name that is gone from the paths, was applied from the same body: a renamed `name:`. `sessionctl state mv OLD NEW` keeps that session instead of deleting it and creating another.' },
-  'plan/stale': { severity: 'error', description: 'A saved plan no longer matches the manifests or the state file; run `sessionctl plan --out` again.' },
+  'plan/stale': { severity: 'error', description: 'A saved plan no longer matches the manifests or the state file, or a session moved since it was reviewed (another config version, gone, or drifted): nothing of it is applied, and a PATCH carries the reviewed version, so that another writer\'s change is never overwritten; run `sessionctl plan --out` again.' },
 
   'apply/create-failed': { severity: 'error', description: 'The service refused or failed a session create; nothing was recorded for this manifest.' },
   'apply/update-failed': { severity: 'error', description: 'The service refused or failed a PATCH of a session; the session and the state keep what they had.' },
@@ -162,16 +169,15 @@ export function isInputCode(code: Code): boolean {
 }
 
 /**
- * Codes that `sessionctl.yaml` cannot turn down and comments cannot suppress: the file could not be
- * read or parsed into a document at all (so nothing else about it was checked), or the
- * configuration or a suppression comment is itself wrong. Everything else is the project's call.
+ * Codes that `sessionctl.yaml` cannot turn down and comments cannot suppress (`locked` in the
+ * catalogue): the file could not be read or parsed into a document, the document is not the shape
+ * of a manifest (a missing `user_id`, a list where a mapping belongs: a plan of it would show
+ * `user undefined` and send what the manifest does not say), or the configuration is itself wrong.
+ * Everything else is the project's call.
  */
 export function isLockedCode(code: Code): boolean {
-  if (code.startsWith('input/') || code.startsWith('config/')) return true;
-  return lockedYaml.has(code);
+  return isCatalogueCode(code) && (catalogue[code] as CodeInfo).locked === true;
 }
-
-const lockedYaml = new Set<string>(['yaml/syntax', 'yaml/duplicate-key', 'yaml/tab-indent', 'yaml/excessive-aliases', 'yaml/unknown-tag', 'yaml/non-string-key']);
 
 /**
  * Codes whose errors mean the state could not be written: exit code 5, as a StateError that ends

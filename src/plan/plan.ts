@@ -67,6 +67,8 @@ export interface PlanItem {
   recorded?: StateEntry;
   /** With refresh: the recorded session as it answered the GET. */
   live?: Session;
+  /** A saved plan's item: the config version its review saw, which the PATCH carries (a 409 is a stale plan). */
+  pinnedVersion?: number;
   /** What changes, field by field (declared changes, and with refresh the drift to repair). */
   changes: FieldChange[];
   /** `update`: the PATCH body. */

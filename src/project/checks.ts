@@ -92,7 +92,7 @@ export function configChecks(doc: ManifestDocument): Diagnostic[] {
 
 function codeProblems(doc: ManifestDocument, pointer: string, code: string, policyIds: ReadonlySet<string>): Diagnostic[] {
   const locked = (what: string): Diagnostic[] => [
-    at(doc, 'config/locked-code', pointer, `${what} cannot be turned down`, 'Unreadable files, YAML that does not parse and the configuration\'s own errors are always reported.', true),
+    at(doc, 'config/locked-code', pointer, `${what} cannot be turned down`, 'Unreadable files, YAML that does not parse, a document that is not the shape of a manifest and the configuration\'s own errors are always reported.', true),
   ];
   if (code.endsWith('/*')) {
     const group = code.slice(0, -2);

@@ -24,19 +24,33 @@ function hasEntry(path: string): boolean {
 }
 
 /**
+ * The checkout a folder belongs to: the nearest folder at or above it that holds `.git` (a
+ * folder, or a worktree's file). Without one, the folder itself: a run outside any repository
+ * (an unpacked archive, a temp folder) owns no more than the folder it runs in, so that a file
+ * that happens to lie above it (in a shared /tmp, a home folder) never changes what it does.
+ */
+export function checkoutRoot(dir: string): string {
+  for (let at = dir; ; at = dirname(at)) {
+    if (exists(join(at, '.git'))) return at;
+    if (dirname(at) === at) return dir;
+  }
+}
+
+/**
  * The project file that applies in `cwd`: the first `sessionctl.yaml` (or `.yml`) found in `cwd`
- * or a folder above it. The search stops at the root of the repository (a folder holding `.git`,
- * itself included) or of the file system, so that a file outside the repository never changes
- * what a checkout does. An entry of that name that is no file (a link to nothing, a folder) is
+ * or a folder above it inside its checkout (`checkoutRoot`: up to the folder holding `.git`, or
+ * `cwd` alone outside any repository), so that a file outside the repository never changes what
+ * a checkout does. An entry of that name that is no file (a link to nothing, a folder) is
  * returned too, for the loader to refuse: skipping it would run without the project's policies.
  */
 export function findProjectFile(cwd: string): string | undefined {
+  const root = checkoutRoot(cwd);
   for (let dir = cwd; ; dir = dirname(dir)) {
     for (const name of PROJECT_FILES) {
       const candidate = join(dir, name);
       if (hasEntry(candidate)) return candidate;
     }
-    if (exists(join(dir, '.git')) || dirname(dir) === dir) return undefined;
+    if (dir === root || dirname(dir) === dir) return undefined;
   }
 }
 

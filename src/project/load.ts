@@ -4,7 +4,9 @@ import { loadManifestFile } from '../manifest/load.js';
 import { maskSecretsInSources } from '../validate/mask.js';
 import type { PolicySpec } from '../validate/policies/types.js';
 import { configChecks } from './checks.js';
-import { findProjectFile, notAFile } from './find.js';
+import { outsideOf, realTarget } from '../util/confine.js';
+import { confinementFindings } from './confine.js';
+import { checkoutRoot, findProjectFile, notAFile } from './find.js';
 import { configSchemaDiagnostics } from './schema.js';
 import { configSecrets } from './secrets.js';
 import { emptyProject, type ProjectConfig, type ProjectFileData } from './types.js';
@@ -53,6 +55,9 @@ export async function loadProjectConfig(options: LoadProjectOptions): Promise<Pr
   if (options.file === false) return none;
   const file = options.file === undefined ? findProjectFile(options.cwd) : resolve(options.cwd, options.file);
   if (file === undefined) return none;
+  // A found file is the checkout's, so it must be in it; --config names the user's own choice.
+  const escape = options.file === undefined ? linkedOut(file, options.cwd) : undefined;
+  if (escape !== undefined) return { config: undefined, diagnostics: [escape], file, sources: new Map(), secrets: [] };
   const why = notAFile(file);
   if (why !== undefined) {
     const diagnostic: Diagnostic =
@@ -73,7 +78,8 @@ export async function loadProjectConfig(options: LoadProjectOptions): Promise<Pr
           };
     return { config: undefined, diagnostics: [diagnostic], file, sources: new Map(), secrets: [] };
   }
-  const fast = options.fastPath === false ? undefined : await loadCleanConfig(file);
+  const root = checkoutRoot(dirname(file));
+  const fast = options.fastPath === false ? undefined : await loadCleanConfig(file, root);
   if (fast !== undefined) return fast;
   const parsed = await loadManifestFile(file, { env: options.env, maxFileBytes: MAX_CONFIG_BYTES });
   // An empty file, or one of comments only, is a project with every setting at its default.
@@ -95,8 +101,12 @@ export async function loadProjectConfig(options: LoadProjectOptions): Promise<Pr
   if (doc !== undefined) {
     // A secret is the finding at its place; the schema's complaint about the same value is noise.
     const secretAt = new Set(found.diagnostics.map((d) => d.pointer));
-    diagnostics.push(...configSchemaDiagnostics(doc).filter((d) => !secretAt.has(d.pointer)));
+    const schema = configSchemaDiagnostics(doc).filter((d) => !secretAt.has(d.pointer));
+    diagnostics.push(...schema);
     diagnostics.push(...configChecks(doc));
+    // A `..` the schema refused already is one finding, not two.
+    const refusedAt = new Set([...secretAt, ...schema.map((d) => d.pointer)]);
+    diagnostics.push(...confinementFindings(doc, root).filter((d) => !refusedAt.has(d.pointer)));
   }
   if (!diagnostics.some((d) => d.severity === 'error')) config = resolveConfig(file, (doc?.data ?? {}) as ProjectFileData);
   const sources = parsed.text === undefined ? new Map<string, string>() : maskSecretsInSources(new Map([[file, parsed.text]]), found.secrets);
@@ -110,17 +120,35 @@ export async function loadProjectConfig(options: LoadProjectOptions): Promise<Pr
  * to the loader, or with any finding: the loader then reads it and locates each one. The two give
  * the same result (`test/unit/project/load-fast-path.test.ts`).
  */
-async function loadCleanConfig(file: string): Promise<ProjectLoad | undefined> {
+async function loadCleanConfig(file: string, root: string): Promise<ProjectLoad | undefined> {
   const text = readFastText(file, MAX_CONFIG_BYTES);
   if (text === undefined) return undefined;
   const data = await readFastData(text);
   if (data === undefined) return undefined;
   const doc = new PlainDocument(file, data);
-  if (configSecrets(doc).diagnostics.length > 0 || configSchemaDiagnostics(doc).length > 0 || configChecks(doc).length > 0) return undefined;
+  if (configSecrets(doc).diagnostics.length > 0 || configSchemaDiagnostics(doc).length > 0 || configChecks(doc).length > 0 || confinementFindings(doc, root).length > 0) return undefined;
   return { config: resolveConfig(file, data as ProjectFileData), diagnostics: [], file, sources: new Map([[file, text]]), secrets: [] };
 }
 
 const kindNames = new Set(policyKinds.map((k) => k.name));
+
+/**
+ * A `sessionctl.yaml` found in the checkout that is a symbolic link out of it, refused as a
+ * manifest link is (`input/symlink-outside`), before a byte of it is read: a link to
+ * `/etc/shadow` or a key file would otherwise reach the CI log in the code frames of its YAML
+ * errors. Undefined when the file is inside.
+ */
+function linkedOut(file: string, cwd: string): Diagnostic | undefined {
+  // A loop leads nowhere: notAFile says so.
+  if (realTarget(file) === undefined || outsideOf(checkoutRoot(cwd), file) === undefined) return undefined;
+  return {
+    code: 'input/symlink-outside',
+    severity: 'error',
+    message: `${basename(file)} is a symbolic link that leads out of the repository; it is not read`,
+    hint: 'Commit the project file itself, or name a file of your own with --config (`--no-config` runs without any).',
+    file,
+  };
+}
 
 /** The file's settings with every path made absolute against its folder. */
 function resolveConfig(file: string, data: ProjectFileData): ProjectConfig {
@@ -146,6 +174,7 @@ function resolveConfig(file: string, data: ProjectFileData): ProjectConfig {
   if (data.rules !== undefined) config.rules = data.rules;
   if (data.overrides !== undefined) config.overrides = data.overrides;
   if (data.sensitive !== undefined) config.sensitive = data.sensitive;
+  if (data.inline_policy_suppression !== undefined) config.inlinePolicySuppression = data.inline_policy_suppression;
   config.policies = (data.policies ?? []).map((p): PolicySpec => {
     const kind = Object.keys(p).find((k) => kindNames.has(k))!;
     const spec: PolicySpec = { id: p.id, message: p.message, severity: p.severity ?? 'error', kind, value: p[kind] };

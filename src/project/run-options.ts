@@ -18,6 +18,7 @@ export function projectRunOptions(config: ProjectConfig, options: { catalog?: st
   if (config.ignore.length > 0) run.ignore = { dir: config.dir, globs: config.ignore };
   if (config.file !== undefined) run.configFile = config.file;
   if (config.policies.length > 0) run.policyCodes = config.policies.map((p) => `policy/${p.id}`);
+  if (config.inlinePolicySuppression === false) run.policiesLocked = true;
   return run;
 }
 

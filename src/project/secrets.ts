@@ -53,10 +53,19 @@ function urlCredential(value: string, key: 'base_url' | 'state'): { what: string
   } catch {
     return undefined;
   }
-  if (url.password !== '') return { what: 'a password in its URL', secret: decodeURIComponent(url.password) };
-  if (key === 'base_url' && url.username !== '') return { what: 'credentials in its URL', secret: decodeURIComponent(url.username) };
+  if (url.password !== '') return { what: 'a password in its URL', secret: decodedOrRaw(url.password) };
+  if (key === 'base_url' && url.username !== '') return { what: 'credentials in its URL', secret: decodedOrRaw(url.username) };
   for (const [name, param] of url.searchParams) {
     if (CREDENTIAL_PARAM.test(name) && param !== '') return { what: `a credential in its URL (\`${name}\`)`, secret: param };
   }
   return undefined;
+}
+
+/** A URL part as the secret it holds: decoded, or as written when its escapes are malformed (still refused, never thrown). */
+function decodedOrRaw(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
 }

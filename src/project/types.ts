@@ -34,6 +34,8 @@ export interface ProjectConfig {
   policies: PolicySpec[];
   /** Names of environment variables whose values are secrets. */
   sensitive: string[];
+  /** `false`: suppression comments in manifests cannot silence the policies (`inline_policy_suppression`). */
+  inlinePolicySuppression?: boolean;
 }
 
 /** The settings as `sessionctl.yaml` writes them (after the schema has accepted them). */
@@ -51,6 +53,7 @@ export interface ProjectFileData {
   overrides?: Array<{ files: string[]; rules: Record<string, 'off' | Severity> }>;
   policies?: Array<Record<string, unknown> & { id: string; message: string; severity?: Severity; hint?: string; files?: string[] }>;
   sensitive?: string[];
+  inline_policy_suppression?: boolean;
 }
 
 /** A project without a file: nothing but the working directory. */

@@ -14,6 +14,7 @@ import { underLock } from './locked.js';
 import { maskReport, outcomeOf, type RunBase, type RunOutcome } from './outcome.js';
 import { planOptions, refreshable } from './plan-options.js';
 import { staleness, type SavedPlan } from './saved-plan.js';
+import { movedSince, pinSavedVersions } from './saved-versions.js';
 
 export interface ApplyRunOptions extends RunBase {
   connect: Connect;
@@ -98,6 +99,12 @@ async function applyInputs(paths: readonly string[], inputs: ValidatedManifests,
       if (refresh) {
         plan = await refreshPlan(plan, { getSession: (id) => api.getSession(id), concurrency: options.concurrency ?? 4, strict: options.strict === true, ...(options.apiVersion !== undefined ? { apiVersion: options.apiVersion } : {}), ...(limiter ? { limiter } : {}) });
         checkMassMissing(plan, { ...options.missing, service: describeService(options.service?.service ?? 'the service') });
+      }
+      if (options.saved !== undefined) {
+        // What runs is what was reviewed: a session another writer changed since is not PATCHed back.
+        const moved = movedSince(plan, options.saved);
+        if (moved.length > 0) return outcomeOf('apply', inputs, [...plan.diagnostics.filter((d) => d.severity === 'error'), ...moved]);
+        plan = pinSavedVersions(plan, options.saved);
       }
       // Sessions read with this key and base URL: they are where this state's sessions live.
       if (plan.items.some((i) => i.live !== undefined)) await binding?.bindNow();

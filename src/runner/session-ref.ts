@@ -2,6 +2,7 @@ import { relative } from 'node:path';
 import type { StateEntry } from '../state/entry.js';
 import type { StateBackend } from '../state/backend.js';
 import { UsageError } from '../diagnostics/errors.js';
+import { sessionIdProblem, shown as quoted } from '../wire/session-id.js';
 
 /** A session as the operate commands name it, once resolved. */
 export interface ResolvedSession {
@@ -35,6 +36,9 @@ export function isSessionId(ref: string): boolean {
 export async function resolveSession(ref: string, options: ResolveOptions): Promise<ResolvedSession> {
   if (ref === '') throw new UsageError('SESSION is empty', 'pass a session id (trs_...) or the name of an applied manifest');
   if (isSessionId(ref)) {
+    // Used in the request's path and in messages: only the service's own form (no `/`, `..`, escapes).
+    const problem = sessionIdProblem(ref);
+    if (problem !== undefined) throw new UsageError(`SESSION ${problem}`, 'pass the id as the service gave it (sessionctl state list shows the recorded ones), or a manifest name');
     if (options.userId !== undefined) {
       throw new UsageError('--user-id picks among the sessions of a manifest name; it does not apply to a session id', `drop --user-id, or name the session by its manifest name`);
     }
@@ -47,7 +51,7 @@ export async function resolveSession(ref: string, options: ResolveOptions): Prom
   const where = `the ${noun} ${shown}`;
   if (store.hashAtLoad === '') {
     throw new UsageError(
-      `"${ref}" is not a session id (trs_...), and ${options.state.kind === 'file' ? `there is no state file at ${shown}` : `nothing has been applied to the state ${shown}`} to look it up as a manifest name`,
+      `${quoted(ref)} is not a session id (trs_...), and ${options.state.kind === 'file' ? `there is no state file at ${shown}` : `nothing has been applied to the state ${shown}`} to look it up as a manifest name`,
       `pass a session id (trs_...), run \`sessionctl apply\` first, or point --state at the ${noun} apply wrote`,
     );
   }
@@ -57,7 +61,7 @@ export async function resolveSession(ref: string, options: ResolveOptions): Prom
     const names = [...new Set(all.map((e) => e.name))];
     const known = names.length === 0 ? `${where} records no sessions` : `${where} records: ${names.join(', ')}`;
     throw new UsageError(
-      `no session named "${ref}": ${known}`,
+      `no session named ${quoted(ref)}: ${known}`,
       `pass a session id (trs_...), a recorded manifest name, or point --state at another ${noun}`,
     );
   }
@@ -65,19 +69,32 @@ export async function resolveSession(ref: string, options: ResolveOptions): Prom
     const entry = matches.find((e) => e.user_id === options.userId);
     if (entry === undefined) {
       throw new UsageError(
-        `manifest "${ref}" has no session for user id "${options.userId}" in ${shown}`,
+        `manifest ${quoted(ref)} has no session for user id ${quoted(options.userId)} in ${shown}`,
         `recorded user ids: ${matches.map((e) => e.user_id).join(', ')}`,
       );
     }
-    return { sessionId: entry.session_id, entry };
+    return withSession(entry);
   }
   if (matches.length > 1) {
     throw new UsageError(
-      `manifest "${ref}" was applied for ${matches.length} user ids (${matches.map((e) => e.user_id).join(', ')}); which session is meant?`,
+      `manifest ${quoted(ref)} was applied for ${matches.length} user ids (${matches.map((e) => e.user_id).join(', ')}); which session is meant?`,
       `add --user-id, e.g. --user-id ${matches[0]?.user_id ?? 'USER'}`,
     );
   }
-  const entry = matches[0] as StateEntry;
+  return withSession(matches[0] as StateEntry);
+}
+
+/**
+ * The entry's session, or a usage error for an entry that records none (a create whose outcome is
+ * unknown): an empty id would turn a call on one session into a call on the collection.
+ */
+function withSession(entry: StateEntry): ResolvedSession {
+  if (entry.session_id === '') {
+    throw new UsageError(
+      `manifest ${quoted(entry.name)} (user ${quoted(entry.user_id)}) records no session: a create of it was sent and its outcome is unknown`,
+      'adopt the session it may have made with `sessionctl import`, or apply with --recreate-unknown',
+    );
+  }
   return { sessionId: entry.session_id, entry };
 }
 

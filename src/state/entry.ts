@@ -1,4 +1,5 @@
 import { InputError } from '../diagnostics/errors.js';
+import { isSessionId, sessionIdProblem, unprintableProblem } from '../wire/session-id.js';
 import type { Json } from '../wire/json.js';
 import { parseBinding, type StateBinding } from './binding.js';
 import type { PublishedTemplate } from '../config/published-body.js';
@@ -190,6 +191,12 @@ export function checkEntry(raw: unknown, at: string, corrupt: Corrupt): StateEnt
   for (const key of ['name', 'user_id', 'session_id', 'mcp_url', 'body_hash', 'applied_at'] as const) {
     if (typeof e[key] !== 'string') throw corrupt(`${at}.${key} is not a string`);
   }
+  // An intent (a create not answered yet) has no session: '' for both.
+  if (e['session_id'] !== '') {
+    // The URL as recorded (masked where it echoed a secret): what matters is that it writes nothing raw.
+    const problem = sessionIdProblem(e['session_id']) ?? unprintableProblem(e['mcp_url'] as string);
+    if (problem !== undefined) throw corrupt(`${at}: ${problem}`);
+  }
   if (!Array.isArray(e['tool_router_tools']) || !e['tool_router_tools'].every((t) => typeof t === 'string')) {
     throw corrupt(`${at}.tool_router_tools is not a list of strings`);
   }
@@ -214,7 +221,7 @@ export function checkEntry(raw: unknown, at: string, corrupt: Corrupt): StateEnt
   if (pending !== undefined) entry.pending_create = checkPending(pending, `${at}.pending_create`, corrupt);
   const superseded = e['superseded'];
   if (superseded !== undefined) {
-    if (!Array.isArray(superseded) || !superseded.every((s) => typeof s === 'string')) throw corrupt(`${at}.superseded is not a list of session ids`);
+    if (!Array.isArray(superseded) || !superseded.every(isSessionId)) throw corrupt(`${at}.superseded is not a list of session ids`);
     if (superseded.length > 0) entry.superseded = [...(superseded as string[])];
   }
   return entry;

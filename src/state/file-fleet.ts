@@ -4,7 +4,7 @@ import { InputError, StateError } from '../diagnostics/errors.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { entryKey, storableVersion } from './entry.js';
 import { readStateText } from './state-text.js';
-import { comesAfter, type FleetClaim, type FleetCount, type FleetPageQuery, type FleetSession, type FleetStore, type Publication } from './fleet.js';
+import { comesAfter, fleetRowProblem, type FleetClaim, type FleetCount, type FleetPageQuery, type FleetSession, type FleetStore, type Publication } from './fleet.js';
 
 /*
  * The fleet of a file state: the sessions ensure creates, in a file beside the state file
@@ -44,6 +44,8 @@ async function readFleetFile(path: string): Promise<Stored[]> {
   return v.sessions.map((raw, i) => {
     const s = raw as Record<string, unknown> | null;
     if (typeof s !== 'object' || s === null || typeof s['name'] !== 'string' || typeof s['user_id'] !== 'string' || typeof s['session_id'] !== 'string') throw corrupt(`sessions[${i}] needs name, user_id and session_id`);
+    const problem = fleetRowProblem({ session_id: s['session_id'], mcp_url: typeof s['mcp_url'] === 'string' ? s['mcp_url'] : '' });
+    if (problem !== undefined) throw corrupt(`sessions[${i}]: ${problem}`);
     return {
       name: s['name'],
       user_id: s['user_id'],

@@ -1,5 +1,6 @@
 import type { PublishedTemplate } from '../config/published-body.js';
 import type { Json } from '../wire/json.js';
+import { sessionIdProblem, unprintableProblem } from '../wire/session-id.js';
 import type { StateBinding } from './binding.js';
 
 /**
@@ -114,4 +115,14 @@ export interface FleetPageQuery {
 export function comesAfter(row: Pick<FleetSession, 'name' | 'user_id'>, after: FleetPageQuery['after']): boolean {
   if (after === undefined) return true;
   return row.name > after.name || (row.name === after.name && row.user_id > after.userId);
+}
+
+/**
+ * Why a stored fleet row cannot be handed to an application, or undefined: a session id of another
+ * form than the service's, or an MCP URL with a control character (a hand-edited or hostile row).
+ * A row without a session yet (a claim) has neither.
+ */
+export function fleetRowProblem(row: Pick<FleetSession, 'session_id' | 'mcp_url'>): string | undefined {
+  if (row.session_id === '') return undefined;
+  return sessionIdProblem(row.session_id) ?? unprintableProblem(row.mcp_url);
 }

@@ -1,6 +1,6 @@
 import { InputError } from '../diagnostics/errors.js';
 import { isTemplateList, storableVersion } from './entry.js';
-import type { FleetSession, Publication } from './fleet.js';
+import { fleetRowProblem, type FleetSession, type Publication } from './fleet.js';
 import type { PostgresTarget } from './postgres-url.js';
 
 /** The fleet's rows in PostgreSQL as the statements read them, and what each statement shares. */
@@ -32,6 +32,9 @@ export function fleetColumns(alias?: string): string {
 export const FLEET_SELECT = fleetColumns();
 
 export function rowToSession(row: FleetRow): FleetSession {
+  // A row is written by sessionctl alone; one edited by hand or by another writer is reported, not handed on.
+  const problem = fleetRowProblem(row);
+  if (problem !== undefined) throw new InputError(`a fleet row of the state is not valid (${JSON.stringify(row.name).slice(0, 80)}, user ${JSON.stringify(row.user_id).slice(0, 80)}: ${problem}); fix it, or remove it with \`sessionctl state rm\``);
   const tools = Array.isArray(row.tool_router_tools) ? row.tool_router_tools.filter((t): t is string => typeof t === 'string') : [];
   const session: FleetSession = {
     name: row.name,

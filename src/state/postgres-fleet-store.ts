@@ -65,7 +65,11 @@ export function postgresFleet(pool: pg.Pool, target: PostgresTarget, limits: Rec
     location: target.location,
     session: (() => {
       const read = batcher((items: readonly { name: string; userId: string }[]) => readSessions(run, t, ws, items), limits.reads);
-      return (name, userId) => read({ name, userId });
+      return async (name, userId) => {
+        const row = await read({ name, userId });
+        if (row instanceof Error) throw row;
+        return row;
+      };
     })(),
     published: async () => (await run<{ name: string }>('read the published manifests', `SELECT name FROM ${t('published')} WHERE workspace = $1 ORDER BY name`, [ws])).rows.map((r) => r.name),
     claim: (() => {
@@ -107,8 +111,8 @@ export function postgresFleet(pool: pg.Pool, target: PostgresTarget, limits: Rec
   };
 }
 
-/** The users' rows (or claims), by the primary key. */
-async function readSessions(run: Run, t: (name: string) => string, ws: string, items: readonly { name: string; userId: string }[]): Promise<(FleetSession | undefined)[]> {
+/** The users' rows (or claims), by the primary key; a row that is not valid is its own caller's error, not its batch's. */
+async function readSessions(run: Run, t: (name: string) => string, ws: string, items: readonly { name: string; userId: string }[]): Promise<(FleetSession | undefined | Error)[]> {
   // A batch joins its keys to the primary key: the planner starts from the keys, whatever the
   // statistics of a table that has just grown (a filter on a name alone would scan a manifest's rows).
   const r =
@@ -123,7 +127,11 @@ async function readSessions(run: Run, t: (name: string) => string, ws: string, i
   const byKey = new Map(r.rows.map((row) => [keyOf(row.name, row.user_id), row]));
   return items.map((i) => {
     const row = byKey.get(keyOf(i.name, i.userId));
-    return row === undefined ? undefined : rowToSession(row);
+    try {
+      return row === undefined ? undefined : rowToSession(row);
+    } catch (err) {
+      return err as Error;
+    }
   });
 }
 

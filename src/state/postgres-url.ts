@@ -70,13 +70,13 @@ export function parsePostgresUrl(spec: string, env: Readonly<Record<string, stri
   if (!SCHEMA_NAME.test(schema)) throw new UsageError(`the state schema "${schema}" is not a plain lower-case SQL name`, 'use letters a-z, digits and _, starting with a letter or _ (at most 63)');
   const workspace = param('workspace') ?? DEFAULT_WORKSPACE;
   if (!WORKSPACE_NAME.test(workspace)) throw new UsageError(`the state workspace "${workspace}" is not a valid name`, 'use letters, digits, ".", "_" and "-", starting with a letter or digit (at most 63), such as staging or production');
-  const user = decodeURIComponent(url.username) || env['PGUSER'] || env['USER'] || env['LOGNAME'];
+  const user = decodedPart(url.username, 'user') || env['PGUSER'] || env['USER'] || env['LOGNAME'];
   if (user === undefined || user === '') throw new UsageError('the state URL names no database user', 'write it as postgres://USER@HOST/DATABASE, or set PGUSER');
   const hostname = url.hostname.replace(/^\[(.*)\]$/, '$1');
   const portText = url.port || env['PGPORT'] || '5432';
   const port = Number(portText);
   if (!/^\d+$/.test(portText) || port < 1 || port > 65535) throw new UsageError(`the database port "${portText}" is not a port number`);
-  const database = decodeURIComponent(url.pathname.replace(/^\//, '')) || env['PGDATABASE'] || user;
+  const database = decodedPart(url.pathname.replace(/^\//, ''), 'database name') || env['PGDATABASE'] || user;
   const sslmode = param('sslmode') ?? env['PGSSLMODE'] ?? 'disable';
   if (!(SSL_MODES as readonly string[]).includes(sslmode)) throw new UsageError(`sslmode "${sslmode}" is not supported`, `use one of: ${SSL_MODES.join(', ')}`);
   return {
@@ -92,4 +92,20 @@ export function parsePostgresUrl(spec: string, env: Readonly<Record<string, stri
       application_name: param('application_name') ?? 'sessionctl',
     },
   };
+}
+
+/**
+ * A percent-encoded part of the state URL, decoded. A malformed escape (`%zz`, a `%` at the end,
+ * bytes that are not UTF-8) or a control character once decoded is a usage error naming the part,
+ * never an exception: the part itself is not shown, as it sits beside where a password would be.
+ */
+function decodedPart(part: string, what: string): string {
+  let value: string;
+  try {
+    value = decodeURIComponent(part);
+  } catch {
+    throw new UsageError(`the state URL's ${what} has a malformed percent-escape (a % not followed by two hex digits of UTF-8)`, 'percent-encode special characters in it: % as %25, @ as %40, / as %2F, : as %3A');
+  }
+  if (/[\u0000-\u001f\u007f]/.test(value)) throw new UsageError(`the state URL's ${what} holds a control character once decoded`, 'write the name without control characters (%00 to %1F, %7F)');
+  return value;
 }

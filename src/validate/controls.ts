@@ -12,6 +12,8 @@ export interface ControlOptions {
   sources?: ReadonlyMap<string, string>;
   /** The codes of the project's policies (`policy/<id>`), which comments may name. */
   policyCodes?: Iterable<string>;
+  /** `inline_policy_suppression: false`: no comment silences a policy finding. */
+  policiesLocked?: boolean;
 }
 
 export interface ControlledDiagnostics {
@@ -33,7 +35,7 @@ export function applyDiagnosticControls(diagnostics: readonly Diagnostic[], opti
   const refused = new Set(diagnostics.filter((d) => d.code.startsWith('input/')).map((d) => d.file));
   const directives = options.directives ?? directivesOf(new Map([...(options.sources ?? [])].filter(([file]) => !refused.has(file))));
   const severe = applySeverities(diagnostics, options.severities);
-  const result = applySuppressions(severe, directives, new Set(options.policyCodes ?? []));
+  const result = applySuppressions(severe, directives, { policies: new Set(options.policyCodes ?? []), ...(options.policiesLocked === true ? { policiesLocked: true } : {}) });
   return {
     diagnostics: sortDiagnostics([...result.kept, ...applySeverities(result.directiveFindings, options.severities)]),
     suppressed: sortDiagnostics(result.suppressed) as SuppressedDiagnostic[],

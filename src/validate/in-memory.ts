@@ -60,6 +60,7 @@ export async function checkInMemory(paths: readonly string[], options: InMemoryO
     sources,
     ...(project?.severities !== undefined ? { severities: project.severities } : {}),
     policyCodes: policyCodesOf(project),
+    ...(project?.policiesLocked === true ? { policiesLocked: true } : {}),
   });
   const sensitive = [...declaredValues(variables.env, options.sensitive), ...documents.flatMap((doc) => sensitiveValues(new Set(doc.sensitive?.values())))];
   return { files, documents, ...controlled, sources, secrets: checked.secrets, sensitive, env: variables.env };

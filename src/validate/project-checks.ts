@@ -35,6 +35,8 @@ export interface ProjectRunOptions {
   configFile?: string;
   /** Every policy's code (`policy/<id>`), those turned off included: suppression comments may name them. */
   policyCodes?: string[];
+  /** `inline_policy_suppression: false` in the file: comments cannot silence `policy/*`. */
+  policiesLocked?: boolean;
 }
 
 export const catalogRules: readonly CatalogRule[] = [unknownToolkit, toolWrongToolkit, unknownTool];

@@ -116,6 +116,7 @@ function applyProject(diagnostics: Diagnostic[], directives: ReadonlyMap<string,
     directives,
     ...(project?.severities !== undefined ? { severities: project.severities } : {}),
     policyCodes: policyCodesOf(project),
+    ...(project?.policiesLocked === true ? { policiesLocked: true } : {}),
   });
 }
 

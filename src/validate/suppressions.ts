@@ -30,17 +30,31 @@ function capped(found: Diagnostic[], file: string): Diagnostic[] {
   ];
 }
 
+/** What a project lets comments suppress beyond the catalogue's rules. */
+export interface SuppressionPolicy {
+  /** The codes of the project's policies (`policy/<id>`), which comments may name. */
+  policies: ReadonlySet<string>;
+  /** `inline_policy_suppression: false`: a comment may not silence a policy; its findings stay. */
+  policiesLocked?: boolean;
+}
+
 /** Whether a comment may name `code`: a code of the catalogue or a declared policy, or a group (`catalog/*`). */
-function nameable(code: string, policies: ReadonlySet<string>): 'ok' | 'unknown' | 'locked' {
+function nameable(code: string, rules: SuppressionPolicy): 'ok' | 'unknown' | 'locked' | 'policy-locked' {
+  const { policies } = rules;
   if (code.endsWith('/*')) {
     const group = code.slice(0, -2);
-    if (group === 'policy') return policies.size > 0 ? 'ok' : 'unknown';
+    if (group === 'policy') return policies.size === 0 ? 'unknown' : rules.policiesLocked === true ? 'policy-locked' : 'ok';
     if (!groups.has(group)) return 'unknown';
     return group === 'input' || group === 'config' || group === 'suppression' ? 'locked' : 'ok';
   }
-  if (isPolicyCode(code)) return policies.has(code) ? 'ok' : 'unknown';
+  if (isPolicyCode(code)) return !policies.has(code) ? 'unknown' : rules.policiesLocked === true ? 'policy-locked' : 'ok';
   if (!isCatalogueCode(code)) return 'unknown';
   return isLockedCode(code) || code.startsWith('suppression/') ? 'locked' : 'ok';
+}
+
+/** Whether no comment may silence a finding of this code, whatever it names. */
+function unsuppressible(code: Code, rules: SuppressionPolicy): boolean {
+  return isLockedCode(code) || code.startsWith('suppression/') || (rules.policiesLocked === true && isPolicyCode(code));
 }
 
 function covers(written: string, code: Code): boolean {
@@ -56,7 +70,7 @@ function covers(written: string, code: Code): boolean {
 export function applySuppressions(
   diagnostics: readonly Diagnostic[],
   directives: ReadonlyMap<string, readonly SuppressionDirective[]>,
-  policies: ReadonlySet<string>,
+  rules: SuppressionPolicy,
 ): SuppressionResult {
   const result: SuppressionResult = { kept: [], suppressed: [], directiveFindings: [] };
   // Per file, the usable (directive, code) pairs, and whether each silenced anything.
@@ -66,8 +80,8 @@ export function applySuppressions(
     const entries: Array<{ directive: SuppressionDirective; code: string; used: boolean }> = [];
     const found: Diagnostic[] = [];
     for (const directive of list) {
-      found.push(...problemsOf(directive, file, policies));
-      for (const { code } of directive.codes) if (nameable(code, policies) === 'ok') entries.push({ directive, code, used: false });
+      found.push(...problemsOf(directive, file, rules));
+      for (const { code } of directive.codes) if (nameable(code, rules) === 'ok') entries.push({ directive, code, used: false });
     }
     usable.set(file, entries);
     problems.set(file, found);
@@ -78,7 +92,7 @@ export function applySuppressions(
     const hit = entries?.filter(
       (e) => covers(e.code, d.code) && (e.directive.scope === 'file' || e.directive.range.start.line === line || e.directive.range.start.line === line - 1),
     );
-    if (hit === undefined || hit.length === 0 || isLockedCode(d.code) || d.code.startsWith('suppression/')) {
+    if (hit === undefined || hit.length === 0 || unsuppressible(d.code, rules)) {
       result.kept.push(d);
       continue;
     }
@@ -119,7 +133,7 @@ function suggestCode(code: string, policies: ReadonlySet<string>): string | unde
 }
 
 /** What is wrong with a comment itself: no code, a code that does not exist or cannot be silenced, no reason. */
-function problemsOf(directive: SuppressionDirective, file: string, policies: ReadonlySet<string>): Diagnostic[] {
+function problemsOf(directive: SuppressionDirective, file: string, rules: SuppressionPolicy): Diagnostic[] {
   const out: Diagnostic[] = [];
   const at = (code: Code, message: string, hint: string, range = directive.range): Diagnostic => ({ code, severity: codeInfo(code).severity, message, hint, file, range });
   const word = directive.scope === 'file' ? 'sessionctl-ignore-file' : 'sessionctl-ignore';
@@ -127,13 +141,17 @@ function problemsOf(directive: SuppressionDirective, file: string, policies: Rea
     out.push(at('suppression/unknown-code', `\`# ${word}\` names no code, so it suppresses nothing`, `Name the codes to silence: \`# ${word} rule/empty-allowlist: why\`.`));
   }
   for (const { code, range } of directive.codes) {
-    const verdict = nameable(code, policies);
+    const verdict = nameable(code, rules);
     if (verdict === 'ok') continue;
     if (verdict === 'locked') {
-      out.push(at('suppression/unknown-code', `\`${code}\` cannot be suppressed`, 'Unreadable files, YAML that does not parse and the configuration\'s own errors are always reported; fix them instead.', range));
+      out.push(at('suppression/unknown-code', `\`${code}\` cannot be suppressed`, 'Unreadable files, YAML that does not parse, a document that is not the shape of a manifest and the configuration\'s own errors are always reported; fix them instead.', range));
       continue;
     }
-    const suggestion = suggestCode(code, policies);
+    if (verdict === 'policy-locked') {
+      out.push(at('suppression/unknown-code', `\`${code}\` cannot be suppressed: sessionctl.yaml forbids comments to silence its policies`, 'Fix what the policy finds, or change the policy in sessionctl.yaml (`inline_policy_suppression: false` is set there).', range));
+      continue;
+    }
+    const suggestion = suggestCode(code, rules.policies);
     out.push(
       at(
         'suppression/unknown-code',

@@ -116,7 +116,7 @@ describe('hostile answers to import', () => {
   ])('a config version %s is recorded as unknown, and the state stays readable', { timeout: 10_000 }, async (_name, version) => {
     mkdirSync(join(dir, 'm'), { recursive: true });
     writeFileSync(join(dir, 'm', 'a.yaml'), 'name: a\nuser_id: u\n');
-    answer = (_req, res) => json(res, 200, `{"session_id":"${ID}","mcp":{"type":"http","url":"x"},"tool_router_tools":[],"config":{"user_id":"u"},"config_version":${version}}`);
+    answer = (_req, res) => json(res, 200, `{"session_id":"${ID}","mcp":{"type":"http","url":"http://x.invalid/mcp"},"tool_router_tools":[],"config":{"user_id":"u"},"config_version":${version}}`);
     const imported = await sessionctl(['import', 'a', ID, 'm']);
     expect(imported.exitCode, imported.stderr).toBe(0);
     const state = JSON.parse(readFileSync(join(dir, '.sessionctl', 'state.json'), 'utf8')) as { sessions: Array<{ config_version: unknown }> };

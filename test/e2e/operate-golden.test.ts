@@ -141,7 +141,7 @@ const cases: Case[] = [
   { name: 'get-name-no-state', argv: ['get', 'support-agent'], exit: 2 },
   { name: 'get-name-unknown-user', argv: ['get', 'triage', '--user-id', 'dave', '--state', 'state.json'], exit: 2 },
   { name: 'get-not-found-404', argv: ['get', 'trs_doesnotexist'], exit: 3 },
-  { name: 'get-malformed-id-400', argv: ['get', 'trs_'], exit: 3 },
+  { name: 'get-malformed-id', argv: ['get', 'trs_'], exit: 2 },
   { name: 'get-json-not-found-404', argv: ['get', 'trs_doesnotexist', '--format', 'json'], exit: 3 },
   ({ name: 'get-bad-key-401', argv: ['get', '@S'], exit: 3, env: { COMPOSIO_API_KEY: 'ak_wrong_key_000000' } }),
   ({ name: 'get-verbose-401', argv: ['get', '@S', '--verbose'], exit: 3, env: { COMPOSIO_API_KEY: 'ak_wrong_key_000000' } }),

@@ -91,17 +91,17 @@ async function applyTargets(paths: string[], flags: ApplyFlags, env: CommandEnv,
   const { io } = env;
   const state = stateOf(flags, env, project.loaded.config.state);
   if (paths.length === 1) {
-    const { readSavedPlan, savedPlanPaths } = await import('../../runner/saved-plan.js');
+    const { checkSavedPlan, readSavedPlan, savedPlanPaths } = await import('../../runner/saved-plan.js');
     const planPath = resolve(io.cwd, paths[0]!);
     const plan = await readSavedPlan(planPath);
     if (plan !== undefined) {
-      const named = savedPlanPaths(plan, io.cwd);
-      const planState = flags.state === undefined ? stateOf({ state: named.state }, env) : state;
       if (flags.changedSince !== undefined) throw new UsageError('--changed-since cannot narrow a saved plan', 'pass --changed-since to `sessionctl plan --out` instead');
+      checkSavedPlan(plan, paths[0]!, io.cwd, state);
+      const named = savedPlanPaths(plan, io.cwd);
       // What the plan was made with is what it applies.
       if (plan.prune === true) flags.prune = true;
       if (plan.recreate_unknown === true) flags.recreateUnknown = true;
-      return { targets: named.files, state: planState, ...(named.pruneRoots !== undefined ? { pruneRoots: named.pruneRoots } : {}), saved: { path: planPath, plan } };
+      return { targets: named.files, state, ...(named.pruneRoots !== undefined ? { pruneRoots: named.pruneRoots } : {}), saved: { path: planPath, plan } };
     }
   }
   const targets = await narrowToChanged(paths, flags.changedSince, { io, ...(project.envFiles !== undefined ? { envFiles: project.envFiles } : {}) });

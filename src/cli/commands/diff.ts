@@ -1,3 +1,4 @@
+import { sessionIdProblem, shown } from '../../wire/session-id.js';
 import { UsageError } from '../../diagnostics/errors.js';
 import { narrowToChanged } from '../changed-since.js';
 import type { RegisterCommand } from '../command.js';
@@ -40,8 +41,8 @@ export const registerDiff: RegisterCommand = (program, env) => {
     )
     .action(async (args: string[], flags: DiffFlags) => {
       const { io } = env;
-      if (flags.session !== undefined && !/^trs_[A-Za-z0-9_-]+$/.test(flags.session)) {
-        throw new UsageError(`--session expects a session id such as trs_1a2b3c, got ${JSON.stringify(flags.session)}`);
+      if (flags.session !== undefined && sessionIdProblem(flags.session) !== undefined) {
+        throw new UsageError(`--session expects a session id such as trs_1a2b3c, got ${shown(flags.session)}`);
       }
       const project = await projectForRun('diff', args, flags, env);
       if (project === undefined) return;

@@ -157,7 +157,9 @@ describe('its own errors, located', () => {
     expect(where((await load('paths: [a]\npaths: [b]\n')).diagnostics)).toEqual(['yaml/duplicate-key@2:1']);
     expect(where((await load('base_url: !!js/function "x"\n')).diagnostics)).toEqual(['yaml/unknown-tag@1:11']);
     expect(where((await load('state: ${STATE_URL}\n')).diagnostics)).toEqual(['env/unset-variable@1:8']);
-    expect((await load('state: ${STATE_URL}\n', { STATE_URL: '/srv/state.json' })).config?.state).toBe('/srv/state.json');
+    expect((await load('state: ${STATE_URL}\n', { STATE_URL: 'postgres://app@db.internal/sessions' })).config?.state).toBe('postgres://app@db.internal/sessions');
+    // The value is the file's, whoever set the variable: a path out of the repository is refused (--state or SESSIONCTL_STATE are the user's own).
+    expect(where((await load('state: ${STATE_URL}\n', { STATE_URL: '/srv/state.json' })).diagnostics)).toEqual(['config/outside-repository@1:8']);
   });
 
   it('refuses secrets, and masks them in the source and the message', async () => {

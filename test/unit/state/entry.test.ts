@@ -7,7 +7,7 @@ import { compareEntries, hasSession, jsonErrorPlace, parseState, type StateEntry
  * state's wording and in `state push`'s), version 1 upgraded in memory, and the order of entries.
  */
 
-const base = { name: 'a', user_id: 'u', session_id: 's', mcp_url: 'm', tool_router_tools: ['T'], body_hash: 'h', applied_at: '2026-03-01T10:00:00.000Z' };
+const base = { name: 'a', user_id: 'u', session_id: 'trs_s', mcp_url: 'm', tool_router_tools: ['T'], body_hash: 'h', applied_at: '2026-03-01T10:00:00.000Z' };
 const doc = (session: Record<string, unknown>, version = 2) => JSON.stringify({ version, sessions: [session] });
 
 /** The InputError parseState throws: message and file. */
@@ -62,7 +62,7 @@ describe('parseState: each field checked', () => {
 
   test('version 1 (no config_version, no body) is read in the current shape; optional fields only when present', () => {
     expect(parseState(doc(base, 1), 'st.json')).toStrictEqual([{ ...base, config_version: null, body: null }]);
-    const full = { ...base, config_version: 3, body: { k: 1 }, file: 'm/a.yaml', pending_create: { since: 't', body_hash: 'h2', status: 'in-flight', reason: 'why', extra: 1 }, superseded: ['s0'] };
+    const full = { ...base, config_version: 3, body: { k: 1 }, file: 'm/a.yaml', pending_create: { since: 't', body_hash: 'h2', status: 'in-flight', reason: 'why', extra: 1 }, superseded: ['trs_s0'] };
     expect(parseState(doc(full), 'st.json')).toStrictEqual([{ ...full, pending_create: { since: 't', body_hash: 'h2', status: 'in-flight', reason: 'why' } }]);
     const noReason = { ...base, pending_create: { since: 't', body_hash: 'h2', status: 'unknown', reason: 5 }, superseded: [] };
     expect(parseState(doc(noReason), 'st.json')).toStrictEqual([{ ...base, config_version: null, body: null, pending_create: { since: 't', body_hash: 'h2', status: 'unknown' } }]);

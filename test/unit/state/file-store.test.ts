@@ -131,7 +131,7 @@ describe('parseState', () => {
     ['a missing field', '{"version": 1, "sessions": [{"name": "a"}]}', /sessions\[0\]\.user_id is not a string/],
     [
       'bad tools',
-      '{"version":1,"sessions":[{"name":"a","user_id":"u","session_id":"s","mcp_url":"m","body_hash":"h","applied_at":"t","tool_router_tools":[1]}]}',
+      '{"version":1,"sessions":[{"name":"a","user_id":"u","session_id":"trs_s","mcp_url":"m","body_hash":"h","applied_at":"t","tool_router_tools":[1]}]}',
       /tool_router_tools is not a list of strings/,
     ],
   ])('%s', (_name, text, message) => {
