@@ -1,4 +1,4 @@
-import type { ApiError } from '../client/errors.js';
+import { mayHaveTakenEffect, type ApiError } from '../client/errors.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { Deletion } from '../plan/plan.js';
 import type { AppliedItem } from './applied-item.js';
@@ -51,9 +51,11 @@ function leftoversInterrupted(deletion: Deletion, count: number, reason: unknown
 }
 
 function deletionFailed(deletion: Deletion, sessionId: string, err: ApiError): Diagnostic {
+  // A delete that may have happened stays recorded too: the next run's delete of a gone session counts as done.
+  const what = mayHaveTakenEffect(err) ? 'may or may not have been deleted' : 'could not be deleted';
   return {
     code: 'apply/delete-failed',
     severity: 'error',
-    message: `${deletion.name}: session ${sessionId} (user ${JSON.stringify(deletion.user_id)}) could not be deleted: ${err.message}${err.status !== undefined ? ` (HTTP ${err.status})` : ''}; it stays recorded`,
+    message: `${deletion.name}: session ${sessionId} (user ${JSON.stringify(deletion.user_id)}) ${what}: ${err.message}${err.status !== undefined ? ` (HTTP ${err.status})` : ''}; it stays recorded`,
   };
 }

@@ -1,5 +1,5 @@
 import { relative, sep } from 'node:path';
-import { ApiError, isKeyRefused, KeyRefusedError } from '../client/errors.js';
+import { ApiError, isKeyRefused, KeyRefusedError, mayHaveTakenEffect } from '../client/errors.js';
 import { verifySession } from '../config/verify.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { StateError } from '../diagnostics/errors.js';
@@ -115,9 +115,10 @@ function unrecordedHint(item: PlanItem, sessionId: string, ctx: StepContext): st
 /**
  * Creates the session of an item (for `create` and `replace`). The intent is recorded durably
  * before the request leaves (write-ahead), so that however the run ends, a later run knows a
- * session may exist; the answer replaces the intent. A create that may have happened without an
- * answer (timeout, reset, a malformed 201) stays recorded as `outcome unknown` and is never sent
- * again by a later run on its own.
+ * session may exist; the answer replaces the intent. Only the documented 201 or a clear refusal
+ * settles it: a create that may have happened (timeout, reset, a malformed 201, a 200, 500, 502 or
+ * 504, see `mayHaveTakenEffect`) stays recorded as `outcome unknown` and is never sent again by a
+ * later run on its own.
  */
 export async function createStep(item: PlanItem, ctx: StepContext): Promise<{ out: AppliedItem; session?: Session }> {
   const since = ctx.now().toISOString();
@@ -146,8 +147,7 @@ export async function createStep(item: PlanItem, ctx: StepContext): Promise<{ ou
   } catch (err) {
     if (ctx.abandoned.has(item)) return { out: { ...base(item), outcome: 'outcome-unknown' } };
     if (!(err instanceof ApiError)) throw err;
-    const unknown = err.kind === 'outcome-unknown' || err.kind === 'decode';
-    if (unknown) {
+    if (mayHaveTakenEffect(err)) {
       await ctx.state.record({ ...withoutIntent, pending_create: { since, body_hash: item.body_hash, status: 'unknown', reason: err.message } });
       const d = atDocument(item.doc, 'apply/outcome-unknown', 'error', `${item.name}: the create was sent but its outcome is unknown (${err.message}); a session may exist that is not recorded, so it was not retried`);
       d.hint = `look for a session of user ${JSON.stringify(item.user_id)} created since ${since}; adopt it with \`sessionctl import ${item.name} trs_...\`, or apply with --recreate-unknown if there is none`;

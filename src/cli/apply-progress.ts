@@ -28,8 +28,8 @@ export interface RunWatch {
  * Progress and interruption of a long run, on stderr: on a terminal one line rewritten in place,
  * elsewhere (CI logs) one line per manifest as it finishes, and every 10 s a line with the counts
  * so that a quiet step is not taken for a hung one. SIGINT or SIGTERM stop the run from starting
- * requests; a second signal is left to the default (the state already holds every create's
- * intent, so even that loses nothing).
+ * requests, and a run still busy past the grace time is ended; a second signal ends it at once
+ * (the state already holds every create's intent, so even that loses nothing).
  */
 export function watchRun(env: CommandEnv, verb: string, now: () => number = Date.now): RunWatch {
   const { stderr } = env.io;
@@ -37,7 +37,7 @@ export function watchRun(env: CommandEnv, verb: string, now: () => number = Date
   const started = now();
   let done = 0;
   let total = 0;
-  const interrupt = interruptOn(env);
+  const interrupt = interruptOn(env, graceMs(env));
   const ticker = setInterval(() => {
     if (total > 0) stderr.write(`${tty ? '\r\u001b[K' : ''}${verb}: still working, ${done} of ${total} done after ${Math.round((now() - started) / 1000)} s\n`);
   }, TICK_MS);

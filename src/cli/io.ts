@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { processSignals } from './signals.js';
 
 /** Where a stream's text goes. `isTTY` decides colour and progress output. */
 export interface OutStream {
@@ -23,6 +24,8 @@ export interface Io {
    * a run cannot be interrupted.
    */
   onSignal?: (handler: (signal: 'SIGINT' | 'SIGTERM') => void) => () => void;
+  /** Ends the process at once with `code`: a run still busy when its grace time after a signal is over. Tests leave it out. */
+  exit?: (code: number) => void;
 }
 
 export function processIo(): Io {
@@ -32,16 +35,7 @@ export function processIo(): Io {
     stdin: process.stdin,
     env: process.env,
     cwd: process.cwd(),
-    onSignal: (handler) => {
-      const int = (): void => handler('SIGINT');
-      const term = (): void => handler('SIGTERM');
-      process.on('SIGINT', int);
-      process.on('SIGTERM', term);
-      return () => {
-        process.off('SIGINT', int);
-        process.off('SIGTERM', term);
-      };
-    },
+    ...processSignals(process.stderr),
   };
 }
 

@@ -203,13 +203,12 @@ function num(v: unknown): number | undefined {
 }
 
 /**
- * Whether a failed create (or any call that changes state) may have taken effect at the service:
- * no answer after it was sent, an answer that could not be read, a success status other than the
- * documented one, or a server error other than 503 (which the service answers before handling).
- * A 4xx, a redirect, a 503 and a connection never made are clear refusals.
+ * Whether a failed call that changes state (create, update, delete, link, ...) may have taken
+ * effect at the service. The transport classifies every answer of such a call once
+ * (`answerMayHaveTakenEffect`): no answer after it was sent, or any answer but the documented
+ * success or a clear refusal, is `outcome-unknown`; a success whose body cannot be read is
+ * `decode`. Everything else (a 4xx, a 503 with Retry-After, a connection never made) is a refusal.
  */
 export function mayHaveTakenEffect(err: ApiError): boolean {
-  if (err.kind === 'outcome-unknown' || err.kind === 'decode') return true;
-  if (err.kind !== 'http' || err.status === undefined) return false;
-  return err.status < 300 || (err.status >= 500 && err.status !== 503);
+  return err.kind === 'outcome-unknown' || err.kind === 'decode';
 }

@@ -1,4 +1,6 @@
-/** Reading undici's answers: bodies with a size bound, error codes, headers. */
+/** Reading undici's answers: bodies with a size bound, error codes, headers, the success body. */
+import { jsonShapeProblem } from '../util/json-shape.js';
+import type { ApiError, ApiErrorDetails, ApiErrorKind } from './errors.js';
 
 /** The error's code: Node's/undici's `code`, or `TIMEOUT` when our per-attempt signal fired. */
 export function errorCode(err: unknown, signal?: AbortSignal): string {
@@ -45,4 +47,23 @@ export function safeOrigin(location: string, base: string): string {
   } catch {
     return 'an unreadable location';
   }
+}
+
+/** The expected status's body: a JSON object of bounded depth and size, or a `decode` error. */
+export function decodeSuccess(fail: (kind: ApiErrorKind, message: string, extra?: Partial<ApiErrorDetails>) => ApiError, unsafe: boolean, status: number, text: string): unknown {
+  // The service said it did the work: for an unsafe call, an unreadable answer leaves its result unknown.
+  const unknown = unsafe ? '; the request was processed, its result is unknown' : '';
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw fail('decode', `the service answered ${status} but the body is not JSON${unknown}`, { status, cause: err });
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw fail('decode', `the service answered ${status} but the body is not a JSON object${unknown}`, { status });
+  }
+  // Recursive code downstream (drift, reports) must not meet a hostile depth or width.
+  const problem = jsonShapeProblem(value);
+  if (problem !== undefined) throw fail('decode', `the service answered ${status} with a body sessionctl refuses: ${problem}${unknown}`, { status });
+  return value;
 }

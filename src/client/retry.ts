@@ -115,6 +115,19 @@ export function backoffDelay(attempt: number, options: RetryOptions, random: () 
   return Math.floor(random() * ceiling);
 }
 
+/**
+ * Whether an answer to an unsafe call, other than the status its endpoint documents, may mean the
+ * service did what was asked. Only a clear refusal says it did not: a 4xx (the request was judged
+ * and refused, 429 included), or a 503 with a readable Retry-After (the service sheds load before
+ * handling). Anything else may follow the work: another success code (200 for a 201), a redirect
+ * (303 is "done, see other"), a 5xx from the service or a gateway in front of it (500, 502, 504),
+ * a 503 that asks for no retry. The one rule for every call that changes state.
+ */
+export function answerMayHaveTakenEffect(status: number, retryAfter: string | undefined, now: number = Date.now()): boolean {
+  if (status >= 400 && status < 500) return false;
+  return !(status === 503 && parseRetryAfter(retryAfter, now) !== undefined);
+}
+
 /** Decides whether to retry after one attempt, and after how long. Pure. */
 export function decideRetry(input: RetryInput): RetryDecision {
   const options = { ...defaultRetryOptions, ...input.options };

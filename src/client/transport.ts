@@ -9,9 +9,8 @@ import { Agent, request, type Dispatcher } from 'undici';
 import { version } from '../version.js';
 import { normalizeBaseUrl } from './base-url.js';
 import { ApiError, parseErrorBody, type ApiErrorDetails, type ApiErrorKind, type ErrorBody } from './errors.js';
-import { jsonShapeProblem } from '../util/json-shape.js';
-import { errorCode, headerValue, readText, safeOrigin } from './response.js';
-import { decideRetry, defaultRetryOptions, isTimeoutCode, type AttemptOutcome, type CallClass, type RetryDecision, type RetryOptions } from './retry.js';
+import { decodeSuccess, errorCode, headerValue, readText, safeOrigin } from './response.js';
+import { answerMayHaveTakenEffect, decideRetry, defaultRetryOptions, isTimeoutCode, type AttemptOutcome, type CallClass, type RetryDecision, type RetryOptions } from './retry.js';
 import { headerLines } from './trace.js';
 import { keyScrubber } from './api-key.js';
 
@@ -212,12 +211,14 @@ async function attemptOnce(ctx: Context, req: Prepared, attempt: number, attempt
     if (status >= 300 && status < 400) {
       await res.body.dump();
       const location = headerValue(res.headers['location']);
-      throw req.fail('redirect', `the service answered ${status} with a redirect${location !== undefined ? ` to ${safeOrigin(location, url)}` : ''}; redirects are never followed, so the API key cannot leave for another host`, {
+      // A redirect after a change (303 "see other") may follow the work: for an unsafe call it is an unknown outcome.
+      const unsafe = route.callClass === 'unsafe';
+      throw req.fail(unsafe ? 'outcome-unknown' : 'redirect', `${unsafe ? `${route.name}: the outcome is unknown: ` : ''}the service answered ${status} with a redirect${location !== undefined ? ` to ${safeOrigin(location, url)}` : ''}; redirects are never followed, so the API key cannot leave for another host`, {
         status,
         suggested_fix: 'set --base-url (COMPOSIO_BASE_URL) to the final address',
       });
     }
-    if (status === route.expect) return { done: true, value: decodeSuccess(req, status, await readText(res.body, ctx.maxResponseSize)) };
+    if (status === route.expect) return { done: true, value: decodeSuccess(req.fail, route.callClass === 'unsafe', status, await readText(res.body, ctx.maxResponseSize)) };
     // An error status, or a success code other than the one this endpoint documents.
     const text = await readText(res.body, 64 * 1024).catch(() => '');
     return { done: false, outcome: { type: 'status', status, retryAfter: headerValue(res.headers['retry-after']) }, errorBody: parseErrorBody(text) };
@@ -232,27 +233,10 @@ async function attemptOnce(ctx: Context, req: Prepared, attempt: number, attempt
   }
 }
 
-/** The expected status's body: a JSON object of bounded depth and size, or a `decode` error. */
-function decodeSuccess(req: Prepared, status: number, text: string): unknown {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (err) {
-    throw req.fail('decode', `the service answered ${status} but the body is not JSON${req.route.callClass === 'unsafe' ? '; the request was processed, its result is unknown' : ''}`, { status, cause: err });
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw req.fail('decode', `the service answered ${status} but the body is not a JSON object`, { status });
-  }
-  // Recursive code downstream (drift, reports) must not meet a hostile depth or width.
-  const problem = jsonShapeProblem(value);
-  if (problem !== undefined) throw req.fail('decode', `the service answered ${status} with a body sessionctl refuses: ${problem}`, { status });
-  return value;
-}
-
 /** The error for the last attempt, once the retry policy gave up. */
 function giveUp(ctx: Context, req: Prepared, last: Extract<Attempt, { done: false }>, decision: Extract<RetryDecision, { retry: false }>, attempt: number, attemptMs: number): ApiError {
   const { outcome, errorBody } = last;
-  if (outcome.type === 'status') return statusError(ctx, req, outcome.status, errorBody, decision, attempt);
+  if (outcome.type === 'status') return statusError(ctx, req, outcome, errorBody, decision, attempt);
   const code = outcome.code;
   const timedOut = isTimeoutCode(code);
   const origin = new URL(ctx.baseUrl).origin;
@@ -274,7 +258,8 @@ function giveUp(ctx: Context, req: Prepared, last: Extract<Attempt, { done: fals
   return req.fail('network', `cannot reach ${origin}: ${code}`, { attempts: attempt, cause: last.cause });
 }
 
-function statusError(ctx: Context, req: Prepared, status: number, body: ErrorBody, decision: Extract<RetryDecision, { retry: false }>, attempt: number): ApiError {
+function statusError(ctx: Context, req: Prepared, outcome: Extract<AttemptOutcome, { type: 'status' }>, body: ErrorBody, decision: Extract<RetryDecision, { retry: false }>, attempt: number): ApiError {
+  const status = outcome.status;
   const message = body.message ?? (status < 300 ? `expected HTTP ${req.route.expect}, got ${status}` : `HTTP ${status} with no error message`);
   const retryNote =
     (decision.reason === 'retry-after-too-long' || decision.reason === 'deadline') && decision.retryAfterMs !== undefined
@@ -286,6 +271,13 @@ function statusError(ctx: Context, req: Prepared, status: number, body: ErrorBod
   if (body.request_id !== undefined) extra.request_id = ctx.scrub(body.request_id);
   if (body.suggested_fix !== undefined) extra.suggested_fix = ctx.scrub(body.suggested_fix);
   if (body.errors !== undefined) extra.errors = body.errors.map(ctx.scrub);
+  if (req.route.callClass === 'unsafe' && answerMayHaveTakenEffect(status, outcome.retryAfter)) {
+    return req.fail(
+      'outcome-unknown',
+      `${req.route.name}: the outcome is unknown: the service answered ${status} (${message}) where it documents ${req.route.expect}, which is not a clear refusal, so it may have processed the request; it was not retried, to avoid doing it twice`,
+      extra,
+    );
+  }
   return req.fail('http', `${message}${retryNote}`, extra);
 }
 

@@ -127,7 +127,7 @@ export const catalogue = {
   'apply/version-invalid': { severity: 'error', description: 'An update was not sent: the config version the session was read at (as the service answered it, or as the state records it) is not a whole number from 0 to 2^53, so the PATCH could not carry it, and without it could overwrite a change made since.' },
   'apply/delete-failed': { severity: 'error', description: 'The service refused or failed the DELETE of a session; it stays recorded (a replaced session: the next apply deletes it again).' },
   'apply/interrupted': { severity: 'error', description: 'The run was interrupted (SIGINT or SIGTERM) before this manifest was applied: nothing was sent for it, or what was sent was still unanswered when the wait ended (the next run reads the session again).' },
-  'apply/outcome-unknown': { severity: 'error', description: 'A create timed out or was reset after it was sent; a session may exist that is not recorded. Check before re-running.' },
+  'apply/outcome-unknown': { severity: 'error', description: 'A create was sent and not answered with its documented 201 or a clear refusal (a timeout or reset after it was sent, an unreadable body, a 200, 3xx or 5xx other than a 503 with Retry-After); a session may exist that is not recorded. Check before re-running.' },
 } as const satisfies Record<string, CodeInfo>;
 
 /** A code of the static catalogue. */

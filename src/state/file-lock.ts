@@ -3,7 +3,7 @@ import { constants, type Stats } from 'node:fs';
 import { link as linkFile, lstat, mkdir, open, rename as renameFile, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { InputError, StateError } from '../diagnostics/errors.js';
-import { lockedError, sleep, type LockHolder, type StateLockOptions } from './lock.js';
+import { formatWait, lockedError, sleep, type LockHolder, type StateLockOptions } from './lock.js';
 
 // The runner and the CLI import the lock's types from here.
 export { lockOwner, type LockOwner, type StateLockOptions } from './lock.js';
@@ -13,7 +13,11 @@ export { lockOwner, type LockOwner, type StateLockOptions } from './lock.js';
  *
  * - Taking a free lock: the line is written to a private temporary file, which is then hard-linked
  *   to the lock path; `link` fails if the path exists, so the lock appears atomically and whole.
- * - Taking over a stale one (its process is gone, or it is older than `staleAfterMs`): the taker
+ * - A lock of this host is stale only when its process is gone: a running holder keeps it however
+ *   old it is. Another host cannot be asked, so its lock is stale once it has not been refreshed
+ *   for `staleAfterMs`: the holder touches its lock every `refreshMs` while it runs
+ *   (`keepFileLockFresh`), so only a holder that died or hung stops doing so.
+ * - Taking over a stale one: the taker
  *   first creates `<state>.lock.break` exclusively, re-reads the lock under it, and replaces it
  *   (by a rename) only if it is still the very lock judged stale. Releasing and `state unlock`
  *   remove the lock under the same breaker. So while a breaker is held nobody else can remove or
@@ -27,6 +31,7 @@ export { lockOwner, type LockOwner, type StateLockOptions } from './lock.js';
 const BREAKER_STALE_MS = 10_000;
 const BREAKER_RETRY_MS = 5;
 const POLL_MS = 250;
+const DEFAULT_STALE_MS = 3_600_000;
 /** `link` is not supported on some file systems (FAT, some network and FUSE mounts). */
 const NO_LINK = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV']);
 
@@ -84,14 +89,18 @@ export async function takeFileLock(statePath: string, options: StateLockOptions,
     if (await publish(lockPath, content, io)) return id;
     const seen = await look(lockPath);
     if (seen === undefined) continue; // released meanwhile
-    if (isStale(seen, options, now())) {
+    const why = staleBecause(seen, options, now());
+    if (why !== undefined) {
       const outcome = await takeOver(lockPath, seen, content, io);
-      if (outcome === 'taken') return id;
+      if (outcome === 'taken') {
+        options.onTakeOver?.(seen.holder, why);
+        return id;
+      }
       if (outcome === 'busy') await wait(BREAKER_RETRY_MS);
       continue;
     }
     const waited = now().getTime() - started;
-    if (waited >= timeoutMs) throw lockedError(statePath, seen.holder, timeoutMs);
+    if (waited >= timeoutMs) throw lockedError(statePath, seen.holder, timeoutMs, liveButOld(seen, options, now()));
     if (!told) options.onWait?.(seen.holder, timeoutMs);
     told = true;
     await wait(Math.min(POLL_MS, timeoutMs - waited));
@@ -205,10 +214,26 @@ function parseLock(text: string): Pick<Seen, 'pid' | 'hostname' | 'holder'> {
   return { holder: { id: digest } };
 }
 
-function isStale(seen: Seen, options: StateLockOptions, now: Date): boolean {
+/**
+ * Why a lock may be taken over, or undefined while its holder may run. A process of this host is
+ * asked (a running one keeps its lock, whatever its age); one of another host, or a lock that
+ * cannot be read, is judged by how long ago it was last refreshed.
+ */
+function staleBecause(seen: Seen, options: StateLockOptions, now: Date): string | undefined {
   const { pid, hostname } = seen;
-  if (pid !== undefined && hostname === options.owner.hostname && pid !== options.owner.pid && !options.isAlive(pid)) return true;
-  return now.getTime() - seen.mtimeMs > (options.staleAfterMs ?? 3_600_000);
+  if (pid !== undefined && hostname === options.owner.hostname) {
+    if (pid === options.owner.pid || options.isAlive(pid)) return undefined;
+    return `process ${pid} is no longer running on this host`;
+  }
+  const age = now.getTime() - seen.mtimeMs;
+  if (age <= (options.staleAfterMs ?? DEFAULT_STALE_MS)) return undefined;
+  return `${pid === undefined ? 'it cannot be read, and it' : `it is held on ${hostname}, which cannot be asked, and it`} was not refreshed for ${formatWait(Math.floor(age / 1000) * 1000)}`;
+}
+
+/** For a lock a running process of this host keeps though it is old: what that means, for the refusal. */
+function liveButOld(seen: Seen, options: StateLockOptions, now: Date): string {
+  if (seen.hostname !== options.owner.hostname || now.getTime() - seen.mtimeMs <= (options.staleAfterMs ?? DEFAULT_STALE_MS)) return '';
+  return ` (process ${seen.pid} is running on this host, so its lock is not taken over for its age, though it was not refreshed for ${formatWait(Math.floor((now.getTime() - seen.mtimeMs) / 1000) * 1000)}: if that process is not a sessionctl run, its pid was reused)`;
 }
 
 function sameLock(a: Seen, b: Seen): boolean {

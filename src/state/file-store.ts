@@ -9,6 +9,7 @@ import type { FleetCount, FleetSession, Publication } from './fleet.js';
 import { countFleetFile, removeFleetRow } from './file-fleet.js';
 import { readStateText } from './state-text.js';
 import { readFileLock, releaseFileLock, takeFileLock } from './file-lock.js';
+import { keepFileLockFresh } from './file-lock-refresh.js';
 import type { StateLockOptions } from './lock.js';
 import type { LockedState, StateOrigin, StateView } from './store.js';
 
@@ -24,6 +25,8 @@ export class FileStateStore implements LockedState {
   private readonly entries = new Map<string, StateEntry>();
   /** The id of the lock this store holds; undefined when it holds none. */
   private heldLock: string | undefined;
+  /** Stops refreshing the held lock (file-lock-refresh.ts). */
+  private stopRefresh: () => void = () => undefined;
   private writing: Promise<void> = Promise.resolve();
   private pendingWrite: Promise<void> | undefined;
   private loadedHash = '';
@@ -56,6 +59,7 @@ export class FileStateStore implements LockedState {
   static async openLocked(path: string, options: StateLockOptions): Promise<LockedState> {
     const store = new FileStateStore(path);
     store.heldLock = await takeFileLock(path, options);
+    store.stopRefresh = keepFileLockFresh(path, store.heldLock, options.refreshMs);
     try {
       await store.read();
     } catch (err) {
@@ -143,6 +147,7 @@ export class FileStateStore implements LockedState {
     const id = this.heldLock;
     if (id === undefined) return;
     this.heldLock = undefined;
+    this.stopRefresh();
     try {
       await releaseFileLock(this.path, id);
     } catch (err) {
@@ -162,6 +167,13 @@ export class FileStateStore implements LockedState {
   }
 
   /** Removes an entry and resolves once the file on disk no longer holds it. */
+  /** Every entry in the same write of the file, which replaces it whole: all of them or none. */
+  recordAll(entries: readonly StateEntry[]): Promise<void> {
+    if (this.heldLock === undefined) return Promise.reject(new Error('FileStateStore.recordAll called without the lock'));
+    for (const entry of entries) this.entries.set(entryKey(entry.name, entry.user_id), entry);
+    return this.scheduleWrite();
+  }
+
   forget(name: string, userId: string): Promise<void> {
     if (this.heldLock === undefined) return Promise.reject(new Error('FileStateStore.forget called without the lock'));
     this.entries.delete(entryKey(name, userId));

@@ -12,8 +12,15 @@ export interface StateLockOptions {
   owner: LockOwner;
   /** Whether a process of this host is still running; a file lock of a dead process is stale. */
   isAlive(pid: number): boolean;
-  /** A file lock older than this is stale whoever holds it (another host cannot be asked). Default 1 h. */
+  /**
+   * A file lock of another host (which cannot be asked) not refreshed for this long is stale; a
+   * lock of this host is stale only when its process is gone, never for its age. Default 1 h.
+   */
   staleAfterMs?: number;
+  /** How often the holder of a file lock refreshes it (its modification time), so that it never looks stale. Default 60 s. */
+  refreshMs?: number;
+  /** Told when a stale lock is taken over: whose it was, and why it was judged stale. */
+  onTakeOver?: (holder: LockHolder, why: string) => void;
   /** The clock of a lock's `since`, of its age and of how long a wait has lasted (one that stands still never ends a wait). */
   now?: () => Date;
   /**
@@ -69,14 +76,14 @@ export function describeHolder(holder: LockHolder | undefined): string {
  * The error of a lock that another run holds: who, since when, and the ways on (with a lease, when
  * it lapses if its holder died).
  */
-export function lockedError(location: string, holder: LockHolder | undefined, waitedMs: number): StateError {
+export function lockedError(location: string, holder: LockHolder | undefined, waitedMs: number, note = ''): StateError {
   const waited = waitedMs > 0 ? `waited ${formatWait(waitedMs)}, and ` : '';
   const unlock = holder !== undefined ? `sessionctl state unlock ${holder.id}` : 'sessionctl state unlock LOCK_ID';
   const died =
     holder?.expires !== undefined
       ? `if its holder died, its lease ends at ${holder.expires} and a run waiting then takes the lock over, or release it now with \`${unlock}\``
       : `if its holder died, release the lock with \`${unlock}\``;
-  return new StateError(`${waited}the state is locked by ${describeHolder(holder)}: another apply is running (or a state command). Wait for it with --lock-timeout (such as 5m); ${died}.`, location);
+  return new StateError(`${waited}the state is locked by ${describeHolder(holder)}: another apply is running (or a state command)${note}. Wait for it with --lock-timeout (such as 5m); ${died}.`, location);
 }
 
 /** 1500 -> "1.5s", 120000 -> "2m". */

@@ -162,7 +162,7 @@ export function planPush(current: readonly StateEntry[], incoming: readonly Stat
 /**
  * `state push`: merges a state document into the backend under its lock. Entries the state holds
  * in a newer version refuse the whole push (nothing written) unless `force`; entries only the
- * state holds are kept. Each entry is recorded as `record` always is: durably, one by one.
+ * state holds are kept. The entries are recorded in one write (`recordAll`): all, or none.
  */
 export function pushState(
   backend: StateBackend,
@@ -178,7 +178,9 @@ export function pushState(
     const blocked = options.force !== true && plan.changes.some((c) => c.action === 'conflict');
     if (blocked || options.dryRun === true) return { ...plan, written: false };
     if (options.binding !== undefined && state.binding === undefined) await state.bind(options.binding);
-    await Promise.all(plan.changes.filter((c) => c.action !== 'unchanged').map((c) => state.record(c.entry)));
+    // One write: a push that fails part-way (a row the database refuses, a connection lost) writes nothing.
+    const changed = plan.changes.filter((c) => c.action !== 'unchanged').map((c) => c.entry);
+    if (changed.length > 0) await (state.recordAll?.(changed) ?? Promise.all(changed.map((entry) => state.record(entry))));
     // Publications of a pulled state go with it; a version the target has already moved past is kept.
     const newer = (options.published ?? []).filter((p) => (state.published?.get(p.name)?.version ?? 0) < p.version);
     if (newer.length > 0) await state.publish(newer);

@@ -4,7 +4,16 @@ import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import pgpass from 'pgpass/lib/helper.js';
 import { InputError, StateError } from '../diagnostics/errors.js';
+import { cancelBackend, type BackendKey } from './postgres-cancel.js';
 import type { PostgresConnection, PostgresTarget } from './postgres-url.js';
+
+/** Seconds to connect (and finish the startup), unless the URL or PGCONNECT_TIMEOUT say otherwise. */
+export const DEFAULT_CONNECT_S = 10;
+/** pg's message when a statement's `query_timeout` passed. */
+const QUERY_TIMEOUT = 'Query read timeout';
+
+/** Seconds one statement may go unanswered, unless the URL's `query_timeout` says otherwise. */
+export const DEFAULT_QUERY_S = 60;
 
 /** The environment the connection reads PGPASSWORD and PGCONNECT_TIMEOUT from. */
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -18,7 +27,7 @@ export type Env = Readonly<Record<string, string | undefined>>;
  */
 export function clientConfig(target: PostgresTarget, env: Env): pg.ClientConfig {
   const c = target.connection;
-  const timeout = Number(env['PGCONNECT_TIMEOUT']);
+  const timeout = c.connect_timeout ?? Number(env['PGCONNECT_TIMEOUT']);
   return {
     host: c.host,
     port: c.port,
@@ -27,7 +36,10 @@ export function clientConfig(target: PostgresTarget, env: Env): pg.ClientConfig 
     ssl: c.ssl,
     application_name: c.application_name,
     password: () => passwordFor(c, env),
-    connectionTimeoutMillis: Number.isFinite(timeout) && timeout > 0 ? timeout * 1000 : 10_000,
+    connectionTimeoutMillis: Number.isFinite(timeout) && timeout > 0 ? timeout * 1000 : DEFAULT_CONNECT_S * 1000,
+    // A server that answered the startup and then stalls (or a row lock another session holds)
+    // must not hang the run: each statement gets an answer in time, or fails.
+    query_timeout: (c.query_timeout ?? DEFAULT_QUERY_S) * 1000,
     keepAlive: true,
   };
 }
@@ -41,6 +53,24 @@ class Client extends pg.Client {
   constructor(config?: pg.ClientConfig) {
     super(config);
     (this as unknown as { connectionParameters: { options?: string } }).connectionParameters.options = undefined;
+    // A statement whose deadline passed is cancelled at the server too (postgres-cancel.ts).
+    const query = this.query.bind(this) as (...args: unknown[]) => unknown;
+    const onError = (err: unknown): void => {
+      if ((err as Error | null)?.message === QUERY_TIMEOUT) cancelBackend(this as unknown as BackendKey);
+    };
+    this.query = ((...args: unknown[]) => {
+      const last = args[args.length - 1];
+      if (typeof last === 'function') {
+        args[args.length - 1] = (err: unknown, result: unknown) => {
+          onError(err);
+          (last as (e: unknown, r: unknown) => void)(err, result);
+        };
+        return query(...args);
+      }
+      const result = query(...args) as Promise<unknown> | undefined;
+      result?.catch(onError);
+      return result;
+    }) as typeof this.query;
   }
 }
 
@@ -127,8 +157,19 @@ export function databaseError(err: unknown, target: PostgresTarget, doing: strin
   if (err instanceof InputError) return err;
   const e = err as { message?: unknown; code?: unknown };
   const state = typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code) ? ` (SQLSTATE ${e.code})` : '';
-  const message = typeof e.message === 'string' && e.message !== '' ? e.message : String(err);
+  const message = typeof e.message === 'string' && e.message !== '' ? deadlineMessage(e.message, target) : String(err);
   return new StateError(`cannot ${doing}: ${message}${state}`, target.location, { cause: err });
+}
+
+/** pg's words for a deadline that passed, as what happened and the setting that bounds it. */
+function deadlineMessage(message: string, target: PostgresTarget): string {
+  if (message === QUERY_TIMEOUT) {
+    return `the database did not answer within ${target.connection.query_timeout ?? DEFAULT_QUERY_S} s (a server that stopped answering, or a lock another session holds); query_timeout=SECONDS in the state URL sets this deadline`;
+  }
+  if (/connection timeout|timeout expired/i.test(message)) {
+    return `the database did not complete the connection in time (a server that accepts and never answers, or a network that drops it); connect_timeout=SECONDS in the state URL (else PGCONNECT_TIMEOUT, else ${DEFAULT_CONNECT_S}) sets this deadline`;
+  }
+  return message;
 }
 
 /** The SQLSTATE of a database error, or undefined. */

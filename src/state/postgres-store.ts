@@ -160,6 +160,14 @@ export class PostgresStateStore implements LockedState {
     });
   }
 
+  /** Every entry in one statement, its own transaction: all of them are committed, or none. */
+  recordAll(entries: readonly StateEntry[]): Promise<void> {
+    return this.track('record', `${entries.length} entries`, async (held) => {
+      await held.writer.upsertAll(entries);
+      for (const entry of entries) this.entries.set(entryKey(entry.name, entry.user_id), entry);
+    });
+  }
+
   forget(name: string, userId: string): Promise<void> {
     return this.track('forget', subject(name, userId), async (held) => {
       await held.writer.delete(name, userId);

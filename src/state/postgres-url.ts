@@ -9,6 +9,10 @@ export interface PostgresConnection {
   /** false, or TLS options: `require` encrypts without checking the certificate, `verify-full` checks it. */
   ssl: false | { rejectUnauthorized: boolean };
   application_name: string;
+  /** `connect_timeout` in the URL, seconds: the connection and its startup (else PGCONNECT_TIMEOUT, else 10). */
+  connect_timeout?: number;
+  /** `query_timeout` in the URL, seconds: how long one statement may go unanswered (default 60). */
+  query_timeout?: number;
 }
 
 /** A `postgres://` state: where the database is, and which schema and workspace in it. */
@@ -23,7 +27,7 @@ export interface PostgresTarget {
 export const DEFAULT_SCHEMA = 'sessionctl';
 export const DEFAULT_WORKSPACE = 'default';
 
-const PARAMS = ['schema', 'workspace', 'sslmode', 'host', 'application_name'] as const;
+const PARAMS = ['schema', 'workspace', 'sslmode', 'host', 'application_name', 'connect_timeout', 'query_timeout'] as const;
 const SSL_MODES = ['disable', 'require', 'verify-full'] as const;
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 const WORKSPACE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
@@ -90,6 +94,8 @@ export function parsePostgresUrl(spec: string, env: Readonly<Record<string, stri
       database,
       ssl: sslmode === 'disable' ? false : { rejectUnauthorized: sslmode === 'verify-full' },
       application_name: param('application_name') ?? 'sessionctl',
+      ...seconds('connect_timeout', param('connect_timeout')),
+      ...seconds('query_timeout', param('query_timeout')),
     },
   };
 }
@@ -108,4 +114,15 @@ function decodedPart(part: string, what: string): string {
   }
   if (/[\u0000-\u001f\u007f]/.test(value)) throw new UsageError(`the state URL's ${what} holds a control character once decoded`, 'write the name without control characters (%00 to %1F, %7F)');
   return value;
+}
+
+/**
+ * A deadline of the URL, in whole seconds from 1 to 3600. Never 0: libpq reads a connect_timeout
+ * of 0 as "wait for ever", and a database that stops answering must not hang a run.
+ */
+function seconds(key: 'connect_timeout' | 'query_timeout', value: string | undefined): { connect_timeout?: number; query_timeout?: number } {
+  if (value === undefined) return {};
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < 1 || n > 3600) throw new UsageError(`the state URL's ${key} "${value}" is not a whole number of seconds from 1 to 3600`, `such as ${key}=${key === 'connect_timeout' ? 10 : 60}`);
+  return { [key]: n };
 }

@@ -54,6 +54,19 @@ export class PostgresWriter {
     return this.enqueue({ key: entryKey(entry.name, entry.user_id), name: entry.name, userId: entry.user_id, entry });
   }
 
+  /**
+   * Every entry in one statement, so one transaction: committed whole, or not at all (`state
+   * push`: a failure at the 50,000th entry, or a connection lost, leaves none written). It waits
+   * for the writes queued or in flight first, and is meant for a writer that has no others.
+   */
+  async upsertAll(entries: readonly StateEntry[]): Promise<void> {
+    const ops = entries.map((entry) => ({ key: entryKey(entry.name, entry.user_id), name: entry.name, userId: entry.user_id, entry, resolve: () => undefined, reject: () => undefined }));
+    for (const op of ops) entryValues(op.entry); // a value PostgreSQL would refuse fails the whole write before it is sent
+    while (this.queue.length > 0 || this.active > 0) await new Promise((r) => setTimeout(r, 5));
+    const r = await this.pool.query<{ held: number }>(this.statement(ops));
+    if (r.rows[0]?.held !== 1) throw new LockGone(`the state lock ${this.lockId} is no longer held`);
+  }
+
   delete(name: string, userId: string): Promise<void> {
     return this.enqueue({ key: entryKey(name, userId), name, userId });
   }

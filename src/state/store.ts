@@ -26,6 +26,11 @@ export interface StateView {
 export interface LockedState extends StateView {
   /** Records (inserts or replaces) an entry; resolves once the backend holds it durably. */
   record(entry: StateEntry): Promise<void>;
+  /**
+   * Records many entries as one write: once it resolves the backend holds all of them, and when
+   * it fails, none (`state push`). A backend without it records them one by one.
+   */
+  recordAll?(entries: readonly StateEntry[]): Promise<void>;
   /** Removes an entry; resolves once the backend no longer holds it. */
   forget(name: string, userId: string): Promise<void>;
   /** Records the service the state is bound to (replacing any); resolves once it is durable. */

@@ -22,7 +22,8 @@ describe('faults during apply', () => {
     // The emulator's seeded randomness picks the third create for the fault (concurrency 1 keeps the order).
     const draws = [0.9, 0.9, 0.1];
     world = await applyWorld(manifests, { random: () => draws.shift() ?? 0.9 });
-    await world.admin('POST', 'faults', { route: 'create', status: 500, probability: 0.5, times: 1 });
+    // A clear refusal (4xx): a 500 may follow a create that happened, and would leave its outcome unknown.
+    await world.admin('POST', 'faults', { route: 'create', status: 400, probability: 0.5, times: 1 });
 
     const first = await world.run(['apply', 'm', '--concurrency', '1', '--format', 'json']);
     expect(first.exitCode).toBe(3);

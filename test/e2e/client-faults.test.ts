@@ -130,12 +130,15 @@ describe('unsafe calls (create) are never duplicated', () => {
     expect(s.hits).toHaveLength(1);
   });
 
-  test('500 is not retried for create', async () => {
+  test('500 is not retried for create, and its outcome is unknown (a 500 may follow the work)', async () => {
     const s = await server();
     s.script({ type: 'respond', status: 500, body: { error: { message: 'boom', code: 10500, slug: 'HTTP_InternalServerError', status: 500 } } });
     const { c, sleeps } = client(s.url);
     const err = await failure(c.createSession(CREATE));
-    expect(err).toMatchObject({ kind: 'http', status: 500, slug: 'HTTP_InternalServerError', code: 10500, message: 'boom', attempts: 1 });
+    expect(err).toMatchObject({ kind: 'outcome-unknown', status: 500, slug: 'HTTP_InternalServerError', code: 10500, attempts: 1 });
+    expect(err.message).toBe(
+      'create session: the outcome is unknown: the service answered 500 (boom) where it documents 201, which is not a clear refusal, so it may have processed the request; it was not retried, to avoid doing it twice',
+    );
     expect(s.hits).toHaveLength(1);
     expect(sleeps).toEqual([]);
   });
@@ -364,13 +367,13 @@ describe('answers that are errors without retrying', () => {
     expect(sleeps).toEqual([]);
   });
 
-  test('a redirect is never followed: the other host sees nothing', async () => {
+  test('a redirect is never followed: the other host sees nothing (to a create: its outcome is unknown)', async () => {
     const s = await server();
     const other = await server();
     s.script({ type: 'respond', status: 307, headers: { location: `${other.url}/api/v3/tool_router/session?token=abc` } });
     const { c } = client(s.url);
     const err = await failure(c.createSession(CREATE));
-    expect(err.kind).toBe('redirect');
+    expect(err.kind).toBe('outcome-unknown');
     expect(err.status).toBe(307);
     expect(err.message).toContain(other.url);
     expect(err.message).not.toContain('token=abc');
@@ -417,7 +420,8 @@ describe('answers that are errors without retrying', () => {
     s.script({ type: 'respond', status: 200, body: sessionBody() });
     const { c } = client(s.url);
     const err = await failure(c.createSession(CREATE));
-    expect(err).toMatchObject({ kind: 'http', status: 200, message: 'expected HTTP 201, got 200' });
+    expect(err).toMatchObject({ kind: 'outcome-unknown', status: 200 });
+    expect(err.message).toContain('the service answered 200 (expected HTTP 201, got 200) where it documents 201');
   });
 });
 

@@ -510,7 +510,7 @@ onEachState((fresh) => (w = fresh), () => {
       deleted.length = 0;
       const again = await run(A, { api: api(x), prune: { roots: ['m'], cwd: w.dir } });
       expect(deleted).toStrictEqual([b.session_id, x]);
-      expect(again.items[1]!.diagnostics.map((d) => [d.code, d.message.startsWith(`b: session ${x} (user "bob") could not be deleted:`)])).toStrictEqual([['apply/delete-failed', true]]);
+      expect(again.items[1]!.diagnostics.map((d) => [d.code, d.message.startsWith(`b: session ${x} (user "bob") may or may not have been deleted:`)])).toStrictEqual([['apply/delete-failed', true]]);
       expect((await w.entries()).map((e) => [e.name, e.session_id, e.superseded])).toStrictEqual([
         ['a', (await entry('a'))!.session_id, undefined],
         ['b', b.session_id, [x]],

@@ -35,6 +35,7 @@ describe('clientConfig', () => {
       ssl: { rejectUnauthorized: false },
       application_name: 'ci',
       connectionTimeoutMillis: 10_000,
+      query_timeout: 60_000,
       keepAlive: true,
     });
     expect(typeof password).toBe('function');

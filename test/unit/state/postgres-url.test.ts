@@ -87,7 +87,7 @@ describe('parsePostgresUrl', () => {
 
   test.each<[string, string, Record<string, string>, string, string | undefined]>([
     ['not a URL', 'postgres://[bad', {}, 'the state URL is not a valid URL', 'write it as postgres://USER@HOST:5432/DATABASE?schema=sessionctl&workspace=production (special characters percent-encoded)'],
-    ['an unknown parameter', 'postgres://u@h/d?search_path=x', {}, 'the state URL has an unknown parameter "search_path"', 'the parameters it takes: schema, workspace, sslmode, host, application_name'],
+    ['an unknown parameter', 'postgres://u@h/d?search_path=x', {}, 'the state URL has an unknown parameter "search_path"', 'the parameters it takes: schema, workspace, sslmode, host, application_name, connect_timeout, query_timeout'],
     ['a parameter twice', 'postgres://u@h/d?workspace=a&workspace=b', {}, 'the state URL gives "workspace" more than once', undefined],
     ['a schema that is not a plain name', 'postgres://u@h/d?schema=Public', {}, 'the state schema "Public" is not a plain lower-case SQL name', 'use letters a-z, digits and _, starting with a letter or _ (at most 63)'],
     ['a workspace with a slash', 'postgres://u@h/d?workspace=prod%2Feu', {}, 'the state workspace "prod/eu" is not a valid name', 'use letters, digits, ".", "_" and "-", starting with a letter or digit (at most 63), such as staging or production'],
