@@ -91,7 +91,7 @@ export const catalogue = {
   'config/locked-code': { severity: 'error', description: '`rules` or `overrides` try to change a code that cannot be turned down: the file could not be read or parsed, or the configuration itself is wrong.' },
   'config/policy-condition': { severity: 'error', description: 'A policy sets no condition or more than one; each policy states exactly one.' },
   'config/duplicate-policy': { severity: 'error', description: 'Two policies have the same `id`; the id is the finding\'s code (`policy/<id>`).' },
-  'config/unsafe-pattern': { severity: 'error', description: 'A policy pattern is not a valid regular expression, or could take exponential time (nested or overlapping repetition); see docs/policies.md.' },
+  'config/unsafe-pattern': { severity: 'error', description: 'A policy pattern is not a valid regular expression, or could take exponential or polynomial time (nested or overlapping repetition, or one text matched in two ways); see docs/policies.md.' },
   'config/secret': { severity: 'error', description: '`sessionctl.yaml` holds what looks like an API key, a token or a password; it is committed, so secrets stay in the environment.' },
 
   'suppression/missing-reason': { severity: 'warning', description: 'A `# sessionctl-ignore` comment gives no reason after `:`; the reason is what a reviewer reads.' },
