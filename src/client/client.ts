@@ -238,7 +238,7 @@ function mcpOperations(t: Transport, p: Paths, apiKey: string): Operations<'mcpT
   const connection = async (id: string): Promise<McpConnection> => {
     const s = await t.call<Session>({ name: 'get session', method: 'GET', path: p.session(id), expect: 200, callClass: 'safe' });
     t.trace(`* MCP endpoint of ${id}: ${s.mcp.url}`);
-    return { url: s.mcp.url, baseUrl: t.baseUrl, apiKey };
+    return { url: s.mcp.url, baseUrl: t.baseUrl, apiKey, timeoutMs: t.callBudgetMs() };
   };
   return {
     mcpTools: async (id) => listMcpTools(await connection(id)),
