@@ -241,7 +241,7 @@ function mcpOperations(t: Transport, p: Paths, apiKey: string): Operations<'mcpT
   const connection = async (id: string): Promise<McpConnection> => {
     const s = checkedSession(await t.call<Session>({ name: 'get session', method: 'GET', path: p.session(id), expect: 200, callClass: 'safe' }), { method: 'GET', path: p.session(id), status: 200, id });
     t.trace(`* MCP endpoint of ${id}: ${s.mcp.url}`);
-    return { url: s.mcp.url, baseUrl: t.baseUrl, apiKey };
+    return { url: s.mcp.url, baseUrl: t.baseUrl, apiKey, timeoutMs: t.callBudgetMs() };
   };
   return {
     mcpTools: async (id) => listMcpTools(await connection(id)),

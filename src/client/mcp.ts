@@ -44,8 +44,49 @@ async function mcpClientSdk(): Promise<ClientSdk> {
   return Object.assign({}, ...parts) as ClientSdk;
 }
 
+const MIB = 1024 * 1024;
+/**
+ * What one exchange may read, all answers together: a tools list of a few hundred tools is well
+ * under 1 MiB. A hostile endpoint's 300 MB `tools/list` was read whole (4.4 GB, then abort).
+ */
+export const MAX_MCP_BYTES = 16 * MIB;
+/** Pages of `tools/list` followed; an endpoint that always sends a `nextCursor` is stopped here. */
+export const MAX_MCP_PAGES = 100;
+/** Tools listed at most; a session's tools are a few dozen. */
+export const MAX_MCP_TOOLS = 10_000;
+
+/** The exchange's deadline, for every SDK request (the SDK's own timeout is 60 s per request). */
+interface Limits {
+  signal: AbortSignal;
+  timeout: number;
+}
+
+/**
+ * fetch with the exchange's deadline and byte budget. The SDK replaces `requestInit.signal` with
+ * its own, so a deadline given there never reached a slow answer: it is joined here instead, and
+ * every answer's body counts against one budget as it streams, erroring the read past it.
+ */
+function boundedFetch(deadline: AbortSignal, budget: { left: number; exceeded(): void }): typeof fetch {
+  return async (input, init) => {
+    const signal = init?.signal ? AbortSignal.any([init.signal, deadline]) : deadline;
+    const response = await fetch(input, { ...init, signal });
+    if (response.body === null) return response;
+    const counted = response.body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, out) {
+          budget.left -= chunk.byteLength;
+          if (budget.left >= 0) return out.enqueue(chunk);
+          out.error(new Error('answer too large'));
+          budget.exceeded();
+        },
+      }),
+    );
+    return new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
+}
+
 /** Connects (initialize), runs `work`, and closes, whatever happens. */
-async function withMcp<T>(conn: McpConnection, work: (client: McpClient) => Promise<T>): Promise<T> {
+async function withMcp<T>(conn: McpConnection, work: (client: McpClient, limits: Limits) => Promise<T>): Promise<T> {
   const target = new URL(conn.url);
   if (target.origin !== new URL(conn.baseUrl).origin) {
     throw new ApiError(`the session's MCP URL is on ${target.origin}, not on the service's origin ${new URL(conn.baseUrl).origin}; the API key is only sent to the service`, {
@@ -55,13 +96,20 @@ async function withMcp<T>(conn: McpConnection, work: (client: McpClient) => Prom
     });
   }
   const { Client, StreamableHTTPClientTransport } = await mcpClientSdk();
-  const signal = AbortSignal.timeout(conn.timeoutMs ?? 30_000);
+  const timeout = conn.timeoutMs ?? 30_000;
+  const signal = AbortSignal.timeout(timeout);
+  // Past the byte budget the exchange ends at once: an event stream's reader fails apart from the
+  // request that waits for it, which would otherwise wait out the whole timeout.
+  const overflow = new AbortController();
+  const budget = { left: MAX_MCP_BYTES, exceeded: () => overflow.abort() };
   const client = new Client({ name: 'sessionctl', version: '1' });
-  const transport = new StreamableHTTPClientTransport(target, { requestInit: { headers: { 'x-api-key': conn.apiKey }, signal, redirect: 'error' } });
+  const transport = new StreamableHTTPClientTransport(target, { requestInit: { headers: { 'x-api-key': conn.apiKey }, redirect: 'error' }, fetch: boundedFetch(signal, budget) });
+  const limits: Limits = { signal: AbortSignal.any([signal, overflow.signal]), timeout };
   try {
-    await client.connect(transport);
-    return await work(client);
+    await client.connect(transport, limits);
+    return await work(client, limits);
   } catch (err) {
+    if (budget.left < 0) throw new ApiError(`the MCP endpoint sent more than ${MAX_MCP_BYTES / MIB} MiB; stopped reading`, { kind: 'decode', method: 'POST', path: target.pathname });
     throw mcpError(err, target.pathname, conn.apiKey, signal);
   } finally {
     await client.close().catch(() => undefined);
@@ -87,11 +135,14 @@ function mcpError(err: unknown, path: string, apiKey: string, signal: AbortSigna
 
 /** Every tool the endpoint lists (following `nextCursor`), in its order. */
 export function listMcpTools(conn: McpConnection): Promise<McpTool[]> {
-  return withMcp(conn, async (client) => {
+  return withMcp(conn, async (client, limits) => {
     const tools: McpTool[] = [];
     let cursor: string | undefined;
+    let pages = 0;
     do {
-      const page = await client.listTools(cursor === undefined ? {} : { cursor });
+      if (++pages > MAX_MCP_PAGES) throw listRefused(conn, `more than ${MAX_MCP_PAGES} pages of tools (it keeps sending a next cursor)`);
+      const page = await client.listTools(cursor === undefined ? {} : { cursor }, limits);
+      if (tools.length + page.tools.length > MAX_MCP_TOOLS) throw listRefused(conn, `more than ${MAX_MCP_TOOLS.toLocaleString('en')} tools`);
       for (const t of page.tools) {
         tools.push({ name: t.name, description: t.description ?? '', inputSchema: t.inputSchema, ...(t.annotations === undefined ? {} : { annotations: t.annotations }) });
       }
@@ -101,10 +152,14 @@ export function listMcpTools(conn: McpConnection): Promise<McpTool[]> {
   });
 }
 
+function listRefused(conn: McpConnection, what: string): ApiError {
+  return new ApiError(`the MCP endpoint listed ${what}; stopped`, { kind: 'decode', method: 'POST', path: new URL(conn.url).pathname });
+}
+
 /** Calls one tool; a tool-level failure is a result with `isError`, not an exception. */
 export function callMcpTool(conn: McpConnection, name: string, args: Record<string, unknown>): Promise<McpCallResult> {
-  return withMcp(conn, async (client) => {
-    const r = await client.callTool({ name, arguments: args });
+  return withMcp(conn, async (client, limits) => {
+    const r = await client.callTool({ name, arguments: args }, undefined, limits);
     return {
       isError: r.isError === true,
       content: (Array.isArray(r.content) ? r.content : []) as Array<Record<string, unknown>>,

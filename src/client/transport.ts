@@ -73,6 +73,8 @@ export interface Route {
 export interface Transport {
   readonly baseUrl: string;
   call<T>(route: Route, query?: URLSearchParams): Promise<T>;
+  /** What one call may take from now: `--timeout`, or less when the run's deadline is nearer (an MCP exchange takes it too). */
+  callBudgetMs(): number;
   /** Writes a `--verbose` line (scrubbed), when tracing. */
   trace(line: string): void;
   /** Closes the own connections once requests in flight end, or at once with `abort` (they then fail). */
@@ -137,6 +139,7 @@ export function createTransport(options: TransportOptions): Transport {
   };
   return {
     baseUrl: ctx.baseUrl,
+    callBudgetMs: () => Math.max(1, Math.min(ctx.timeouts.callMs, ctx.deadlineAt - Date.now())),
     call: <T>(route: Route, query?: URLSearchParams) => call(ctx, prepare(ctx, route, query)) as Promise<T>,
     trace: (line) => ctx.emit?.(line),
     close: async (options = {}) => {

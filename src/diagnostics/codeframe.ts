@@ -88,6 +88,35 @@ function normalise(lines: readonly string[], range: Range): Range | undefined {
   return { start, end };
 }
 
+/** Lines longer than this many code units are cut to a window around the range before framing. */
+const LONG_LINE = 1000;
+
+/**
+ * The frame's lines cut to the code units around the range when one is long, and the range moved
+ * with them. A frame shows `maxWidth` cells, but turning a line into cells costs its whole length:
+ * a 500 KB flow list on one line with a finding per item cost a 500 KB pass per finding (minutes).
+ * The window keeps `2 * maxWidth` units before the start, so the frame still starts with `…` and
+ * shows the same text as the uncut line (a tab before the window no longer shifts it).
+ */
+export function windowed(lines: readonly string[], r: Range, context: number, maxWidth: number): { lines: readonly string[]; r: Range } {
+  const first = Math.max(1, r.start.line - context);
+  const last = Math.min(lines.length, r.end.line + context);
+  let longest = 0;
+  for (let n = first; n <= last; n++) longest = Math.max(longest, (lines[n - 1] as string).length);
+  if (longest <= LONG_LINE) return { lines, r };
+  let cut = Math.max(0, r.start.col - 1 - 2 * maxWidth);
+  const lead = lines[r.start.line - 1] as string;
+  // Never start inside a surrogate pair of the range's line.
+  const unit = lead.charCodeAt(cut);
+  if (cut > 0 && unit >= 0xdc00 && unit <= 0xdfff) cut--;
+  const end = cut + 4 * maxWidth;
+  const shift = (p: Position): Position => ({ line: p.line, col: Math.max(1, Math.min(p.col - cut, end - cut + 1)) });
+  // Only the frame's lines are read: copying every line of a long file per frame would be quadratic again.
+  const cutLines: string[] = [];
+  for (let n = first; n <= last; n++) cutLines[n - 1] = (lines[n - 1] as string).slice(cut, end);
+  return { lines: cutLines, r: { start: shift(r.start), end: shift(r.end) } };
+}
+
 /** A source's lines, as `codeFrame` counts them; split once per file when framing many ranges. */
 export function splitLines(source: string): string[] {
   return source.split(/\r\n|\r|\n/);
@@ -116,11 +145,12 @@ export function codeFrame(source: string | readonly string[], range: Range, opti
   const gutter = options.paint?.gutter ?? identity;
   const marker = options.paint?.marker ?? identity;
 
-  const lines = typeof source === 'string' ? splitLines(source) : source;
+  const all = typeof source === 'string' ? splitLines(source) : source;
   // A final newline ends the last line; it does not start a new one we should show as context.
-  const lastLine = lines.length > 1 && lines[lines.length - 1] === '' ? lines.length - 1 : lines.length;
-  const r = normalise(lines, range);
-  if (r === undefined) return '';
+  const lastLine = all.length > 1 && all[all.length - 1] === '' ? all.length - 1 : all.length;
+  const whole = normalise(all, range);
+  if (whole === undefined) return '';
+  const { lines, r } = windowed(all, whole, context, maxWidth);
 
   type Row = { kind: 'context' | 'range'; line: number } | { kind: 'elided' };
   const rows: Row[] = [];

@@ -97,7 +97,7 @@ export const catalogue = {
   'config/locked-code': { severity: 'error', locked: true, description: '`rules` or `overrides` try to change a code that cannot be turned down: the file could not be read or parsed, the document is not the shape of a manifest, or the configuration itself is wrong.' },
   'config/policy-condition': { severity: 'error', locked: true, description: 'A policy sets no condition or more than one; each policy states exactly one.' },
   'config/duplicate-policy': { severity: 'error', locked: true, description: 'Two policies have the same `id`; the id is the finding\'s code (`policy/<id>`).' },
-  'config/unsafe-pattern': { severity: 'error', locked: true, description: 'A policy pattern is not a valid regular expression, or could take exponential time (nested or overlapping repetition); see docs/policies.md.' },
+  'config/unsafe-pattern': { severity: 'error', locked: true, description: 'A policy pattern is not a valid regular expression, or could take exponential or polynomial time (nested or overlapping repetition, or one text matched in two ways); see docs/policies.md.' },
   'config/outside-repository': { severity: 'error', locked: true, description: '`sessionctl.yaml` names a path outside the repository it belongs to (`..`, an absolute path, or a symbolic link that leads out): a report file, the state, the catalogue, an env file or a manifest path. The file is committed, so a pull request could make a run read, print or overwrite files elsewhere; a path of your own goes on the command line.' },
   'config/secret': { severity: 'error', locked: true, description: '`sessionctl.yaml` holds what looks like an API key, a token or a password; it is committed, so secrets stay in the environment.' },
 

@@ -4,7 +4,8 @@ import { valueAtPointer } from '../util/json-pointer.js';
 import type { ManifestData } from '../config/types.js';
 import { withSecretInside } from '../manifest/sensitive.js';
 import type { StateEntry } from '../state/entry.js';
-import { storedLabels, type ValueMasker } from '../util/sensitive.js';
+import { MIN_TEXT_MASK, storedLabels, type ValueMasker } from '../util/sensitive.js';
+import { isSecretName } from '../manifest/secret-shapes.js';
 import type { Session } from '../wire/session.js';
 
 /**
@@ -15,6 +16,20 @@ export function registerRecordedSensitive(entry: StateEntry | undefined, masker:
   for (const label of labelsIn(entry?.body ?? null)) {
     const value = env[label];
     if (value !== undefined) masker.addAll(withSecretInside(value, [label]));
+  }
+  registerSecretEnvironment(masker, env);
+}
+
+/**
+ * The values of environment variables named like secrets (`*_TOKEN`, `*_SECRET`, `*PASSWORD*`,
+ * as `isSecretName` reads names), whether or not a manifest or the state names them: a session
+ * made elsewhere, or before its manifest declared the value, may hold one, and `get` or `export`
+ * would print it. Values under the free-text minimum are left out: a `DEBUG_TOKEN=1` would mask
+ * every `1` of the answer.
+ */
+export function registerSecretEnvironment(masker: ValueMasker, env: Readonly<Record<string, string | undefined>>): void {
+  for (const [name, value] of Object.entries(env)) {
+    if (value !== undefined && value.length >= MIN_TEXT_MASK && isSecretName(name)) masker.add(value, name);
   }
 }
 

@@ -69,7 +69,8 @@ export async function resolveSession(ref: string, options: ResolveOptions): Prom
     const entry = matches.find((e) => e.user_id === options.userId);
     if (entry === undefined) {
       throw new UsageError(
-        `manifest ${quoted(ref)} has no session for user id ${quoted(options.userId)} in ${shown}`,
+        // The id given is not repeated: one typed on the command line may be a secret pasted by mistake.
+        `manifest ${quoted(ref)} has no session for the user id given with --user-id in ${shown}`,
         `recorded user ids: ${matches.map((e) => e.user_id).join(', ')}`,
       );
     }

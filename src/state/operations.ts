@@ -38,7 +38,8 @@ export function pickEntries(entries: readonly StateEntry[], name: string, userId
   }
   if (userId === undefined) return named;
   const one = named.filter((e) => e.user_id === userId);
-  if (one.length === 0) throw new UsageError(`"${name}" is not recorded for user "${userId}"`, `it is recorded for: ${named.map((e) => e.user_id).join(', ')}`);
+  // The id given is not repeated: one typed on the command line may be a secret pasted by mistake.
+  if (one.length === 0) throw new UsageError(`"${name}" is not recorded for the user id given with --user-id`, `it is recorded for: ${named.map((e) => e.user_id).join(', ')}`);
   return one;
 }
 
@@ -76,7 +77,7 @@ async function removeFleetEntry(state: LockedState, name: string, userId: string
     throw new UsageError(`"${name}" is a per-user manifest with ${sessions} recorded session${sessions === 1 ? '' : 's'}; state rm forgets one user's at a time`, `give the user: \`sessionctl state rm ${name} --user-id USER\``);
   }
   const row = await state.forgetFleet?.(name, userId);
-  if (row === undefined) throw new UsageError(`the state (${location}) records no session of "${name}" for user ${JSON.stringify(userId)}`, `\`sessionctl state list --name ${name}\` counts its sessions`);
+  if (row === undefined) throw new UsageError(`the state (${location}) records no session of "${name}" for the user id given with --user-id`, `\`sessionctl state list --name ${name}\` counts its sessions`);
   return { name, user_id: userId, session_id: row.session_id, mcp_url: row.mcp_url, tool_router_tools: row.tool_router_tools, config_version: row.config_version, body_hash: row.body_hash ?? '', body: null, applied_at: row.created_at ?? row.claim?.since ?? '' };
 }
 

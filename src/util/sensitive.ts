@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { anyCase, asciiLower, MIN_TEXT_MASK, spellings } from './spellings.js';
 
 /**
  * Sensitive values and their masks: the one mechanism behind every secret sessionctl keeps out of
@@ -49,8 +50,7 @@ export interface SensitiveValue {
   labels: string[];
 }
 
-/** Values shorter than this are masked in data (a whole string equal to one) but not inside free text, where they would blank out ordinary words. */
-export const MIN_TEXT_MASK = 6;
+export { MIN_TEXT_MASK } from './spellings.js';
 /** A cut value (`abcdefgh…`) is masked when at least this much of it shows before the ellipsis. */
 const MIN_CUT = 8;
 
@@ -64,6 +64,8 @@ const MIN_CUT = 8;
 interface Entry {
   /** The value in each of its spellings. */
   needles: string[];
+  /** The value with ASCII letters in lower case, matched in any case; undefined when it has no letter or is short (`k` would hit every word). */
+  folded: string | undefined;
   mark: string;
   value: string;
   /** Its place in the longest-first order. */
@@ -149,6 +151,7 @@ export class ValueMasker {
     const candidates = this.candidates(out);
     for (const entry of candidates) {
       for (const needle of entry.needles) if (out.includes(needle)) out = out.split(needle).join(entry.mark);
+      if (entry.folded !== undefined) out = anyCase(out, entry.folded, entry.mark);
     }
     if (out.includes('…') || out.includes('...')) out = cuts(out, candidates);
     return out;
@@ -158,9 +161,12 @@ export class ValueMasker {
   private candidates(text: string): Entry[] {
     const table = this.table();
     const found = new Set<Entry>(table.short);
-    for (let i = 0; i + GRAM <= text.length; i++) {
-      const hits = table.byGram.get(text.slice(i, i + GRAM));
-      if (hits !== undefined) for (const e of hits) found.add(e);
+    const folded = asciiLower(text);
+    for (const t of folded === text ? [text] : [text, folded]) {
+      for (let i = 0; i + GRAM <= t.length; i++) {
+        const hits = table.byGram.get(t.slice(i, i + GRAM));
+        if (hits !== undefined) for (const e of hits) found.add(e);
+      }
     }
     return [...found].sort((a, b) => a.rank - b.rank);
   }
@@ -195,7 +201,7 @@ export class ValueMasker {
       const entries = [...this.byValue]
         .filter(([value]) => value.length >= this.minText)
         .sort(([a], [b]) => b.length - a.length || (a < b ? -1 : 1))
-        .map(([value, labels], rank): Entry => ({ needles: spellings(value), mark: sensitiveMark([...labels]), value, rank }));
+        .map(([value, labels], rank): Entry => ({ needles: spellings(value), folded: value.length >= MIN_TEXT_MASK && /[A-Za-z]/.test(value) ? asciiLower(value) : undefined, mark: sensitiveMark([...labels]), value, rank }));
       const byGram = new Map<string, Entry[]>();
       const short: Entry[] = [];
       for (const e of entries) {
@@ -203,7 +209,7 @@ export class ValueMasker {
           short.push(e);
           continue;
         }
-        for (const gram of new Set(e.needles.map((n) => n.slice(0, GRAM)))) {
+        for (const gram of new Set([...e.needles, ...(e.folded === undefined ? [] : [e.folded])].map((n) => n.slice(0, GRAM)))) {
           const list = byGram.get(gram);
           if (list === undefined) byGram.set(gram, [e]);
           else list.push(e);
@@ -241,46 +247,6 @@ function cutStart(text: string, end: number, value: string): number {
     if (text.startsWith(value.slice(0, k), end - k)) return end - k;
   }
   return -1;
-}
-
-/**
- * A value as it is and as the usual encoders spell it; none is empty, as `add` refuses ''. A
- * service or a proxy may echo a value in any of them:
- * - JSON-escaped (without the quotes): as JavaScript writes it, with `/` escaped (PHP's default),
- *   and with every non-ASCII character as `\uXXXX` (Python's default, either case of hex);
- * - percent-encoded: by `encodeURIComponent`, `encodeURI`, RFC 3986 strictly (`!'()*` too, as
- *   Python's `quote` and Go's escapers do) and as a form (`URLSearchParams`: `+` for a space),
- *   each also with lower-case hex (`%2f`), which decoders accept alike.
- */
-function spellings(value: string): string[] {
-  const json = JSON.stringify(value).slice(1, -1);
-  const jsons = [json, json.replaceAll('/', '\\/')].flatMap((j) => [j, asciiJson(j, false), asciiJson(j, true)]);
-  const component = encoded(encodeURIComponent, value);
-  const percents = [component, encoded(encodeURI, value), component.replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`), formEncoded(value)];
-  return [...new Set([value, ...jsons, ...percents, ...percents.map((p) => p.replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()))])];
-}
-
-/** JSON text with each non-ASCII character as a `\uXXXX` escape (hex in upper or lower case). */
-function asciiJson(json: string, upper: boolean): string {
-  return json.replace(/[\u0080-\uffff]/g, (c) => {
-    const hex = c.charCodeAt(0).toString(16).padStart(4, '0');
-    return `\\u${upper ? hex.toUpperCase() : hex}`;
-  });
-}
-
-/** The value as a form field (`application/x-www-form-urlencoded`), as URLSearchParams writes it. */
-function formEncoded(value: string): string {
-  // URLSearchParams would write a lone surrogate as U+FFFD: a spelling of another value.
-  return /\p{Cs}/u.test(value) ? value : new URLSearchParams([['', value]]).toString().slice(1);
-}
-
-function encoded(encode: (s: string) => string, value: string): string {
-  try {
-    return encode(value);
-  } catch {
-    // A lone surrogate cannot be encoded; the other spellings still apply.
-    return value;
-  }
 }
 
 function hasStored(value: unknown): boolean {

@@ -92,11 +92,30 @@ export function namesCatalogSlugs(data: unknown): boolean {
  */
 const suggestions = new WeakMap<Catalog, Map<string, string | undefined>>();
 
-export function suggest(catalog: Catalog, kind: string, input: string, candidates: () => readonly string[]): string | undefined {
+/**
+ * Suggestions a document may cost: each compares the slug with every candidate (hundreds), and a
+ * hostile 500 KB flow list of 70,000 unknown slugs cost 70,000 of them (minutes). Past the
+ * budget an unknown slug still gets its finding, with the hint that says how to check it; a
+ * document with a hundred misspellings is not one a suggestion helps. Remembered answers are free.
+ */
+export const SUGGESTIONS_PER_DOCUMENT = 100;
+
+/** What one rule may still spend on one document; `suggest` takes from it. */
+export interface SuggestionBudget {
+  left: number;
+}
+
+export function suggestionBudget(): SuggestionBudget {
+  return { left: SUGGESTIONS_PER_DOCUMENT };
+}
+
+export function suggest(catalog: Catalog, kind: string, input: string, candidates: () => readonly string[], budget: SuggestionBudget = { left: Infinity }): string | undefined {
   let remembered = suggestions.get(catalog);
   if (remembered === undefined) suggestions.set(catalog, (remembered = new Map()));
   const key = `${kind}\0${input}`;
   if (remembered.has(key)) return remembered.get(key);
+  if (budget.left <= 0) return undefined;
+  budget.left--;
   const found = didYouMean(input, candidates());
   if (remembered.size < 10_000) remembered.set(key, found);
   return found;

@@ -1,17 +1,17 @@
 import type { Catalog } from '../../catalog/catalog.js';
 import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { ManifestDocument } from '../../manifest/types.js';
-import { slugPointer, suggest, toolkitByPrefix, type CatalogSlugs } from '../catalog-slugs.js';
+import { slugPointer, suggest, suggestionBudget, toolkitByPrefix, type CatalogSlugs, type SuggestionBudget } from '../catalog-slugs.js';
 import { valueAt } from '../pointer.js';
 import { joinPointer } from '../../util/json-pointer.js';
 import { finding, type CatalogRule } from '../rule.js';
 
 /** A hint with the closest tool of the toolkit, or how to list them. */
-function hintFor(catalog: Catalog, toolkit: string, slug: string): string {
+function hintFor(catalog: Catalog, toolkit: string, slug: string, budget: SuggestionBudget): string {
   // Written in lower case, another toolkit's tool is no near miss of this toolkit's tools.
   const owner = catalog.tool(slug.toUpperCase())?.toolkit;
   if (owner !== undefined && owner !== toolkit) return `Tool slugs are upper case: \`${slug.toUpperCase()}\` is a tool of \`${owner}\`; list it under \`tools.${owner}\`.`;
-  const guess = suggest(catalog, `tool:${toolkit}`, slug, () => catalog.toolsOf(toolkit).map((t) => t.slug));
+  const guess = suggest(catalog, `tool:${toolkit}`, slug, () => catalog.toolsOf(toolkit).map((t) => t.slug), budget);
   return guess !== undefined ? `Did you mean \`${guess}\`?` : `Check the slug; if the tool is newer than the bundled catalogue, pass a current one with \`--catalog FILE\`.`;
 }
 
@@ -25,9 +25,10 @@ export const unknownTool: CatalogRule = {
   code: 'catalog/unknown-tool',
   check(doc: ManifestDocument, catalog: Catalog, slugs: CatalogSlugs) {
     const out: Diagnostic[] = [];
+    const budget = suggestionBudget();
     for (const t of slugs.tools) {
       if (catalog.tool(t.slug) !== undefined || catalog.toolsOf(t.toolkit).length === 0) continue;
-      out.push(finding(doc, this.code, slugPointer(t), `\`${t.slug}\` is not a tool of \`${t.toolkit}\` in the catalogue`, hintFor(catalog, t.toolkit, t.slug)));
+      out.push(finding(doc, this.code, slugPointer(t), `\`${t.slug}\` is not a tool of \`${t.toolkit}\` in the catalogue`, hintFor(catalog, t.toolkit, t.slug, budget)));
     }
     const preload = valueAt(doc.data, '/preload/tools');
     if (Array.isArray(preload)) {
@@ -36,7 +37,7 @@ export const unknownTool: CatalogRule = {
         if (typeof slug !== 'string' || slug.startsWith('COMPOSIO_') || catalog.tool(slug) !== undefined) return;
         const toolkit = toolkitByPrefix(catalog, slug);
         if (toolkit === undefined || catalog.toolsOf(toolkit).length === 0) return;
-        out.push(finding(doc, this.code, joinPointer('/preload/tools', i), `\`${slug}\` is not a tool of \`${toolkit}\` in the catalogue`, hintFor(catalog, toolkit, slug)));
+        out.push(finding(doc, this.code, joinPointer('/preload/tools', i), `\`${slug}\` is not a tool of \`${toolkit}\` in the catalogue`, hintFor(catalog, toolkit, slug, budget)));
       });
     }
     return out;

@@ -1,6 +1,6 @@
 import type { Catalog } from '../../catalog/catalog.js';
 import type { ManifestDocument } from '../../manifest/types.js';
-import { slugPointer, suggest, type CatalogSlugs } from '../catalog-slugs.js';
+import { slugPointer, suggest, suggestionBudget, type CatalogSlugs } from '../catalog-slugs.js';
 import { finding, type CatalogRule } from '../rule.js';
 
 /**
@@ -11,10 +11,11 @@ import { finding, type CatalogRule } from '../rule.js';
 export const unknownToolkit: CatalogRule = {
   code: 'catalog/unknown-toolkit',
   check(doc: ManifestDocument, catalog: Catalog, slugs: CatalogSlugs) {
+    const budget = suggestionBudget();
     return slugs.toolkits
       .filter((s) => catalog.toolkit(s.slug) === undefined)
       .map((s) => {
-        const guess = suggest(catalog, 'toolkit', s.slug, () => catalog.toolkits.map((t) => t.slug));
+        const guess = suggest(catalog, 'toolkit', s.slug, () => catalog.toolkits.map((t) => t.slug), budget);
         return finding(
           doc,
           this.code,

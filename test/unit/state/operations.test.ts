@@ -48,7 +48,7 @@ describe('pickEntries: what the hint lists', () => {
     expect(usage(() => pickEntries(many, 'x', undefined, 'loc')).hint).toBe(`it records: ${many.slice(0, 20).map((e) => e.name).join(', ')}, and 3 more`);
     const twenty = many.slice(0, 20);
     expect(usage(() => pickEntries(twenty, 'x', undefined, 'loc')).hint).toBe(`it records: ${twenty.map((e) => e.name).join(', ')}`);
-    expect(usage(() => pickEntries([entry('a'), entry('a', { user_id: 'u2' })], 'a', 'u3', 'loc'))).toEqual({ message: '"a" is not recorded for user "u3"', hint: 'it is recorded for: u1, u2' });
+    expect(usage(() => pickEntries([entry('a'), entry('a', { user_id: 'u2' })], 'a', 'u3', 'loc'))).toEqual({ message: '"a" is not recorded for the user id given with --user-id', hint: 'it is recorded for: u1, u2' });
     expect(usage(() => pickEntry([entry('a'), entry('a', { user_id: 'u2' })], 'a', undefined, 'loc'))).toEqual({ message: '"a" is recorded for 2 users (u1, u2)', hint: 'pass --user-id to pick one' });
   });
 });

@@ -53,7 +53,7 @@ describe('pickEntry', () => {
   });
   test.each([
     ['an unknown name lists what the state has', () => pickEntry(entries, 'nope', undefined, 'loc'), 'the state (loc) has no entry named "nope"'],
-    ['an unknown user lists the users', () => pickEntry(entries, 'multi', 'carol', 'loc'), '"multi" is not recorded for user "carol"'],
+    ['an unknown user lists the users', () => pickEntry(entries, 'multi', 'carol', 'loc'), '"multi" is not recorded for the user id given with --user-id'],
     ['several users need --user-id', () => pickEntry(entries, 'multi', undefined, 'loc'), '"multi" is recorded for 2 users (alice, bob)'],
     ['an empty state says so', () => pickEntry([], 'x', undefined, 'loc'), 'the state (loc) has no entry named "x"'],
   ])('%s', (_name, call, message) => {
