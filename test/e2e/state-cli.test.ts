@@ -78,7 +78,7 @@ const cases: Case[] = [
   { name: 'push-help', argv: ['state', 'push', '--help'], exit: 0 },
   // Nothing there yet: a state that is not there is an error, not an empty list (a mistyped --state).
   { name: 'list-missing', argv: ['state', 'list', '--state', '@S'], exit: 2, perBackend: true },
-  { name: 'push-human', argv: ['state', 'push', 'doc.json', '--state', '@S'], exit: 0 },
+  { name: 'push-human', argv: ['state', 'push', 'doc.json', '--state', '@S'], exit: 0, perBackend: true },
   { name: 'list-human', argv: ['state', 'list', '--state', '@S'], exit: 0 },
   { name: 'list-json', argv: ['state', 'list', '--state', '@S', '--format', 'json'], exit: 0 },
   { name: 'show-human', argv: ['state', 'show', 'support-agent', '--state', '@S'], exit: 0 },
@@ -86,7 +86,8 @@ const cases: Case[] = [
   { name: 'show-ambiguous', argv: ['state', 'show', 'triage', '--state', '@S'], exit: 2 },
   { name: 'show-unknown', argv: ['state', 'show', 'billing', '--state', '@S'], exit: 2 },
   { name: 'show-unknown-user', argv: ['state', 'show', 'triage', '--user-id', 'carol', '--state', '@S'], exit: 2 },
-  { name: 'push-again-unchanged', argv: ['state', 'push', 'doc.json', '--state', '@S'], exit: 0 },
+  { name: 'push-again-unchanged', argv: ['state', 'push', 'doc.json', '--state', '@S'], exit: 0, perBackend: true },
+  { name: 'push-again-json', argv: ['state', 'push', 'doc.json', '--state', '@S', '--format', 'json'], exit: 0, perBackend: true },
   { name: 'push-older-refused', argv: ['state', 'push', 'old.json', '--state', '@S'], exit: 1 },
   { name: 'push-older-refused-json', argv: ['state', 'push', 'old.json', '--state', '@S', '--format', 'json'], exit: 1 },
   { name: 'push-other-session-refused', argv: ['state', 'push', 'replaced.json', '--state', '@S'], exit: 1 },

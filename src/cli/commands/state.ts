@@ -196,7 +196,9 @@ function addTransfer(state: Command, env: CommandEnv): void {
       const { text, source } = await readDocument(file, env);
       const { parseStateDocument } = await import('../../state/entry.js');
       const { entries: incoming, binding, published } = parseStateDocument(text, source, { pushed: true });
-      const options = { dryRun: flags.dryRun === true, force: flags.force === true };
+      // A state file pushed into PostgreSQL is a migration: the report then says the file can go.
+      const migratedFrom = file !== '-' && backend.kind !== 'file' ? file : undefined;
+      const options = { dryRun: flags.dryRun === true, force: flags.force === true, ...(migratedFrom !== undefined ? { migratedFrom } : {}) };
       await guardRun(backend, env, { use: 'start' });
       const result = await (await ops()).pushState(backend, processLock(env.io.stderr), incoming, { source, ...options, ...(binding !== undefined ? { binding } : {}), published });
       const r = await render();
