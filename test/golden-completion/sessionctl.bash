@@ -22,7 +22,7 @@ _sessionctl_options() {
     'export') echo '--name --out --force --show-sensitive --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
     'history') echo '--diff --sensitive --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout --all --limit -h --help' ;;
     'state') echo '-h --help' ;;
-    'state list') echo '--name --user-id --limit --after --state --format -h --help' ;;
+    'state list') echo '--name --user-id --user --limit --after --state --format -h --help' ;;
     'state show') echo '--user-id --state --format -h --help' ;;
     'state rm') echo '--user-id --state --format --lock-timeout -h --help' ;;
     'state mv') echo '--user-id --state --format --lock-timeout -h --help' ;;
@@ -66,7 +66,7 @@ _sessionctl_value_options() {
     'import') echo '--state --format --changed-since --env-file --sensitive --concurrency --rate-limit --lock-timeout --config --base-url --api-key-file --api-version --timeout' ;;
     'export') echo '--name --out --state --user-id --format --base-url --api-key-file --api-version --timeout' ;;
     'history') echo '--diff --sensitive --state --user-id --format --base-url --api-key-file --api-version --timeout --limit' ;;
-    'state list') echo '--name --user-id --limit --after --state --format' ;;
+    'state list') echo '--name --user-id --user --limit --after --state --format' ;;
     'state show') echo '--user-id --state --format' ;;
     'state rm') echo '--user-id --state --format --lock-timeout' ;;
     'state mv') echo '--user-id --state --format --lock-timeout' ;;

@@ -32,7 +32,7 @@ function __sessionctl_value_options
         case 'p:history'
             printf '%s\n' '--diff' '--sensitive' '--state' '--user-id' '--format' '--base-url' '--api-key-file' '--api-version' '--timeout' '--limit'
         case 'p:state list'
-            printf '%s\n' '--name' '--user-id' '--limit' '--after' '--state' '--format'
+            printf '%s\n' '--name' '--user-id' '--user' '--limit' '--after' '--state' '--format'
         case 'p:state show'
             printf '%s\n' '--user-id' '--state' '--format'
         case 'p:state rm'
@@ -331,6 +331,7 @@ complete -c sessionctl -n '__sessionctl_at \'state\'' -s 'h' -l 'help' -d 'displ
 # sessionctl state list
 complete -c sessionctl -n '__sessionctl_at \'state list\'' -l 'name' -r -F -d 'only this manifest; for a per-user manifest, a page of its end users\' sessions'
 complete -c sessionctl -n '__sessionctl_at \'state list\'' -l 'user-id' -r -F -d 'only the sessions of this user (a per-user manifest\'s too)'
+complete -c sessionctl -n '__sessionctl_at \'state list\'' -l 'user' -r -F -d 'the same as --user-id'
 complete -c sessionctl -n '__sessionctl_at \'state list\'' -l 'limit' -r -F -d 'end users\' sessions per page'
 complete -c sessionctl -n '__sessionctl_at \'state list\'' -l 'after' -r -F -d 'the page after this user (what the last page printed)'
 complete -c sessionctl -n '__sessionctl_at \'state list\'' -l 'state' -r -F -d 'where the state is: a file (default: .sessionctl/state.json), or postgres://USER@HOST:PORT/DATABASE?schema=sessionctl&workspace=default (the password from PGPASSWORD or ~/.pgpass, never in the URL); also SESSIONCTL_STATE'
