@@ -75,6 +75,7 @@ export const registerState: RegisterCommand = (program, env) => {
   addInspect(state, env);
   addRepair(state, env);
   addTransfer(state, env);
+  addUnlock(state, env);
 };
 
 const ops = () => import('../../state/operations.js');
@@ -173,7 +174,7 @@ function addRepair(state: Command, env: CommandEnv): void {
 
 }
 
-/** pull, push (under the lock), unlock. */
+/** pull, push (under the lock), rebind. */
 function addTransfer(state: Command, env: CommandEnv): void {
   stateOptions(state.command('pull').description('Print the whole state as a JSON document (the state file format) on stdout.'), false)
     .addHelpText('after', examples(['sessionctl state pull > backup.json', 'sessionctl state pull --state "postgres://deploy@db.internal/ops?workspace=staging" | jq .sessions']))
@@ -240,6 +241,10 @@ function addTransfer(state: Command, env: CommandEnv): void {
       env.io.stdout.write(`Rebound ${result.location} to ${describeService(result.binding.service)}${result.binding.project !== undefined ? ' and this key' : ''}${was}: ${result.checked} recorded session${result.checked === 1 ? '' : 's'} answered.\n`);
     });
 
+}
+
+/** unlock: no lock of its own (it releases one). */
+function addUnlock(state: Command, env: CommandEnv): void {
   stateOptions(state.command('unlock').description('Release the state lock of a run that died (as terraform force-unlock). LOCK_ID is in the lock error.').argument('<lock-id>', 'the id of the lock to release'), false)
     .addHelpText(
       'after',
