@@ -122,7 +122,7 @@ complete -c sessionctl -n '__sessionctl_at \'\'' -a 'validate' -d 'Check session
 complete -c sessionctl -n '__sessionctl_at \'\'' -a 'plan' -d 'Show what apply would do per manifest (create, update, replace, delete with --prune, no-op), field by field at the declared lines. No network unless --refresh.'
 complete -c sessionctl -n '__sessionctl_at \'\'' -a 'apply' -d 'Create, update in place, replace and (with --prune) delete sessions so that they match their manifests; verify every answer and record each change in the state.'
 complete -c sessionctl -n '__sessionctl_at \'\'' -a 'diff' -d 'Compare declared manifests with their deployed sessions (GET): drift, classified, at the declared line, with a unified diff.'
-complete -c sessionctl -n '__sessionctl_at \'\'' -a 'destroy' -d 'Delete the recorded sessions of the manifests in PATHS (every user each was applied for) and forget them. Asks first.'
+complete -c sessionctl -n '__sessionctl_at \'\'' -a 'destroy' -d 'Delete the recorded sessions of the manifests in PATHS (every user each was applied for), or with --all-recorded every session the state records, and forget them. Asks first.'
 complete -c sessionctl -n '__sessionctl_at \'\'' -a 'import' -d 'Adopt an existing session into the state under a manifest name; its config is read and any difference shown as drift.'
 complete -c sessionctl -n '__sessionctl_at \'\'' -a 'export' -d 'Write the manifest of a live session (YAML with the schema modeline): defaults left out, secrets as ${VARIABLE}.'
 complete -c sessionctl -n '__sessionctl_at \'\'' -a 'history' -d 'List the config versions of a session, newest first; --diff V1 V2 shows what changed between two.'
@@ -241,6 +241,7 @@ complete -c sessionctl -n '__sessionctl_at \'diff\'' -l 'timeout' -r -F -d 'give
 complete -c sessionctl -n '__sessionctl_at \'diff\'' -s 'h' -l 'help' -d 'display help for command'
 
 # sessionctl destroy
+complete -c sessionctl -n '__sessionctl_at \'destroy\'' -l 'all-recorded' -d 'every session recorded in the state (this workspace), including those of renamed and removed manifests; no PATHS'
 complete -c sessionctl -n '__sessionctl_at \'destroy\'' -l 'auto-approve' -d 'delete without asking (needed off a terminal, e.g. in CI)'
 complete -c sessionctl -n '__sessionctl_at \'destroy\'' -l 'dry-run' -d 'show what would be deleted: no lock, no request'
 complete -c sessionctl -n '__sessionctl_at \'destroy\'' -l 'state' -r -F -d 'where the state is: a file (default: .sessionctl/state.json), or postgres://USER@HOST:PORT/DATABASE?schema=sessionctl&workspace=default (the password from PGPASSWORD or ~/.pgpass, never in the URL); also SESSIONCTL_STATE'
