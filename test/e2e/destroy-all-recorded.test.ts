@@ -15,7 +15,7 @@ afterEach(async () => {
 });
 
 describe('destroy --all-recorded', () => {
-  test('deletes the sessions of renamed and removed manifests, and forgets them', async () => {
+  test('deletes the sessions of renamed and removed manifests, and forgets them', { timeout: 60_000 }, async () => {
     const w = (world = await applyWorld({ 'm/a.yaml': 'name: a\nuser_id: u1\ntoolkits: [gmail]\n', 'm/b.yaml': 'name: b\nuser_id: u2\ntoolkits: [gmail]\n' }));
     expect((await w.run(['apply', 'm'])).exitCode).toBe(0);
     const ids = (await w.state()).sessions.map((e) => e.session_id);

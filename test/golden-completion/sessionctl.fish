@@ -5,7 +5,7 @@
 function __sessionctl_subcommands
     switch "p:$argv[1]"
         case 'p:'
-            printf '%s\n' 'validate' 'plan' 'apply' 'diff' 'destroy' 'import' 'export' 'history' 'state' 'get' 'toolkits' 'tools' 'search' 'execute' 'execute-meta' 'link' 'proxy' 'files' 'mcp' 'schema' 'init' 'completion' 'emulator' 'help'
+            printf '%s\n' 'validate' 'plan' 'apply' 'diff' 'destroy' 'delete' 'import' 'export' 'history' 'state' 'get' 'toolkits' 'tools' 'search' 'execute' 'execute-meta' 'link' 'proxy' 'files' 'mcp' 'schema' 'init' 'completion' 'emulator' 'help'
         case 'p:state'
             printf '%s\n' 'list' 'show' 'rm' 'mv' 'pull' 'push' 'rebind' 'unlock' 'help'
         case 'p:files'
@@ -25,6 +25,8 @@ function __sessionctl_value_options
             printf '%s\n' '--session' '--state' '--format' '--changed-since' '--env-file' '--sensitive' '--concurrency' '--rate-limit' '--config' '--base-url' '--api-key-file' '--api-version' '--timeout'
         case 'p:destroy'
             printf '%s\n' '--state' '--format' '--changed-since' '--env-file' '--sensitive' '--concurrency' '--rate-limit' '--lock-timeout' '--config' '--base-url' '--api-key-file' '--api-version' '--timeout'
+        case 'p:delete'
+            printf '%s\n' '--state' '--user-id' '--format' '--base-url' '--api-key-file' '--api-version' '--timeout' '--lock-timeout'
         case 'p:import'
             printf '%s\n' '--state' '--format' '--changed-since' '--env-file' '--sensitive' '--concurrency' '--rate-limit' '--lock-timeout' '--config' '--base-url' '--api-key-file' '--api-version' '--timeout'
         case 'p:export'
@@ -123,6 +125,7 @@ complete -c sessionctl -n '__sessionctl_at \'\'' -a 'plan' -d 'Show what apply w
 complete -c sessionctl -n '__sessionctl_at \'\'' -a 'apply' -d 'Create, update in place, replace and (with --prune) delete sessions so that they match their manifests; verify every answer and record each change in the state.'
 complete -c sessionctl -n '__sessionctl_at \'\'' -a 'diff' -d 'Compare declared manifests with their deployed sessions (GET): drift, classified, at the declared line, with a unified diff.'
 complete -c sessionctl -n '__sessionctl_at \'\'' -a 'destroy' -d 'Delete the recorded sessions of the manifests in PATHS (every user each was applied for), or with --all-recorded every session the state records, and forget them. Asks first.'
+complete -c sessionctl -n '__sessionctl_at \'\'' -a 'delete' -d 'Delete one session on the service (by id, or by recorded manifest name) and forget its record in the state. Asks first.'
 complete -c sessionctl -n '__sessionctl_at \'\'' -a 'import' -d 'Adopt an existing session into the state under a manifest name; its config is read and any difference shown as drift.'
 complete -c sessionctl -n '__sessionctl_at \'\'' -a 'export' -d 'Write the manifest of a live session (YAML with the schema modeline): defaults left out, secrets as ${VARIABLE}.'
 complete -c sessionctl -n '__sessionctl_at \'\'' -a 'history' -d 'List the config versions of a session, newest first; --diff V1 V2 shows what changed between two.'
@@ -262,6 +265,20 @@ complete -c sessionctl -n '__sessionctl_at \'destroy\'' -l 'api-version' -r -F -
 complete -c sessionctl -n '__sessionctl_at \'destroy\'' -l 'verbose' -d 'trace HTTP requests and responses to stderr (credentials redacted)'
 complete -c sessionctl -n '__sessionctl_at \'destroy\'' -l 'timeout' -r -F -d 'give up on one API call, retries included, after this many milliseconds (default: 120000)'
 complete -c sessionctl -n '__sessionctl_at \'destroy\'' -s 'h' -l 'help' -d 'display help for command'
+
+# sessionctl delete
+complete -c sessionctl -n '__sessionctl_at \'delete\'' -l 'auto-approve' -d 'delete without asking (needed off a terminal, e.g. in CI)'
+complete -c sessionctl -n '__sessionctl_at \'delete\'' -l 'state' -r -F -d 'the state that resolves manifest names: a file (default: .sessionctl/state.json) or a postgres:// URL; also SESSIONCTL_STATE'
+complete -c sessionctl -n '__sessionctl_at \'delete\'' -l 'user-id' -r -F -d 'the user id to pick when a manifest name was applied for several users'
+complete -c sessionctl -n '__sessionctl_at \'delete\'' -l 'format' -x -a 'human json' -d 'human: tables and summaries; json: the service\'s response, unchanged'
+complete -c sessionctl -n '__sessionctl_at \'delete\'' -l 'emulator' -d 'use the offline emulator of apply --emulator (kept beside the state file); URLs it prints last only as long as the command'
+complete -c sessionctl -n '__sessionctl_at \'delete\'' -l 'base-url' -r -F -d 'the service\'s base URL (default: https://backend.composio.dev; plain http only to loopback, or with SESSIONCTL_ALLOW_HTTP=1)'
+complete -c sessionctl -n '__sessionctl_at \'delete\'' -l 'api-key-file' -r -F -d 'read the API key from this file (otherwise from COMPOSIO_API_KEY)'
+complete -c sessionctl -n '__sessionctl_at \'delete\'' -l 'api-version' -r -F -d 'the API version of paths and shapes: 3 or 3.1 (default: 3; env: COMPOSIO_API_VERSION); delete, attach and history use v3.1 routes either way'
+complete -c sessionctl -n '__sessionctl_at \'delete\'' -l 'verbose' -d 'trace HTTP requests and responses to stderr (credentials redacted)'
+complete -c sessionctl -n '__sessionctl_at \'delete\'' -l 'timeout' -r -F -d 'give up on one API call, retries included, after this many milliseconds (default: 120000)'
+complete -c sessionctl -n '__sessionctl_at \'delete\'' -l 'lock-timeout' -r -F -d 'how long to wait for the state lock while another apply (or state command) holds it: 30s, 5m (default: 0, fail at once naming the holder)'
+complete -c sessionctl -n '__sessionctl_at \'delete\'' -s 'h' -l 'help' -d 'display help for command'
 
 # sessionctl import
 complete -c sessionctl -n '__sessionctl_at \'import\'' -l 'strict' -d 'differences the manifest does not declare (added) count as drift too'
@@ -648,4 +665,4 @@ complete -c sessionctl -n '__sessionctl_at \'emulator\'' -s 'h' -l 'help' -d 'di
 
 # sessionctl help
 complete -c sessionctl -n '__sessionctl_at \'help\'' -f
-complete -c sessionctl -n '__sessionctl_at \'help\'' -a 'validate plan apply diff destroy import export history state get toolkits tools search execute execute-meta link proxy files mcp schema init completion emulator'
+complete -c sessionctl -n '__sessionctl_at \'help\'' -a 'validate plan apply diff destroy delete import export history state get toolkits tools search execute execute-meta link proxy files mcp schema init completion emulator'

@@ -2,6 +2,7 @@ import type { Plan } from '../../plan/plan.js';
 import { UsageError } from '../../diagnostics/errors.js';
 import { announceDeletions, graceMs, watchRun } from '../apply-progress.js';
 import type { CommandEnv, RegisterCommand } from '../command.js';
+import { askYes } from '../confirm.js';
 import { ExitCode } from '../exit-codes.js';
 import { connector } from '../open-connection.js';
 import { processLock } from '../process-lock.js';
@@ -27,26 +28,10 @@ function checkSelection(paths: readonly string[], flags: DestroyFlags): void {
 async function confirmed(plan: Plan, flags: DestroyFlags, env: CommandEnv): Promise<boolean> {
   announceDeletions(plan, env, 'destroy');
   if (flags.autoApprove === true) return true;
-  const stdin = env.io.stdin as NodeJS.ReadableStream & { isTTY?: boolean };
-  if (stdin.isTTY !== true || env.io.stderr.isTTY !== true) {
-    throw new UsageError('destroy deletes sessions and needs a confirmation: on a terminal it asks, elsewhere pass --auto-approve', 'run `sessionctl destroy PATHS --dry-run` to see what it would delete');
-  }
-  env.io.stderr.write("Delete them? Only 'yes' is accepted: ");
-  const answer = await new Promise<string>((resolve) => {
-    let text = '';
-    const onData = (chunk: Buffer | string): void => {
-      text += chunk.toString();
-      if (text.includes('\n')) {
-        stdin.off('data', onData);
-        stdin.pause();
-        resolve(text.split('\n')[0]!.trim());
-      }
-    };
-    stdin.on('data', onData);
-    stdin.resume();
-  });
-  if (answer !== 'yes') env.io.stderr.write('destroy cancelled: nothing was deleted\n');
-  return answer === 'yes';
+  const refusal = new UsageError('destroy deletes sessions and needs a confirmation: on a terminal it asks, elsewhere pass --auto-approve', 'run `sessionctl destroy PATHS --dry-run` to see what it would delete');
+  const yes = await askYes(env, "Delete them? Only 'yes' is accepted: ", refusal);
+  if (!yes) env.io.stderr.write('destroy cancelled: nothing was deleted\n');
+  return yes;
 }
 
 /** `sessionctl destroy [paths..]`: deletes the recorded sessions of those manifests and forgets them. */
