@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import YAML from 'yaml';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
 import { parsePostgresUrl } from '../../src/state/postgres-url.js';
-import { db, dropSchema, stateUrl, uniqueSchema } from '../helpers/postgres.js';
+import { db, dropSchema, sql, stateUrl, uniqueSchema } from '../helpers/postgres.js';
 import { runCli } from '../helpers/run-cli.js';
 import { writeManifests } from './state-processes.js';
 import { skipBecause } from '../helpers/skip.js';
@@ -118,6 +118,29 @@ describe.skipIf(skipBecause(db === null, 'needs a PostgreSQL server (the run pri
     const [exit, err, out] = await runSnippet(snippet, tail, { SESSIONCTL_STATE: url }, (child) => child.kill('SIGTERM'));
     expect([exit, err, out]).toEqual([143, '', 'ready\n']);
   });
+
+  test.skipIf(skipBecause(process.env['SESSIONCTL_TEST_APP_ROLE'] === undefined, 'the read-only role test needs SESSIONCTL_TEST_APP_ROLE, a role with a login and no privilege (.ci/run creates sessionctl_test_app)'))(
+    'the lookup runs as a role with only the read-only grants the README lists, which cannot write',
+    async () => {
+      const role = process.env['SESSIONCTL_TEST_APP_ROLE']!;
+      const url = stateUrl(db!, schema, 'readonly');
+      await writeFile(join(dir, 'm', 'svc-00.yaml'), 'name: ci-bot\nuser_id: ci-bot@example.com\ntoolkits: [gmail]\n');
+      const applied = await runCli(['apply', 'm/svc-00.yaml', '--state', url, '--base-url', emu.url, '--format', 'json'], { cwd: dir, env: { ...db!.env, COMPOSIO_API_KEY: 'ak_readme_0000001' } });
+      expect(applied.exitCode, applied.stderr).toBe(0);
+      const mcpUrl = (JSON.parse(applied.stdout) as { applied: { items: Array<{ mcp_url: string }> } }).applied.items[0]!.mcp_url;
+      const grants = blockAfter("### The application's lookup", 'sql', 'app_readonly');
+      for (const statement of grants.split(';').map((t) => t.trim()).filter((t) => t !== '')) {
+        await sql(db!, statement.replace(/\bsessionctl\./g, `"${schema}".`).replace(/SCHEMA sessionctl\b/, `SCHEMA "${schema}"`).replace(/\bapp_readonly\b/, role));
+      }
+      const asRole = url.replace(`//${encodeURIComponent(db!.env['PGUSER']!)}@`, `//${role}@`);
+      const snippet = blockAfter("### The application's lookup", 'ts');
+      expect(await runSnippet(snippet, 'console.log(bot.mcpUrl);\nawait state.close();', { SESSIONCTL_STATE: asRole })).toEqual([0, '', `${mcpUrl}\n`]);
+      const listed = await runCli(['state', 'list', '--state', asRole, '--format', 'json'], { cwd: dir, env: db!.env });
+      expect(listed.exitCode, listed.stderr).toBe(0);
+      const can = await sql(db!, `SELECT has_table_privilege('${role}', '"${schema}".entries', 'INSERT') AS i, has_table_privilege('${role}', '"${schema}".entries', 'UPDATE') AS u, has_table_privilege('${role}', '"${schema}".locks', 'INSERT') AS l`);
+      expect(can).toStrictEqual([{ i: false, u: false, l: false }]);
+    },
+  );
 
   test('the per-user snippet runs: ensure creates the user\'s session once, then reads it', async () => {
     const url = stateUrl(db!, schema, 'per-user');
