@@ -22,3 +22,16 @@ describe('the package', () => {
     expect(missing).toStrictEqual([]);
   });
 });
+
+describe('the Node version story', () => {
+  test('the README names the floor package.json declares, and says why npm warns in a checkout', () => {
+    const pkg = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')) as { engines: { node: string }; devDependencies: Record<string, string> };
+    const floor = /^>=(\d+)\.(\d+)\.0$/.exec(pkg.engines.node);
+    expect(floor).not.toBeNull();
+    const readme = readFileSync(resolve(root, 'README.md'), 'utf8');
+    expect(readme).toContain(`sessionctl needs Node ${floor![1]}.${floor![2]} or newer`);
+    expect(readme).toContain('EBADENGINE');
+    // The dev dependencies the README names as declaring Node 22 are the project's.
+    for (const name of ['@composio/core', '@composio/client']) expect(pkg.devDependencies[name]).toBeDefined();
+  });
+});
