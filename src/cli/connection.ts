@@ -34,7 +34,7 @@ export const optionEnvFallbacks: Readonly<Record<string, string>> = { '--base-ur
  */
 export function addConnectionOptions(cmd: Command): Command {
   return cmd
-    .addOption(new Option('--base-url <url>', `the service's base URL (default: ${DEFAULT_BASE_URL}; plain http only to loopback)`))
+    .addOption(new Option('--base-url <url>', `the service's base URL (default: ${DEFAULT_BASE_URL}; plain http only to loopback, or with ${ALLOW_HTTP_ENV}=1)`))
     .addOption(new Option('--api-key-file <path>', 'read the API key from this file (otherwise from COMPOSIO_API_KEY)'))
     .addOption(new Option('--api-version <version>', `the API version of paths and shapes: 3 or 3.1 (default: 3; env: ${API_VERSION_ENV}); delete, attach and history use v3.1 routes either way`))
     .addOption(new Option('--verbose', 'trace HTTP requests and responses to stderr (credentials redacted)'))
@@ -52,6 +52,17 @@ export function addConnectionOptions(cmd: Command): Command {
 const parseTimeout = integerOption(1, 3_600_000, 'a whole number of milliseconds between 1 and 3600000');
 
 export const API_VERSION_ENV = 'COMPOSIO_API_VERSION';
+
+/**
+ * SESSIONCTL_ALLOW_HTTP=1: the key may go over plain http to a host that is not loopback (an
+ * emulator run as a compose service beside an application's tests). An environment variable, not
+ * a flag, so that a compose file or CI job sets it once for every command.
+ */
+export const ALLOW_HTTP_ENV = 'SESSIONCTL_ALLOW_HTTP';
+
+export function insecureHttpAllowed(env: Readonly<Record<string, string | undefined>>): boolean {
+  return env[ALLOW_HTTP_ENV] === '1';
+}
 
 /** `--api-version`, else COMPOSIO_API_VERSION, else 3; anything but 3 or 3.1 is a usage error naming where it came from. */
 export function apiVersionOf(opts: ConnectionOptions, env: Readonly<Record<string, string | undefined>>): ApiVersion {
@@ -83,6 +94,7 @@ export async function clientFromOptions(opts: ConnectionOptions, env: CommandEnv
   const { createClient } = await import('../client/client.js');
   return createClient({
     baseUrl,
+    allowInsecureHttp: insecureHttpAllowed(env.io.env),
     apiKey: resolved.key,
     apiVersion,
     ...(opts.timeout === undefined ? {} : { timeouts: { callMs: opts.timeout, attemptMs: Math.min(30_000, opts.timeout) } }),

@@ -4,7 +4,7 @@ import { EMULATOR_SERVICE, serviceIdentity, type ServiceIdentity } from '../stat
 import type { StateBackend } from '../state/backend.js';
 import { guardState, type StateUse } from '../state/guard.js';
 import type { CommandEnv } from './command.js';
-import type { ConnectionOptions } from './connection.js';
+import { insecureHttpAllowed, type ConnectionOptions } from './connection.js';
 
 /**
  * The service a run talks to, for the state's binding: `--emulator`, else the base URL the client
@@ -14,7 +14,7 @@ import type { ConnectionOptions } from './connection.js';
  */
 export async function runIdentity(flags: ConnectionOptions & { emulator?: boolean }, env: CommandEnv): Promise<ServiceIdentity> {
   if (flags.emulator === true) return serviceIdentity(EMULATOR_SERVICE);
-  const service = normalizeBaseUrl(flags.baseUrl ?? env.io.env['COMPOSIO_BASE_URL'] ?? DEFAULT_BASE_URL);
+  const service = normalizeBaseUrl(flags.baseUrl ?? env.io.env['COMPOSIO_BASE_URL'] ?? DEFAULT_BASE_URL, { allowInsecureHttp: insecureHttpAllowed(env.io.env) });
   const vars = env.io.env;
   if (flags.apiKeyFile === undefined && (vars[API_KEY_ENV] === undefined || vars[API_KEY_ENV] === '')) return serviceIdentity(service);
   const { key } = await resolveApiKey({ env: vars, apiKeyFile: flags.apiKeyFile, cwd: env.io.cwd });

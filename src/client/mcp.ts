@@ -4,6 +4,8 @@
  * service's own origin, as the SDK does (api facts §8): an `mcp.url` on another origin than the
  * base URL is refused before anything is sent. Failures become `ApiError`s without the key.
  */
+import { UsageError } from '../diagnostics/errors.js';
+import { importOptional, MCP_SDK_MISSING } from '../util/optional-import.js';
 import { keyScrubber } from './api-key.js';
 import { ApiError } from './errors.js';
 import { errorCode } from './response.js';
@@ -36,11 +38,13 @@ type McpClient = InstanceType<ClientSdk['Client']>;
 
 /**
  * The MCP SDK's client, loaded when first used, from node_modules: the specifiers are not literals,
- * so the CLI bundle leaves the SDK out and commands that never speak MCP do not parse it.
+ * so the CLI bundle leaves the SDK out and commands that never speak MCP do not parse it. The SDK
+ * is an optional dependency (most of an application's install otherwise): without it, MCP is a
+ * usage error that says what to install.
  */
 async function mcpClientSdk(): Promise<ClientSdk> {
-  const sdk = '@modelcontextprotocol/sdk';
-  const parts = await Promise.all([`${sdk}/client/index.js`, `${sdk}/client/streamableHttp.js`].map((m) => import(m) as Promise<object>));
+  const parts = await importOptional('@modelcontextprotocol/sdk', ['client/index.js', 'client/streamableHttp.js']);
+  if (parts === undefined) throw new UsageError(MCP_SDK_MISSING);
   return Object.assign({}, ...parts) as ClientSdk;
 }
 

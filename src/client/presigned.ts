@@ -4,7 +4,7 @@ import { rename, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { request, type Dispatcher } from 'undici';
-import { checkKeyedUrl } from './base-url.js';
+import { checkKeyedUrl, type KeyedUrlOptions } from './base-url.js';
 import { InputError } from '../diagnostics/errors.js';
 import { ApiError, parseErrorBody } from './errors.js';
 import { errorCode, readText } from './response.js';
@@ -16,7 +16,7 @@ import { isTimeoutCode } from './retry.js';
  * memory; a download lands in a temp file beside the target and is renamed into place, so a
  * failed transfer never leaves a half-written file.
  */
-export interface TransferOptions {
+export interface TransferOptions extends KeyedUrlOptions {
   /** Default: undici's global dispatcher. */
   dispatcher?: Dispatcher;
   /** Until response headers arrive, ms. Default 30 000. */
@@ -39,7 +39,7 @@ export interface DownloadOptions extends TransferOptions {
 
 /** PUTs a local file to a presigned upload URL, streaming it. Resolves with the bytes sent. */
 export async function uploadFile(url: string, filePath: string, options: UploadOptions = {}): Promise<{ bytes: number; status: number }> {
-  const target = checkKeyedUrl(url, 'the upload URL');
+  const target = checkKeyedUrl(url, 'the upload URL', options);
   let size: number;
   try {
     const st = await stat(filePath);
@@ -62,7 +62,7 @@ export async function uploadFile(url: string, filePath: string, options: UploadO
  * failure, so an interrupted download leaves nothing behind.
  */
 export async function downloadToFile(url: string, destPath: string, options: DownloadOptions = {}): Promise<{ bytes: number }> {
-  const target = checkKeyedUrl(url, 'the download URL');
+  const target = checkKeyedUrl(url, 'the download URL', options);
   const where = target.pathname;
   options.onTrace?.(`> GET ${target.origin}${where}`);
   const res = await send(target, where, 'GET', options, null, {});

@@ -7,7 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Agent, request, type Dispatcher } from 'undici';
 import { version } from '../version.js';
-import { normalizeBaseUrl } from './base-url.js';
+import { normalizeBaseUrl, type KeyedUrlOptions } from './base-url.js';
 import { ApiError, parseErrorBody, type ApiErrorDetails, type ApiErrorKind, type ErrorBody } from './errors.js';
 import { decodeSuccess, errorCode, headerValue, readText, safeOrigin } from './response.js';
 import { answerMayHaveTakenEffect, decideRetry, defaultRetryOptions, isTimeoutCode, type AttemptOutcome, type CallClass, type RetryDecision, type RetryOptions } from './retry.js';
@@ -36,8 +36,8 @@ export interface ClientRetryOptions extends RetryOptions {
   sleep: (ms: number) => Promise<void>;
 }
 
-export interface TransportOptions {
-  /** `https://...`, or `http://` to loopback only. A path prefix is kept. */
+export interface TransportOptions extends KeyedUrlOptions {
+  /** `https://...`, or `http://` to loopback (to any host with `allowInsecureHttp`). A path prefix is kept. */
   baseUrl: string;
   /** Sent only as `x-api-key`, never logged. */
   apiKey: string;
@@ -126,7 +126,7 @@ export function createTransport(options: TransportOptions): Transport {
   const scrub = keyScrubber(apiKey);
   const trace = options.onTrace;
   const ctx: Context = {
-    baseUrl: normalizeBaseUrl(options.baseUrl),
+    baseUrl: normalizeBaseUrl(options.baseUrl, options),
     apiKey,
     userAgent: options.userAgent ?? `sessionctl/${version}`,
     timeouts,

@@ -8,6 +8,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EmulatorState } from './context.js';
+import { importOptional, MCP_SDK_MISSING } from '../util/optional-import.js';
 import { httpError } from './errors.js';
 import { readJsonBody } from './http.js';
 import { inputSchemaOf, metaTool } from './meta-tools.js';
@@ -86,11 +87,12 @@ type ServerSdk = typeof import('@modelcontextprotocol/sdk/server/index.js') &
 /**
  * The MCP SDK, loaded on the first MCP request from node_modules. The specifiers are not literals,
  * so the CLI bundle leaves the SDK (and its dependencies, about 2 MB) out: every other command, and
- * the emulator's start, do not parse it.
+ * the emulator's start, do not parse it. It is an optional dependency: without it the MCP endpoint
+ * answers 501 saying what to install, and the rest of the emulator works.
  */
 async function mcpServerSdk(): Promise<ServerSdk> {
-  const sdk = '@modelcontextprotocol/sdk';
-  const parts = await Promise.all([`${sdk}/server/index.js`, `${sdk}/server/streamableHttp.js`, `${sdk}/types.js`].map((m) => import(m) as Promise<object>));
+  const parts = await importOptional('@modelcontextprotocol/sdk', ['server/index.js', 'server/streamableHttp.js', 'types.js']);
+  if (parts === undefined) throw httpError(501, MCP_SDK_MISSING);
   return Object.assign({}, ...parts) as ServerSdk;
 }
 

@@ -14,6 +14,8 @@ export interface OpenSessionsOptions {
   apiKey: string;
   /** Default `https://backend.composio.dev`. */
   baseUrl?: string;
+  /** Plain http to a host that is not loopback (an emulator in a compose network, in tests). Default false. */
+  allowInsecureHttp?: boolean;
   /**
    * Where PGPASSWORD (PGHOST, ... for what the URL leaves out) and the publications' sensitive
    * `${VAR}`s come from; pass `process.env` in an application.
@@ -73,7 +75,7 @@ export async function openSessions(url: string, options: OpenSessionsOptions): P
   // at the first new user: said at open instead.
   if (typeof options.apiKey !== 'string' || options.apiKey === '') throw new UsageError('openSessions needs the API key sessions are created with: pass apiKey (the COMPOSIO_API_KEY of the environment, say), which is empty or unset here');
   const env = options.env ?? {};
-  const baseUrl = normalizeBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL);
+  const baseUrl = normalizeBaseUrl(options.baseUrl ?? DEFAULT_BASE_URL, options);
   const backend = stateBackend(url, options.cwd ?? '.', { env });
   const { fleet, binding } = await backend.openFleet({ maxConnections: options.maxConnections ?? 10 });
   try {
@@ -88,7 +90,7 @@ export async function openSessions(url: string, options: OpenSessionsOptions): P
   const client = (apiVersion: Publication['api_version']): SessionClient => {
     let c = clients.get(apiVersion);
     if (c === undefined) {
-      c = createClient({ baseUrl, apiKey: options.apiKey, apiVersion, timeouts, connections: maxCreates });
+      c = createClient({ baseUrl, apiKey: options.apiKey, apiVersion, timeouts, connections: maxCreates, allowInsecureHttp: options.allowInsecureHttp === true });
       clients.set(apiVersion, c);
     }
     return c;

@@ -14,6 +14,7 @@ export { MAX_DOCUMENTS, MAX_TOKENS } from './tokens.js';
 import { capDiagnostic } from '../diagnostics/excerpt.js';
 import type { ManifestDocument, UnsetVariables } from './types.js';
 import { yamlDiagnostics } from './yaml-errors.js';
+import { withoutYamlDebug } from './yaml-quiet.js';
 import { oneFindingPerMistake } from './yaml-mistakes.js';
 import { isPlainObject } from '../util/plain-object.js';
 
@@ -96,7 +97,7 @@ export function parseManifestText(input: string | Uint8Array, file: string, opti
   diagnostics.push(...versionDirectives(tokens, source, file));
 
   const composer = new Composer(composeOptions);
-  const docs = Array.from(composer.compose(tokens)) as Document.Parsed[];
+  const docs = withoutYamlDebug(() => Array.from(composer.compose(tokens))) as Document.Parsed[];
   if (docs.length === 0) {
     const info = composer.streamInfo();
     diagnostics.push(...oneFindingPerMistake(yamlDiagnostics([...info.errors, ...info.warnings], source, file)));

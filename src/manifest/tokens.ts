@@ -1,5 +1,6 @@
 import { Lexer, Parser, type CST } from 'yaml';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { withoutYamlDebug } from './yaml-quiet.js';
 
 /** At most this many of yaml's own findings per file; a binary-ish file can produce thousands. */
 export const MAX_YAML_FINDINGS = 100;
@@ -26,6 +27,10 @@ export interface TokenStream {
  * garbage takes 10 to 20 seconds to compose.
  */
 export function readTokens(text: string, maxDepth: number): TokenStream {
+  return withoutYamlDebug(() => readAll(text, maxDepth));
+}
+
+function readAll(text: string, maxDepth: number): TokenStream {
   const tokens: CST.Token[] = [];
   const parser = new Parser();
   let lexemes = 0;

@@ -15,6 +15,29 @@ interface Plain {
   message: string;
   hint?: string;
   line?: number;
+  /** The offset the finding points at, when that is not where yaml noticed it (an unclosed `[`). */
+  at?: number;
+}
+
+/**
+ * The offset of the last `open` bracket before `end` that no `close` matches, outside quotes and
+ * comments: the `[` an unclosed flow collection began with, which yaml notices only lines later.
+ */
+function unclosedBracket(text: string, end: number, open: string, close: string): number | undefined {
+  const stack: number[] = [];
+  let quote: string | undefined;
+  for (let i = 0; i < end; i++) {
+    const ch = text.charAt(i);
+    if (quote !== undefined) {
+      if (ch === quote && !(quote === '"' && text.charAt(i - 1) === '\\')) quote = undefined;
+    } else if (ch === '#' && (i === 0 || /\s/.test(text.charAt(i - 1)))) {
+      const nl = text.indexOf('\n', i);
+      i = nl === -1 ? end : nl;
+    } else if ((ch === '"' || ch === "'") && stack.length > 0) quote = ch;
+    else if (ch === open) stack.push(i);
+    else if (ch === close) stack.pop();
+  }
+  return stack[0];
 }
 
 /** The codes yaml gives for a line that does not fit the structure around it. */
@@ -73,7 +96,15 @@ function plainWords(error: YAMLError, text: string): Plain | undefined {
   if (unclosed !== null) {
     const [open, close] = unclosed[1] === 'sequence' ? ['[', ']'] : ['{', '}'];
     if (unclosed[2] === undefined) return { message: `a \`${open}\` is never closed with \`${close}\``, hint: `close it with \`${close}\` at the end of its items` };
-    return { message: `a \`${open}\` opened above is not closed with \`${close}\` before the next key`, hint: `close it with \`${close}\` on the same line, or indent its continuation lines more than the key` };
+    const at = unclosedBracket(text, error.pos[0], open, close);
+    if (at === undefined) return { message: `a \`${open}\` opened above is not closed with \`${close}\` before the next key`, hint: `close it with \`${close}\` on the same line, or indent its continuation lines more than the key` };
+    const before = error.pos[0] >= text.trimEnd().length ? 'the end of the file' : `line ${line.n}, where the next key starts`;
+    return {
+      message: `this \`${open}\` is never closed: its \`${close}\` is missing before ${before}`,
+      hint: `close it with \`${close}\` after its last item; items on lines of their own go indented more than the key`,
+      at,
+      line: lineAt(text, at).n,
+    };
   }
   // A line yaml trips over because of a mistake above it: block text not indented, a key beside a list.
   const structural = STRUCTURE.has(error.code) && (error.code !== 'MISSING_CHAR' || m === 'Implicit map keys need to be followed by map values' || m === 'Sequence item without - indicator');
@@ -246,7 +277,7 @@ export function yamlDiagnostic(error: YAMLError, source: SourceText, file: strin
     severity,
     message: known === undefined ? `${message} (yaml ${error.code})` : message,
     file,
-    range: source.range(error.pos[0], error.pos[1]),
+    range: plain?.at !== undefined ? source.range(plain.at, plain.at + 1) : source.range(error.pos[0], error.pos[1]),
   };
   const hint = plain?.hint ?? known?.hint;
   if (hint !== undefined) diagnostic.hint = hint;

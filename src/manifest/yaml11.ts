@@ -1,5 +1,6 @@
 import { parse } from 'yaml';
 import type { ScalarSource } from './types.js';
+import { withoutYamlDebug } from './yaml-quiet.js';
 
 /**
  * Words and shapes a YAML 1.1 parser may read as something other than a string: booleans
@@ -24,8 +25,7 @@ export function yaml11Reading(scalar: ScalarSource): string | undefined {
   let v12: unknown;
   let v11: unknown;
   try {
-    v12 = parse(text, { schema: 'core', version: '1.2', logLevel: 'silent' });
-    v11 = parse(text, { version: '1.1', schema: 'yaml-1.1', logLevel: 'silent' });
+    [v12, v11] = withoutYamlDebug(() => [parse(text, { schema: 'core', version: '1.2', logLevel: 'silent' }), parse(text, { version: '1.1', schema: 'yaml-1.1', logLevel: 'silent' })]);
   } catch {
     return undefined;
   }

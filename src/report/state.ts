@@ -86,7 +86,20 @@ export function movedJson(from: string, moved: readonly StateEntry[], location: 
 }
 
 /** `state push`: each change, aligned, then what was written (or why nothing was). */
-export function renderPush(result: PushResult, location: string, options: { dryRun: boolean; force: boolean }): string {
+/** How a push was asked for; `migratedFrom` is the state file it moved to another backend (as typed). */
+export interface PushOptions {
+  dryRun: boolean;
+  force: boolean;
+  migratedFrom?: string;
+}
+
+/** After a migration that wrote: the old file is no longer the state, and can go. */
+function oldFileLine(result: PushResult, location: string, options: PushOptions): string {
+  if (options.migratedFrom === undefined || !result.written) return '';
+  return `The state is now in ${location}: ${options.migratedFrom} can go (point SESSIONCTL_STATE or --state at the new state, check it with \`sessionctl state list\`, then delete ${options.migratedFrom}).\n`;
+}
+
+export function renderPush(result: PushResult, location: string, options: PushOptions): string {
   const n = (a: PushChange['action']) => result.changes.filter((c) => c.action === a).length;
   const conflicts = n('conflict');
   const refused = conflicts > 0 && !options.force;
@@ -111,7 +124,7 @@ export function renderPush(result: PushResult, location: string, options: { dryR
   } else {
     end = `${counts}; ${kept}.`;
   }
-  return `Push to ${location}:\n${table}\n${end}\n`;
+  return `Push to ${location}:\n${table}\n${end}\n${oldFileLine(result, location, options)}`;
 }
 
 /** Rows as columns separated by two spaces, indented, without a header; cells cleaned as in tables. */
@@ -121,10 +134,11 @@ function aligned(rows: ReadonlyArray<readonly string[]>): string {
   return clean.map((r) => `  ${r.map((v, i) => v + ' '.repeat((widths[i] ?? 0) - [...v].length)).join('  ').trimEnd()}\n`).join('');
 }
 
-export function pushJson(result: PushResult, location: string, options: { dryRun: boolean; force: boolean }): unknown {
+export function pushJson(result: PushResult, location: string, options: PushOptions): unknown {
   return {
     location,
     written: result.written,
+    ...(options.migratedFrom !== undefined && result.written ? { old_file_can_go: options.migratedFrom } : {}),
     dry_run: options.dryRun,
     force: options.force,
     changes: result.changes.map((c) => ({

@@ -4,6 +4,7 @@ import { deletionsOf, type Plan } from '../plan/plan.js';
 import { hasSession } from '../state/entry.js';
 import type { StateLockOptions } from '../state/file-lock.js';
 import type { StateView } from '../state/store.js';
+import { ValueMasker } from '../util/sensitive.js';
 import { RateLimiter } from '../util/throttle.js';
 import type { Connect } from './connection.js';
 import { loadAndValidate, type ValidatedManifests } from './inputs.js';
@@ -15,6 +16,11 @@ export interface DestroyRunOptions extends RunBase {
   lock: StateLockOptions;
   /** Only show what would be deleted: no lock, no request. */
   dryRun?: boolean;
+  /**
+   * Every session the state records (this workspace), whatever the manifests: those of renamed and
+   * removed manifests too. `paths` are then not read.
+   */
+  allRecorded?: boolean;
   /** Called under the lock with what is about to be deleted; false stops the run (nothing deleted). */
   confirm?: (plan: Plan) => Promise<boolean>;
   concurrency?: number;
@@ -31,11 +37,11 @@ export interface DestroyRun extends RunOutcome {
   declined?: boolean;
 }
 
-/** Every recorded session of the manifests (every user each was applied for) as a deletion. */
-function destroyPlan(inputs: ValidatedManifests, state: StateView): Plan {
+/** Every recorded session of the manifests (every user each was applied for), or of the whole state, as a deletion. */
+function destroyPlan(inputs: ValidatedManifests, state: StateView, all: boolean): Plan {
   const names = new Set(inputs.documents.map((d) => d.name));
   const deletions = deletionsOf(
-    state.list().filter((e) => names.has(e.name) && hasSession(e)),
+    state.list().filter((e) => (all || names.has(e.name)) && hasSession(e)),
     'destroy',
   );
   return { items: [], deletions, manifestsHash: '', stateHash: state.hashAtLoad, diagnostics: [], prunable: 0, publications: [] };
@@ -47,7 +53,7 @@ function destroyPlan(inputs: ValidatedManifests, state: StateView): Plan {
  * session id: they are left for `import` or `state rm`.
  */
 export async function runDestroy(paths: readonly string[], options: DestroyRunOptions): Promise<DestroyRun> {
-  const loaded = await loadAndValidate(paths, options);
+  const loaded = options.allRecorded === true ? noManifests(options) : await loadAndValidate(paths, options);
   return maskReport(await destroyLoaded(loaded, options), loaded.masker, false);
 }
 
@@ -61,12 +67,12 @@ async function destroyLoaded(loaded: ValidatedManifests, options: DestroyRunOpti
   if (options.dryRun === true) {
     const out = outcomeOf('destroy', inputs);
     const view = await options.state.load();
-    out.report.plan = destroyPlan(inputs, view);
+    out.report.plan = destroyPlan(inputs, view, options.allRecorded === true);
     return withPerUserWarnings(out, inputs, view);
   }
   const state = await options.state.openLocked(options.lock);
   return underLock(state, async () => {
-    const plan = destroyPlan(inputs, state);
+    const plan = destroyPlan(inputs, state, options.allRecorded === true);
     if (plan.deletions.length === 0) {
       const out: DestroyRun = outcomeOf('destroy', inputs);
       out.report.plan = plan;
@@ -105,4 +111,9 @@ function withPerUserWarnings(out: DestroyRun, inputs: ValidatedManifests, state:
   if (more.length === 0) return out;
   const merged = outcomeOf('destroy', inputs, more);
   return { ...out, report: { ...merged.report, ...(out.report.plan !== undefined ? { plan: out.report.plan } : {}) } };
+}
+
+/** `--all-recorded` reads no manifest: the run's inputs are empty, and nothing blocks it. */
+function noManifests(options: DestroyRunOptions): ValidatedManifests {
+  return { documents: [], diagnostics: [], suppressed: [], policies: [], files: [], sources: new Map(), secrets: [], sensitive: new Map(), masker: options.masker ?? new ValueMasker(), blocked: false };
 }

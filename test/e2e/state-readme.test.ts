@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import YAML from 'yaml';
 import { startEmulator, type RunningEmulator } from '../../src/emulator/server.js';
 import { parsePostgresUrl } from '../../src/state/postgres-url.js';
-import { db, dropSchema, stateUrl, uniqueSchema } from '../helpers/postgres.js';
+import { db, dropSchema, sql, stateUrl, uniqueSchema } from '../helpers/postgres.js';
 import { runCli } from '../helpers/run-cli.js';
 import { writeManifests } from './state-processes.js';
 import { skipBecause } from '../helpers/skip.js';
@@ -68,21 +68,29 @@ describe.skipIf(skipBecause(db === null, 'needs a PostgreSQL server (the run pri
     await writeManifests(dir, 1);
     emu = await startEmulator({ port: 0 });
   });
+  // A snippet that ignores SIGTERM never exits on its own: the test fails on its timeout, and this ends it.
+  const children = new Set<ChildProcess>();
   afterAll(async () => {
+    for (const child of children) child.kill('SIGKILL');
     await emu.close();
     await rm(dir, { recursive: true, force: true });
     await dropSchema(db!, schema);
   });
 
   /** Runs a README snippet (TypeScript, `sessionctl` pointed at dist/) with `tail` appended: its exit code, stderr and stdout. */
-  async function runSnippet(snippet: string, tail: string, env: Record<string, string>): Promise<[unknown, string, string]> {
+  async function runSnippet(snippet: string, tail: string, env: Record<string, string>, onReady?: (child: ChildProcess) => void): Promise<[unknown, string, string]> {
     const program = `${snippet.replace("from 'sessionctl'", `from ${JSON.stringify(distIndex)}`)}\n${tail}\n`;
     const { code } = await transform(program, { loader: 'ts', format: 'esm' });
     await writeFile(join(dir, 'app.mjs'), code);
     const child = spawn(process.execPath, [join(dir, 'app.mjs')], { env: { PATH: process.env['PATH'] ?? '', ...db!.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.add(child);
+    child.once('close', () => children.delete(child));
     let out = '';
     let err = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
+    child.stdout.setEncoding('utf8').on('data', (c: string) => {
+      out += c;
+      if (onReady !== undefined && out.endsWith('ready\n')) onReady(child);
+    });
     child.stderr.setEncoding('utf8').on('data', (c: string) => (err += c));
     const exit = await new Promise((done) => child.once('close', done));
     return [exit, err, out];
@@ -98,6 +106,41 @@ describe.skipIf(skipBecause(db === null, 'needs a PostgreSQL server (the run pri
     expect(snippet.split('\n').filter((l) => l.trim() !== '').length).toBeLessThanOrEqual(10);
     expect(await runSnippet(snippet, 'console.log(bot.mcpUrl);\nawait state.close();', { SESSIONCTL_STATE: url })).toEqual([0, '', `${mcpUrl}\n`]);
   });
+
+  test('the lookup snippet\'s SIGTERM handler closes the state and exits 143 while the application still has work pending', async () => {
+    const url = stateUrl(db!, schema, 'sigterm');
+    await writeFile(join(dir, 'm', 'svc-00.yaml'), 'name: ci-bot\nuser_id: ci-bot@example.com\ntoolkits: [gmail]\n');
+    const applied = await runCli(['apply', 'm/svc-00.yaml', '--state', url, '--base-url', emu.url], { cwd: dir, env: { ...db!.env, COMPOSIO_API_KEY: 'ak_readme_0000001' } });
+    expect(applied.exitCode, applied.stderr).toBe(0);
+    const snippet = blockAfter("### The application's lookup", 'ts');
+    // An application's server stands in: an interval keeps the event loop busy, as a listening socket would.
+    const tail = "setInterval(() => undefined, 60_000);\nconsole.log('ready');";
+    const [exit, err, out] = await runSnippet(snippet, tail, { SESSIONCTL_STATE: url }, (child) => child.kill('SIGTERM'));
+    expect([exit, err, out]).toEqual([143, '', 'ready\n']);
+  });
+
+  test.skipIf(skipBecause(process.env['SESSIONCTL_TEST_APP_ROLE'] === undefined, 'the read-only role test needs SESSIONCTL_TEST_APP_ROLE, a role with a login and no privilege (.ci/run creates sessionctl_test_app)'))(
+    'the lookup runs as a role with only the read-only grants the README lists, which cannot write',
+    async () => {
+      const role = process.env['SESSIONCTL_TEST_APP_ROLE']!;
+      const url = stateUrl(db!, schema, 'readonly');
+      await writeFile(join(dir, 'm', 'svc-00.yaml'), 'name: ci-bot\nuser_id: ci-bot@example.com\ntoolkits: [gmail]\n');
+      const applied = await runCli(['apply', 'm/svc-00.yaml', '--state', url, '--base-url', emu.url, '--format', 'json'], { cwd: dir, env: { ...db!.env, COMPOSIO_API_KEY: 'ak_readme_0000001' } });
+      expect(applied.exitCode, applied.stderr).toBe(0);
+      const mcpUrl = (JSON.parse(applied.stdout) as { applied: { items: Array<{ mcp_url: string }> } }).applied.items[0]!.mcp_url;
+      const grants = blockAfter("### The application's lookup", 'sql', 'app_readonly');
+      for (const statement of grants.split(';').map((t) => t.trim()).filter((t) => t !== '')) {
+        await sql(db!, statement.replace(/\bsessionctl\./g, `"${schema}".`).replace(/SCHEMA sessionctl\b/, `SCHEMA "${schema}"`).replace(/\bapp_readonly\b/, role));
+      }
+      const asRole = url.replace(`//${encodeURIComponent(db!.env['PGUSER']!)}@`, `//${role}@`);
+      const snippet = blockAfter("### The application's lookup", 'ts');
+      expect(await runSnippet(snippet, 'console.log(bot.mcpUrl);\nawait state.close();', { SESSIONCTL_STATE: asRole })).toEqual([0, '', `${mcpUrl}\n`]);
+      const listed = await runCli(['state', 'list', '--state', asRole, '--format', 'json'], { cwd: dir, env: db!.env });
+      expect(listed.exitCode, listed.stderr).toBe(0);
+      const can = await sql(db!, `SELECT has_table_privilege('${role}', '"${schema}".entries', 'INSERT') AS i, has_table_privilege('${role}', '"${schema}".entries', 'UPDATE') AS u, has_table_privilege('${role}', '"${schema}".locks', 'INSERT') AS l`);
+      expect(can).toStrictEqual([{ i: false, u: false, l: false }]);
+    },
+  );
 
   test('the per-user snippet runs: ensure creates the user\'s session once, then reads it', async () => {
     const url = stateUrl(db!, schema, 'per-user');

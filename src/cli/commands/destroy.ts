@@ -2,6 +2,7 @@ import type { Plan } from '../../plan/plan.js';
 import { UsageError } from '../../diagnostics/errors.js';
 import { announceDeletions, graceMs, watchRun } from '../apply-progress.js';
 import type { CommandEnv, RegisterCommand } from '../command.js';
+import { askYes } from '../confirm.js';
 import { ExitCode } from '../exit-codes.js';
 import { connector } from '../open-connection.js';
 import { processLock } from '../process-lock.js';
@@ -10,40 +11,36 @@ import { addRunOptions, finishRun, projectForRun, runInputs, guardedService, sta
 interface DestroyFlags extends RunFlags {
   autoApprove?: boolean;
   dryRun?: boolean;
+  allRecorded?: boolean;
+}
+
+/** PATHS, or --all-recorded: exactly one of the two says what to delete. */
+function checkSelection(paths: readonly string[], flags: DestroyFlags): void {
+  if (flags.allRecorded === true && paths.length > 0) {
+    throw new UsageError('--all-recorded deletes every session the state records; it takes no PATHS', 'drop the paths, or drop --all-recorded to delete only the sessions of those manifests');
+  }
+  if (flags.allRecorded !== true && paths.length === 0) {
+    throw new UsageError('destroy needs PATHS (the manifests whose sessions to delete), or --all-recorded for every session the state records', 'for example: sessionctl destroy sessions/old-agent.yaml');
+  }
 }
 
 /** Asks on a terminal; elsewhere only --auto-approve deletes. */
 async function confirmed(plan: Plan, flags: DestroyFlags, env: CommandEnv): Promise<boolean> {
   announceDeletions(plan, env, 'destroy');
   if (flags.autoApprove === true) return true;
-  const stdin = env.io.stdin as NodeJS.ReadableStream & { isTTY?: boolean };
-  if (stdin.isTTY !== true || env.io.stderr.isTTY !== true) {
-    throw new UsageError('destroy deletes sessions and needs a confirmation: on a terminal it asks, elsewhere pass --auto-approve', 'run `sessionctl destroy PATHS --dry-run` to see what it would delete');
-  }
-  env.io.stderr.write("Delete them? Only 'yes' is accepted: ");
-  const answer = await new Promise<string>((resolve) => {
-    let text = '';
-    const onData = (chunk: Buffer | string): void => {
-      text += chunk.toString();
-      if (text.includes('\n')) {
-        stdin.off('data', onData);
-        stdin.pause();
-        resolve(text.split('\n')[0]!.trim());
-      }
-    };
-    stdin.on('data', onData);
-    stdin.resume();
-  });
-  if (answer !== 'yes') env.io.stderr.write('destroy cancelled: nothing was deleted\n');
-  return answer === 'yes';
+  const refusal = new UsageError('destroy deletes sessions and needs a confirmation: on a terminal it asks, elsewhere pass --auto-approve', 'run `sessionctl destroy PATHS --dry-run` to see what it would delete');
+  const yes = await askYes(env, "Delete them? Only 'yes' is accepted: ", refusal);
+  if (!yes) env.io.stderr.write('destroy cancelled: nothing was deleted\n');
+  return yes;
 }
 
 /** `sessionctl destroy [paths..]`: deletes the recorded sessions of those manifests and forgets them. */
 export const registerDestroy: RegisterCommand = (program, env) => {
   const cmd = program
     .command('destroy')
-    .description('Delete the recorded sessions of the manifests in PATHS (every user each was applied for) and forget them. Asks first.')
-    .argument('<paths...>', 'manifest files, folders or globs whose sessions to delete')
+    .description('Delete the recorded sessions of the manifests in PATHS (every user each was applied for), or with --all-recorded every session the state records, and forget them. Asks first.')
+    .argument('[paths...]', 'manifest files, folders or globs whose sessions to delete')
+    .option('--all-recorded', 'every session recorded in the state (this workspace), including those of renamed and removed manifests; no PATHS')
     .option('--auto-approve', 'delete without asking (needed off a terminal, e.g. in CI)')
     .option('--dry-run', 'show what would be deleted: no lock, no request');
   addRunOptions(cmd, 'always')
@@ -55,6 +52,7 @@ export const registerDestroy: RegisterCommand = (program, env) => {
         '  sessionctl destroy sessions/old-agent.yaml              # lists the sessions, then asks',
         '  sessionctl destroy staging/ --auto-approve --state postgres://ci@db/sessionctl',
         '  sessionctl destroy sessions/ --dry-run',
+        '  sessionctl destroy --all-recorded --state "$SESSIONCTL_STATE"  # every recorded session, manifests or not',
         '',
         'The manifests stay; only their sessions go. A create whose outcome is unknown holds no session',
         'to delete: adopt it with `sessionctl import` first, or forget it with `sessionctl state rm`.',
@@ -63,7 +61,8 @@ export const registerDestroy: RegisterCommand = (program, env) => {
       ].join('\n'),
     )
     .action(async (paths: string[], flags: DestroyFlags) => {
-      const project = await projectForRun('destroy', paths, flags, env);
+      checkSelection(paths, flags);
+      const project = await projectForRun('destroy', paths, flags, env, flags.allRecorded === true ? [] : undefined);
       if (project === undefined) return;
       const { runDestroy } = await import('../../runner/run-destroy.js');
       const state = stateOf(flags, env, project.loaded.config.state);
@@ -75,6 +74,7 @@ export const registerDestroy: RegisterCommand = (program, env) => {
           connect: connector(flags, env, state),
           lock: processLock(env.io.stderr),
           dryRun: flags.dryRun === true,
+          allRecorded: flags.allRecorded === true,
           confirm: (plan) => confirmed(plan, flags, env),
           onProgress: watch.onProgress,
           signal: watch.signal,

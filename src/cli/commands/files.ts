@@ -4,7 +4,7 @@ import { basename, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { InputError, UsageError } from '../../diagnostics/errors.js';
 import type { CommandEnv, RegisterCommand } from '../command.js';
-import { traceLine } from '../connection.js';
+import { insecureHttpAllowed, traceLine } from '../connection.js';
 import { interruptOn } from '../interrupt.js';
 import { addListOptions, addOperateOptions, printJson, renderContext, SESSION_ARG_HELP, sessionHelp, withSession, type ListFlags, type OperateFlags } from '../operate-options.js';
 
@@ -25,9 +25,13 @@ function uploadUrlOptions(flags: MountFlags & { contentType?: string }): { mount
   return { mountId: flags.mount, ...(flags.contentType !== undefined ? { mimetype: flags.contentType } : {}) };
 }
 
-/** With --verbose, the transfer is traced on stderr, each line masked and escaped by traceLine. */
-function traceOption(flags: OperateFlags, env: CommandEnv): { onTrace?: (line: string) => void } {
-  return flags.verbose === true ? { onTrace: (line) => env.io.stderr.write(`${traceLine(line, env)}\n`) } : {};
+/**
+ * With --verbose, the transfer is traced on stderr, each line masked and escaped by traceLine.
+ * SESSIONCTL_ALLOW_HTTP=1 also lets it use the plain http URLs an emulator on another host gives.
+ */
+function traceOption(flags: OperateFlags, env: CommandEnv): { onTrace?: (line: string) => void; allowInsecureHttp: boolean } {
+  const allowInsecureHttp = insecureHttpAllowed(env.io.env);
+  return flags.verbose === true ? { onTrace: (line) => env.io.stderr.write(`${traceLine(line, env)}\n`), allowInsecureHttp } : { allowInsecureHttp };
 }
 
 const FILES_HELP = [

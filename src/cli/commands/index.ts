@@ -1,6 +1,7 @@
 import type { RegisterCommand } from '../command.js';
 import { registerApply } from './apply.js';
 import { registerCompletion } from './completion.js';
+import { registerDelete } from './delete.js';
 import { registerDestroy } from './destroy.js';
 import { registerDiff } from './diff.js';
 import { registerEmulator } from './emulator.js';
@@ -30,6 +31,7 @@ export const allCommands: readonly RegisterCommand[] = [
   registerApply,
   registerDiff,
   registerDestroy,
+  registerDelete,
   registerImport,
   registerExport,
   registerHistory,

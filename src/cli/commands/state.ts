@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
-import { InputError } from '../../diagnostics/errors.js';
+import { InputError, UsageError } from '../../diagnostics/errors.js';
 import type { CommandEnv, RegisterCommand } from '../command.js';
 import { ExitCode } from '../exit-codes.js';
 import { printJson, renderContext } from '../operate-options.js';
@@ -75,6 +75,7 @@ export const registerState: RegisterCommand = (program, env) => {
   addInspect(state, env);
   addRepair(state, env);
   addTransfer(state, env);
+  addUnlock(state, env);
 };
 
 const ops = () => import('../../state/operations.js');
@@ -87,6 +88,13 @@ async function existingState(flags: StateFlags, env: CommandEnv): Promise<StateB
 }
 const render = () => import('../../report/state.js');
 
+/** `--user`, the name people type for `--user-id`: one of the two, or both with the same id. */
+function withUserAlias<T extends StateFlags & { user?: string }>(flags: T): T {
+  if (flags.user === undefined) return flags;
+  if (flags.userId !== undefined && flags.userId !== flags.user) throw new UsageError(`--user ${flags.user} and --user-id ${flags.userId} name two users`, 'give one of them (--user is the same as --user-id)');
+  return { ...flags, userId: flags.user };
+}
+
 /** list, show: read, no lock. */
 function addInspect(state: Command, env: CommandEnv): void {
   stateOptions(
@@ -95,17 +103,19 @@ function addInspect(state: Command, env: CommandEnv): void {
       .description('List the recorded sessions (manifest name, user, session id, config version, when applied), and the per-user manifests with their session counts.')
       .option('--name <name>', 'only this manifest; for a per-user manifest, a page of its end users\' sessions')
       .option('--user-id <id>', 'only the sessions of this user (a per-user manifest\'s too)')
+      .option('--user <id>', 'the same as --user-id')
       .addOption(new Option('--limit <n>', 'end users\' sessions per page').argParser(integerOption(1, 10_000, 'a whole number from 1 to 10000')).default(50))
       .option('--after <user>', 'the page after this user (what the last page printed)'),
     false,
   )
     .addHelpText(
       'after',
-      examples(['sessionctl state list', 'sessionctl state list --name support-agent --limit 100', 'sessionctl state list --user-id alice@example.com', "sessionctl state list --format json | jq -r '.sessions[].session_id'"], [
+      examples(['sessionctl state list', 'sessionctl state list --name support-agent --limit 100', 'sessionctl state list --user alice@example.com', "sessionctl state list --format json | jq -r '.sessions[].session_id'"], [
         'A per-user manifest is counted, never listed whole: --name pages through its users (--after), reading one page at a time.',
       ]),
     )
-    .action(async (flags: StateFlags & { name?: string; limit: number; after?: string }) => {
+    .action(async (given: StateFlags & { name?: string; user?: string; limit: number; after?: string }) => {
+      const flags = withUserAlias(given);
       const backend = await existingState(flags, env);
       const view = await backend.load();
       const entries = view.list().filter((e) => (flags.name === undefined || e.name === flags.name) && (flags.userId === undefined || e.user_id === flags.userId));
@@ -164,7 +174,7 @@ function addRepair(state: Command, env: CommandEnv): void {
 
 }
 
-/** pull, push (under the lock), unlock. */
+/** pull, push (under the lock), rebind. */
 function addTransfer(state: Command, env: CommandEnv): void {
   stateOptions(state.command('pull').description('Print the whole state as a JSON document (the state file format) on stdout.'), false)
     .addHelpText('after', examples(['sessionctl state pull > backup.json', 'sessionctl state pull --state "postgres://deploy@db.internal/ops?workspace=staging" | jq .sessions']))
@@ -196,7 +206,9 @@ function addTransfer(state: Command, env: CommandEnv): void {
       const { text, source } = await readDocument(file, env);
       const { parseStateDocument } = await import('../../state/entry.js');
       const { entries: incoming, binding, published } = parseStateDocument(text, source, { pushed: true });
-      const options = { dryRun: flags.dryRun === true, force: flags.force === true };
+      // A state file pushed into PostgreSQL is a migration: the report then says the file can go.
+      const migratedFrom = file !== '-' && backend.kind !== 'file' ? file : undefined;
+      const options = { dryRun: flags.dryRun === true, force: flags.force === true, ...(migratedFrom !== undefined ? { migratedFrom } : {}) };
       await guardRun(backend, env, { use: 'start' });
       const result = await (await ops()).pushState(backend, processLock(env.io.stderr), incoming, { source, ...options, ...(binding !== undefined ? { binding } : {}), published });
       const r = await render();
@@ -229,6 +241,10 @@ function addTransfer(state: Command, env: CommandEnv): void {
       env.io.stdout.write(`Rebound ${result.location} to ${describeService(result.binding.service)}${result.binding.project !== undefined ? ' and this key' : ''}${was}: ${result.checked} recorded session${result.checked === 1 ? '' : 's'} answered.\n`);
     });
 
+}
+
+/** unlock: no lock of its own (it releases one). */
+function addUnlock(state: Command, env: CommandEnv): void {
   stateOptions(state.command('unlock').description('Release the state lock of a run that died (as terraform force-unlock). LOCK_ID is in the lock error.').argument('<lock-id>', 'the id of the lock to release'), false)
     .addHelpText(
       'after',

@@ -23,7 +23,7 @@ describe('connection options', () => {
   test('help names the env variable and never shows a key', async () => {
     const help = (await runCli(['get', '--help'])).stdout.replace(/\s+/g, ' ');
     expect(help).toContain('--base-url <url>');
-    expect(help).toContain('plain http only to loopback) (env: COMPOSIO_BASE_URL)');
+    expect(help).toContain('plain http only to loopback, or with SESSIONCTL_ALLOW_HTTP=1) (env: COMPOSIO_BASE_URL)');
     expect(help).toContain('--api-key-file <path>');
     expect(help).toContain('--verbose');
     expect(help).toContain('--timeout <ms>');

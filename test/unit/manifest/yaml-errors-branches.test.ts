@@ -17,7 +17,7 @@ const findings = (text: string): string[] =>
 describe('yaml errors in plain words, word for word', () => {
   it.each([
     // Brackets and braces
-    ['an unclosed brace above a key', 'toolkits: {enable: [a]\nname: x\n', ['yaml/syntax error 2:1 a `{` opened above is not closed with `}` before the next key (yaml BAD_INDENT) | close it with `}` on the same line, or indent its continuation lines more than the key']],
+    ['an unclosed brace above a key', 'toolkits: {enable: [a]\nname: x\n', ['yaml/syntax error 1:11 this `{` is never closed: its `}` is missing before line 2, where the next key starts (yaml BAD_INDENT) | close it with `}` after its last item; items on lines of their own go indented more than the key']],
     ['an unclosed bracket at the top', '[a, b\n', ['yaml/syntax error 2:1 a `[` is never closed with `]` (yaml MISSING_CHAR) | close it with `]` at the end of its items']],
     ['an unclosed brace at the top', '{a: b\n', ['yaml/syntax error 2:1 a `{` is never closed with `}` (yaml MISSING_CHAR) | close it with `}` at the end of its items']],
     ['a key inside brackets over two lines', 'toolkits: [a\n  b: c]\n', ['yaml/syntax error 1:12 a key inside brackets runs over more than one line (yaml MULTILINE_IMPLICIT_KEY) | inside `[...]` or `{...}`, separate items with commas and keep each `key: value` on one line']],
