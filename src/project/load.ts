@@ -20,6 +20,8 @@ export interface LoadProjectOptions {
   file?: string | false;
   /** `false`: the file is read by the manifest loader alone, never by the fast path (`--no-fast-path`). Default true. */
   fastPath?: boolean;
+  /** Unsaved texts by absolute path, read instead of the file (an editor's buffer: `sessionctl lsp`). */
+  texts?: ReadonlyMap<string, string>;
 }
 
 export interface ProjectLoad {
@@ -73,9 +75,9 @@ export async function loadProjectConfig(options: LoadProjectOptions): Promise<Pr
           };
     return { config: undefined, diagnostics: [diagnostic], file, sources: new Map(), secrets: [] };
   }
-  const fast = options.fastPath === false ? undefined : await loadCleanConfig(file);
+  const fast = options.fastPath === false || options.texts?.has(file) === true ? undefined : await loadCleanConfig(file);
   if (fast !== undefined) return fast;
-  const parsed = await loadManifestFile(file, { env: options.env, maxFileBytes: MAX_CONFIG_BYTES });
+  const parsed = await loadManifestFile(file, { env: options.env, maxFileBytes: MAX_CONFIG_BYTES, ...(options.texts !== undefined ? { texts: options.texts } : {}) });
   // An empty file, or one of comments only, is a project with every setting at its default.
   const diagnostics = parsed.diagnostics.filter((d) => d.code !== 'yaml/empty');
   const [doc, second] = parsed.documents;

@@ -71,6 +71,7 @@ export async function validatePaths(paths: readonly string[], options: ValidateP
     ...(options.fastPath === false ? { fastPath: false } : {}),
     ...(options.sensitive !== undefined ? { sensitive: options.sensitive } : {}),
     ...(options.unsetVariables !== undefined ? { unsetVariables: options.unsetVariables } : {}),
+    ...(options.texts !== undefined ? { texts: options.texts } : {}),
   };
   // Each file is loaded and checked on its own, on worker threads for big runs; only findings,
   // name records and the sources of files with findings come back, so memory stays flat however
