@@ -1,0 +1,56 @@
+import { createConnection, StreamMessageReader, StreamMessageWriter, TextDocumentSyncKind, TextDocuments, type InitializeResult } from 'vscode-languageserver/node';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { version } from '../version.js';
+import { fileOfUri } from './uris.js';
+import { readSettings, type Settings } from './settings.js';
+import { Validation } from './validation.js';
+
+export interface LanguageServerOptions {
+  /** The protocol's input (standard input for `sessionctl lsp`). */
+  input: NodeJS.ReadableStream;
+  /** The protocol's output: nothing else may ever be written to it. */
+  output: NodeJS.WritableStream;
+  /** Variables for `${VAR}` in manifests. */
+  env: Readonly<Record<string, string | undefined>>;
+  /** The workspace when the client names no folder. */
+  cwd: string;
+}
+
+/**
+ * Starts the language server on a pair of streams. The entry only makes the connection: each
+ * area (diagnostics, completion, hover, code actions, code lens) registers its own handlers.
+ * A handler that throws answers its request with an error; the server goes on.
+ */
+export function startLanguageServer(options: LanguageServerOptions): void {
+  const connection = createConnection(new StreamMessageReader(options.input), new StreamMessageWriter(options.output));
+  const documents = new TextDocuments(TextDocument);
+  let settings: Settings = readSettings(undefined);
+  let folders: string[] = [options.cwd];
+  const validation = new Validation(connection, documents, () => ({ folders, env: options.env, settings }));
+
+  connection.onInitialize((params): InitializeResult => {
+    settings = readSettings(params.initializationOptions);
+    const named = (params.workspaceFolders ?? []).map((f) => fileOfUri(f.uri)).filter((f): f is string => f !== undefined);
+    const root = params.rootUri !== null && params.rootUri !== undefined ? fileOfUri(params.rootUri) : undefined;
+    folders = named.length > 0 ? named : root !== undefined ? [root] : [options.cwd];
+    return {
+      capabilities: {
+        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
+      },
+      serverInfo: { name: 'sessionctl', version },
+    };
+  });
+  connection.onDidChangeConfiguration((params) => {
+    settings = readSettings(params.settings, settings);
+    validation.schedule(0);
+  });
+  documents.onDidChangeContent(() => validation.schedule(settings.debounceMs));
+  // A saved file changes what the other files' runs read from disk (a name used twice).
+  documents.onDidSave(() => validation.schedule(0));
+  documents.onDidClose((e) => {
+    validation.closed(e.document.uri);
+    validation.schedule(settings.debounceMs);
+  });
+  documents.listen(connection);
+  connection.listen();
+}
