@@ -1,7 +1,7 @@
 import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import { DiagnosticSeverity, type Diagnostic as LspDiagnostic, type Range as LspRange } from 'vscode-languageserver/node';
-import { codes, docsAnchor, type Code } from '../diagnostics/codes.js';
+import { catalogue, docsAnchor, type Code } from '../diagnostics/codes.js';
 import type { Diagnostic, Range, Severity } from '../diagnostics/diagnostic.js';
 import { packageRoot } from '../version.js';
 
@@ -29,7 +29,7 @@ export function toLspRange(range: Range | undefined): LspRange {
 /** Where a code is explained: its section of the rules reference shipped with the package, or the policy language. */
 export function codeHref(code: string): string {
   if (code.startsWith('policy/')) return new URL('docs/policies.md', packageRoot).href;
-  if (!Object.hasOwn(codes, code)) return new URL('docs/rules.md', packageRoot).href;
+  if (!Object.hasOwn(catalogue, code)) return new URL('docs/rules.md', packageRoot).href;
   return new URL(`docs/rules.md#${docsAnchor(code as Code)}`, packageRoot).href;
 }
 

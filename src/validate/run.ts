@@ -60,7 +60,7 @@ export async function validatePaths(paths: readonly string[], options: ValidateP
     return finish(checked.files, checked, checked.documents.length, checked.sources, checked.secrets, checked.sensitive, options.project);
   }
   const variables = await runVariables({ cwd: options.cwd, ...(options.env !== undefined ? { env: options.env } : {}), ...(options.envFiles !== undefined ? { envFiles: options.envFiles } : {}) });
-  const listed = await expandManifestPaths(paths, options.cwd);
+  const listed = await expandManifestPaths(paths, options.cwd, options.texts);
   const files = selectProjectFiles(listed.files, paths, options.cwd, options.project);
   const load: FileCheckOptions = {
     env: variables.env,

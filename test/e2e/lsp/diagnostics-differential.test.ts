@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic as LspDiagnostic } from 'vscode-languageserver/node';
+import { docsAnchor, type Code } from '../../../src/diagnostics/codes.js';
 import { LspClient } from '../../helpers/lsp-client.js';
 
 /**
@@ -90,6 +91,10 @@ async function compare(c: Case, validateFlags: string[], initializationOptions?:
     for (const file of files) uris.set(file, await client.open(resolve(c.cwd, file), readFileSync(resolve(c.cwd, file), 'utf8')));
     for (const file of files) {
       const published = await client.diagnostics(uris.get(file)!, 1);
+      for (const d of published) {
+        const code = String(d.code);
+        expect(d.codeDescription?.href).toMatch(code.startsWith('policy/') ? /\/docs\/policies\.md$/ : new RegExp(`/docs/rules\\.md#${docsAnchor(code as Code)}$`));
+      }
       expect({ file, findings: published.map(asFinding) }).toEqual({ file, findings: expected(report.diagnostics, file) });
     }
   } finally {
