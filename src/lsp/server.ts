@@ -1,6 +1,9 @@
 import { createConnection, StreamMessageReader, StreamMessageWriter, TextDocumentSyncKind, TextDocuments, type InitializeResult } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { version } from '../version.js';
+import { catalogOf } from './catalog-of.js';
+import { complete } from './completion.js';
+import { hover } from './hover.js';
 import { fileOfUri } from './uris.js';
 import { readSettings, type Settings } from './settings.js';
 import { Validation } from './validation.js';
@@ -36,6 +39,8 @@ export function startLanguageServer(options: LanguageServerOptions): void {
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
+        completionProvider: { triggerCharacters: [' ', '[', ','] },
+        hoverProvider: true,
       },
       serverInfo: { name: 'sessionctl', version },
     };
@@ -50,6 +55,21 @@ export function startLanguageServer(options: LanguageServerOptions): void {
   documents.onDidClose((e) => {
     validation.closed(e.document.uri);
     validation.schedule(settings.debounceMs);
+  });
+  /** An open manifest's text and the catalogue its project checks against; undefined for a document that is not a file. */
+  const opened = async (uri: string): Promise<{ text: string; catalog: Awaited<ReturnType<typeof catalogOf>> } | undefined> => {
+    const doc = documents.get(uri);
+    const file = fileOfUri(uri);
+    if (doc === undefined || file === undefined) return undefined;
+    return { text: doc.getText(), catalog: await catalogOf(file, options.env) };
+  };
+  connection.onCompletion(async ({ textDocument, position }) => {
+    const doc = await opened(textDocument.uri);
+    return doc === undefined ? [] : complete(doc.text, position.line, position.character, doc.catalog);
+  });
+  connection.onHover(async ({ textDocument, position }) => {
+    const doc = await opened(textDocument.uri);
+    return doc === undefined ? null : hover(doc.text, position.line, position.character, doc.catalog);
   });
   documents.listen(connection);
   connection.listen();

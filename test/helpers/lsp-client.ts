@@ -105,6 +105,11 @@ export class LspClient {
     }
   }
 
+  /** Sends a request about a position of an open document. */
+  at<R>(method: string, uri: string, line: number, character: number, extra: object = {}): Promise<R> {
+    return this.connection.sendRequest<R>(method, { textDocument: { uri }, position: { line, character }, ...extra });
+  }
+
   /** Shuts the server down as an editor does, and waits for the process to end; its exit code. */
   async stop(): Promise<number | null> {
     const ended = new Promise<number | null>((resolve) => {
