@@ -1,7 +1,8 @@
-import { createConnection, StreamMessageReader, StreamMessageWriter, TextDocumentSyncKind, TextDocuments, type InitializeResult } from 'vscode-languageserver/node';
+import { CodeActionKind, createConnection, StreamMessageReader, StreamMessageWriter, TextDocumentSyncKind, TextDocuments, type InitializeResult } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { version } from '../version.js';
 import { catalogOf } from './catalog-of.js';
+import { codeActions } from './code-actions.js';
 import { complete } from './completion.js';
 import { hover } from './hover.js';
 import { fileOfUri } from './uris.js';
@@ -41,6 +42,7 @@ export function startLanguageServer(options: LanguageServerOptions): void {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
         completionProvider: { triggerCharacters: [' ', '[', ','] },
         hoverProvider: true,
+        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
       },
       serverInfo: { name: 'sessionctl', version },
     };
@@ -70,6 +72,10 @@ export function startLanguageServer(options: LanguageServerOptions): void {
   connection.onHover(async ({ textDocument, position }) => {
     const doc = await opened(textDocument.uri);
     return doc === undefined ? null : hover(doc.text, position.line, position.character, doc.catalog);
+  });
+  connection.onCodeAction(({ textDocument, context }) => {
+    const doc = documents.get(textDocument.uri);
+    return doc === undefined ? [] : codeActions(textDocument.uri, doc.getText(), context.diagnostics);
   });
   documents.listen(connection);
   connection.listen();

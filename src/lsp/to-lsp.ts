@@ -2,7 +2,7 @@ import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 import { DiagnosticSeverity, type Diagnostic as LspDiagnostic, type Range as LspRange } from 'vscode-languageserver/node';
 import { catalogue, docsAnchor, type Code } from '../diagnostics/codes.js';
-import type { Diagnostic, Range, Severity } from '../diagnostics/diagnostic.js';
+import type { Diagnostic, Fix, Range, Severity } from '../diagnostics/diagnostic.js';
 import { packageRoot } from '../version.js';
 
 const severities: Record<Severity, DiagnosticSeverity> = {
@@ -15,6 +15,7 @@ const severities: Record<Severity, DiagnosticSeverity> = {
 export interface FindingData {
   pointer?: string;
   hint?: string;
+  fix?: Fix;
 }
 
 /** A 1-based range (columns in UTF-16 units, as the loader counts them) as the protocol's 0-based one. */
@@ -42,6 +43,7 @@ export function toLspDiagnostic(d: Diagnostic, cwd: string): LspDiagnostic {
   const data: FindingData = {};
   if (d.pointer !== undefined) data.pointer = d.pointer;
   if (d.hint !== undefined) data.hint = d.hint;
+  if (d.fix !== undefined) data.fix = d.fix;
   const out: LspDiagnostic = {
     range: toLspRange(d.range),
     severity: severities[d.severity],
