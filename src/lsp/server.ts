@@ -4,6 +4,7 @@ import { version } from '../version.js';
 import { catalogOf } from './catalog-of.js';
 import { codeActions } from './code-actions.js';
 import { complete } from './completion.js';
+import { deployedLenses } from './deployed.js';
 import { hover } from './hover.js';
 import { fileOfUri } from './uris.js';
 import { readSettings, type Settings } from './settings.js';
@@ -43,6 +44,7 @@ export function startLanguageServer(options: LanguageServerOptions): void {
         completionProvider: { triggerCharacters: [' ', '[', ','] },
         hoverProvider: true,
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
+        codeLensProvider: { resolveProvider: false },
       },
       serverInfo: { name: 'sessionctl', version },
     };
@@ -76,6 +78,12 @@ export function startLanguageServer(options: LanguageServerOptions): void {
   connection.onCodeAction(({ textDocument, context }) => {
     const doc = documents.get(textDocument.uri);
     return doc === undefined ? [] : codeActions(textDocument.uri, doc.getText(), context.diagnostics);
+  });
+  connection.onCodeLens(async ({ textDocument }) => {
+    const doc = documents.get(textDocument.uri);
+    const file = fileOfUri(textDocument.uri);
+    if (!settings.deployedLens || doc === undefined || file === undefined) return [];
+    return deployedLenses(file, doc.getText(), { folders, env: options.env });
   });
   documents.listen(connection);
   connection.listen();
