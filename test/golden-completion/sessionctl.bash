@@ -4,7 +4,7 @@
 
 _sessionctl_subcommands() {
   case "$1" in
-    '') echo 'validate plan apply diff destroy import export history state get toolkits tools search execute execute-meta link proxy files mcp schema init completion emulator help' ;;
+    '') echo 'validate plan apply diff destroy import export history state get toolkits tools search execute execute-meta link proxy files mcp schema init completion lsp emulator help' ;;
     'state') echo 'list show rm mv pull push rebind unlock help' ;;
     'files') echo 'ls upload-url download-url rm put get help' ;;
   esac
@@ -51,6 +51,7 @@ _sessionctl_options() {
     'schema') echo '--config -h --help' ;;
     'init') echo '--dir --config -h --help' ;;
     'completion') echo '-h --help' ;;
+    'lsp') echo '--stdio -h --help' ;;
     'emulator') echo '--host --port --api-key --api-keys-file --data-dir --rate-limit --max-file-size --catalog -h --help' ;;
     'help') echo '' ;;
   esac
@@ -138,7 +139,7 @@ _sessionctl_choices() {
     'files help|#0') echo 'ls upload-url download-url rm put get' ;;
     'mcp|--format') echo 'human json' ;;
     'completion|#0') echo 'bash zsh fish' ;;
-    'help|#0') echo 'validate plan apply diff destroy import export history state get toolkits tools search execute execute-meta link proxy files mcp schema init completion emulator' ;;
+    'help|#0') echo 'validate plan apply diff destroy import export history state get toolkits tools search execute execute-meta link proxy files mcp schema init completion lsp emulator' ;;
   esac
 }
 

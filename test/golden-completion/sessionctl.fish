@@ -5,7 +5,7 @@
 function __sessionctl_subcommands
     switch "p:$argv[1]"
         case 'p:'
-            printf '%s\n' 'validate' 'plan' 'apply' 'diff' 'destroy' 'import' 'export' 'history' 'state' 'get' 'toolkits' 'tools' 'search' 'execute' 'execute-meta' 'link' 'proxy' 'files' 'mcp' 'schema' 'init' 'completion' 'emulator' 'help'
+            printf '%s\n' 'validate' 'plan' 'apply' 'diff' 'destroy' 'import' 'export' 'history' 'state' 'get' 'toolkits' 'tools' 'search' 'execute' 'execute-meta' 'link' 'proxy' 'files' 'mcp' 'schema' 'init' 'completion' 'lsp' 'emulator' 'help'
         case 'p:state'
             printf '%s\n' 'list' 'show' 'rm' 'mv' 'pull' 'push' 'rebind' 'unlock' 'help'
         case 'p:files'
@@ -140,6 +140,7 @@ complete -c sessionctl -n '__sessionctl_at \'\'' -a 'mcp' -d 'List the tools an 
 complete -c sessionctl -n '__sessionctl_at \'\'' -a 'schema' -d 'Print the JSON Schema (draft-07) of session manifests, for editors, SchemaStore and other tools.'
 complete -c sessionctl -n '__sessionctl_at \'\'' -a 'init' -d 'Write a starter manifest, <name>.yaml (or with --config, a project configuration, sessionctl.yaml), with the schema modeline for editor completion. Never overwrites a file.'
 complete -c sessionctl -n '__sessionctl_at \'\'' -a 'completion' -d 'Print a shell completion script for bash, zsh or fish, generated from the commands of this version.'
+complete -c sessionctl -n '__sessionctl_at \'\'' -a 'lsp' -d 'Run the language server (stdio) for editors: validate\'s findings while typing, completion, hover, quick fixes.'
 complete -c sessionctl -n '__sessionctl_at \'\'' -a 'emulator' -d 'Serve a local, stateful emulator of the Tool Router API (v3 and v3.1, each session\'s MCP endpoint, admin surface under /_emulator/).'
 complete -c sessionctl -n '__sessionctl_at \'\'' -a 'help' -d 'display help for command'
 complete -c sessionctl -n '__sessionctl_at \'\'' -s 'V' -l 'version' -d 'output the version number'
@@ -633,6 +634,10 @@ complete -c sessionctl -n '__sessionctl_at \'completion\'' -f
 complete -c sessionctl -n '__sessionctl_at \'completion\'' -a 'bash zsh fish'
 complete -c sessionctl -n '__sessionctl_at \'completion\'' -s 'h' -l 'help' -d 'display help for command'
 
+# sessionctl lsp
+complete -c sessionctl -n '__sessionctl_at \'lsp\'' -l 'stdio' -d 'talk over standard input and output (the default and only transport; editors often pass it)'
+complete -c sessionctl -n '__sessionctl_at \'lsp\'' -s 'h' -l 'help' -d 'display help for command'
+
 # sessionctl emulator
 complete -c sessionctl -n '__sessionctl_at \'emulator\'' -l 'host' -r -F -d 'interface to bind (loopback unless you say otherwise)'
 complete -c sessionctl -n '__sessionctl_at \'emulator\'' -l 'port' -r -F -d 'port to listen on (0 picks a free one)'
@@ -646,4 +651,4 @@ complete -c sessionctl -n '__sessionctl_at \'emulator\'' -s 'h' -l 'help' -d 'di
 
 # sessionctl help
 complete -c sessionctl -n '__sessionctl_at \'help\'' -f
-complete -c sessionctl -n '__sessionctl_at \'help\'' -a 'validate plan apply diff destroy import export history state get toolkits tools search execute execute-meta link proxy files mcp schema init completion emulator'
+complete -c sessionctl -n '__sessionctl_at \'help\'' -a 'validate plan apply diff destroy import export history state get toolkits tools search execute execute-meta link proxy files mcp schema init completion lsp emulator'
