@@ -51,7 +51,8 @@ async function checkGroup(group: RunGroup, files: readonly string[], texts: Read
     cwd,
     env: context.env,
     project: { config: loaded.config, warnings: loaded.diagnostics },
-    unsetVariables: context.settings.unsetVariables,
+    // The editor's default is a placeholder, unless the project (or the editor's setting) says error.
+    unsetVariables: loaded.config.unsetVariables === 'error' ? 'error' : context.settings.unsetVariables,
     texts,
     // Worker threads pay off from thousands of files; an editor's run is one thread.
     jobs: 1,

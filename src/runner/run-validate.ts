@@ -19,6 +19,7 @@ export interface ValidateRunOptions {
   catalog?: string;
   /** `--sensitive` variables, joined with the project's `sensitive:` list. */
   sensitive?: readonly string[];
+  /** `--unset-variables`; absent: the project's `unset_variables`, else `error`. */
   unsetVariables?: UnsetVariables;
   maxFileBytes?: number;
   jobs?: number;
@@ -48,7 +49,7 @@ export async function runValidate(paths: readonly string[], options: ValidateRun
     ...(options.fastPath === false ? { fastPath: false } : {}),
     project: projectRunOptions(config, catalog !== undefined ? { catalog } : {}),
     sensitive: [...new Set([...config.sensitive, ...(options.sensitive ?? [])])],
-    ...(options.unsetVariables === 'placeholder' ? { unsetVariables: 'placeholder' as const } : {}),
+    ...((options.unsetVariables ?? config.unsetVariables) === 'placeholder' ? { unsetVariables: 'placeholder' as const } : {}),
     ...(options.texts !== undefined ? { texts: options.texts } : {}),
   });
   if (warnings.length > 0) {

@@ -50,7 +50,8 @@ const VALIDATE_HELP = [
 /** Pull requests from forks get no secrets: their unset `${VAR}`s can be placeholders. */
 function unsetVariablesOption(): Option {
   const help = 'a ${VAR} that is not set: an error, or a placeholder whose value goes unchecked while every other check runs (pull requests from forks get no secrets)';
-  return new Option('--unset-variables <mode>', help).choices(['error', 'placeholder']).default('error');
+  // No default here: absent, the project's `unset_variables` decides, else `error`.
+  return new Option('--unset-variables <mode>', `${help} (default: unset_variables of sessionctl.yaml, else error)`).choices(['error', 'placeholder']);
 }
 
 /**
@@ -102,7 +103,7 @@ export const registerValidate: RegisterCommand = (program, env) => {
         ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
         ...(options.fastPath === false ? { fastPath: false } : {}),
         sensitive: declaredSensitive(options),
-        ...(options.unsetVariables === 'placeholder' ? { unsetVariables: 'placeholder' as const } : {}),
+        ...(options.unsetVariables !== undefined ? { unsetVariables: options.unsetVariables } : {}),
       });
       for (const secret of run.secrets) env.redactor.add(secret);
       // The report masks them already; the rest of the run's output (and GitHub's log) must too.

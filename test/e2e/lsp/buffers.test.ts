@@ -72,6 +72,30 @@ describe('lsp buffers', () => {
     }
   });
 
+  it('an unset ${VAR} is a placeholder in the editor unless the project says error; validate follows the project too', { timeout: 30_000 }, async () => {
+    const dir = tempDir('lsp-unset');
+    mkdirSync(join(dir, '.git'));
+    const manifest = 'user_id: ${LSP_TEST_UNSET_USER}\n';
+    writeFileSync(join(dir, 'm.yaml'), manifest);
+    const client = await LspClient.start({ folders: [dir] });
+    try {
+      const uri = await client.open(join(dir, 'm.yaml'), manifest);
+      expect(codesOf(await client.diagnostics(uri, 1))).toEqual(['env/placeholder']);
+      // The project file exists, empty; the setting is typed in, not saved.
+      writeFileSync(join(dir, 'sessionctl.yaml'), '');
+      const config = await client.open(join(dir, 'sessionctl.yaml'), 'unset_variables: error\n');
+      expect(await client.diagnostics(config, 1)).toEqual([]);
+      await expect.poll(async () => codesOf(await client.diagnostics(uri))).toEqual(['env/unset-variable']);
+    } finally {
+      expect(await client.stop()).toBe(0);
+    }
+    writeFileSync(join(dir, 'sessionctl.yaml'), 'unset_variables: placeholder\n');
+    const r = spawnSync(process.execPath, [bin, 'validate', 'm.yaml', '--format', 'json'], { cwd: dir, encoding: 'utf8', env: { PATH: process.env['PATH'] ?? '' } });
+    expect((JSON.parse(r.stdout) as { diagnostics: Array<{ code: string }> }).diagnostics.map((d) => d.code)).toEqual(['env/placeholder']);
+    const flag = spawnSync(process.execPath, [bin, 'validate', 'm.yaml', '--format', 'json', '--unset-variables', 'error'], { cwd: dir, encoding: 'utf8', env: { PATH: process.env['PATH'] ?? '' } });
+    expect((JSON.parse(flag.stdout) as { diagnostics: Array<{ code: string }> }).diagnostics.map((d) => d.code)).toEqual(['env/unset-variable']);
+  });
+
   it('survives hostile buffers and keeps answering', { timeout: 60_000 }, async () => {
     const dir = tempDir('lsp-hostile');
     const client = await LspClient.start({ folders: [dir] });
