@@ -20,16 +20,16 @@ export interface CheckContext {
 }
 
 /**
- * `validate`'s findings for each open file, its unsaved text included (`texts`, by absolute path):
+ * `validate`'s findings for each open file (`open`), unsaved text included (`texts`, by absolute path):
  * one run per group of files (`groupOf`) over the paths that `validate` with no arguments would
  * check there (the project's `paths`, else the folder), so that a name used twice is found across
  * the workspace and not only among open files. An open file those paths leave out is checked
  * alone, as `validate FILE` would. A file absent from the result keeps what it showed: its
  * project file has errors, and `validate` would then report nothing but those.
  */
-export async function checkOpenFiles(texts: ReadonlyMap<string, string>, context: CheckContext): Promise<Map<string, FileFindings>> {
+export async function checkOpenFiles(open: ReadonlySet<string>, texts: ReadonlyMap<string, string>, context: CheckContext): Promise<Map<string, FileFindings>> {
   const groups = new Map<string, { group: RunGroup; files: string[] }>();
-  for (const file of texts.keys()) {
+  for (const file of open) {
     const group = groupOf(file, context.folders);
     const entry = groups.get(group.key) ?? { group, files: [] };
     entry.files.push(file);
@@ -44,7 +44,7 @@ async function checkGroup(group: RunGroup, files: readonly string[], texts: Read
   const cwd = group.root;
   const loaded = await loadProjectConfig({ cwd, env: context.env, file: group.projectFile ?? false, texts });
   if (loaded.config === undefined) {
-    if (group.projectFile !== undefined && texts.has(group.projectFile)) out.set(group.projectFile, { diagnostics: loaded.diagnostics, cwd });
+    if (group.projectFile !== undefined && files.includes(group.projectFile)) out.set(group.projectFile, { diagnostics: loaded.diagnostics, cwd });
     return;
   }
   const options: ValidateRunOptions = {

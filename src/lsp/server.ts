@@ -53,9 +53,16 @@ export function startLanguageServer(options: LanguageServerOptions): void {
     settings = readSettings(params.settings, settings);
     validation.schedule(0);
   });
-  documents.onDidChangeContent(() => validation.schedule(settings.debounceMs));
+  documents.onDidOpen((e) => validation.opened(e.document));
+  documents.onDidChangeContent((e) => {
+    validation.changed(e.document);
+    validation.schedule(settings.debounceMs);
+  });
   // A saved file changes what the other files' runs read from disk (a name used twice).
-  documents.onDidSave(() => validation.schedule(0));
+  documents.onDidSave((e) => {
+    validation.saved(e.document.uri);
+    validation.schedule(0);
+  });
   documents.onDidClose((e) => {
     validation.closed(e.document.uri);
     validation.schedule(settings.debounceMs);

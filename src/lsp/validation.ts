@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Connection, TextDocuments } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { checkOpenFiles, type CheckContext } from './check-open.js';
@@ -15,6 +16,13 @@ export class Validation {
   private running = false;
   private again = false;
   private readonly published = new Map<string, string>();
+  /**
+   * Open documents whose text may differ from the file: only these are checked from their
+   * buffer. The others are read from disk like every other file of the run, on validate's fast
+   * path when clean (same findings, a fraction of the time with many files open).
+   */
+  private readonly unsaved = new Set<string>();
+  private readonly openedAt = new Map<string, number>();
 
   constructor(
     private readonly connection: Connection,
@@ -31,9 +39,35 @@ export class Validation {
     }, delay);
   }
 
+  /** A document was opened: unsaved when its text is not the file's (or there is no file). */
+  opened(doc: TextDocument): void {
+    this.openedAt.set(doc.uri, doc.version);
+    const file = fileOfUri(doc.uri);
+    let same = false;
+    try {
+      same = file !== undefined && readFileSync(file, 'utf8') === doc.getText();
+    } catch {
+      same = false;
+    }
+    if (same) this.unsaved.delete(doc.uri);
+    else this.unsaved.add(doc.uri);
+  }
+
+  /** The text changed (the open itself reports a change too, at the version it opened with). */
+  changed(doc: TextDocument): void {
+    if (this.openedAt.get(doc.uri) !== doc.version) this.unsaved.add(doc.uri);
+  }
+
+  /** Saved: the file holds the buffer's text. */
+  saved(uri: string): void {
+    this.unsaved.delete(uri);
+  }
+
   /** A closed buffer's findings are withdrawn: the file on disk is `validate`'s business again. */
   closed(uri: string): void {
     this.published.delete(uri);
+    this.unsaved.delete(uri);
+    this.openedAt.delete(uri);
     void this.connection.sendDiagnostics({ uri, diagnostics: [] });
   }
 
@@ -63,10 +97,10 @@ export class Validation {
     for (const doc of this.documents.all()) {
       const file = fileOfUri(doc.uri);
       if (file === undefined) continue;
-      texts.set(file, doc.getText());
+      if (this.unsaved.has(doc.uri)) texts.set(file, doc.getText());
       open.set(file, doc);
     }
-    const results = await checkOpenFiles(texts, this.context());
+    const results = await checkOpenFiles(new Set(open.keys()), texts, this.context());
     for (const [file, found] of results) {
       const doc = open.get(file);
       // Closed while the run went on: its findings were withdrawn already.
