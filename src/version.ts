@@ -4,3 +4,6 @@ import { readFileSync } from 'node:fs';
 export const version: string = (
   JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
 ).version;
+
+/** The package's folder (beside `src/` or `dist/`): its `docs/` and `schemas/` ship with it. */
+export const packageRoot: URL = new URL('../', import.meta.url);

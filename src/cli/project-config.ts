@@ -1,4 +1,3 @@
-import { relative } from 'node:path';
 import { Option, type Command } from 'commander';
 import { tally, type Diagnostic } from '../diagnostics/diagnostic.js';
 import { InputError, UsageError } from '../diagnostics/errors.js';
@@ -79,10 +78,4 @@ export async function checkCatalog(path: string | undefined, cwd: string): Promi
     const code = (err as NodeJS.ErrnoException).code;
     throw new InputError(code !== undefined ? `cannot read the catalogue: ${code === 'ENOENT' ? 'no such file' : code}` : (err as Error).message, shown, { cause: err });
   }
-}
-
-/** The dotenv files of a run: `--env-file`, else the project's `env_files` (relative to the working directory). */
-export function envFilesOf(flag: string | undefined, config: ProjectConfig, cwd: string): string[] | undefined {
-  // Kept as the user would write them from here: findings name the file by this path.
-  return flag !== undefined ? [flag] : config.envFiles?.map((file) => relative(cwd, file));
 }

@@ -12,9 +12,10 @@ import { integerOption } from './integer-option.js';
 import { sortDiagnostics, tally } from '../diagnostics/diagnostic.js';
 import type { ProjectRunOptions } from '../validate/project-checks.js';
 import { addConnectionOptions, API_VERSION_ENV, apiVersionOf, type ConnectionOptions } from './connection.js';
-import { addProjectOptions, checkCatalog, envFilesOf, loadProjectForRun, runPaths, type LoadedProject, type ProjectFlags } from './project-config.js';
+import { addProjectOptions, checkCatalog, loadProjectForRun, runPaths, type LoadedProject, type ProjectFlags } from './project-config.js';
 import { exitCodeForDiagnostics } from './exit-codes.js';
 import { emitReport, formatOption } from './output.js';
+import { envFilesOf } from '../project/run-options.js';
 import { declaredSensitive, revealSensitive, sensitiveOption, type SensitiveFlags } from './sensitive-options.js';
 import { guardRun, runIdentity } from './state-guard.js';
 

@@ -13,6 +13,17 @@ export interface Range {
   end: Position;
 }
 
+/**
+ * An edit of the finding's file that resolves it, for an editor's quick fix (`sessionctl lsp`).
+ * Data, never parsed from the hint; reports leave it out.
+ */
+export interface Fix {
+  /** What the edit does, as the quick fix's title: "Replace with `gmail`". */
+  title: string;
+  /** Each replaces the text of a range of the finding's file (an empty range inserts). */
+  edits: Array<{ range: Range; text: string }>;
+}
+
 /** Another place that explains a diagnostic, such as the first of two duplicate keys. */
 export interface RelatedLocation {
   message: string;
@@ -36,6 +47,8 @@ export interface Diagnostic {
   range?: Range;
   hint?: string;
   related?: RelatedLocation[];
+  /** The edit that the hint names, when it names one (a did-you-mean, quoting a value). */
+  fix?: Fix;
 }
 
 /**

@@ -29,7 +29,7 @@ type Planned =
  * `input/symlink-outside` or `input/symlink-loop` finding at the link. A file named explicitly
  * is read wherever it is: the user chose it.
  */
-export async function expandManifestPaths(paths: readonly string[], cwd: string): Promise<{ files: string[]; diagnostics: Diagnostic[] }> {
+export async function expandManifestPaths(paths: readonly string[], cwd: string, texts?: ReadonlyMap<string, string>): Promise<{ files: string[]; diagnostics: Diagnostic[] }> {
   const diagnostics: Diagnostic[] = [];
   const files: string[] = [];
   const seen = new Set<string>();
@@ -39,7 +39,7 @@ export async function expandManifestPaths(paths: readonly string[], cwd: string)
     files.push(file);
   };
   const planned: Planned[] = [];
-  for (const path of paths) planned.push(path === '-' ? { kind: 'stdin' } : await plan(path, cwd));
+  for (const path of paths) planned.push(path === '-' ? { kind: 'stdin' } : await plan(path, cwd, texts));
   const roots = await Promise.all(planned.map((p) => (p.kind === 'walk' ? realpath(p.root).catch(() => p.root) : undefined)));
   const searched = roots.filter((r): r is string => r !== undefined);
   for (const p of planned) {
@@ -56,7 +56,7 @@ export async function expandManifestPaths(paths: readonly string[], cwd: string)
   return { files, diagnostics };
 }
 
-async function plan(path: string, cwd: string): Promise<Planned> {
+async function plan(path: string, cwd: string, texts: ReadonlyMap<string, string> | undefined): Promise<Planned> {
   const absolute = resolve(cwd, path);
   let kind: 'file' | 'dir' | 'missing';
   try {
@@ -65,7 +65,8 @@ async function plan(path: string, cwd: string): Promise<Planned> {
     if (!isMissing(err)) return { kind: 'problem', problem: unreadable(absolute, err) };
     kind = 'missing';
   }
-  if (kind === 'file') return { kind: 'file', file: absolute };
+  // A new file an editor has not saved yet exists as its buffer (`LoadOptions.texts`).
+  if (kind === 'file' || (kind === 'missing' && texts?.has(absolute) === true)) return { kind: 'file', file: absolute };
   if (kind === 'dir') {
     return { kind: 'walk', root: absolute, match: (rel) => MANIFEST_FILE.test(rel), empty: notFound(absolute, `the folder ${path} holds no *.yaml or *.yml file`) };
   }

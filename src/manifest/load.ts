@@ -40,7 +40,8 @@ export async function loadManifests(paths: readonly string[], options: LoadOptio
  */
 export async function loadManifestFile(file: string, options: Omit<LoadOptions, 'cwd'>): Promise<ParsedSource> {
   const maxBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
-  const read = file === STDIN_FILE ? await readStdin(options, maxBytes) : readManifestBytes(file, maxBytes);
+  const unsaved = options.texts?.get(file);
+  const read = unsaved !== undefined ? unsavedBytes(file, unsaved, maxBytes) : file === STDIN_FILE ? await readStdin(options, maxBytes) : readManifestBytes(file, maxBytes);
   if ('problem' in read) return { file, text: undefined, documents: [], diagnostics: [read.problem] };
   return parseManifestText(read.bytes, file, {
     env: options.env,
@@ -57,6 +58,12 @@ function readManifestBytes(file: string, maxBytes: number): Read {
   const read = readFileBounded(file, maxBytes);
   if ('bytes' in read) return read;
   return { problem: 'tooLarge' in read ? tooLarge(file, read.tooLarge, maxBytes) : unreadable(file, read.error) };
+}
+
+/** An editor's buffer, refused past the limit as the file would be once saved. */
+function unsavedBytes(file: string, text: string, maxBytes: number): Read {
+  const bytes = Buffer.from(text, 'utf8');
+  return bytes.length > maxBytes ? { problem: tooLarge(file, bytes.length, maxBytes) } : { bytes };
 }
 
 async function readStdin(options: Pick<LoadOptions, 'readStdin'>, maxBytes: number): Promise<Read> {

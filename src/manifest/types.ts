@@ -69,6 +69,11 @@ export interface LoadOptions {
    * none of the pipeline's secrets). Default `error` (`env/unset-variable`).
    */
   unsetVariables?: UnsetVariables;
+  /**
+   * Texts read instead of the files on disk, by absolute path: an editor's unsaved buffers
+   * (`sessionctl lsp`). A file listed here is checked exactly as if the text were saved.
+   */
+  texts?: ReadonlyMap<string, string> | undefined;
 }
 
 /** What a `${VAR}` that is not set is: an error, or a placeholder for a value the run does not have. */

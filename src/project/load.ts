@@ -22,6 +22,8 @@ export interface LoadProjectOptions {
   file?: string | false;
   /** `false`: the file is read by the manifest loader alone, never by the fast path (`--no-fast-path`). Default true. */
   fastPath?: boolean;
+  /** Unsaved texts by absolute path, read instead of the file (an editor's buffer: `sessionctl lsp`). */
+  texts?: ReadonlyMap<string, string>;
 }
 
 export interface ProjectLoad {
@@ -79,9 +81,9 @@ export async function loadProjectConfig(options: LoadProjectOptions): Promise<Pr
     return { config: undefined, diagnostics: [diagnostic], file, sources: new Map(), secrets: [] };
   }
   const root = checkoutRoot(dirname(file));
-  const fast = options.fastPath === false ? undefined : await loadCleanConfig(file, root);
+  const fast = options.fastPath === false || options.texts?.has(file) === true ? undefined : await loadCleanConfig(file, root);
   if (fast !== undefined) return fast;
-  const parsed = await loadManifestFile(file, { env: options.env, maxFileBytes: MAX_CONFIG_BYTES });
+  const parsed = await loadManifestFile(file, { env: options.env, maxFileBytes: MAX_CONFIG_BYTES, ...(options.texts !== undefined ? { texts: options.texts } : {}) });
   // An empty file, or one of comments only, is a project with every setting at its default.
   const diagnostics = parsed.diagnostics.filter((d) => d.code !== 'yaml/empty');
   const [doc, second] = parsed.documents;
@@ -162,6 +164,7 @@ function resolveConfig(file: string, data: ProjectFileData): ProjectConfig {
   // written: made absolute, ` postgres://...` would become a folder in the repository.
   if (data.state !== undefined) config.state = /^[a-z][a-z0-9+.-]+:|^\s|\s$|[\u0000-\u001f\u007f]/i.test(data.state) ? data.state : abs(data.state);
   if (data.require_state !== undefined) config.requireState = data.require_state;
+  if (data.unset_variables !== undefined) config.unsetVariables = data.unset_variables;
   if (data.formats !== undefined) {
     config.formats = data.formats.map((f) => {
       const eq = f.indexOf('=');

@@ -1,3 +1,4 @@
+import { relative } from 'node:path';
 import type { ProjectRunOptions } from '../validate/project-checks.js';
 import type { ProjectConfig } from './types.js';
 
@@ -30,4 +31,10 @@ function offEverywhere(config: ProjectConfig, code: string): boolean {
   const group = `${code.slice(0, code.indexOf('/'))}/*`;
   const global = config.rules[code] ?? config.rules[group];
   return global === 'off' && !config.overrides.some((o) => Object.hasOwn(o.rules, code) || Object.hasOwn(o.rules, group));
+}
+
+/** The dotenv files of a run: `--env-file`, else the project's `env_files` (relative to the working directory). */
+export function envFilesOf(flag: string | undefined, config: ProjectConfig, cwd: string): string[] | undefined {
+  // Kept as the user would write them from here: findings name the file by this path.
+  return flag !== undefined ? [flag] : config.envFiles?.map((file) => relative(cwd, file));
 }

@@ -21,6 +21,8 @@ export interface ProjectConfig {
   state?: string;
   /** plan and apply refuse to start a new state or workspace (`require_state`). */
   requireState?: boolean;
+  /** What a `${VAR}` that is not set is (`unset_variables`): validate's default, and the editor's when `error`. */
+  unsetVariables?: 'error' | 'placeholder';
   /** Default `--format` specs; `NAME=FILE` with FILE absolute. */
   formats?: string[];
   /** Default `--env-file`s, absolute, in order (later files win over earlier ones). */
@@ -45,6 +47,7 @@ export interface ProjectFileData {
   base_url?: string;
   state?: string;
   require_state?: boolean;
+  unset_variables?: 'error' | 'placeholder';
   formats?: string[];
   env_files?: string[];
   ignore?: string[];

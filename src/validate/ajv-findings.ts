@@ -211,7 +211,7 @@ function unknownKeyFinding(err: AjvError, src: CleanupSource): SchemaFinding | u
     code: 'schema/unknown-key',
     message: `unknown key \`${key}\`${pointer === '' ? '' : ` in \`${where}\``}`,
     ...(suggestion !== undefined
-      ? { hint: `Did you mean \`${suggestion}\`?` }
+      ? { hint: `Did you mean \`${suggestion}\`?`, replacement: suggestion }
       : allowed.length > 0
         ? { hint: `Allowed keys: ${allowed.join(', ')}.` }
         : {}),
@@ -245,7 +245,7 @@ function enumFinding(err: AjvError, src: CleanupSource): SchemaFinding {
   return {
     code: 'schema/enum',
     message: `\`${where}\` must be one of ${allowed.join(', ')}; got ${quoteValue(value)}`,
-    ...(suggestion !== undefined ? { hint: `Did you mean \`${suggestion}\`?` } : {}),
+    ...(suggestion !== undefined ? { hint: `Did you mean \`${suggestion}\`?`, replacement: suggestion } : {}),
     target: { pointer, key: false },
   };
 }

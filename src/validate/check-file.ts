@@ -54,7 +54,7 @@ export const NamePlaces = {
 } as const;
 
 /** The options a file is loaded with: the run's `LoadOptions` without what only the main thread has. */
-export type FileLoadOptions = Pick<LoadOptions, 'env' | 'maxFileBytes' | 'maxDepth' | 'readStdin' | 'sensitive' | 'unsetVariables'> & {
+export type FileLoadOptions = Pick<LoadOptions, 'env' | 'maxFileBytes' | 'maxDepth' | 'readStdin' | 'sensitive' | 'unsetVariables' | 'texts'> & {
   /** `false`: every file is read by the loader alone, never by the fast path (`fast-path/`). Default true. */
   fastPath?: boolean;
 };

@@ -35,6 +35,8 @@ export interface SchemaFinding {
   code: Code;
   message: string;
   hint?: string;
+  /** The text the hint suggests for the target (a did-you-mean): the finding's fix. */
+  replacement?: string;
   target: Target;
   related?: Target & { message: string };
 }

@@ -2,6 +2,8 @@ import type { Diagnostic, RelatedLocation } from '../diagnostics/diagnostic.js';
 import type { AjvError, CleanupSource, SchemaFinding, Target } from './cleanup-types.js';
 import { findingFor } from './ajv-findings.js';
 import { asPlainObject } from '../util/plain-object.js';
+import type { ScalarSource } from '../manifest/types.js';
+import { replaceFix } from './rule.js';
 
 export type { AjvError, CleanupSource, SchemaFinding } from './cleanup-types.js';
 
@@ -98,7 +100,7 @@ export function cleanErrors(errors: readonly AjvError[], src: CleanupSource): Sc
 /** Resolves a finding's targets to a located diagnostic of one document. */
 export function locateFinding(
   finding: SchemaFinding,
-  doc: { file: string; locate(pointer: string, options?: { key?: boolean }): Diagnostic['range'] },
+  doc: { file: string; locate(pointer: string, options?: { key?: boolean }): Diagnostic['range']; scalar?: (pointer: string) => ScalarSource | undefined },
   severity: Diagnostic['severity'],
 ): Diagnostic {
   const d: Diagnostic = {
@@ -111,6 +113,7 @@ export function locateFinding(
   };
   if (finding.target.point === true && d.range !== undefined) d.range = { start: d.range.start, end: d.range.start };
   if (finding.hint !== undefined) d.hint = finding.hint;
+  if (finding.replacement !== undefined && d.range !== undefined) d.fix = replaceFix(doc, finding.target.pointer, finding.target.key, finding.replacement);
   if (finding.related !== undefined) {
     const related: RelatedLocation = { message: finding.related.message, file: doc.file };
     const range = doc.locate(finding.related.pointer, { key: finding.related.key });

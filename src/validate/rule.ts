@@ -1,6 +1,6 @@
 import type { Code } from '../diagnostics/codes.js';
 import { codeInfo } from '../diagnostics/codes.js';
-import type { Diagnostic, RelatedLocation } from '../diagnostics/diagnostic.js';
+import type { Diagnostic, Fix, RelatedLocation } from '../diagnostics/diagnostic.js';
 import type { Catalog } from '../catalog/catalog.js';
 import type { CatalogSlugs } from './slug-types.js';
 import type { ManifestDocument } from '../manifest/types.js';
@@ -43,7 +43,7 @@ export function finding(
   pointer: string,
   message: string,
   hint: string,
-  options: { key?: boolean; related?: Array<{ pointer: string; message: string; key?: boolean }> } = {},
+  options: { key?: boolean; related?: Array<{ pointer: string; message: string; key?: boolean }>; replacement?: string | undefined } = {},
 ): Diagnostic {
   const d: Diagnostic = {
     code,
@@ -54,6 +54,7 @@ export function finding(
     range: doc.locate(pointer, { key: options.key ?? false }),
     hint,
   };
+  if (options.replacement !== undefined) d.fix = replaceFix(doc, pointer, options.key ?? false, options.replacement);
   if (options.related !== undefined && options.related.length > 0) {
     d.related = options.related.map(
       (r): RelatedLocation => ({ message: r.message, file: doc.file, range: doc.locate(r.pointer, { key: r.key ?? false }) }),
@@ -67,4 +68,14 @@ export function before(doc: ManifestDocument, a: string, b: string): boolean {
   const ra = doc.locate(a, { key: true }).start;
   const rb = doc.locate(b, { key: true }).start;
   return ra.line < rb.line || (ra.line === rb.line && ra.col <= rb.col);
+}
+
+/**
+ * The fix that writes `text` in place of the value (or key) at `pointer`: a did-you-mean. A quoted
+ * value keeps its quotes.
+ */
+export function replaceFix(doc: { locate(pointer: string, options?: { key?: boolean }): Diagnostic['range']; scalar?: ManifestDocument['scalar'] }, pointer: string, key: boolean, text: string): Fix {
+  const written = key ? undefined : doc.scalar?.(pointer);
+  const quote = written?.style === 'quoted' ? written.source[0]! : '';
+  return { title: `Replace with \`${text}\``, edits: [{ range: doc.locate(pointer, { key })!, text: `${quote}${text}${quote}` }] };
 }

@@ -60,7 +60,7 @@ export async function validatePaths(paths: readonly string[], options: ValidateP
     return finish(checked.files, checked, checked.documents.length, checked.sources, checked.secrets, checked.sensitive, options.project);
   }
   const variables = await runVariables({ cwd: options.cwd, ...(options.env !== undefined ? { env: options.env } : {}), ...(options.envFiles !== undefined ? { envFiles: options.envFiles } : {}) });
-  const listed = await expandManifestPaths(paths, options.cwd);
+  const listed = await expandManifestPaths(paths, options.cwd, options.texts);
   const files = selectProjectFiles(listed.files, paths, options.cwd, options.project);
   const load: FileCheckOptions = {
     env: variables.env,
@@ -71,6 +71,7 @@ export async function validatePaths(paths: readonly string[], options: ValidateP
     ...(options.fastPath === false ? { fastPath: false } : {}),
     ...(options.sensitive !== undefined ? { sensitive: options.sensitive } : {}),
     ...(options.unsetVariables !== undefined ? { unsetVariables: options.unsetVariables } : {}),
+    ...(options.texts !== undefined ? { texts: options.texts } : {}),
   };
   // Each file is loaded and checked on its own, on worker threads for big runs; only findings,
   // name records and the sources of files with findings come back, so memory stays flat however

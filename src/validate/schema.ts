@@ -94,6 +94,7 @@ export function yaml11Diagnostics(doc: ManifestDocument): Diagnostic[] {
       file: doc.file,
       pointer,
       range: doc.locate(pointer),
+      fix: { title: `Quote it: "${scalar.source}"`, edits: [{ range: doc.locate(pointer), text: JSON.stringify(scalar.source) }] },
     });
   }
   return out;

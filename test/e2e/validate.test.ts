@@ -141,6 +141,7 @@ describe('sessionctl init', () => {
     const first = await runCli(['init', 'support-agent'], { cwd: dir });
     expect(first.exitCode).toBe(0);
     expect(first.stdout).toContain('wrote support-agent.yaml');
+    expect(first.stdout).toContain('editor: `sessionctl lsp` shows these findings as you type');
     const text = readFileSync(join(dir, 'support-agent.yaml'), 'utf8');
     const modeline = /^# yaml-language-server: \$schema=(.+)$/m.exec(text);
     expect(modeline).not.toBeNull();

@@ -14,6 +14,7 @@ import { registerFiles } from './files.js';
 import { registerGet } from './get.js';
 import { registerInit } from './init.js';
 import { registerLink } from './link.js';
+import { registerLsp } from './lsp.js';
 import { registerMcp } from './mcp.js';
 import { registerPlan } from './plan.js';
 import { registerProxy } from './proxy.js';
@@ -49,5 +50,6 @@ export const allCommands: readonly RegisterCommand[] = [
   registerSchema,
   registerInit,
   registerCompletion,
+  registerLsp,
   registerEmulator,
 ];

@@ -57,6 +57,9 @@ async function writeNew(path: string, text: string, shown: string, what: string,
   if (outcome === 'exists') throw new UsageError(`${shown} already exists; init never overwrites a file`, otherwise);
 }
 
+/** The language server gives validate's findings while typing; the README says how to start it from an editor. */
+const EDITOR_NOTE = 'editor: `sessionctl lsp` shows these findings as you type, with completion of tools and quick fixes (README, "Editor set-up")\n';
+
 /** Says where a modeline points when the schema is not there yet, and how to put it there. */
 function schemaNote(schema: { ref: string; present: boolean }, write: string): string {
   if (schema.present) return '';
@@ -97,14 +100,14 @@ export const registerInit: RegisterCommand = (program, env) => {
         const { starterProjectConfig } = await import('../../project/starter.js');
         const schema = schemaReference(dir, io.cwd, CONFIG_SCHEMA);
         await writeNew(path, starterProjectConfig(schema.ref), show(path), 'project configuration', 'edit the existing file, or pass --dir for another folder');
-        io.stdout.write(`wrote ${show(path)}\nnext: sessionctl validate   # checks the paths it names\n`);
+        io.stdout.write(`wrote ${show(path)}\nnext: sessionctl validate   # checks the paths it names\n${EDITOR_NOTE}`);
         io.stdout.write(schemaNote(schema, 'sessionctl schema --config > schemas/sessionctl-config.schema.json'));
         return;
       }
       const path = join(dir, `${name}.yaml`);
       const schema = schemaReference(dir, io.cwd);
       await writeNew(path, starterManifest(name, schema.ref), show(path), 'manifest', `choose another name: sessionctl init ${name}-2`);
-      io.stdout.write(`wrote ${show(path)}\nnext: sessionctl validate ${show(path)}\n`);
+      io.stdout.write(`wrote ${show(path)}\nnext: sessionctl validate ${show(path)}\n${EDITOR_NOTE}`);
       io.stdout.write(schemaNote(schema, 'sessionctl schema > schemas/session-manifest.schema.json'));
     });
 };

@@ -1,13 +1,13 @@
 import { resolve } from 'node:path';
 import { Option } from 'commander';
 import { integerOption } from '../integer-option.js';
-import { sortDiagnostics, tally } from '../../diagnostics/diagnostic.js';
 import { UsageError } from '../../diagnostics/errors.js';
 import { changedSinceOption, narrowToChanged } from '../changed-since.js';
 import { emitReport, formatOption } from '../output.js';
 import type { RegisterCommand } from '../command.js';
 import { exitCodeForDiagnostics } from '../exit-codes.js';
-import { addProjectOptions, checkCatalog, envFilesOf, loadProjectForRun, runPaths, type ProjectFlags } from '../project-config.js';
+import { addProjectOptions, checkCatalog, loadProjectForRun, runPaths, type ProjectFlags } from '../project-config.js';
+import { envFilesOf } from '../../project/run-options.js';
 import { declaredSensitive, sensitiveOption } from '../sensitive-options.js';
 
 interface ValidateOptions extends ProjectFlags {
@@ -50,7 +50,8 @@ const VALIDATE_HELP = [
 /** Pull requests from forks get no secrets: their unset `${VAR}`s can be placeholders. */
 function unsetVariablesOption(): Option {
   const help = 'a ${VAR} that is not set: an error, or a placeholder whose value goes unchecked while every other check runs (pull requests from forks get no secrets)';
-  return new Option('--unset-variables <mode>', help).choices(['error', 'placeholder']).default('error');
+  // No default here: absent, the project's `unset_variables` decides, else `error`.
+  return new Option('--unset-variables <mode>', `${help} (default: unset_variables of sessionctl.yaml, else error)`).choices(['error', 'placeholder']);
 }
 
 /**
@@ -88,33 +89,26 @@ export const registerValidate: RegisterCommand = (program, env) => {
       const catalog = options.catalog !== undefined ? resolve(io.cwd, options.catalog) : config.catalog;
       await checkCatalog(catalog, io.cwd);
       // Loaded on use, so that other commands do not pay for yaml and the validator at start-up.
-      const [{ validatePaths }, { readStreamBounded }, { projectRunOptions }] = await Promise.all([
-        import('../../validate/run.js'),
-        import('../../manifest/load.js'),
-        import('../../project/run-options.js'),
-      ]);
+      const [{ runValidate }, { readStreamBounded }] = await Promise.all([import('../../runner/run-validate.js'), import('../../manifest/load.js')]);
       const envFiles = envFilesOf(options.envFile, config, io.cwd);
       const selected = await narrowToChanged(paths, options.changedSince, { io, ...(envFiles !== undefined ? { envFiles } : {}) });
-      const run = await validatePaths(selected, {
+      const run = await runValidate(selected, {
         cwd: io.cwd,
         env: io.env,
-        ...(envFiles !== undefined ? { envFiles } : {}),
+        project,
+        ...(options.envFile !== undefined ? { envFile: options.envFile } : {}),
+        ...(catalog !== undefined ? { catalog } : {}),
         readStdin: () => readStreamBounded(io.stdin, options.maxFileSize),
         ...(options.maxFileSize !== undefined ? { maxFileBytes: options.maxFileSize } : {}),
         ...(options.jobs !== undefined ? { jobs: options.jobs } : {}),
         ...(options.fastPath === false ? { fastPath: false } : {}),
-        project: projectRunOptions(config, catalog !== undefined ? { catalog } : {}),
-        sensitive: declaredSensitive(options, config.sensitive),
-        ...(options.unsetVariables === 'placeholder' ? { unsetVariables: 'placeholder' as const } : {}),
+        sensitive: declaredSensitive(options),
+        ...(options.unsetVariables !== undefined ? { unsetVariables: options.unsetVariables } : {}),
       });
       for (const secret of run.secrets) env.redactor.add(secret);
       // The report masks them already; the rest of the run's output (and GitHub's log) must too.
       env.masker.addAll(run.sensitive);
       const report = run.report;
-      if (project.warnings.length > 0) {
-        report.diagnostics = sortDiagnostics([...project.warnings, ...report.diagnostics]);
-        report.summary = { ...report.summary, ...tally(report.diagnostics) };
-      }
       await emitReport(report, new Map([...project.sources, ...run.sources]), formats, env);
       env.setExitCode(exitCodeForDiagnostics(report.diagnostics, { strict: options.strict === true }));
     });

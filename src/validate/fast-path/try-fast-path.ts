@@ -36,8 +36,9 @@ export type CleanFile = string;
  * Equivalence is held by construction where it can be (plain scalars resolve through yaml's own
  * core-schema resolvers) and by the differential test (`test/e2e/validate-fast-path.test.ts`).
  */
-export async function tryFastPath(file: string, options: Pick<LoadOptions, 'maxFileBytes' | 'maxDepth'> & { checks?: ProjectChecks }): Promise<CleanFile | undefined> {
-  if (file === STDIN_FILE) return undefined;
+export async function tryFastPath(file: string, options: Pick<LoadOptions, 'maxFileBytes' | 'maxDepth' | 'texts'> & { checks?: ProjectChecks }): Promise<CleanFile | undefined> {
+  // An editor's buffer is what is being typed: the loader reads it, with positions for what it finds.
+  if (file === STDIN_FILE || options.texts?.has(file) === true) return undefined;
   const text = readFastText(file, options.maxFileBytes);
   // A suppression comment may be unused or lack its reason: findings only the loader's run reports.
   if (text === undefined || text.includes('sessionctl-ignore')) return undefined;

@@ -6,13 +6,13 @@ import { valueAt } from '../pointer.js';
 import { joinPointer } from '../../util/json-pointer.js';
 import { finding, type CatalogRule } from '../rule.js';
 
-/** A hint with the closest tool of the toolkit, or how to list them. */
-function hintFor(catalog: Catalog, toolkit: string, slug: string, budget: SuggestionBudget): string {
+/** A hint with the closest tool of the toolkit (and that tool, the fix), or how to list them. */
+function hintFor(catalog: Catalog, toolkit: string, slug: string, budget: SuggestionBudget): { hint: string; guess?: string } {
   // Written in lower case, another toolkit's tool is no near miss of this toolkit's tools.
   const owner = catalog.tool(slug.toUpperCase())?.toolkit;
-  if (owner !== undefined && owner !== toolkit) return `Tool slugs are upper case: \`${slug.toUpperCase()}\` is a tool of \`${owner}\`; list it under \`tools.${owner}\`.`;
+  if (owner !== undefined && owner !== toolkit) return { hint: `Tool slugs are upper case: \`${slug.toUpperCase()}\` is a tool of \`${owner}\`; list it under \`tools.${owner}\`.` };
   const guess = suggest(catalog, `tool:${toolkit}`, slug, () => catalog.toolsOf(toolkit).map((t) => t.slug), budget);
-  return guess !== undefined ? `Did you mean \`${guess}\`?` : `Check the slug; if the tool is newer than the bundled catalogue, pass a current one with \`--catalog FILE\`.`;
+  return guess !== undefined ? { hint: `Did you mean \`${guess}\`?`, guess } : { hint: `Check the slug; if the tool is newer than the bundled catalogue, pass a current one with \`--catalog FILE\`.` };
 }
 
 /**
@@ -28,7 +28,8 @@ export const unknownTool: CatalogRule = {
     const budget = suggestionBudget();
     for (const t of slugs.tools) {
       if (catalog.tool(t.slug) !== undefined || catalog.toolsOf(t.toolkit).length === 0) continue;
-      out.push(finding(doc, this.code, slugPointer(t), `\`${t.slug}\` is not a tool of \`${t.toolkit}\` in the catalogue`, hintFor(catalog, t.toolkit, t.slug, budget)));
+      const { hint, guess } = hintFor(catalog, t.toolkit, t.slug, budget);
+      out.push(finding(doc, this.code, slugPointer(t), `\`${t.slug}\` is not a tool of \`${t.toolkit}\` in the catalogue`, hint, { replacement: guess }));
     }
     const preload = valueAt(doc.data, '/preload/tools');
     if (Array.isArray(preload)) {
@@ -37,7 +38,8 @@ export const unknownTool: CatalogRule = {
         if (typeof slug !== 'string' || slug.startsWith('COMPOSIO_') || catalog.tool(slug) !== undefined) return;
         const toolkit = toolkitByPrefix(catalog, slug);
         if (toolkit === undefined || catalog.toolsOf(toolkit).length === 0) return;
-        out.push(finding(doc, this.code, joinPointer('/preload/tools', i), `\`${slug}\` is not a tool of \`${toolkit}\` in the catalogue`, hintFor(catalog, toolkit, slug, budget)));
+        const { hint, guess } = hintFor(catalog, toolkit, slug, budget);
+        out.push(finding(doc, this.code, joinPointer('/preload/tools', i), `\`${slug}\` is not a tool of \`${toolkit}\` in the catalogue`, hint, { replacement: guess }));
       });
     }
     return out;

@@ -22,7 +22,7 @@ export const unknownToolkit: CatalogRule = {
           slugPointer(s),
           `toolkit \`${s.slug}\` is not in the catalogue`,
           guess !== undefined ? `Did you mean \`${guess}\`?` : 'Check the slug; if the toolkit is newer than the bundled catalogue, pass a current one with `--catalog FILE`.',
-          { key: s.index === undefined },
+          { key: s.index === undefined, replacement: guess },
         );
       });
   },

@@ -31,7 +31,17 @@ const catalog = catalogFromJson({
 
 const check = (rule: CatalogRule, d: ManifestDocument) => rule.check(d, catalog, catalogSlugs(d.data));
 /** A catalogue finding: a warning of this file. */
-const warning = (code: string, message: string, pointer: string, range: ReturnType<typeof at>, hint: string) => ({ code, severity: 'warning', message, file: FILE, pointer, range, hint });
+const warning = (code: string, message: string, pointer: string, range: ReturnType<typeof at>, hint: string, replacement?: string) => ({
+  code,
+  severity: 'warning',
+  message,
+  file: FILE,
+  pointer,
+  range,
+  hint,
+  // A did-you-mean is also the quick fix that writes the suggestion in place of the slug.
+  ...(replacement !== undefined ? { fix: { title: `Replace with \`${replacement}\``, edits: [{ range, text: replacement }] } } : {}),
+});
 const newer = (what: string) => `Check the slug; if the ${what} is newer than the bundled catalogue, pass a current one with \`--catalog FILE\`.`;
 
 describe('catalog/unknown-toolkit', () => {
@@ -45,9 +55,9 @@ describe('catalog/unknown-toolkit', () => {
       auth_configs: { constructor: ac_1, prototype: ac_2, betta: ac_3 }
     `);
     expect(check(unknownToolkit, d)).toEqual([
-      warning('catalog/unknown-toolkit', 'toolkit `alpah` is not in the catalogue', '/toolkits/enable/0', at(2, 12, 2, 17), 'Did you mean `alpha`?'),
+      warning('catalog/unknown-toolkit', 'toolkit `alpah` is not in the catalogue', '/toolkits/enable/0', at(2, 12, 2, 17), 'Did you mean `alpha`?', 'alpha'),
       warning('catalog/unknown-toolkit', 'toolkit `zzzzzzzz` is not in the catalogue', '/toolkits/disable/0', at(3, 13, 3, 21), newer('toolkit')),
-      warning('catalog/unknown-toolkit', 'toolkit `betta` is not in the catalogue', '/auth_configs/betta', at(6, 53, 6, 58), 'Did you mean `beta`?'),
+      warning('catalog/unknown-toolkit', 'toolkit `betta` is not in the catalogue', '/auth_configs/betta', at(6, 53, 6, 58), 'Did you mean `beta`?', 'beta'),
     ]);
   });
 });
@@ -79,9 +89,9 @@ describe('catalog/unknown-tool', () => {
         tools: [5, COMPOSIO_NOPE, ALPHA_PING, GMAILX_SEND, GMAIL, NOSUCH_TOOL, GAMMA_X, ALPHA_PONG]
     `);
     expect(check(unknownTool, d)).toEqual([
-      warning('catalog/unknown-tool', '`ALPHA_PINK` is not a tool of `alpha` in the catalogue', '/tools/alpha/0', at(2, 11, 2, 21), 'Did you mean `ALPHA_PING`?'),
+      warning('catalog/unknown-tool', '`ALPHA_PINK` is not a tool of `alpha` in the catalogue', '/tools/alpha/0', at(2, 11, 2, 21), 'Did you mean `ALPHA_PING`?', 'ALPHA_PING'),
       warning('catalog/unknown-tool', '`ALPHA_PINK` is not a tool of `beta` in the catalogue', '/tools/beta/0', at(3, 10, 3, 20), newer('tool')),
-      warning('catalog/unknown-tool', '`ALPHA_PONG` is not a tool of `alpha` in the catalogue', '/preload/tools/7', at(6, 83, 6, 93), 'Did you mean `ALPHA_PING`?'),
+      warning('catalog/unknown-tool', '`ALPHA_PONG` is not a tool of `alpha` in the catalogue', '/preload/tools/7', at(6, 83, 6, 93), 'Did you mean `ALPHA_PING`?', 'ALPHA_PING'),
     ]);
   });
 });
@@ -95,9 +105,9 @@ describe('catalog/unknown-tool in lower case', () => {
     `);
     expect(check(unknownTool, d)).toEqual([
       warning('catalog/unknown-tool', '`gmail_send` is not a tool of `alpha` in the catalogue', '/tools/alpha/0', at(2, 11, 2, 21), 'Tool slugs are upper case: `GMAIL_SEND` is a tool of `gmail`; list it under `tools.gmail`.'),
-      warning('catalog/unknown-tool', '`Alpha_Ping` is not a tool of `alpha` in the catalogue', '/tools/alpha/1', at(2, 23, 2, 33), 'Did you mean `ALPHA_PING`?'),
-      warning('catalog/unknown-tool', '`ALPHA_pink` is not a tool of `alpha` in the catalogue', '/tools/alpha/2', at(2, 35, 2, 45), 'Did you mean `ALPHA_PING`?'),
-      warning('catalog/unknown-tool', '`beta_ping` is not a tool of `beta` in the catalogue', '/tools/beta/0', at(3, 10, 3, 19), 'Did you mean `BETA_PING`?'),
+      warning('catalog/unknown-tool', '`Alpha_Ping` is not a tool of `alpha` in the catalogue', '/tools/alpha/1', at(2, 23, 2, 33), 'Did you mean `ALPHA_PING`?', 'ALPHA_PING'),
+      warning('catalog/unknown-tool', '`ALPHA_pink` is not a tool of `alpha` in the catalogue', '/tools/alpha/2', at(2, 35, 2, 45), 'Did you mean `ALPHA_PING`?', 'ALPHA_PING'),
+      warning('catalog/unknown-tool', '`beta_ping` is not a tool of `beta` in the catalogue', '/tools/beta/0', at(3, 10, 3, 19), 'Did you mean `BETA_PING`?', 'BETA_PING'),
     ]);
   });
 });
