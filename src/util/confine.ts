@@ -7,7 +7,7 @@ const MAX_LINKS = 40;
 /** Whether `path` (absolute) is `root` or below it, by name alone. */
 export function isWithin(root: string, path: string): boolean {
   const rel = relative(root, path);
-  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
+  return rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel);
 }
 
 /**

@@ -71,6 +71,15 @@ describe('outsideOf', () => {
     expect(outsideOf(root, 'a')).toBe('it is a loop of symbolic links');
   });
 
+  it('a chain of 40 links is followed (as the kernel does), one of 41 is a loop', () => {
+    const chain = (length: number, prefix: string): string => {
+      for (let i = 0; i < length; i++) symlinkSync(i === length - 1 ? join(root, `${prefix}-end`) : join(root, `${prefix}${i + 1}`), join(root, `${prefix}${i}`));
+      return join(root, `${prefix}0`);
+    };
+    expect(realTarget(chain(40, 'a'))).toBe(join(root, 'a-end'));
+    expect(realTarget(chain(41, 'b'))).toBeUndefined();
+  });
+
   it('a root that is itself reached through a link is compared by where it really is', () => {
     symlinkSync(root, join(top, 'alias'));
     expect(outsideOf(join(top, 'alias'), 'sub/in.yaml')).toBeUndefined();
