@@ -4,7 +4,7 @@
 
 _sessionctl_subcommands() {
   case "$1" in
-    '') echo 'validate plan apply diff destroy import export history state get toolkits tools search execute execute-meta link proxy files mcp schema init completion lsp emulator help' ;;
+    '') echo 'validate plan apply diff destroy delete import export history state get toolkits tools search execute execute-meta link proxy files mcp schema init completion lsp emulator help' ;;
     'state') echo 'list show rm mv pull push rebind unlock help' ;;
     'files') echo 'ls upload-url download-url rm put get help' ;;
   esac
@@ -17,12 +17,13 @@ _sessionctl_options() {
     'plan') echo '--refresh --prune --recreate-unknown --detailed-exitcode --out --strict --show-sensitive --recreate-missing --max-missing --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --emulator --require-state --config --no-config --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
     'apply') echo '--dry-run --refresh --prune --keep-replaced --recreate-unknown --strict --github-output --recreate-missing --max-missing --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --emulator --lock-timeout --require-state --config --no-config --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
     'diff') echo '--session --strict --mcp --show-sensitive --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --emulator --require-state --config --no-config --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
-    'destroy') echo '--auto-approve --dry-run --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --emulator --lock-timeout --require-state --config --no-config --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
+    'destroy') echo '--all-recorded --auto-approve --dry-run --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --emulator --lock-timeout --require-state --config --no-config --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
+    'delete') echo '--auto-approve --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout --lock-timeout -h --help' ;;
     'import') echo '--strict --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --emulator --lock-timeout --require-state --config --no-config --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
     'export') echo '--name --out --force --show-sensitive --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
     'history') echo '--diff --sensitive --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout --all --limit -h --help' ;;
     'state') echo '-h --help' ;;
-    'state list') echo '--name --user-id --limit --after --state --format -h --help' ;;
+    'state list') echo '--name --user-id --user --limit --after --state --format -h --help' ;;
     'state show') echo '--user-id --state --format -h --help' ;;
     'state rm') echo '--user-id --state --format --lock-timeout -h --help' ;;
     'state mv') echo '--user-id --state --format --lock-timeout -h --help' ;;
@@ -64,10 +65,11 @@ _sessionctl_value_options() {
     'apply') echo '--refresh --max-missing --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --lock-timeout --config --base-url --api-key-file --api-version --timeout' ;;
     'diff') echo '--session --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --config --base-url --api-key-file --api-version --timeout' ;;
     'destroy') echo '--state --format --changed-since --env-file --sensitive --concurrency --rate-limit --lock-timeout --config --base-url --api-key-file --api-version --timeout' ;;
+    'delete') echo '--state --user-id --format --base-url --api-key-file --api-version --timeout --lock-timeout' ;;
     'import') echo '--state --format --changed-since --env-file --sensitive --concurrency --rate-limit --lock-timeout --config --base-url --api-key-file --api-version --timeout' ;;
     'export') echo '--name --out --state --user-id --format --base-url --api-key-file --api-version --timeout' ;;
     'history') echo '--diff --sensitive --state --user-id --format --base-url --api-key-file --api-version --timeout --limit' ;;
-    'state list') echo '--name --user-id --limit --after --state --format' ;;
+    'state list') echo '--name --user-id --user --limit --after --state --format' ;;
     'state show') echo '--user-id --state --format' ;;
     'state rm') echo '--user-id --state --format --lock-timeout' ;;
     'state mv') echo '--user-id --state --format --lock-timeout' ;;
@@ -109,6 +111,7 @@ _sessionctl_choices() {
     'diff|--changed-since') 'git' 'for-each-ref' '--format=%(refname:short)' 'refs/heads' 'refs/remotes' 'refs/tags' 2>/dev/null ;;
     'destroy|--format') echo 'human json github sarif junit markdown' ;;
     'destroy|--changed-since') 'git' 'for-each-ref' '--format=%(refname:short)' 'refs/heads' 'refs/remotes' 'refs/tags' 2>/dev/null ;;
+    'delete|--format') echo 'human json' ;;
     'import|--format') echo 'human json github sarif junit markdown' ;;
     'import|--changed-since') 'git' 'for-each-ref' '--format=%(refname:short)' 'refs/heads' 'refs/remotes' 'refs/tags' 2>/dev/null ;;
     'export|--format') echo 'human json' ;;
@@ -139,7 +142,7 @@ _sessionctl_choices() {
     'files help|#0') echo 'ls upload-url download-url rm put get' ;;
     'mcp|--format') echo 'human json' ;;
     'completion|#0') echo 'bash zsh fish' ;;
-    'help|#0') echo 'validate plan apply diff destroy import export history state get toolkits tools search execute execute-meta link proxy files mcp schema init completion lsp emulator' ;;
+    'help|#0') echo 'validate plan apply diff destroy delete import export history state get toolkits tools search execute execute-meta link proxy files mcp schema init completion lsp emulator' ;;
   esac
 }
 
