@@ -45,6 +45,14 @@ export function sendError(res: ServerResponse, err: ServiceError, requestId: str
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * A request's path as the log shows it: no query, and no presigned file token or link token (each
+ * is a credential: whoever reads the log could fetch the file or complete the connection).
+ */
+export function loggedPath(url: string): string {
+  return url.split('?')[0]!.replace(/^(\/_emulator\/(?:files|link))\/[^/]+/, '$1/(token)');
+}
+
 /** Handles one request; never throws for anything a client sent. */
 export async function dispatch(d: Dispatcher, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const started = performance.now();
@@ -53,7 +61,7 @@ export async function dispatch(d: Dispatcher, req: IncomingMessage, res: ServerR
   if (d.log !== undefined) {
     const log = d.log;
     res.once('close', () =>
-      log(`${req.method ?? '?'} ${(req.url ?? '').split('?')[0]} ${res.writableFinished ? res.statusCode : 'reset'} ${(performance.now() - started).toFixed(1)}ms`),
+      log(`${req.method ?? '?'} ${loggedPath(req.url ?? '')} ${res.writableFinished ? res.statusCode : 'reset'} ${(performance.now() - started).toFixed(1)}ms`),
     );
   }
   if (d.allowedHosts !== undefined) {

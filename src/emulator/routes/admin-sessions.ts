@@ -132,6 +132,10 @@ async function patchOutOfBand(a: AdminRequest, s: SessionRecord): Promise<AdminA
 /** Drift injection: a merge patch of the stored config, tools and version, out of band. */
 async function driftConfig(a: AdminRequest, s: SessionRecord): Promise<AdminAnswer> {
   const body = (await jsonBody(a)) as Record<string, unknown>;
+  if (body['config_version'] !== undefined && !Number.isInteger(body['config_version'])) throw httpError(400, 'config_version must be an integer');
+  // The version replaced is archived as a PATCH archives it: a drift injected between two applies
+  // left a gap in config_history (version 2 came after 3 was current, and 3 was never listed).
+  const before = { version: s.config_version, config: s.config, tool_router_tools: s.tool_router_tools };
   if (body['config'] !== undefined) {
     s.config = mergePatch(s.config, body['config']) as SessionRecord['config'];
     // Either version's spelling of pinned accounts (one id or a list) is stored as a list.
@@ -142,11 +146,11 @@ async function driftConfig(a: AdminRequest, s: SessionRecord): Promise<AdminAnsw
     if (!Array.isArray(t) || !t.every((x) => typeof x === 'string')) throw httpError(400, 'tool_router_tools must be an array of strings');
     s.tool_router_tools = t as string[];
   }
-  if (body['config_version'] !== undefined) {
-    if (!Number.isInteger(body['config_version'])) throw httpError(400, 'config_version must be an integer');
-    s.config_version = body['config_version'] as number;
-  } else {
-    s.config_version += 1;
+  s.config_version = body['config_version'] !== undefined ? (body['config_version'] as number) : s.config_version + 1;
+  if (s.config_version !== before.version) {
+    const now = new Date().toISOString();
+    s.history.push({ version: before.version, archived_at: now, config: before.config, tool_router_tools: before.tool_router_tools });
+    s.updated_at = now;
   }
   a.state.store.changed();
   return { status: 200, body: adminView(s, a.query) };
