@@ -54,7 +54,7 @@ const unknownAnswers: Array<[string, Rewrite['answer'], string]> = [
   ['503 without Retry-After', { status: 503, raw: envelope(503, 'Service unavailable') }, 'the service answered 503 (Service unavailable) where it documents 201'],
   ['507 Insufficient Storage', { status: 507, raw: envelope(507, 'Insufficient storage') }, 'the service answered 507 (Insufficient storage) where it documents 201'],
   ['201 with a JSON array', { status: 201, raw: '[{"session_id":"trs_x"}]' }, 'the service answered 201 but the body is not a JSON object; the request was processed, its result is unknown'],
-  ['201 with an object that is not a session', { status: 201, raw: '{"ok":true}' }, 'the service answered the create without a session id, MCP URL or tool list'],
+  ['201 with an object that is not a session', { status: 201, raw: '{"ok":true}' }, 'the service answered 201 with a session sessionctl refuses: undefined is not a session id'],
   ['503 with a Retry-After that cannot be read', { status: 503, headers: { 'retry-after': 'soon' }, raw: envelope(503, 'busy') }, 'the service answered 503 (busy) where it documents 201'],
 ];
 

@@ -180,7 +180,8 @@ describe('YAML hazards', () => {
   });
 
   it.each([
-    ['an unclosed flow sequence', 'a: [1, 2\nb: 3\n', 2],
+    // Shown at the bracket that is never closed, where the fix goes (not where the parser gave up).
+    ['an unclosed flow sequence', 'a: [1, 2\nb: 3\n', 1],
     ['an unclosed quote', 'a: "x\n', 2],
     ['a compact nested mapping', 'a: b: c\n', 1],
     ['a sequence then a mapping', '- a\nb: 1\n', 2],

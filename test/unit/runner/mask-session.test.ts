@@ -30,15 +30,19 @@ describe('registerRecordedSensitive', () => {
       { value: 'hook-token-value', labels: ['HOOK_TOKEN'] },
       { value: HOOK, labels: ['HOOK_URL'] },
       { value: TOKEN, labels: ['HOOK_URL'] },
+      // Named like a secret: masked though the entry does not name it (issue 29).
+      { value: 'not-named-here', labels: ['OTHER_TOKEN'] },
     ]);
   });
 
-  test('no entry, no body, or no stored form: nothing is added', () => {
+  test('no entry, no body, or no stored form: nothing of the entry is added, only variables named like secrets', () => {
     const masker = new ValueMasker();
-    registerRecordedSensitive(undefined, masker, { USER_TOKEN: USER });
-    registerRecordedSensitive(entry(null), masker, { USER_TOKEN: USER });
-    registerRecordedSensitive(entry({ user_id: USER, n: null, list: [1, 'x'] }), masker, { USER_TOKEN: USER });
+    registerRecordedSensitive(undefined, masker, { USER_VALUE: USER });
+    registerRecordedSensitive(entry(null), masker, { USER_VALUE: USER });
+    registerRecordedSensitive(entry({ user_id: USER, n: null, list: [1, 'x'] }), masker, { USER_VALUE: USER });
     expect(masker.size).toBe(0);
+    registerRecordedSensitive(undefined, masker, { USER_TOKEN: USER, SHORT_TOKEN: '1' });
+    expect(masker.entries()).toEqual([{ value: USER, labels: ['USER_TOKEN'] }]);
   });
 });
 
