@@ -30,7 +30,7 @@ export function complete(text: string, line: number, character: number, catalog:
   const item = (label: string, kind: CompletionItemKind, extra: Partial<CompletionItem> = {}): CompletionItem => ({ label, kind, textEdit: { range, newText: extra.insertText ?? label }, ...extra });
   if (namesToolkit(c)) {
     const suffix = c.kind === 'key' ? ':' : '';
-    return catalog.toolkits.map((tk) => item(tk.slug, CompletionItemKind.Module, { detail: tk.name, documentation: toolkitDoc(tk), insertText: tk.slug + suffix }));
+    return catalog.toolkits.map((tk) => item(tk.slug, CompletionItemKind.Module, { detail: tk.name, data: { toolkit: tk.slug }, insertText: tk.slug + suffix }));
   }
   const toolkit = toolsOfToolkit(c);
   if (toolkit !== undefined) return catalog.toolsOf(toolkit).map((t) => toolItem(t, item));
@@ -40,7 +40,22 @@ export function complete(text: string, line: number, character: number, catalog:
 }
 
 function toolItem(t: CatalogTool, item: (label: string, kind: CompletionItemKind, extra?: Partial<CompletionItem>) => CompletionItem): CompletionItem {
-  return item(t.slug, CompletionItemKind.Function, { detail: `${t.name}${t.tags.length > 0 ? ` · ${t.tags.join(', ')}` : ''}`, documentation: toolDoc(t) });
+  return item(t.slug, CompletionItemKind.Function, { detail: `${t.name}${t.tags.length > 0 ? ` · ${t.tags.join(', ')}` : ''}`, data: { tool: t.slug } });
+}
+
+/**
+ * A tool's or toolkit's documentation, asked for when the editor shows the item
+ * (completionItem/resolve): the lists run to 823 tools of one toolkit, and writing every
+ * description into the list tripled the time of each completion (bench/lsp).
+ */
+export function resolveCompletion(item: CompletionItem, catalog: Catalog): CompletionItem {
+  const data: unknown = item.data;
+  if (typeof data !== 'object' || data === null) return item;
+  const { tool, toolkit } = data as { tool?: unknown; toolkit?: unknown };
+  const t = typeof tool === 'string' ? catalog.tool(tool) : undefined;
+  if (t !== undefined) return { ...item, documentation: toolDoc(t) };
+  const tk = typeof toolkit === 'string' ? catalog.toolkit(toolkit) : undefined;
+  return tk !== undefined ? { ...item, documentation: toolkitDoc(tk) } : item;
 }
 
 /** A tool as hover and completion describe it: name, toolkit, tags, description. */

@@ -1,9 +1,10 @@
 import { CodeActionKind, createConnection, StreamMessageReader, StreamMessageWriter, TextDocumentSyncKind, TextDocuments, type InitializeResult } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import type { Catalog } from '../catalog/catalog.js';
 import { version } from '../version.js';
 import { catalogOf } from './catalog-of.js';
 import { codeActions } from './code-actions.js';
-import { complete } from './completion.js';
+import { complete, resolveCompletion } from './completion.js';
 import { deployedLenses } from './deployed.js';
 import { hover } from './hover.js';
 import { fileOfUri } from './uris.js';
@@ -41,7 +42,7 @@ export function startLanguageServer(options: LanguageServerOptions): void {
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
-        completionProvider: { triggerCharacters: [' ', '[', ','] },
+        completionProvider: { triggerCharacters: [' ', '[', ','], resolveProvider: true },
         hoverProvider: true,
         codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
         codeLensProvider: { resolveProvider: false },
@@ -74,10 +75,14 @@ export function startLanguageServer(options: LanguageServerOptions): void {
     if (doc === undefined || file === undefined) return undefined;
     return { text: doc.getText(), catalog: await catalogOf(file, options.env) };
   };
+  // The items resolved are those of the list on screen, the last one asked for: its catalogue documents them.
+  let listed: Catalog | undefined;
   connection.onCompletion(async ({ textDocument, position }) => {
     const doc = await opened(textDocument.uri);
+    listed = doc?.catalog;
     return doc === undefined ? [] : complete(doc.text, position.line, position.character, doc.catalog);
   });
+  connection.onCompletionResolve((item) => (listed === undefined ? item : resolveCompletion(item, listed)));
   connection.onHover(async ({ textDocument, position }) => {
     const doc = await opened(textDocument.uri);
     return doc === undefined ? null : hover(doc.text, position.line, position.character, doc.catalog);

@@ -61,6 +61,17 @@ describe('lsp completion', () => {
     expect(del.detail).toMatch(/^Delete a repository · .*destructiveHint/);
   });
 
+  it('documents a tool or toolkit when the editor resolves the item, not in the list', async () => {
+    const items = await complete('user_id: u\ntools:\n  github: [GITHUB_|]\n');
+    const del = items.find((i) => i.label === 'GITHUB_DELETE_A_REPOSITORY')!;
+    expect(del.documentation).toBeUndefined();
+    const resolved = await client.connection.sendRequest<CompletionItem>('completionItem/resolve', del);
+    expect(resolved.documentation).toEqual({ kind: 'markdown', value: expect.stringMatching(/^\*\*Delete a repository\*\* `GITHUB_DELETE_A_REPOSITORY`\n\nToolkit: `github` · Tags: .*`destructiveHint`/) });
+    const kits = await complete('user_id: u\ntoolkits: [gmai|]\n');
+    const gmail = await client.connection.sendRequest<CompletionItem>('completionItem/resolve', kits.find((i) => i.label === 'gmail')!);
+    expect(gmail.documentation).toEqual({ kind: 'markdown', value: expect.stringMatching(/^\*\*Gmail\*\* `gmail`\n\nAuth: /) });
+  });
+
   it("offers another toolkit's own tools under its key", async () => {
     const items = await complete('user_id: u\ntools:\n  googledrive: [|]\n');
     expect(items.length).toBe(tools.filter((t) => t.toolkit === 'googledrive').length);

@@ -88,13 +88,14 @@ describe('lsp quick fixes', () => {
   });
 
   it.each([
-    ['at the top', 'user_id: u\ntoolkits: [zzzzzzzz]\n', 'catalog/unknown-toolkit'],
-    ['in a nested list', 'user_id: u\ntools:\n  github:\n    - GITHUB_NO_SUCH_THING_AT_ALL\n', 'catalog/unknown-tool'],
-  ])('suppresses with a placeholder reason, %s', { timeout: 30_000 }, async (_what, text, code) => {
+    ['at the top', 'user_id: u\ntoolkits: [zzzzzzzz]\n', 'catalog/unknown-toolkit', ''],
+    ['in a nested list', 'user_id: u\ntools:\n  github:\n    - GITHUB_NO_SUCH_THING_AT_ALL\n', 'catalog/unknown-tool', '    '],
+  ])('suppresses with a placeholder reason, %s', { timeout: 30_000 }, async (_what, text, code, indent) => {
     const { file, actions, finding } = await actionsFor(text, code);
     const suppress = actions.find((a) => a.title === `Suppress ${code} here, with a reason`)!;
     const next = apply(file, text, suppress);
-    expect(next.split('\n')[finding.range.start.line]).toMatch(new RegExp(`^\\s*# sessionctl-ignore ${code}: say why this is fine here$`));
+    // On the line above the finding, at its indentation.
+    expect(next.split('\n')[finding.range.start.line]).toBe(`${indent}# sessionctl-ignore ${code}: say why this is fine here`);
     expect(validate(dir, file)).toEqual([]);
   });
 });
