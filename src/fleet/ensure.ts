@@ -78,10 +78,12 @@ export function ensurer(settings: EnsureSettings): (name: string, userId: string
   };
 }
 
-function checkUserId(userId: unknown): asserts userId is string {
+/** Refuses a user id before the state is read: PostgreSQL's text holds no NUL, and a statement shared with other users' calls must not fail for them. */
+export function checkUserId(userId: unknown): asserts userId is string {
   if (typeof userId !== 'string' || userId.length === 0 || userId.length > MAX_USER_ID) {
     throw new InvalidUserIdError(`a user id is a string of 1 to ${MAX_USER_ID} characters; got ${typeof userId === 'string' ? `${userId.length} characters` : typeof userId}`);
   }
+  if (userId.includes('\u0000')) throw new InvalidUserIdError('a user id cannot hold the NUL character (U+0000): the state cannot store it');
   if (userId === END_USER) throw new InvalidUserIdError(`"${END_USER}" is the placeholder of a per-user manifest, not a user id: pass the end user's own id`);
 }
 
@@ -168,7 +170,8 @@ async function createUnderClaim(s: EnsureSettings, publication: Publication, use
   return ensured(row, true);
 }
 
-function ensured(row: FleetSession, created: boolean): EnsuredSession {
+/** A recorded row as ensure and lookup return it. */
+export function ensured(row: FleetSession, created: boolean): EnsuredSession {
   return {
     name: row.name,
     userId: row.user_id,

@@ -1,7 +1,7 @@
 import { normalizeBaseUrl, DEFAULT_BASE_URL } from '../client/base-url.js';
 import { UsageError } from '../diagnostics/errors.js';
 import { createClient, defaultTimeouts, type ClientTimeouts, type SessionClient } from '../client/client.js';
-import { ensurer, type EnsuredSession } from '../fleet/ensure.js';
+import { checkUserId, ensured, ensurer, type EnsuredSession } from '../fleet/ensure.js';
 import { checkBinding, serviceIdentity } from '../state/binding.js';
 import { stateBackend } from '../state/backend.js';
 import type { Publication } from '../state/fleet.js';
@@ -110,9 +110,9 @@ export async function openSessions(url: string, options: OpenSessionsOptions): P
     location: fleet.location,
     ensure,
     lookup: async (name, userId) => {
+      checkUserId(userId);
       const row = await fleet.session(name, userId);
-      if (row === undefined || row.session_id === '') return undefined;
-      return { name, userId, sessionId: row.session_id, mcpUrl: row.mcp_url, configVersion: row.config_version, toolRouterTools: [...row.tool_router_tools], version: row.version, created: false };
+      return row === undefined || row.session_id === '' ? undefined : ensured(row, false);
     },
     close: async () => {
       await Promise.all([fleet.close(), ...[...clients.values()].map((c) => c.close())]);

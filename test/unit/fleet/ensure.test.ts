@@ -116,7 +116,13 @@ describe.each(backends)('ensure on the $name state', (backend) => {
       'HOOK_TOKEN',
       '"support-agent" needs the variable HOOK_TOKEN (a sensitive value, never stored in the state): pass it in openSessions\' env; nothing was sent',
     ]);
-    for (const bad of ['', 'x'.repeat(257), '<end-user>']) await expect(s.ensure('support-agent', bad)).rejects.toBeInstanceOf(InvalidUserIdError);
+    for (const bad of ['', 'x'.repeat(257), '<end-user>', 'a\u0000b', '\u0000']) {
+      await expect(s.ensure('support-agent', bad)).rejects.toBeInstanceOf(InvalidUserIdError);
+      await expect(s.lookup('support-agent', bad)).rejects.toBeInstanceOf(InvalidUserIdError);
+    }
+    // A refused id shares no statement with the calls made beside it.
+    const [bad, good] = await Promise.allSettled([s.lookup('support-agent', 'nul\u0000user'), s.lookup('support-agent', 'beside-it')]);
+    expect([bad.status, good.status]).toEqual(['rejected', 'fulfilled']);
     expect(await creates()).toBe(0);
     // Nothing was claimed: the next call with the variable set creates at once.
     await s.close();
