@@ -69,6 +69,8 @@ export function ensurer(settings: EnsureSettings): (name: string, userId: string
   const creates = new Semaphore(settings.maxCreates);
   return async (name, userId) => {
     checkUserId(userId);
+    // No statement is sent for a name no state can hold: it would fail the other calls batched with it.
+    if (!storableName(name)) throw new NotPublishedError(String(name), await settings.store.published(), settings.store.location);
     const key = `${name}\0${userId}`;
     const running = inFlight.get(key);
     if (running !== undefined) return running.then((s) => ({ ...s, created: false }));
@@ -76,6 +78,11 @@ export function ensurer(settings: EnsureSettings): (name: string, userId: string
     inFlight.set(key, done);
     return done;
   };
+}
+
+/** Whether a manifest name could be published: a string the state can hold (PostgreSQL's text holds no NUL). */
+export function storableName(name: unknown): name is string {
+  return typeof name === 'string' && name !== '' && !name.includes('\u0000');
 }
 
 /** Refuses a user id before the state is read: PostgreSQL's text holds no NUL, and a statement shared with other users' calls must not fail for them. */

@@ -1,7 +1,7 @@
 import { normalizeBaseUrl, DEFAULT_BASE_URL } from '../client/base-url.js';
 import { UsageError } from '../diagnostics/errors.js';
 import { createClient, defaultTimeouts, type ClientTimeouts, type SessionClient } from '../client/client.js';
-import { checkUserId, ensured, ensurer, type EnsuredSession } from '../fleet/ensure.js';
+import { checkUserId, ensured, ensurer, storableName, type EnsuredSession } from '../fleet/ensure.js';
 import { checkBinding, serviceIdentity } from '../state/binding.js';
 import { stateBackend } from '../state/backend.js';
 import type { Publication } from '../state/fleet.js';
@@ -111,6 +111,7 @@ export async function openSessions(url: string, options: OpenSessionsOptions): P
     ensure,
     lookup: async (name, userId) => {
       checkUserId(userId);
+      if (!storableName(name)) return undefined;
       const row = await fleet.session(name, userId);
       return row === undefined || row.session_id === '' ? undefined : ensured(row, false);
     },

@@ -123,6 +123,10 @@ describe.each(backends)('ensure on the $name state', (backend) => {
     // A refused id shares no statement with the calls made beside it.
     const [bad, good] = await Promise.allSettled([s.lookup('support-agent', 'nul\u0000user'), s.lookup('support-agent', 'beside-it')]);
     expect([bad.status, good.status]).toEqual(['rejected', 'fulfilled']);
+    // So does a manifest name no state can hold: not published, and nothing recorded for it.
+    const [badName, beside] = await Promise.allSettled([s.ensure('support\u0000agent', 'alice'), s.lookup('support-agent', 'beside-it')]);
+    expect([(badName as PromiseRejectedResult).reason, beside.status]).toEqual([expect.any(NotPublishedError), 'fulfilled']);
+    expect(await s.lookup('support\u0000agent', 'alice')).toBeUndefined();
     expect(await creates()).toBe(0);
     // Nothing was claimed: the next call with the variable set creates at once.
     await s.close();
