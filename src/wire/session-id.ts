@@ -48,3 +48,19 @@ export function mcpUrlProblem(value: unknown): string | undefined {
   }
   return url.protocol === 'http:' || url.protocol === 'https:' ? undefined : `${shown(value)} is not an http or https URL`;
 }
+
+/**
+ * Why a session's meta-tool list is not one sessionctl records (an array of names with nothing
+ * unprintable), or undefined; an answer without one has none to check. A NUL is also what a
+ * PostgreSQL jsonb cannot hold: recorded, it would fail the statement it shares with other users.
+ */
+export function toolListProblem(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value)) return `its tool list ${shown(value)} is not a list`;
+  for (const tool of value) {
+    if (typeof tool !== 'string') return `its tool list holds ${shown(tool)}, not a name`;
+    const problem = unprintableProblem(tool);
+    if (problem !== undefined) return `its tool list: ${problem}`;
+  }
+  return undefined;
+}
