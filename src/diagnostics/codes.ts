@@ -128,6 +128,10 @@ export const catalogue = {
   'apply/delete-failed': { severity: 'error', description: 'The service refused or failed the DELETE of a session; it stays recorded (a replaced session: the next apply deletes it again).' },
   'apply/interrupted': { severity: 'error', description: 'The run was interrupted (SIGINT or SIGTERM) before this manifest was applied: nothing was sent for it, or what was sent was still unanswered when the wait ended (the next run reads the session again).' },
   'apply/outcome-unknown': { severity: 'error', description: 'A create was sent and not answered with its documented 201 or a clear refusal (a timeout or reset after it was sent, an unreadable body, a 200, 3xx or 5xx other than a 503 with Retry-After); a session may exist that is not recorded. Check before re-running.' },
+  'rollout/failed': { severity: 'error', description: 'Sessions of a per-user manifest were not rolled out to its new version: the service refused or lost their PATCH, answered it with another config than the manifest declares, or no longer has the session. They stay on their version (the state says which), and the next apply retries them.' },
+  'rollout/canary-failed': { severity: 'error', description: 'The rollout\'s canary sessions were not on the manifest\'s config when read back after their PATCH (or their PATCH failed): the rollout stopped there, and every other session was left untouched.' },
+  'rollout/stopped': { severity: 'error', description: 'The rollout stopped before every session was on the new version: more sessions failed than `--max-failures` allows, the run was interrupted, or the state could not be written. The rest are untouched; the next apply resumes where it stopped.' },
+  'rollout/needs-replace': { severity: 'error', description: 'Sessions of a per-user manifest were given a version whose change PATCH cannot carry (`experimental.custom_tools`, the assistive prompt\'s config, a field the API version\'s PATCH does not take): they keep their config until they are replaced. New users get the new version.' },
 } as const satisfies Record<string, CodeInfo>;
 
 /** A code of the static catalogue. */
@@ -199,6 +203,8 @@ export function isServiceCode(code: Code): boolean {
     code === 'apply/conflict' ||
     code === 'apply/version-invalid' ||
     code === 'apply/delete-failed' ||
+    code === 'rollout/failed' ||
+    code === 'rollout/canary-failed' ||
     code === 'state/refresh-failed'
   );
 }

@@ -19,6 +19,7 @@ import { deletionsOf, type Deletion } from './deletions.js';
 
 export { deletionOf, deletionsOf, type Deletion } from './deletions.js';
 import { planPublication, type PublicationPlan } from './publications.js';
+import { rolloutWork } from './rollout-plan.js';
 import { withRecordedUsers } from './recorded-users.js';
 import { END_USER, isPerUser } from '../manifest/per-user.js';
 import { renamed } from './renamed.js';
@@ -264,6 +265,7 @@ export function formatCounts(c: PlanCounts): string {
  * changes nothing (apply sends nothing for it); its failed read decides the exit code.
  */
 export function hasChanges(plan: Pick<Plan, 'items' | 'deletions'> & Partial<Pick<Plan, 'publications'>>): boolean {
-  const publishes = (plan.publications ?? []).some((p) => p.action === 'publish');
+  // Sessions still on an older version are work too: an interrupted rollout shows as changes until it ends.
+  const publishes = (plan.publications ?? []).some((p) => p.action === 'publish' || rolloutWork(p.rollout) > 0);
   return publishes || plan.deletions.length > 0 || plan.items.some((i) => i.action !== 'unknown' && (i.action !== 'no-op' || i.cleanup.length > 0));
 }

@@ -7,6 +7,7 @@ import type { FleetCount, Publication } from '../state/fleet.js';
 import type { StateView } from '../state/store.js';
 import type { Json } from '../wire/json.js';
 import { fieldChanges, locateChanges, type FieldChange } from './field-changes.js';
+import { planRollout, type RolloutPlan } from './rollout-plan.js';
 
 /**
  * What apply does for a per-user manifest: publish it (a first version, or a new one when its
@@ -35,10 +36,17 @@ export interface PublicationPlan {
   sensitiveChanged: boolean;
   /** The sessions `ensure` created, by the version they were created from. */
   fleet: FleetCount | undefined;
+  /** What apply does to the sessions on an older version than `version`; undefined without sessions. */
+  rollout: RolloutPlan | undefined;
 }
 
 /** The publication plan of one per-user manifest against what the state has published. */
-export function planPublication(doc: ManifestDocument, state: Pick<StateView, 'published' | 'fleet'>, apiVersion: Publication['api_version']): PublicationPlan {
+export function planPublication(doc: ManifestDocument, state: Pick<StateView, 'published' | 'fleet' | 'publishedVersions'>, apiVersion: Publication['api_version']): PublicationPlan {
+  const plan = publicationOnly(doc, state, apiVersion);
+  return { ...plan, rollout: planRollout(doc, plan, state, plan.fleet) };
+}
+
+function publicationOnly(doc: ManifestDocument, state: Pick<StateView, 'published' | 'fleet'>, apiVersion: Publication['api_version']): Omit<PublicationPlan, 'rollout'> {
   const request = requestBody(doc.data as ManifestData) as unknown as { [key: string]: Json };
   const { body, templates } = publishedBody(request, doc);
   // Hashed in the stored form, as plan hashes a session's body: a changed secret is a new version.

@@ -1,6 +1,7 @@
 import { countActions } from '../plan/plan.js';
-import { behind } from '../plan/publications.js';
+import { behind, type PublicationPlan } from '../plan/publications.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import type { RolloutResult } from '../rollout/types.js';
 import { displayPath } from './paths.js';
 import type { Report, ReportContext } from './types.js';
 
@@ -12,6 +13,7 @@ export interface JsonBlocks {
   publications?: unknown;
   plan?: unknown;
   applied?: unknown;
+  rollouts?: unknown;
   drift?: unknown;
 }
 
@@ -20,6 +22,8 @@ export function jsonBlocks<D>(report: Report, ctx: ReportContext, diagnostic: (d
   const path = (file: string): string => displayPath(file, ctx.cwd);
   if (report.publications !== undefined) out.publications = publicationsJson(report.publications, path);
   if (report.plan !== undefined) out.plan = planJson(report.plan, path);
+  // The result as it is: counts, the stop, and the first failures by user and session.
+  if (report.rollouts !== undefined) out.rollouts = report.rollouts.map(rolloutResultJson);
   if (report.applied !== undefined) {
     out.applied = {
       tally: report.applied.tally,
@@ -82,7 +86,52 @@ function publicationsJson(block: NonNullable<Report['publications']>, path: (fil
       sessions: p.fleet?.sessions ?? 0,
       behind: behind(p),
       unknown: p.fleet?.unknown ?? 0,
+      rollout: rolloutJson(p),
     })),
+  };
+}
+
+/**
+ * A fleet's rollout as counts and groups (each group's change once, a few users as samples); the
+ * sessions themselves are listed page by page by `sessionctl state list NAME --format json`.
+ */
+function rolloutJson(p: PublicationPlan): unknown {
+  const r = p.rollout;
+  if (r === undefined) return null;
+  return {
+    version: r.version,
+    update: r.update,
+    replace: r.replace,
+    unchanged: r.unchanged,
+    groups: r.groups.filter((g) => g.sessions > 0).map((g) => ({
+      from: g.from === 0 ? null : g.from,
+      sessions: g.sessions,
+      action: g.action,
+      changes: g.changes.map((c) => ({ field: c.field, op: c.op, old: c.old ?? null, new: c.new ?? null, pointer: c.pointer })),
+      unpatchable: g.unpatchable,
+      known: g.known,
+      sensitive_changed: g.sensitiveChanged,
+      samples: g.samples,
+    })),
+    list: `sessionctl state list ${p.name} --format json`,
+  };
+}
+
+function rolloutResultJson(r: RolloutResult): unknown {
+  return {
+    name: r.name,
+    version: r.version,
+    total: r.total,
+    patched: r.patched,
+    already_done: r.alreadyDone,
+    failed: r.failed,
+    failures: r.failures,
+    not_patchable: r.notPatchable,
+    raced: r.raced,
+    creates_under_way: r.createsUnderWay,
+    ...(r.canary !== undefined ? { canary: r.canary } : {}),
+    ...(r.stopped !== undefined ? { stopped: r.stopped } : {}),
+    untouched: r.untouched,
   };
 }
 

@@ -5,6 +5,7 @@ import type { ReportBase } from '../diagnostics/report-base.js';
 import type { SessionDrift } from '../plan/drift-check.js';
 import type { Orphan, Plan } from '../plan/plan.js';
 import type { PublicationPlan } from '../plan/publications.js';
+import type { RolloutResult } from '../rollout/types.js';
 
 export type { PolicyRule, ReportSummary } from '../diagnostics/report-base.js';
 
@@ -22,6 +23,8 @@ export interface Report extends ReportBase {
   drift?: { items: readonly SessionDrift[] };
   /** Per-user manifests: what plan would publish, or what apply published (`written`). */
   publications?: { items: readonly PublicationPlan[]; written: boolean };
+  /** What apply's rollouts of per-user manifests did, one per manifest rolled out. */
+  rollouts?: readonly RolloutResult[];
 }
 
 export interface ReportContext {

@@ -15,6 +15,9 @@ import { maskReport, outcomeOf, type RunBase, type RunOutcome } from './outcome.
 import { planOptions, refreshable } from './plan-options.js';
 import { staleness, type SavedPlan } from './saved-plan.js';
 import { movedSince, pinSavedVersions } from './saved-versions.js';
+import { hasRollouts, runRollouts } from './rollouts.js';
+import type { Canary } from '../rollout/canary-size.js';
+import type { RolloutProgress } from '../rollout/types.js';
 
 export interface ApplyRunOptions extends RunBase {
   connect: Connect;
@@ -42,6 +45,13 @@ export interface ApplyRunOptions extends RunBase {
   /** When sessions gone en masse stop the run (after the refresh, before any change). */
   missing?: Omit<MissingGuard, 'service'>;
   onProgress?: (progress: ApplyProgress) => void;
+  /** A rollout patches these sessions first, reads them back, and goes on only when they are on the new config. */
+  canary?: Canary;
+  /** A rollout stops once more sessions than this failed. */
+  maxFailures?: number;
+  onRolloutProgress?: (progress: RolloutProgress) => void;
+  /** How long a rollout waits for creates that read the version it replaced. */
+  createsWaitMs?: number;
   /** Called with the plan before any session is deleted (`--prune` lists what it deletes first). */
   beforeDeletes?: (plan: Plan) => void;
   /** Stops the run (SIGINT, SIGTERM); see applyPlan. */
@@ -111,8 +121,23 @@ async function applyInputs(paths: readonly string[], inputs: ValidatedManifests,
       if (plan.deletions.length > 0) options.beforeDeletes?.(plan);
       const result = await applyPlan(plan, { ...applyOptions(options, limiter), mask, api, state: binding ?? state });
       // Interrupted, and the wait is over: the requests still in flight are given up, not waited for.
-      if (result.interrupted !== undefined) await api.close({ abort: true });
-      return finish(inputs, result, plan);
+      if (result.interrupted !== undefined) {
+        await api.close({ abort: true });
+        return finish(inputs, result, plan);
+      }
+      const rolled = await runRollouts(plan, binding ?? state, api, {
+        concurrency: options.concurrency ?? 4,
+        limiter,
+        strict: options.strict === true,
+        canary: options.canary,
+        maxFailures: options.maxFailures,
+        signal: options.signal,
+        onProgress: options.onRolloutProgress,
+        createsWaitMs: options.createsWaitMs,
+      });
+      const out = finish(inputs, { ...result, diagnostics: [...result.diagnostics, ...rolled.diagnostics] }, plan);
+      if (rolled.results.length > 0) out.report.rollouts = rolled.results;
+      return out;
     } finally {
       await api.close();
     }
@@ -127,7 +152,7 @@ function bindingState(state: LockedState, options: ApplyRunOptions): (LockedStat
 }
 
 function needsService(plan: Plan): boolean {
-  return plan.deletions.length > 0 || plan.items.some((i) => !i.blocked && (i.action !== 'no-op' || i.cleanup.length > 0));
+  return hasRollouts(plan) || plan.deletions.length > 0 || plan.items.some((i) => !i.blocked && (i.action !== 'no-op' || i.cleanup.length > 0));
 }
 
 function applyOptions(options: ApplyRunOptions, limiter: RateLimiter | undefined) {

@@ -68,6 +68,8 @@ export interface StateFile {
   sessions: StateEntry[];
   /** The per-user manifests published (version 3 only). */
   published?: Publication[];
+  /** Their earlier versions, which sessions may still be on: what a rollout plans from. */
+  published_history?: Publication[];
 }
 
 /** The key of an entry: one per manifest name and resolved user id. */
@@ -107,7 +109,7 @@ export function parseState(text: string, path: string, options: { pushed?: boole
 }
 
 /** parseState, with the binding the document records. */
-export function parseStateDocument(text: string, path: string, options: { pushed?: boolean } = {}): { entries: StateEntry[]; binding: StateBinding | undefined; published: Publication[] } {
+export function parseStateDocument(text: string, path: string, options: { pushed?: boolean } = {}): { entries: StateEntry[]; binding: StateBinding | undefined; published: Publication[]; history: Publication[] } {
   const corrupt: Corrupt = (why) =>
     options.pushed === true
       ? new InputError(`this is not a state document that sessionctl can push (${why}); nothing was pushed. Push the output of \`sessionctl state pull\`, or a state file.`, path)
@@ -128,10 +130,13 @@ export function parseStateDocument(text: string, path: string, options: { pushed
   const binding = parseBinding(v['binding'], corrupt);
   const published = v['published'] ?? [];
   if (!Array.isArray(published)) throw corrupt('"published" is not a list');
+  const history = v['published_history'] ?? [];
+  if (!Array.isArray(history)) throw corrupt('"published_history" is not a list');
   return {
     entries: v['sessions'].map((s, i) => checkEntry(s, `sessions[${i}]`, corrupt)),
     binding,
     published: published.map((p, i) => checkPublication(p, `published[${i}]`, corrupt)),
+    history: history.map((p, i) => checkPublication(p, `published_history[${i}]`, corrupt)),
   };
 }
 

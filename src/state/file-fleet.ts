@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { InputError, StateError } from '../diagnostics/errors.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import { entryKey, storableVersion } from './entry.js';
+import { SAMPLES } from './fleet.js';
 import { readStateText } from './state-text.js';
 import { comesAfter, fleetRowProblem, type FleetClaim, type FleetCount, type FleetPageQuery, type FleetSession, type FleetStore, type Publication } from './fleet.js';
 
@@ -25,11 +26,11 @@ interface StoredClaim extends Omit<FleetClaim, 'expired'> {
   expires: number;
 }
 
-interface Stored extends Omit<FleetSession, 'claim'> {
+export interface Stored extends Omit<FleetSession, 'claim'> {
   claim?: StoredClaim;
 }
 
-async function readFleetFile(path: string): Promise<Stored[]> {
+export async function readFleetFile(path: string): Promise<Stored[]> {
   const text = await readStateText(path);
   if (text === undefined) return [];
   const corrupt = (why: string) => new InputError(`the fleet file is not valid (${why}); it was left untouched. Restore it from a backup, or move it aside (its sessions are then unknown to sessionctl).`, path);
@@ -62,7 +63,7 @@ async function readFleetFile(path: string): Promise<Stored[]> {
 }
 
 /** A stored row as the store answers it: its claim's lease judged at `now` (epoch ms). */
-function sessionOf({ claim, ...rest }: Stored, now: number): FleetSession {
+export function sessionOf({ claim, ...rest }: Stored, now: number): FleetSession {
   if (claim === undefined) return rest;
   return { ...rest, claim: { id: claim.id, state: claim.state, since: claim.since, expired: claim.expires < now, ...(claim.reason !== undefined ? { reason: claim.reason } : {}) } };
 }
@@ -72,16 +73,18 @@ function isClaim(raw: unknown): raw is StoredClaim {
   return typeof c === 'object' && c !== null && typeof c['id'] === 'string' && ['claimed', 'sent', 'unknown'].includes(c['state'] as string) && typeof c['expires'] === 'number';
 }
 
-/** Sessions per manifest and version in the fleet file of a state file. */
+/** Sessions per manifest and version in the fleet file of a state file, with the first users of each version. */
 export async function countFleetFile(statePath: string): Promise<Map<string, FleetCount>> {
-  const counts = new Map<string, { name: string; sessions: number; byVersion: Map<number, number>; unknown: number }>();
+  const counts = new Map<string, FleetCount & { byVersion: Map<number, number>; samples: Map<number, string[]> }>();
   const now = Date.now();
   for (const s of await readFleetFile(fleetPathOf(statePath))) {
-    const c = counts.get(s.name) ?? { name: s.name, sessions: 0, byVersion: new Map<number, number>(), unknown: 0 };
+    const c = counts.get(s.name) ?? { name: s.name, sessions: 0, byVersion: new Map<number, number>(), unknown: 0, samples: new Map<number, string[]>() };
     counts.set(s.name, c);
     if (s.session_id !== '') {
       c.sessions++;
-      if (s.version !== null) c.byVersion.set(s.version, (c.byVersion.get(s.version) ?? 0) + 1);
+      const v = s.version ?? 0;
+      c.byVersion.set(v, (c.byVersion.get(v) ?? 0) + 1);
+      c.samples.set(v, [...(c.samples.get(v) ?? []), s.user_id].sort().slice(0, SAMPLES));
     } else if (s.claim?.state === 'unknown' || (s.claim?.state === 'sent' && s.claim.expires < now)) c.unknown++;
   }
   return counts;
@@ -217,12 +220,17 @@ export async function removeFleetRow(statePath: string, name: string, userId: st
   const at = rows.findIndex((r) => r.name === name && r.user_id === userId);
   if (at < 0) return undefined;
   const [gone] = rows.splice(at, 1);
+  await writeFleetFile(path, rows);
+  return sessionOf(gone!, Date.now());
+}
+
+/** Writes the fleet file whole (the commands of the pipeline, which an application serving ensure from it notices at its next write). */
+export async function writeFleetFile(path: string, rows: readonly Stored[]): Promise<void> {
   try {
     await writeFileAtomic(path, JSON.stringify({ version: FLEET_FILE_VERSION, sessions: rows }) + '\n', { mode: 0o600 });
   } catch (err) {
     throw new StateError(`the fleet file cannot be written (${(err as Error).message})`, path, { cause: err });
   }
-  return sessionOf(gone!, Date.now());
 }
 
 /** One page of the fleet file of a state file, in (name, user id) order. */

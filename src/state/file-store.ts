@@ -5,8 +5,10 @@ import { StateError } from '../diagnostics/errors.js';
 import { writeFileAtomic } from '../util/atomic-write.js';
 import type { StateBinding } from './binding.js';
 import { compareEntries, entryKey, FLEET_STATE_VERSION, parseStateDocument, STATE_VERSION, type StateEntry, type StateFile } from './entry.js';
-import type { FleetCount, FleetSession, Publication } from './fleet.js';
+import { versionKey, type FleetCount, type FleetSession, type Publication } from './fleet.js';
 import { countFleetFile, removeFleetRow } from './file-fleet.js';
+import { fileRollout } from './file-fleet-rollout.js';
+import type { FleetRollout } from './fleet-rollout.js';
 import { readStateText } from './state-text.js';
 import { readFileLock, releaseFileLock, takeFileLock } from './file-lock.js';
 import { keepFileLockFresh } from './file-lock-refresh.js';
@@ -32,6 +34,7 @@ export class FileStateStore implements LockedState {
   private loadedHash = '';
   private bound: StateBinding | undefined;
   private readonly publications = new Map<string, Publication>();
+  private readonly history = new Map<string, Publication>();
   private counts = new Map<string, FleetCount>();
 
   private constructor(readonly path: string) {}
@@ -104,17 +107,32 @@ export class FileStateStore implements LockedState {
   /** Publishes with the next write of the file: all of them, or (the write failing) none. */
   publish(publications: readonly Publication[]): Promise<void> {
     if (this.heldLock === undefined) return Promise.reject(new Error('FileStateStore.publish called without the lock'));
-    for (const p of publications) this.publications.set(p.name, p);
+    for (const p of publications) {
+      const before = this.publications.get(p.name);
+      if (before !== undefined && before.version !== p.version) this.history.set(versionKey(before.name, before.version), before);
+      this.publications.set(p.name, p);
+    }
     return this.scheduleWrite();
+  }
+
+  get publishedVersions(): ReadonlyMap<string, Publication> {
+    return this.history;
+  }
+
+  /** The rollout's reads and writes of the fleet file: see FleetRollout. */
+  get rollout(): FleetRollout | undefined {
+    return this.heldLock === undefined ? undefined : fileRollout(this.path);
   }
 
   private async read(): Promise<void> {
     const text = await readStateText(this.path);
     if (text === undefined) return;
-    const { entries, binding, published } = parseStateDocument(text, this.path);
+    const { entries, binding, published, history } = parseStateDocument(text, this.path);
     this.bound = binding;
     this.publications.clear();
     for (const p of published) this.publications.set(p.name, p);
+    this.history.clear();
+    for (const p of history) this.history.set(versionKey(p.name, p.version), p);
     // Only a state with publications has a fleet: a lookup of a fixed user's session reads one file.
     this.counts = published.length > 0 ? await countFleetFile(this.path) : new Map();
     this.entries.clear();
@@ -138,6 +156,7 @@ export class FileStateStore implements LockedState {
       ...(this.bound !== undefined ? { binding: this.bound } : {}),
       sessions: this.list(),
       ...(published.length > 0 ? { published } : {}),
+      ...(this.history.size > 0 ? { published_history: [...this.history.values()].sort((a, b) => (a.name !== b.name ? (a.name < b.name ? -1 : 1) : a.version - b.version)) } : {}),
     };
   }
 

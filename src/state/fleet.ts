@@ -65,11 +65,16 @@ export interface FleetCount {
   name: string;
   /** Sessions recorded (claims not counted). */
   sessions: number;
-  /** Sessions per published version they were created from. */
+  /** Sessions per published version they were created from (or rolled out to); an unknown version counts as 0. */
   byVersion: ReadonlyMap<number, number>;
   /** Users with a claim whose create's outcome is unknown. */
   unknown: number;
+  /** The first few users (by id) of each version: plan's samples (a session of an unknown version is under 0). */
+  samples?: ReadonlyMap<number, readonly string[]>;
 }
+
+/** Users named per version when plan summarises a fleet: enough to look at, never a list. */
+export const SAMPLES = 3;
 
 /** The rows of the fleet an application's `ensure` reads and writes; no workspace lock is ever taken. */
 export interface FleetStore {
@@ -94,6 +99,11 @@ export interface FleetStore {
   /** Marks the claim's create as of unknown outcome. */
   markUnknown(name: string, userId: string, claimId: string, reason: string): Promise<void>;
   close(): Promise<void>;
+}
+
+/** The key of a publication's version in `StateView.publishedVersions`. */
+export function versionKey(name: string, version: number): string {
+  return `${name}\0${version}`;
 }
 
 /** A fleet store, and the service its state is bound to. */

@@ -1,8 +1,8 @@
 import type pg from 'pg';
-import type { FleetCount, FleetPageQuery, FleetSession, Publication } from './fleet.js';
+import { SAMPLES, type FleetCount, type FleetPageQuery, type FleetSession, type Publication } from './fleet.js';
 import { table, type Queryable } from './postgres-connect.js';
 import { FLEET_SELECT, PUBLISHED_SELECT, rowToPublication, rowToSession, type FleetRow, type PublishedRow } from './postgres-fleet-rows.js';
-import { FLEET_VERSION } from './postgres-schema.js';
+import { FLEET_VERSION, HISTORY_VERSION } from './postgres-schema.js';
 import type { PostgresTarget } from './postgres-url.js';
 
 /**
@@ -19,25 +19,52 @@ export async function readPublications(db: Queryable, target: PostgresTarget, ve
   return r.rows.map((row) => rowToPublication(row, target));
 }
 
-/** Sessions per manifest and version, counted by the database (the rows never leave it). */
+/**
+ * Sessions per manifest and version, counted by the database (the rows never leave it), with the
+ * first few users of each version (by the index on version) for plan's samples.
+ */
 export async function readFleetCounts(db: Queryable, target: PostgresTarget, version: number): Promise<FleetCount[]> {
   if (version < FLEET_VERSION) return [];
-  const r = await db.query<{ name: string; version: number | null; sessions: string; unknown: string }>(
-    `SELECT name, version, count(*) FILTER (WHERE session_id <> '') AS sessions,
-       count(*) FILTER (WHERE session_id = '' AND (claim_state = 'unknown' OR (claim_state = 'sent' AND claim_expires < now()))) AS unknown
-     FROM ${table(target, 'fleet')} WHERE workspace = $1 GROUP BY name, version ORDER BY name, version`,
+  const fleet = table(target, 'fleet');
+  const r = await db.query<{ name: string; version: number | null; sessions: string; unknown: string; samples: string[] | null }>(
+    `SELECT g.*, s.samples FROM (
+       SELECT name, version, count(*) FILTER (WHERE session_id <> '') AS sessions,
+         count(*) FILTER (WHERE session_id = '' AND (claim_state = 'unknown' OR (claim_state = 'sent' AND claim_expires < now()))) AS unknown
+       FROM ${fleet} WHERE workspace = $1 GROUP BY name, version) g
+     CROSS JOIN LATERAL (SELECT array_agg(user_id) AS samples FROM (
+       SELECT user_id FROM ${fleet} f WHERE f.workspace = $1 AND f.name = g.name AND f.version IS NOT DISTINCT FROM g.version AND f.session_id <> ''
+       ORDER BY user_id LIMIT ${SAMPLES}) u) s
+     ORDER BY g.name, g.version`,
     [target.workspace],
   );
-  const byName = new Map<string, { name: string; sessions: number; byVersion: Map<number, number>; unknown: number }>();
+  const byName = new Map<string, FleetCount & { byVersion: Map<number, number>; samples: Map<number, string[]> }>();
   for (const row of r.rows) {
-    const c = byName.get(row.name) ?? { name: row.name, sessions: 0, byVersion: new Map<number, number>(), unknown: 0 };
+    const c = byName.get(row.name) ?? { name: row.name, sessions: 0, byVersion: new Map<number, number>(), unknown: 0, samples: new Map<number, string[]>() };
     byName.set(row.name, c);
     const n = Number(row.sessions);
     c.sessions += n;
     c.unknown += Number(row.unknown);
-    if (row.version !== null && n > 0) c.byVersion.set(row.version, (c.byVersion.get(row.version) ?? 0) + n);
+    if (n === 0) continue;
+    const v = row.version ?? 0;
+    c.byVersion.set(v, (c.byVersion.get(v) ?? 0) + n);
+    c.samples.set(v, [...(c.samples.get(v) ?? []), ...(row.samples ?? [])].slice(0, SAMPLES));
   }
   return [...byName.values()];
+}
+
+/**
+ * The earlier versions of the publications that sessions are still on (the current one is in
+ * `published`): what a rollout plans each group's change from. None before schema version 6.
+ */
+export async function readPublishedVersions(db: Queryable, target: PostgresTarget, version: number, wanted: readonly { name: string; version: number }[]): Promise<Publication[]> {
+  if (version < HISTORY_VERSION || wanted.length === 0) return [];
+  const r = await db.query<PublishedRow>(
+    `SELECT ${PUBLISHED_SELECT.split(', ').map((c) => `p.${c}`).join(', ')} FROM ${table(target, 'published_versions')} p
+     JOIN unnest($2::text[], $3::int[]) AS w(name, version) ON p.name = w.name AND p.version = w.version
+     WHERE p.workspace = $1`,
+    [target.workspace, wanted.map((w) => w.name), wanted.map((w) => w.version)],
+  );
+  return r.rows.map((row) => rowToPublication(row, target));
 }
 
 /**
@@ -55,11 +82,18 @@ export async function writePublications(client: pg.ClientBase, target: PostgresT
       return false;
     }
     for (const p of publications) {
+      const values = [target.workspace, p.name, p.version, JSON.stringify(p.body), JSON.stringify(p.templates), p.body_hash, p.api_version, p.file, p.published_at];
       await client.query(
         `INSERT INTO ${t('published')} (workspace, ${PUBLISHED_SELECT}) VALUES ($1, $2, $3, $4::json, $5::jsonb, $6, $7, $8, $9)
          ON CONFLICT (workspace, name) DO UPDATE SET version = EXCLUDED.version, body = EXCLUDED.body, templates = EXCLUDED.templates,
            body_hash = EXCLUDED.body_hash, api_version = EXCLUDED.api_version, file = EXCLUDED.file, published_at = EXCLUDED.published_at`,
-        [target.workspace, p.name, p.version, JSON.stringify(p.body), JSON.stringify(p.templates), p.body_hash, p.api_version, p.file, p.published_at],
+        values,
+      );
+      await client.query(
+        `INSERT INTO ${t('published_versions')} (workspace, ${PUBLISHED_SELECT}) VALUES ($1, $2, $3, $4::json, $5::jsonb, $6, $7, $8, $9)
+         ON CONFLICT (workspace, name, version) DO UPDATE SET body = EXCLUDED.body, templates = EXCLUDED.templates, body_hash = EXCLUDED.body_hash,
+           api_version = EXCLUDED.api_version, file = EXCLUDED.file, published_at = EXCLUDED.published_at`,
+        values,
       );
     }
     await client.query('COMMIT');

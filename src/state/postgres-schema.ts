@@ -117,7 +117,29 @@ const MIGRATIONS: readonly Migration[] = [
       `CREATE INDEX ON ${t('fleet')} (workspace, user_id)`,
     ],
   },
+  {
+    version: 6,
+    description: 'published_versions: every version published of a per-user manifest, so that a rollout plans from the version each session is on',
+    statements: (t) => [
+      `CREATE TABLE ${t('published_versions')} (
+        workspace text NOT NULL,
+        name text NOT NULL,
+        version integer NOT NULL,
+        body json NOT NULL,
+        templates jsonb NOT NULL,
+        body_hash text NOT NULL,
+        api_version text NOT NULL,
+        file text,
+        published_at timestamptz NOT NULL,
+        PRIMARY KEY (workspace, name, version)
+      )`,
+      `INSERT INTO ${t('published_versions')} SELECT workspace, name, version, body, templates, body_hash, api_version, file, published_at FROM ${t('published')}`,
+    ],
+  },
 ];
+
+/** The first schema version that keeps every published version (published_versions). */
+export const HISTORY_VERSION = 6;
 
 /** The first schema version with the fleet's tables (published, fleet). */
 export const FLEET_VERSION = 5;

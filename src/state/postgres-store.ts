@@ -8,8 +8,10 @@ import { readBinding, writeBinding } from './postgres-binding.js';
 import { keepLease, type LeaseKeeper } from './postgres-lease.js';
 import { DEFAULT_LEASE_MS, releaseWorkspaceLock, renewWorkspaceLock, takeWorkspaceLock } from './postgres-lock.js';
 import { entriesDigest, readEntries } from './postgres-rows.js';
-import { deleteFleetRow, readFleetCounts, readPublications, writePublications } from './postgres-fleet.js';
-import type { FleetCount, FleetSession, Publication } from './fleet.js';
+import { deleteFleetRow, readFleetCounts, readPublications, readPublishedVersions, writePublications } from './postgres-fleet.js';
+import { postgresRollout } from './postgres-fleet-rollout.js';
+import { versionKey, type FleetCount, type FleetSession, type Publication } from './fleet.js';
+import type { FleetRollout } from './fleet-rollout.js';
 import { migrate, schemaVersion } from './postgres-schema.js';
 import { LockGone, PostgresWriter } from './postgres-writer.js';
 import type { PostgresTarget } from './postgres-url.js';
@@ -43,6 +45,7 @@ export class PostgresStateStore implements LockedState {
   private digest = '';
   private bound: StateBinding | undefined;
   private readonly publications = new Map<string, Publication>();
+  private readonly history = new Map<string, Publication>();
   private counts = new Map<string, FleetCount>();
   private held: Held | undefined;
   private readonly writes = new Set<Promise<void>>();
@@ -104,6 +107,10 @@ export class PostgresStateStore implements LockedState {
     this.publications.clear();
     for (const p of await readPublications(client, this.target, version)) this.publications.set(p.name, p);
     this.counts = new Map((await readFleetCounts(client, this.target, version)).map((c) => [c.name, c]));
+    // Only the versions sessions are on, below the one published: a rollout plans from those.
+    const wanted = [...this.counts.values()].flatMap((c) => [...c.byVersion.keys()].filter((v) => v > 0 && v < (this.publications.get(c.name)?.version ?? 0)).map((v) => ({ name: c.name, version: v })));
+    this.history.clear();
+    for (const p of await readPublishedVersions(client, this.target, version, wanted)) this.history.set(versionKey(p.name, p.version), p);
     this.entries.clear();
     for (const e of entries) this.entries.set(entryKey(e.name, e.user_id), e);
     this.digest = entriesDigest(entries);
@@ -134,6 +141,16 @@ export class PostgresStateStore implements LockedState {
 
   get fleet(): ReadonlyMap<string, FleetCount> {
     return this.counts;
+  }
+
+  get publishedVersions(): ReadonlyMap<string, Publication> {
+    return this.history;
+  }
+
+  /** The rollout's statements, on this run's pool and fenced on its lock; undefined without the lock. */
+  get rollout(): FleetRollout | undefined {
+    const held = this.held;
+    return held === undefined ? undefined : postgresRollout(held.pool, this.target, held.id);
   }
 
   publish(publications: readonly Publication[]): Promise<void> {

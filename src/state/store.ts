@@ -1,6 +1,7 @@
 import type { StateBinding } from './binding.js';
 import type { StateEntry } from './entry.js';
 import type { FleetCount, FleetSession, Publication } from './fleet.js';
+import type { FleetRollout } from './fleet-rollout.js';
 
 /**
  * The state as plan, apply, diff and the operate commands see it, whichever backend holds it: the
@@ -20,6 +21,8 @@ export interface StateView {
   readonly published?: ReadonlyMap<string, Publication>;
   /** How many sessions each per-user manifest has, by name, as read (counted, never listed). */
   readonly fleet?: ReadonlyMap<string, FleetCount>;
+  /** Earlier versions of the publications that sessions are still on, by `versionKey(name, version)`. */
+  readonly publishedVersions?: ReadonlyMap<string, Publication>;
 }
 
 /** The state opened for writing: taken under its lock, which `unlock` releases after the last write. */
@@ -37,6 +40,8 @@ export interface LockedState extends StateView {
   bind(binding: StateBinding): Promise<void>;
   /** Publishes per-user manifests, all or none (replacing earlier versions); resolves once durable. */
   publish(publications: readonly Publication[]): Promise<void>;
+  /** The fleet's rows as a rollout, diff or prune of a per-user manifest reads and writes them; undefined without the lock. */
+  readonly rollout?: FleetRollout | undefined;
   /** Forgets one end user's session (or claim) of a per-user manifest; what it was, or undefined when none was recorded. */
   forgetFleet?(name: string, userId: string): Promise<FleetSession | undefined>;
   /** Waits for writes in flight, then releases the lock. Writes after it are refused. */

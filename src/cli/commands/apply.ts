@@ -4,6 +4,9 @@ import { InvalidArgumentError, Option } from 'commander';
 import { InputError, UsageError } from '../../diagnostics/errors.js';
 import { narrowToChanged } from '../changed-since.js';
 import { announceDeletions, graceMs, watchRun } from '../apply-progress.js';
+import { rolloutProgress } from '../rollout-progress.js';
+import { integerOption } from '../integer-option.js';
+import type { Canary } from '../../rollout/canary-size.js';
 import type { CommandEnv, RegisterCommand } from '../command.js';
 import { connector } from '../open-connection.js';
 import { processLock } from '../process-lock.js';
@@ -24,6 +27,18 @@ interface ApplyFlags extends RunFlags {
   recreateUnknown?: boolean;
   recreateMissing?: boolean;
   maxMissing?: MissingLimit;
+  canary?: Canary;
+  maxFailures?: number;
+}
+
+/** `--canary 50` (sessions) or `--canary 5%` (of those behind). */
+function parseCanary(value: string): Canary {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(%?)\s*$/.exec(value);
+  const v = m === null ? NaN : Number(m[1]);
+  if (m === null || !(v > 0) || (m[2] === '' && !Number.isSafeInteger(v)) || (m[2] === '%' && v > 100)) {
+    throw new InvalidArgumentError('expected a number of sessions (50) or a percentage of them (5%)');
+  }
+  return m[2] === '%' ? { percent: v } : { count: v };
 }
 
 /** `--refresh=false` (terraform's spelling) as well as `--no-refresh`. */
@@ -41,6 +56,12 @@ const APPLY_HELP = [
   '  sessionctl plan manifests/ --out plan.json && sessionctl apply plan.json',
   '  sessionctl apply examples/ --emulator --state /tmp/demo/state.json',
   '  USER_ID=alice sessionctl apply profile.yaml          # one manifest, several users',
+  '  sessionctl apply sessions/ --canary 1% --max-failures 50 --concurrency 32 --rate-limit 2000/min',
+  '',
+  'Per-user manifests (user_id: <end-user>): apply publishes the new version first (every session',
+  'ensure creates from then on is on it), then rolls it out to the recorded sessions: a PATCH each,',
+  'guarded by its config version, at --concurrency and --rate-limit. Each rolled-out session is',
+  'recorded as it goes, so an interrupted or killed rollout resumes where it stopped on the next apply.',
   '',
   'Exit codes: 0 applied and in sync, 1 findings or drift, 2 usage or input error,',
   '3 the service failed or refused a request (the others still ran; the state keeps every success),',
@@ -68,7 +89,9 @@ export const registerApply: RegisterCommand = (program, env) => {
     .option('--keep-replaced', 'a replace leaves the old session alive (and forgets it) instead of deleting it')
     .option('--recreate-unknown', 'create sessions whose earlier create has an unknown outcome (check first that none exists)')
     .option('--strict', 'drift the manifest does not declare (added) and warnings fail the run too')
-    .option('--github-output', 'append <name>_session_id and <name>_mcp_url to the file named by $GITHUB_OUTPUT');
+    .option('--github-output', 'append <name>_session_id and <name>_mcp_url to the file named by $GITHUB_OUTPUT')
+    .addOption(new Option('--canary <n|p%>', 'per-user manifests: roll out to this many sessions first (or this share of them), read them back, and go on only if they are on the new config').argParser(parseCanary))
+    .addOption(new Option('--max-failures <n>', 'per-user manifests: stop the rollout once more than this many sessions failed (the rest untouched; the next apply resumes)').argParser(integerOption(0, 1_000_000_000, 'a whole number of sessions (0 stops at the first failure)')));
   addMissingOptions(cmd);
   addRunOptions(cmd, 'always')
     .addHelpText('after', APPLY_HELP)
@@ -155,6 +178,9 @@ async function runApplyCommand(args: string[], flags: ApplyFlags, env: CommandEn
       ...(saved !== undefined ? { saved } : {}),
       lock: processLock(env.io.stderr),
       onProgress: watch.onProgress,
+      onRolloutProgress: rolloutProgress(env),
+      ...(flags.canary !== undefined ? { canary: flags.canary } : {}),
+      ...(flags.maxFailures !== undefined ? { maxFailures: flags.maxFailures } : {}),
       signal: watch.signal,
       graceMs: graceMs(env),
       onInterrupt: watch.onInterrupt,

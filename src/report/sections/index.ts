@@ -4,6 +4,7 @@ import { appliedSection } from './applied.js';
 import { driftSection } from './drift.js';
 import { planSection } from './plan.js';
 import { publicationsSection } from './publications.js';
+import { rolloutsSection } from './rollouts.js';
 
 /**
  * A block of the human report for one command's own part of the report (a plan, the apply
@@ -13,4 +14,4 @@ import { publicationsSection } from './publications.js';
 export type HumanSection = (report: Report, ctx: ReportContext, style: Style) => string;
 
 /** The sections the `human` format prints. Stages that add a block to `Report` add its renderer here. */
-export const humanSections: readonly HumanSection[] = [publicationsSection, planSection, appliedSection, driftSection];
+export const humanSections: readonly HumanSection[] = [publicationsSection, planSection, appliedSection, rolloutsSection, driftSection];

@@ -1,8 +1,8 @@
 import { describeChange } from '../../plan/field-changes.js';
-import { behind, type PublicationPlan } from '../../plan/publications.js';
+import type { PublicationPlan } from '../../plan/publications.js';
 import type { Style } from '../ansi.js';
 import { displayPath } from '../paths.js';
-import { plural, safeInline } from '../text.js';
+import { safeInline } from '../text.js';
 import type { Report, ReportContext } from '../types.js';
 
 function why(p: PublicationPlan, written: boolean): string {
@@ -19,14 +19,29 @@ function why(p: PublicationPlan, written: boolean): string {
   }
 }
 
-function fleetLine(p: PublicationPlan): string | undefined {
+const n = (count: number): string => count.toLocaleString('en-US');
+const sessionsOf = (count: number): string => `${n(count)} session${count === 1 ? '' : 's'}`;
+
+/**
+ * The fleet in a few lines however large it is: the counts, then each group's change once (the
+ * same for every session of the group) with a few of its users.
+ */
+function fleetLines(p: PublicationPlan, written: boolean): string[] {
   const sessions = p.fleet?.sessions ?? 0;
-  if (sessions === 0 && (p.fleet?.unknown ?? 0) === 0) return undefined;
-  const old = behind(p);
-  const parts = [`${plural(sessions, 'session')} recorded`];
-  if (old > 0) parts.push(`${old} created from an older version, which this apply does not update`);
-  if ((p.fleet?.unknown ?? 0) > 0) parts.push(`${p.fleet!.unknown} with a create of unknown outcome`);
-  return parts.join('; ');
+  const unknown = p.fleet?.unknown ?? 0;
+  if (sessions === 0 && unknown === 0) return [];
+  const r = p.rollout;
+  const head = [`${sessionsOf(sessions)} recorded`];
+  if (r !== undefined && sessions > 0) head.push(`${written ? 'rolled out' : 'rollout'}: update ${n(r.update)} in place, replace ${n(r.replace)}, unchanged ${n(r.unchanged)}`);
+  if (unknown > 0) head.push(`${n(unknown)} with a create of unknown outcome`);
+  const lines = [head.join('; ')];
+  for (const g of r?.groups ?? []) {
+    if (g.sessions === 0) continue;
+    const what = g.action === 'replace' ? `replace (PATCH cannot change ${g.unpatchable.join(', ')})` : !g.known ? 'update in place: every declared field (the body of that version is not kept)' : g.changes.length === 0 ? `update in place: ${g.sensitiveChanged ? 'a sensitive value changed' : 'the API version changed'}` : `update in place: ${g.changes.map((c) => `${safeInline(c.field)} ${safeInline(describeChange(c))}`).join('; ')}`;
+    const samples = g.samples.length === 0 ? '' : `, e.g. ${g.samples.map((u) => safeInline(JSON.stringify(u))).join(', ')}`;
+    lines.push(`  ${g.from === 0 ? 'from an unknown version' : `from version ${g.from}`} (${sessionsOf(g.sessions)}${samples}): ${what}`);
+  }
+  return lines;
 }
 
 function publicationLines(p: PublicationPlan, width: number, written: boolean, ctx: ReportContext, style: Style): string[] {
@@ -37,8 +52,7 @@ function publicationLines(p: PublicationPlan, width: number, written: boolean, c
     const sign = c.op === 'add' ? style.green('+') : c.op === 'remove' ? style.red('-') : style.yellow('~');
     lines.push(`      ${sign} ${safeInline(c.field)}: ${safeInline(describeChange(c))}${at}`);
   }
-  const fleet = fleetLine(p);
-  if (fleet !== undefined) lines.push(`        ${fleet}`);
+  for (const line of fleetLines(p, written)) lines.push(`        ${line}`);
   return lines;
 }
 

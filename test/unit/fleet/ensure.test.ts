@@ -225,12 +225,18 @@ describe.each(backends)('ensure on the $name state', (backend) => {
     const s = await open();
     const old = await s.ensure('support-agent', 'alice');
     await apply(MANIFEST.replace('toolkits: [gmail, github]', 'toolkits: [gmail, github, slack]'));
-    const fresh = await s.ensure('support-agent', 'bob');
+    // The apply rolled alice's row out: a file state's application opens its fleet again after a
+    // deploy (one process owns the file); PostgreSQL's reads the rows as they are.
+    await s.close();
+    const fresh = await (await open()).ensure('support-agent', 'bob');
     expect([old.version, fresh.version]).toStrictEqual([1, 2]);
     const live = await emulatorAdmin(emulator.url, 'GET', `/sessions/${fresh.sessionId}`);
     expect(live.config.toolkits).toStrictEqual({ enabled: ['gmail', 'github', 'slack'] });
     const plan = await runCli(['plan', 'support.yaml', '--state', state.url], { cwd: dir, env: { ...state.env, HOOK_TOKEN: 'hook-secret-1' } });
-    expect(plan.stdout).toContain('    = unchanged support-agent  every end user, support.yaml\n        up to date: version 2\n        2 sessions recorded; 1 created from an older version, which this apply does not update\n');
+    // The apply rolled alice's session out to version 2; its callback keeps the application's token.
+    expect(plan.stdout).toContain('    = unchanged support-agent  every end user, support.yaml\n        up to date: version 2\n        2 sessions recorded; rollout: update 0 in place, replace 0, unchanged 2\n');
+    const alice = await emulatorAdmin(emulator.url, 'GET', `/sessions/${old.sessionId}`);
+    expect([alice.config.toolkits, alice.config.manage_connections.callback_url, alice.config_version]).toStrictEqual([{ enabled: ['gmail', 'github', 'slack'] }, 'https://hooks.example.com/cb?token=hook-secret-app', 2]);
   });
 });
 
@@ -271,7 +277,7 @@ describe.skipIf(skipBecause(db === null, 'ensure on PostgreSQL needs a server (t
     expect((await emulatorAdmin(emulator.url, 'GET', '/counts')).sessions).toBe(0);
   });
 
-  test('a publish during concurrent ensure calls: every session created after it carries the new body, none a mix', async () => {
+  test('a publish during concurrent ensure calls: every session created after it carries the new body, none a mix; the rollout brings the others to it', async () => {
     const dir = tempDir('publish-race');
     const v2 = 'name: agent\nuser_id: <end-user>\ntoolkits: [gmail, slack]\ntags: { disable: [destructiveHint] }\n';
     writeFileSync(join(dir, 'a.yaml'), v2);
@@ -302,11 +308,16 @@ describe.skipIf(skipBecause(db === null, 'ensure on PostgreSQL needs a server (t
     // Each session is one version's body whole: v1's toolkits and no tags, or v2's with its tags.
     const { sessions: all } = await emulatorAdmin(emulator.url, 'GET', '/sessions');
     expect(all).toHaveLength(results.length);
-    const expected = { 1: [{ enabled: ['gmail'] }, undefined], 2: [{ enabled: ['gmail', 'slack'] }, { disabled: ['destructiveHint'] }] } as const;
+    // Each session was created from one version's body whole (v1's: config version 1, then one
+    // PATCH by the rollout; v2's: never patched), and every one ends on v2, those created from v1
+    // while the apply ran included: the rollout waited for their creates and patched them too.
+    const v2Config = [{ enabled: ['gmail', 'slack'] }, { disabled: ['destructiveHint'] }];
     for (const r of results) {
       const live = await emulatorAdmin(emulator.url, 'GET', `/sessions/${r.session}`);
-      expect([live.config.toolkits, live.config.tags?.disabled === undefined ? undefined : { disabled: live.config.tags.disabled }], r.user).toStrictEqual(expected[r.version as 1 | 2]);
+      expect([live.config.toolkits, live.config.tags?.disabled === undefined ? undefined : { disabled: live.config.tags.disabled }], r.user).toStrictEqual(v2Config);
+      expect(live.config_version, r.user).toBe(r.version === 1 ? 2 : 1);
     }
+    expect(await sql(db!, `SELECT version, count(*)::int AS n FROM ${table()} GROUP BY version`)).toStrictEqual([{ version: 2, n: results.length }]);
   }, 60_000);
 
   test('ensure needs no workspace lock: a deploy holding it does not hold ensure up', async () => {

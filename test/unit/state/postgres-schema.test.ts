@@ -59,10 +59,10 @@ describe.skipIf(skipBecause(db === null, 'needs a PostgreSQL server (the run pri
     const versions = await sql<{ version: number; description: string }>(db!, `SELECT version, description FROM "${schema}".schema_migrations ORDER BY version`);
     expect(versions.map((v) => v.version)).toEqual([SCHEMA_VERSION]);
     expect(versions[0]!.description).toBe(
-      'created at version 5: entries (one row per workspace, manifest name and user id) and locks (one row per workspace); entries.file: the manifest file an entry was applied from, which scopes `apply --prune`; locks.expires_at: the lock is a lease its holder renews (it works through a transaction-mode pooler); backend_pid only for a lock of an older sessionctl; bindings: the service (base URL, key fingerprint) each workspace was applied against; published (one row per workspace and per-user manifest) and fleet (one row per workspace, manifest and end user: the sessions ensure creates)',
+      'created at version 6: entries (one row per workspace, manifest name and user id) and locks (one row per workspace); entries.file: the manifest file an entry was applied from, which scopes `apply --prune`; locks.expires_at: the lock is a lease its holder renews (it works through a transaction-mode pooler); backend_pid only for a lock of an older sessionctl; bindings: the service (base URL, key fingerprint) each workspace was applied against; published (one row per workspace and per-user manifest) and fleet (one row per workspace, manifest and end user: the sessions ensure creates); published_versions: every version published of a per-user manifest, so that a rollout plans from the version each session is on',
     );
     const tables = await sql<{ table_name: string }>(db!, 'SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY 1', [schema]);
-    expect(tables.map((t) => t.table_name)).toEqual(['bindings', 'entries', 'fleet', 'locks', 'published', 'schema_migrations']);
+    expect(tables.map((t) => t.table_name)).toEqual(['bindings', 'entries', 'fleet', 'locks', 'published', 'published_versions', 'schema_migrations']);
   });
 
   test('a schema at version 1 (as the first sessionctl with PostgreSQL made it) is upgraded by the first lock: each migration recorded, its rows kept', async () => {
@@ -96,8 +96,9 @@ describe.skipIf(skipBecause(db === null, 'needs a PostgreSQL server (the run pri
       [3, 'locks.expires_at: the lock is a lease its holder renews (it works through a transaction-mode pooler); backend_pid only for a lock of an older sessionctl'],
       [4, 'bindings: the service (base URL, key fingerprint) each workspace was applied against'],
       [5, 'published (one row per workspace and per-user manifest) and fleet (one row per workspace, manifest and end user: the sessions ensure creates)'],
+      [6, 'published_versions: every version published of a per-user manifest, so that a rollout plans from the version each session is on'],
     ]);
-    expect(SCHEMA_VERSION).toBe(5);
+    expect(SCHEMA_VERSION).toBe(6);
     expect((await backend(schema).load()).list()).toEqual([{ ...entry('new'), file: 'm/new.yaml' }, entry('old')]);
   });
 

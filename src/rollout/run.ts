@@ -1,0 +1,152 @@
+import { StateError } from '../diagnostics/errors.js';
+import type { FleetSession } from '../state/fleet.js';
+import type { FleetRollout } from '../state/fleet-rollout.js';
+import { batcher } from '../util/batch.js';
+import { rollSession, type SessionStepContext, type StepOutcome } from './session-step.js';
+import type { Canary } from './canary-size.js';
+import type { RolloutFailure, RolloutProgress, RolloutResult } from './types.js';
+
+export interface RolloutOptions extends Pick<SessionStepContext, 'api' | 'limiter' | 'strict'> {
+  store: FleetRollout;
+  /** PATCHes in flight at once. */
+  concurrency: number;
+  canary?: Canary | undefined;
+  /** The rollout stops once more sessions than this failed (the rest untouched). */
+  maxFailures?: number | undefined;
+  /** Stops the rollout: no PATCH starts after it, those in flight are answered and recorded. */
+  signal?: AbortSignal | undefined;
+  onProgress?: ((progress: RolloutProgress) => void) | undefined;
+  /** Rows read per page. */
+  pageSize?: number;
+  /** How long the rollout waits for creates that read the older version to record their session. */
+  createsWaitMs?: number;
+}
+
+/** The rows a pass reads: a manifest's sessions below a version, a page at a time. */
+export interface PageQuery {
+  name: string;
+  below: number;
+  limit: number;
+}
+
+/** At most this many failures are named in the result; the rest are counted. */
+const NAMED_FAILURES = 20;
+
+/** One rollout's running state: the counts, the failures, the batched writes, the stop. */
+export class Run {
+  stopped: RolloutResult['stopped'];
+  /** Sessions taken in hand (each once per run). */
+  seen = 0;
+  private readonly failedUsers = new Set<string>();
+  private readonly startedAt = Date.now();
+  private readonly record: (row: FleetSession) => Promise<void>;
+
+  constructor(
+    readonly options: RolloutOptions,
+    readonly ctx: SessionStepContext,
+    readonly result: RolloutResult,
+  ) {
+    const write = batcher(async (rows: readonly FleetSession[]) => {
+      await options.store.rolledOut(rows);
+      return rows.map(() => undefined);
+    }, { maxRunning: 1, maxBatch: 500 });
+    this.record = write;
+  }
+
+  /** Whether the run may start another session. */
+  get going(): boolean {
+    if (this.stopped !== undefined) return false;
+    if (this.options.signal?.aborted === true) this.stopped = 'interrupted';
+    return this.stopped === undefined;
+  }
+
+  /** Rolls out every session behind (skipping this run's failures), with `concurrency` workers over the pages. */
+  async pass(page: PageQuery, phase: RolloutProgress['phase'], limit = Infinity): Promise<Array<{ row: FleetSession; outcome: StepOutcome }>> {
+    const rows = this.rows(page, limit);
+    const taken: Array<{ row: FleetSession; outcome: StepOutcome }> = [];
+    let error: { err: unknown } | undefined;
+    const worker = async (): Promise<void> => {
+      try {
+        while (this.going && error === undefined) {
+          const next = await rows.next();
+          if (next.done === true) return;
+          const outcome = await rollSession(next.value, this.ctx);
+          if (phase === 'canary') taken.push({ row: next.value, outcome });
+          else await this.settle(next.value, outcome, phase);
+        }
+      } catch (err) {
+        // A refused key, a page that cannot be read: no session starts after it, those under way finish.
+        error ??= { err };
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, this.options.concurrency) }, worker));
+    if (error !== undefined) throw error.err;
+    return taken;
+  }
+
+  /** The sessions behind, page by page, each at most once per run. */
+  private async *rows(page: PageQuery, limit: number): AsyncGenerator<FleetSession> {
+    let after: string | undefined;
+    let given = 0;
+    for (;;) {
+      const rows = await this.options.store.sessions({ ...page, ...(after !== undefined ? { after } : {}) });
+      for (const row of rows) {
+        if (given >= limit) return;
+        if (this.failedUsers.has(row.user_id)) continue;
+        given++;
+        this.seen++;
+        yield row;
+      }
+      if (rows.length < page.limit) return;
+      after = rows[rows.length - 1]!.user_id;
+    }
+  }
+
+  /** Counts one session's outcome and records a rolled-out row; a state that cannot be written stops the run. */
+  async settle(row: FleetSession, outcome: StepOutcome, phase: RolloutProgress['phase']): Promise<void> {
+    if (outcome.kind === 'not-patchable') {
+      this.result.notPatchable++;
+      this.failedUsers.add(row.user_id);
+    } else if (outcome.kind === 'failed') this.fail(outcome.failure);
+    else {
+      try {
+        await this.record(outcome.row);
+      } catch (err) {
+        if (!(err instanceof StateError)) throw err;
+        this.stopped ??= 'state';
+        this.fail({ user_id: row.user_id, session_id: row.session_id, kind: 'outcome-unknown', message: `rolled out, but not recorded: ${err.message}` });
+        return;
+      }
+      if (outcome.kind === 'patched') this.result.patched++;
+      else this.result.alreadyDone++;
+    }
+    this.progress(phase);
+  }
+
+  fail(failure: RolloutFailure): void {
+    this.result.failed++;
+    this.failedUsers.add(failure.user_id);
+    if (this.result.failures.length < NAMED_FAILURES) this.result.failures.push(failure);
+    const budget = this.options.maxFailures;
+    if (budget !== undefined && this.result.failed > budget) this.stopped ??= 'max-failures';
+  }
+
+  private progress(phase: RolloutProgress['phase']): void {
+    if (this.options.onProgress === undefined) return;
+    const r = this.result;
+    const done = r.patched + r.alreadyDone + r.failed + r.notPatchable;
+    const seconds = (Date.now() - this.startedAt) / 1000;
+    const rate = seconds > 0 ? done / seconds : 0;
+    const total = Math.max(r.total, done);
+    this.options.onProgress({ name: r.name, done, total, failed: r.failed, rate, eta: rate > 0 ? (total - done) / rate : undefined, phase });
+  }
+
+  end(stopped: RolloutResult['stopped']): RolloutResult {
+    const r = this.result;
+    if (stopped !== undefined) {
+      r.stopped = stopped;
+      r.untouched = Math.max(0, r.total - (r.patched + r.alreadyDone + r.failed + r.notPatchable));
+    }
+    return r;
+  }
+}

@@ -1,0 +1,115 @@
+import { ApiError, isKeyRefused, KeyRefusedError, mayHaveTakenEffect } from '../client/errors.js';
+import type { SessionClient } from '../client/client.js';
+import type { ExpectedConfig } from '../config/expected.js';
+import { verifySession } from '../config/verify.js';
+import type { ManifestDocument } from '../manifest/types.js';
+import { storableVersion } from '../state/entry.js';
+import type { FleetSession } from '../state/fleet.js';
+import type { RateLimiter } from '../util/throttle.js';
+import type { Session } from '../wire/session.js';
+import type { UpdateSessionRequest } from '../wire/request.js';
+import type { RolloutFailure } from './types.js';
+
+export interface SessionStepContext {
+  api: Pick<SessionClient, 'updateSession' | 'getSession'>;
+  limiter?: RateLimiter | undefined;
+  doc: ManifestDocument;
+  expected: (userId: string) => ExpectedConfig;
+  strict: boolean;
+  /** The version and body hash a rolled-out row records. */
+  version: number;
+  bodyHash: string;
+  /** The PATCH for a session on version `from`; undefined when its change is one PATCH cannot carry. */
+  patchFor: (from: number) => UpdateSessionRequest | undefined;
+  /**
+   * Manifest pointers of the fields the application fills from its own environment (a published
+   * `${VAR}`): the pipeline's value of VAR may differ from the application's, so they are not
+   * compared.
+   */
+  filledByApplication: ReadonlySet<string>;
+}
+
+export type StepOutcome =
+  | { kind: 'patched' | 'already'; row: FleetSession; session: Session }
+  | { kind: 'failed'; failure: RolloutFailure }
+  | { kind: 'not-patchable' };
+
+/**
+ * Rolls one session out: a PATCH guarded by the config version its row records, so that nothing
+ * another writer changed since is overwritten. A 409 means the session moved since the row was
+ * written: most often an earlier run's PATCH whose record was lost (a kill), so it is read back
+ * and, on the new config already, only recorded; else PATCHed once more at the version read. Each
+ * answer is checked against the manifest before it is recorded.
+ */
+export async function rollSession(row: FleetSession, ctx: SessionStepContext): Promise<StepOutcome> {
+  const patch = ctx.patchFor(row.version ?? 0);
+  if (patch === undefined) return { kind: 'not-patchable' };
+  const fail = (kind: RolloutFailure['kind'], message: string, fields?: string[]): StepOutcome => ({
+    kind: 'failed',
+    failure: { user_id: row.user_id, session_id: row.session_id, kind, message, ...(fields !== undefined ? { fields } : {}) },
+  });
+  let guard = row.config_version;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    await ctx.limiter?.acquire();
+    let session: Session;
+    try {
+      session = await ctx.api.updateSession(row.session_id, guard === null ? patch : { ...patch, expected_config_version: guard });
+    } catch (err) {
+      const refused = refusal(err);
+      if (refused.status !== 409) return refusedOutcome(refused, fail);
+      const live = await readBack(row, ctx);
+      if (live instanceof ApiError) return refusedOutcome(live, fail);
+      if (drift(live, row, ctx) === undefined) return { kind: 'already', row: rolled(row, live, ctx), session: live };
+      guard = storableVersion(live.config_version);
+      continue;
+    }
+    const fields = drift(session, row, ctx);
+    if (fields !== undefined) return fail('drifted', `the service answered the PATCH with another config than the manifest's: ${fields.join(', ')}`, fields);
+    return { kind: 'patched', row: rolled(row, session, ctx), session };
+  }
+  return fail('conflict', 'another writer changed the session again while it was rolled out; a re-run reads it again');
+}
+
+/** Reads a session back (a 409, or the canary's check). */
+export async function readBack(row: FleetSession, ctx: Pick<SessionStepContext, 'api' | 'limiter'>): Promise<Session | ApiError> {
+  await ctx.limiter?.acquire();
+  try {
+    return await ctx.api.getSession(row.session_id);
+  } catch (err) {
+    return refusal(err);
+  }
+}
+
+/** The fields where a session differs from the manifest, or undefined when it is on it. */
+export function drift(session: Session, row: FleetSession, ctx: Pick<SessionStepContext, 'doc' | 'expected' | 'strict' | 'filledByApplication'>): string[] | undefined {
+  const v = verifySession(ctx.doc, ctx.expected(row.user_id), session, { strict: ctx.strict });
+  if (v.status === 'in-sync') return undefined;
+  const counted = v.differences.filter((d) => (d.kind === 'changed' || d.kind === 'dropped' || (ctx.strict && d.kind === 'added')) && !ctx.filledByApplication.has(d.pointer));
+  if (counted.length === 0) return undefined;
+  return [...new Set(counted.map((d) => d.path.replace(/^\/config\//, '').replace(/\//g, '.')))];
+}
+
+function refusal(err: unknown): ApiError {
+  if (!(err instanceof ApiError)) throw err;
+  // A refused key refuses every session alike: the rollout stops, not 100,000 failures.
+  if (isKeyRefused(err)) throw new KeyRefusedError(err);
+  return err;
+}
+
+function refusedOutcome(err: ApiError, fail: (kind: RolloutFailure['kind'], message: string) => StepOutcome): StepOutcome {
+  if (err.status === 404) return fail('missing', 'the session no longer exists at the service (404): its user gets it from ensure until the row is removed (`sessionctl state rm NAME --user-id USER`)');
+  if (mayHaveTakenEffect(err)) return fail('outcome-unknown', `${err.message}; a re-run reads the session and finishes it`);
+  return fail('patch-refused', err.message);
+}
+
+/** The row as rolled out: the new version, and what the service answered. */
+function rolled(row: FleetSession, session: Session, ctx: Pick<SessionStepContext, 'version' | 'bodyHash'>): FleetSession {
+  return {
+    ...row,
+    config_version: storableVersion(session.config_version),
+    version: ctx.version,
+    body_hash: ctx.bodyHash,
+    tool_router_tools: [...session.tool_router_tools],
+    mcp_url: session.mcp.url,
+  };
+}
