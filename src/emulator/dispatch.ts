@@ -18,6 +18,8 @@ import { isLoopbackHost } from '../util/loopback.js';
 import { randomToken } from './random-id.js';
 import { handleMcp, MCP_PATH } from './mcp.js';
 import { handleAdmin } from './routes/admin.js';
+import { mergePatch } from './routes/admin-sessions.js';
+import type { SessionRecord } from './store.js';
 import { matchRoute, type RouteMatch } from './routes/index.js';
 import { validateRequest } from './validate.js';
 
@@ -147,6 +149,7 @@ async function handleApi(d: Dispatcher, req: IncomingMessage, res: ServerRespons
   try {
     result = await runRoute(d, req, url, match, fault, who, held);
     state.stats.handled(route.name);
+    if (fault?.misapply !== undefined) misapply(state, tenant, match.params.session_id, fault.misapply);
   } catch (err) {
     if (err instanceof ClientGone) return;
     if (fault?.reset === 'after' && err instanceof ServiceError) {
@@ -156,6 +159,14 @@ async function handleApi(d: Dispatcher, req: IncomingMessage, res: ServerRespons
     return answerError(d, req, res, err, route.name, requestId, headers);
   }
   respond(req, res, fault, result, headers);
+}
+
+/** The `misapply` fault: the stored config changed behind the answer just given (see FaultRule). */
+function misapply(state: EmulatorState, tenant: string, sessionId: string | undefined, patch: Record<string, unknown>): void {
+  const s = sessionId === undefined ? undefined : state.store.session(sessionId, tenant);
+  if (s === undefined) return;
+  s.config = mergePatch(s.config, patch) as SessionRecord['config'];
+  state.store.changed();
 }
 
 function answerError(d: Dispatcher, req: IncomingMessage, res: ServerResponse, err: unknown, routeName: string, requestId: string, headers: Record<string, string>): void {

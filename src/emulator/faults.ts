@@ -26,6 +26,12 @@ export interface FaultRule {
   times?: number;
   /** Applies to each matching request with this probability (0..1), without a count. */
   probability?: number;
+  /**
+   * `update` only: after the PATCH is handled and answered as it should be, this merge patch is
+   * laid over the session's stored config (its version unchanged): a service that acknowledged an
+   * update and serves another effective config, which only reading the session back finds.
+   */
+  misapply?: Record<string, unknown>;
 }
 
 export type FaultInput = Omit<FaultRule, 'id'>;
@@ -57,7 +63,7 @@ export type RouteName = (typeof ROUTE_NAMES)[number];
 export function checkFault(input: unknown): string | undefined {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) return 'a fault must be an object';
   const f = input as Record<string, unknown>;
-  const allowed = new Set(['route', 'status', 'body', 'retry_after', 'latency_ms', 'reset', 'malformed', 'hold', 'times', 'probability']);
+  const allowed = new Set(['route', 'status', 'body', 'retry_after', 'latency_ms', 'reset', 'malformed', 'hold', 'times', 'probability', 'misapply']);
   for (const k of Object.keys(f)) if (!allowed.has(k)) return `unknown fault field '${k}'`;
   if (f['route'] !== '*' && !(ROUTE_NAMES as readonly unknown[]).includes(f['route'])) {
     return `route must be '*' or one of ${ROUTE_NAMES.join(', ')}`;
@@ -78,8 +84,11 @@ export function checkFault(input: unknown): string | undefined {
   if (f['probability'] !== undefined && !(typeof f['probability'] === 'number' && f['probability'] >= 0 && f['probability'] <= 1)) {
     return 'probability must be 0..1';
   }
-  if (f['status'] === undefined && f['latency_ms'] === undefined && f['reset'] === undefined && f['malformed'] !== true && f['hold'] !== true) {
-    return 'a fault needs at least one of status, latency_ms, reset, malformed, hold';
+  if (f['misapply'] !== undefined && (f['route'] !== 'update' || typeof f['misapply'] !== 'object' || f['misapply'] === null || Array.isArray(f['misapply']))) {
+    return "misapply is a merge patch of the config (an object), on route 'update' only";
+  }
+  if (f['status'] === undefined && f['latency_ms'] === undefined && f['reset'] === undefined && f['malformed'] !== true && f['hold'] !== true && f['misapply'] === undefined) {
+    return 'a fault needs at least one of status, latency_ms, reset, malformed, hold, misapply';
   }
   return undefined;
 }

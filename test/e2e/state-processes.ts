@@ -34,9 +34,9 @@ export function sessionctl(args: readonly string[], options: { cwd: string; env:
 }
 
 /** `sessionctl emulator --port 0` in a child process: its URL, and a way to stop it. */
-export async function emulatorProcess(): Promise<{ url: string; stop(): Promise<void> }> {
+export async function emulatorProcess(args: readonly string[] = []): Promise<{ url: string; stop(): Promise<void> }> {
   requireBuild();
-  const child = spawn(process.execPath, [bin, 'emulator', '--port', '0'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, [bin, 'emulator', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'ignore'] });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     child.stdout!.setEncoding('utf8').on('data', (c: string) => {
