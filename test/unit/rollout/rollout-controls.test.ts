@@ -1,0 +1,163 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { startEmulator, type RunningEmulator } from '../../../src/emulator/server.js';
+import { openSessions } from '../../../src/library/open-sessions.js';
+import { db, dropSchema, sql, stateUrl, uniqueSchema } from '../../helpers/postgres.js';
+import { emulatorAdmin } from '../../helpers/emulator-admin.js';
+import { runCli } from '../../helpers/run-cli.js';
+import { removeAllTempDirs, tempDir } from '../../helpers/temp-dir.js';
+import { githubOf, manifestOf } from '../../e2e/fleet/rollout-world.js';
+
+/*
+ * The rollout's controls, against the emulator over loopback: the canary that stops on sessions
+ * read back with another config, the failure budget, the rate limit a shared service enforces,
+ * and the plan's summary of a fleet.
+ */
+
+const KEY = 'rollout-controls-key';
+afterAll(() => removeAllTempDirs());
+
+interface Backend {
+  name: string;
+  make(dir: string): { url: string; env: Record<string, string>; cleanup(): Promise<void> };
+}
+const backends: Backend[] = [
+  { name: 'file', make: (dir) => ({ url: join(dir, 'state.json'), env: {}, cleanup: async () => undefined }) },
+  ...(db === null
+    ? []
+    : [{ name: 'postgres', make: () => {
+        const schema = uniqueSchema('controls');
+        return { url: stateUrl(db!, schema), env: { ...(db!.env as Record<string, string>) }, cleanup: () => dropSchema(db!, schema) };
+      } }]),
+];
+
+describe.each(backends)('rollout controls on the $name state', (backend) => {
+  let emulator: RunningEmulator;
+  let dir: string;
+  let state: ReturnType<Backend['make']>;
+
+  const apply = async (version: number, extra: readonly string[] = []) => {
+    writeFileSync(join(dir, 'agent.yaml'), manifestOf('agent', version));
+    return runCli(['apply', 'agent.yaml', '--base-url', emulator.url, '--state', state.url, ...extra], { cwd: dir, env: { ...state.env, COMPOSIO_API_KEY: KEY } });
+  };
+  const fleet = async (n: number) => {
+    const sessions = await openSessions(state.url, { apiKey: KEY, baseUrl: emulator.url, cwd: dir, env: state.env });
+    try {
+      const made = [];
+      for (let i = 0; i < n; i += 50) made.push(...(await Promise.all(Array.from({ length: Math.min(50, n - i) }, (_, j) => sessions.ensure('agent', `u${String(i + j).padStart(4, '0')}`)))));
+      return made;
+    } finally {
+      await sessions.close();
+    }
+  };
+  const counts = async () => (await emulatorAdmin(emulator.url, 'GET', '/counts?by=/tools/github')) as { by_config_version: Record<string, number>; by_value: Record<string, number> };
+  const stats = async () => ((await emulatorAdmin(emulator.url, 'GET', '/stats')) as { routes: Record<string, { received: number; handled: number } | undefined> }).routes;
+
+  beforeEach(async () => {
+    emulator = await startEmulator({ port: 0 });
+    dir = tempDir('controls');
+    state = backend.make(dir);
+    expect((await apply(1)).exitCode).toBe(0);
+  });
+  afterEach(async () => {
+    await emulator.close();
+    await state.cleanup();
+  });
+
+  test('plan summarises the fleet in a few lines: the change once, the counts, three users', async () => {
+    await fleet(120);
+    writeFileSync(join(dir, 'agent.yaml'), manifestOf('agent', 2));
+    const plan = await runCli(['plan', 'agent.yaml', '--state', state.url], { cwd: dir, env: state.env });
+    expect(plan.exitCode, plan.stderr).toBe(0);
+    expect(plan.stdout).toContain(
+      [
+        '    ~ publish   agent  every end user, agent.yaml',
+        '        the manifest changed: publishes version 2 (was 1)',
+        '      ~ tools.github.disable: + GITHUB_ADD_A_REPOSITORY_COLLABORATOR  agent.yaml:5:13',
+        '        120 sessions recorded; rollout: update 120 in place, replace 0, unchanged 0',
+        '          from version 1 (120 sessions, e.g. "u0000", "u0001", "u0002"): update in place: tools.github.disable + GITHUB_ADD_A_REPOSITORY_COLLABORATOR',
+        '',
+      ].join('\n'),
+    );
+    const json = JSON.parse((await runCli(['plan', 'agent.yaml', '--state', state.url, '--format', 'json'], { cwd: dir, env: state.env })).stdout);
+    expect(json.publications.items[0].rollout).toStrictEqual({
+      version: 2,
+      update: 120,
+      replace: 0,
+      unchanged: 0,
+      groups: [
+        {
+          from: 1,
+          sessions: 120,
+          action: 'update',
+          changes: [{ field: 'tools.github.disable', op: 'change', old: ['GITHUB_ADD_ASSIGNEES_TO_AN_ISSUE'], new: ['GITHUB_ADD_ASSIGNEES_TO_AN_ISSUE', 'GITHUB_ADD_A_REPOSITORY_COLLABORATOR'], pointer: '/tools/github/disable' }],
+          unpatchable: [],
+          known: true,
+          sensitive_changed: false,
+          samples: ['u0000', 'u0001', 'u0002'],
+        },
+      ],
+      list: 'sessionctl state list agent --format json',
+    });
+  });
+
+  test('a canary whose sessions read back with another config stops the rollout, names them, and leaves the rest untouched', async () => {
+    const made = await fleet(60);
+    await emulatorAdmin(emulator.url, 'POST', '/faults', { route: 'update', misapply: { tools: { github: { disabled: ['GITHUB_ADD_LABELS_TO_AN_ISSUE'] } } }, times: 1_000 });
+    const r = await apply(2, ['--canary', '5', '--concurrency', '2']);
+    expect(r.exitCode).toBe(3);
+    const canary = made.slice(0, 5);
+    expect(r.stdout).toContain(`error  the canary of "agent" version 2 failed on 5 sessions of 5: user "u0000" (${canary[0]!.sessionId}): read back after the PATCH, its effective config differs from the manifest: tools.github.disabled; user "u0001" (${canary[1]!.sessionId})`);
+    expect(r.stdout).toContain('The rollout stopped; 55 sessions left untouched  rollout/canary-failed');
+    expect(r.stdout).toContain('  ! rollout agent to version 2: 0 patched, 5 failed\n        canary: 5 patched, 5 not on it\n        stopped after the canary: 55 left untouched\n');
+    // Only the canary was patched; its sessions stay on version 1 in the state, so the next apply reads them again.
+    expect((await stats())['update']?.handled).toBe(5);
+    expect((await counts()).by_config_version).toStrictEqual({ 1: 55, 2: 5 });
+    await emulatorAdmin(emulator.url, 'DELETE', '/faults');
+    const again = await apply(2, ['--canary', '5']);
+    expect(again.exitCode, again.stdout).toBe(0);
+    expect(again.stdout).toContain('  ~ rollout agent to version 2: 60 patched, 0 failed\n        canary: 5 patched, read back on the new config\n');
+    // The canary's sessions were patched twice (the second time needed: the first left them wrong), the others once.
+    expect(await counts()).toMatchObject({ by_config_version: { 2: 55, 3: 5 }, by_value: { [githubOf(2)]: 60 } });
+  });
+
+  test('--max-failures stops the rollout with the rest untouched, and says so', async () => {
+    await fleet(40);
+    await emulatorAdmin(emulator.url, 'POST', '/faults', { route: 'update', status: 400, times: 1_000 });
+    const r = await apply(2, ['--max-failures', '3', '--concurrency', '1']);
+    expect(r.exitCode).toBe(3);
+    expect(r.stdout).toMatch(/error {2}4 sessions of "agent" not rolled out to version 2: user "u0000" \(trs_[\w-]+\): Injected fault: HTTP 400/);
+    expect(r.stdout).toContain('error  the rollout of "agent" stopped: more than --max-failures sessions failed (4); 36 sessions left untouched on an older version. The next apply resumes where it stopped  rollout/stopped');
+    expect((await stats())['update']?.received).toBe(4);
+    expect((await counts()).by_config_version).toStrictEqual({ 1: 40 });
+  });
+});
+
+describe('rollout at the service\'s rate limit', () => {
+  test('the emulator at 2000/min and the rollout at the same limit: no 429, every session patched', { timeout: 180_000 }, async () => {
+    const emulator = await startEmulator({ port: 0 });
+    try {
+      const dir = tempDir('rate');
+      const url = join(dir, 'state.json');
+      writeFileSync(join(dir, 'agent.yaml'), manifestOf('agent', 1));
+      expect((await runCli(['apply', 'agent.yaml', '--base-url', emulator.url, '--state', url], { cwd: dir, env: { COMPOSIO_API_KEY: KEY } })).exitCode).toBe(0);
+      const sessions = await openSessions(url, { apiKey: KEY, baseUrl: emulator.url, cwd: dir, env: {} });
+      const users = Array.from({ length: 2_100 }, (_, i) => `r${i}`);
+      for (let i = 0; i < users.length; i += 100) await Promise.all(users.slice(i, i + 100).map((u) => sessions.ensure('agent', u)));
+      await sessions.close();
+      // The limit from here on: more PATCHes than one window allows, so that only spacing them avoids a 429.
+      await emulatorAdmin(emulator.url, 'POST', '/rate-limit', { per_minute: 2_000 });
+      writeFileSync(join(dir, 'agent.yaml'), manifestOf('agent', 2));
+      const before = ((await emulatorAdmin(emulator.url, 'GET', '/stats')) as { routes: Record<string, { received: number; handled: number }> }).routes;
+      const r = await runCli(['apply', 'agent.yaml', '--base-url', emulator.url, '--state', url, '--rate-limit', '2000/min', '--concurrency', '32'], { cwd: dir, env: { COMPOSIO_API_KEY: KEY } });
+      expect(r.exitCode, r.stdout).toBe(0);
+      const after = ((await emulatorAdmin(emulator.url, 'GET', '/stats')) as { routes: Record<string, { received: number; handled: number }> }).routes;
+      const patches = { received: after['update']!.received - (before['update']?.received ?? 0), handled: after['update']!.handled - (before['update']?.handled ?? 0) };
+      expect(patches).toStrictEqual({ received: 2_100, handled: 2_100 });
+      expect(((await emulatorAdmin(emulator.url, 'GET', '/counts?by=/tools/github')) as { by_value: unknown }).by_value).toStrictEqual({ [githubOf(2)]: 2_100 });
+    } finally {
+      await emulator.close();
+    }
+  });
+});
