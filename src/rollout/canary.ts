@@ -21,6 +21,7 @@ export async function canaryStep(run: Run, page: PageQuery, size: number): Promi
       run.fail(problem);
     }
   }
+  await run.drain();
   // A canary the signal cut short proves nothing either way: the run stops as interrupted.
   const clean = bad.length === 0 && run.going;
   return { size: taken.length, clean, bad };

@@ -32,6 +32,13 @@ export interface PageQuery {
 /** At most this many failures are named in the result; the rest are counted. */
 const NAMED_FAILURES = 20;
 
+/**
+ * Rolled-out rows not yet recorded that the PATCHes may run ahead of. A kill loses at most these
+ * records, and their sessions cost the next run one read each (its PATCH answers 409, the read
+ * finds them done): nothing is PATCHed twice for it. Bounded, so memory is too.
+ */
+const MAX_PENDING = 2_000;
+
 /** One rollout's running state: the counts, the failures, the batched writes, the stop. */
 export class Run {
   stopped: RolloutResult['stopped'];
@@ -40,6 +47,8 @@ export class Run {
   private readonly failedUsers = new Set<string>();
   private readonly startedAt = Date.now();
   private readonly record: (row: FleetSession) => Promise<void>;
+  /** Records on their way to the state: the PATCHes go on meanwhile, up to MAX_PENDING ahead. */
+  private readonly pending = new Set<Promise<void>>();
 
   constructor(
     readonly options: RolloutOptions,
@@ -80,6 +89,7 @@ export class Run {
       }
     };
     await Promise.all(Array.from({ length: Math.max(1, this.options.concurrency) }, worker));
+    await this.drain().catch((err: unknown) => (error ??= { err }));
     if (error !== undefined) throw error.err;
     return taken;
   }
@@ -109,18 +119,31 @@ export class Run {
       this.failedUsers.add(row.user_id);
     } else if (outcome.kind === 'failed') this.fail(outcome.failure);
     else {
-      try {
-        await this.record(outcome.row);
-      } catch (err) {
-        if (!(err instanceof StateError)) throw err;
-        this.stopped ??= 'state';
-        this.fail({ user_id: row.user_id, session_id: row.session_id, kind: 'outcome-unknown', message: `rolled out, but not recorded: ${err.message}` });
-        return;
-      }
-      if (outcome.kind === 'patched') this.result.patched++;
-      else this.result.alreadyDone++;
+      const kind = outcome.kind;
+      const recorded: Promise<void> = this.record(outcome.row).then(
+        () => {
+          this.pending.delete(recorded);
+          if (kind === 'patched') this.result.patched++;
+          else this.result.alreadyDone++;
+          this.progress(phase);
+        },
+        (err: unknown) => {
+          this.pending.delete(recorded);
+          if (!(err instanceof StateError)) throw err;
+          this.stopped ??= 'state';
+          this.fail({ user_id: row.user_id, session_id: row.session_id, kind: 'outcome-unknown', message: `rolled out, but not recorded: ${err.message}` });
+        },
+      );
+      this.pending.add(recorded);
+      if (this.pending.size >= MAX_PENDING) await Promise.race(this.pending);
+      return;
     }
     this.progress(phase);
+  }
+
+  /** Waits until every rolled-out row is recorded (or failed to be). */
+  async drain(): Promise<void> {
+    while (this.pending.size > 0) await Promise.all([...this.pending]);
   }
 
   fail(failure: RolloutFailure): void {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../../src/emulator/server.js';
 import { openSessions } from '../../../src/library/open-sessions.js';
-import { db, dropSchema, sql, stateUrl, uniqueSchema } from '../../helpers/postgres.js';
+import { db, dropSchema, stateUrl, uniqueSchema } from '../../helpers/postgres.js';
 import { emulatorAdmin } from '../../helpers/emulator-admin.js';
 import { runCli } from '../../helpers/run-cli.js';
 import { removeAllTempDirs, tempDir } from '../../helpers/temp-dir.js';
@@ -65,7 +65,7 @@ describe.each(backends)('rollout controls on the $name state', (backend) => {
     await state.cleanup();
   });
 
-  test('plan summarises the fleet in a few lines: the change once, the counts, three users', async () => {
+  test('plan summarises the fleet in a few lines: the change once, the counts, three users', { timeout: 60_000 }, async () => {
     await fleet(120);
     writeFileSync(join(dir, 'agent.yaml'), manifestOf('agent', 2));
     const plan = await runCli(['plan', 'agent.yaml', '--state', state.url], { cwd: dir, env: state.env });
@@ -102,7 +102,7 @@ describe.each(backends)('rollout controls on the $name state', (backend) => {
     });
   });
 
-  test('a canary whose sessions read back with another config stops the rollout, names them, and leaves the rest untouched', async () => {
+  test('a canary whose sessions read back with another config stops the rollout, names them, and leaves the rest untouched', { timeout: 60_000 }, async () => {
     const made = await fleet(60);
     await emulatorAdmin(emulator.url, 'POST', '/faults', { route: 'update', misapply: { tools: { github: { disabled: ['GITHUB_ADD_LABELS_TO_AN_ISSUE'] } } }, times: 1_000 });
     const r = await apply(2, ['--canary', '5', '--concurrency', '2']);
@@ -122,7 +122,7 @@ describe.each(backends)('rollout controls on the $name state', (backend) => {
     expect(await counts()).toMatchObject({ by_config_version: { 2: 55, 3: 5 }, by_value: { [githubOf(2)]: 60 } });
   });
 
-  test('--max-failures stops the rollout with the rest untouched, and says so', async () => {
+  test('--max-failures stops the rollout with the rest untouched, and says so', { timeout: 60_000 }, async () => {
     await fleet(40);
     await emulatorAdmin(emulator.url, 'POST', '/faults', { route: 'update', status: 400, times: 1_000 });
     const r = await apply(2, ['--max-failures', '3', '--concurrency', '1']);
