@@ -196,10 +196,11 @@ function lifecycleOperations(t: Transport, p: Paths): Operations<'updateSession'
  */
 async function conflict(t: Transport, p: Paths, id: string, body: UpdateSessionRequest, err: ApiError): Promise<ApiError> {
   const expected = body.expected_config_version;
-  const current = await t
+  const session = await t
     .call<Session>({ name: 'get session', method: 'GET', path: p.session(id), expect: 200, callClass: 'safe' })
-    .then((s) => (typeof s.config_version === 'number' ? s.config_version : undefined))
+    .then((s) => checkedSession(s, { method: 'GET', path: p.session(id), status: 200, id }))
     .catch(() => undefined);
+  const current = typeof session?.config_version === 'number' ? session.config_version : undefined;
   const versions = `${expected === undefined ? 'no expected version was sent' : `the update expected config_version ${expected}`}, the session is at ${current === undefined ? 'an unknown version' : `config_version ${current}`}`;
   return new ApiError(`session ${id} changed since it was read: ${versions}`, {
     kind: 'conflict',
@@ -211,6 +212,7 @@ async function conflict(t: Transport, p: Paths, id: string, body: UpdateSessionR
     ...(err.request_id === undefined ? {} : { request_id: err.request_id }),
     ...(expected === undefined ? {} : { expected_config_version: expected }),
     ...(current === undefined ? {} : { current_config_version: current }),
+    ...(session === undefined ? {} : { current_session: session }),
     suggested_fix: 'read the session again, reapply the change to its current config, and update with its config_version',
     cause: err,
   });

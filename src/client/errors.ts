@@ -1,3 +1,4 @@
+import type { Session } from '../wire/session.js';
 import { SessionctlError } from '../diagnostics/errors.js';
 import { jsonShapeProblem } from '../util/json-shape.js';
 import { isPlainObject } from '../util/plain-object.js';
@@ -34,6 +35,8 @@ export interface ApiErrorDetails {
   /** A `conflict`: the version the update expected, and the one the session is at. */
   expected_config_version?: number;
   current_config_version?: number;
+  /** A `conflict`: the session as read again after it, when the read succeeded (a caller that rolls out compares it). */
+  current_session?: Session;
   cause?: unknown;
 }
 
@@ -57,6 +60,7 @@ export class ApiError extends SessionctlError {
   readonly attempts: number;
   readonly expected_config_version: number | undefined;
   readonly current_config_version: number | undefined;
+  readonly current_session: Session | undefined;
 
   constructor(message: string, details: ApiErrorDetails) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
@@ -72,6 +76,8 @@ export class ApiError extends SessionctlError {
     this.attempts = details.attempts ?? 1;
     this.expected_config_version = details.expected_config_version;
     this.current_config_version = details.current_config_version;
+    // Kept out of toJSON and of enumeration: a report shows the versions, never a whole session.
+    Object.defineProperty(this, 'current_session', { value: details.current_session, enumerable: false });
   }
 
   /** A plain object for `--format json` and logs: the envelope fields, never the cause's internals. */

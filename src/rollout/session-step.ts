@@ -57,7 +57,9 @@ export async function rollSession(row: FleetSession, ctx: SessionStepContext): P
     } catch (err) {
       const refused = refusal(err);
       if (refused.status !== 409) return refusedOutcome(refused, fail);
-      const live = await readBack(row, ctx);
+      // The client read the session again to say where it is: that read counts against the rate too.
+      const live = refused.current_session ?? (await readBack(row, ctx));
+      if (refused.current_session !== undefined) await ctx.limiter?.acquire();
       if (live instanceof ApiError) return refusedOutcome(live, fail);
       if (drift(live, row, ctx) === undefined) return { kind: 'already', row: rolled(row, live, ctx), session: live };
       guard = storableVersion(live.config_version);
