@@ -132,6 +132,7 @@ function rolloutResultJson(r: RolloutResult): unknown {
     ...(r.canary !== undefined ? { canary: r.canary } : {}),
     ...(r.stopped !== undefined ? { stopped: r.stopped } : {}),
     untouched: r.untouched,
+    max_failures: r.maxFailures,
   };
 }
 

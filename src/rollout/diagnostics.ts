@@ -25,8 +25,11 @@ export function rolloutDiagnostics(result: RolloutResult, doc: ManifestDocument)
   if (otherCount > 0) {
     out.push(atDocument(doc, 'rollout/failed', 'error', `${count(otherCount, 'session')} of "${result.name}" not rolled out to version ${result.version}: ${named(others, otherCount)}. They stay on their version; the next apply retries them`));
   }
-  if (result.stopped !== undefined && result.stopped !== 'canary') {
-    const why = result.stopped === 'max-failures' ? `more than --max-failures sessions failed (${result.failed})` : result.stopped === 'interrupted' ? 'the run was interrupted' : 'the state could not be written';
+  if (result.stopped === 'state') {
+    // Exit 5, as any run that lost its state: what was patched and not recorded is found done by the next run.
+    out.push(atDocument(doc, 'state/write-failed', 'error', `the rollout of "${result.name}" stopped: the state could not be written; ${count(result.untouched, 'session')} left on an older version. The next apply reads the sessions patched but not recorded and records them`));
+  } else if (result.stopped !== undefined && result.stopped !== 'canary') {
+    const why = result.stopped === 'max-failures' ? `${result.failed} sessions failed, more than the failure budget of ${result.maxFailures} (--max-failures; by default 1% of the sessions, at least 10)` : 'the run was interrupted';
     out.push(atDocument(doc, 'rollout/stopped', 'error', `the rollout of "${result.name}" stopped: ${why}; ${count(result.untouched, 'session')} left untouched on an older version. The next apply resumes where it stopped`));
   }
   if (result.notPatchable > 0) {

@@ -39,8 +39,10 @@ export async function rollOut(plan: PublicationPlan & { rollout: RolloutPlan }, 
     patchFor: (from) => (replace.has(from) ? undefined : (requests.get(from) ?? fallback)),
     filledByApplication: new Set(plan.templates.map((t) => t.pointer)),
   };
-  const result: RolloutResult = { name: plan.name, version: plan.version, total: rolloutWork(rollout), patched: 0, alreadyDone: 0, failed: 0, failures: [], notPatchable: 0, raced: 0, createsUnderWay: 0, untouched: 0 };
-  const run = new Run(options, ctx, result);
+  const total = rolloutWork(rollout);
+  const maxFailures = options.maxFailures ?? defaultBudget(total);
+  const result: RolloutResult = { name: plan.name, version: plan.version, total, patched: 0, alreadyDone: 0, failed: 0, failures: [], notPatchable: 0, raced: 0, createsUnderWay: 0, untouched: 0, maxFailures };
+  const run = new Run({ ...options, maxFailures }, ctx, result);
   const page = { name: plan.name, below: plan.version, limit: options.pageSize ?? 500 };
   if (options.canary !== undefined && result.total > 0) {
     result.canary = await canaryStep(run, page, canarySize(options.canary, result.total));
@@ -49,6 +51,15 @@ export async function rollOut(plan: PublicationPlan & { rollout: RolloutPlan }, 
   await run.pass(page, 'rollout');
   if (run.stopped === undefined) await racePass(run, page, cutoff, options);
   return run.end(run.stopped);
+}
+
+/**
+ * The failure budget without --max-failures: 1 % of the sessions behind, at least 10. A change the
+ * service refuses for every session (a 400 for each) stops after a few hundred requests, not
+ * 100,000; a few sessions gone at the service (404) do not stop a rollout of thousands.
+ */
+export function defaultBudget(total: number): number {
+  return Math.max(10, Math.ceil(total / 100));
 }
 
 /** After the first pass: waits for creates that read the older version, and rolls out what they recorded. */

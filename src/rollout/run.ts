@@ -150,8 +150,7 @@ export class Run {
     this.result.failed++;
     this.failedUsers.add(failure.user_id);
     if (this.result.failures.length < NAMED_FAILURES) this.result.failures.push(failure);
-    const budget = this.options.maxFailures;
-    if (budget !== undefined && this.result.failed > budget) this.stopped ??= 'max-failures';
+    if (this.result.failed > this.result.maxFailures) this.stopped ??= 'max-failures';
   }
 
   private progress(phase: RolloutProgress['phase']): void {

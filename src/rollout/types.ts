@@ -24,6 +24,8 @@ export interface RolloutResult {
   stopped?: 'canary' | 'max-failures' | 'interrupted' | 'state';
   /** Sessions left untouched because the rollout stopped. */
   untouched: number;
+  /** The failure budget the rollout ran with: it stops once more sessions than this failed. */
+  maxFailures: number;
 }
 
 export interface RolloutFailure {

@@ -91,7 +91,7 @@ export const registerApply: RegisterCommand = (program, env) => {
     .option('--strict', 'drift the manifest does not declare (added) and warnings fail the run too')
     .option('--github-output', 'append <name>_session_id and <name>_mcp_url to the file named by $GITHUB_OUTPUT')
     .addOption(new Option('--canary <n|p%>', 'per-user manifests: roll out to this many sessions first (or this share of them), read them back, and go on only if they are on the new config').argParser(parseCanary))
-    .addOption(new Option('--max-failures <n>', 'per-user manifests: stop the rollout once more than this many sessions failed (the rest untouched; the next apply resumes)').argParser(integerOption(0, 1_000_000_000, 'a whole number of sessions (0 stops at the first failure)')));
+    .addOption(new Option('--max-failures <n>', 'per-user manifests: stop the rollout once more than this many sessions failed (default: 1% of the sessions behind, at least 10; the rest untouched, the next apply resumes)').argParser(integerOption(0, 1_000_000_000, 'a whole number of sessions (0 stops at the first failure)')));
   addMissingOptions(cmd);
   addRunOptions(cmd, 'always')
     .addHelpText('after', APPLY_HELP)

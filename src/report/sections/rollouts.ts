@@ -10,7 +10,7 @@ function stoppedLine(r: RolloutResult): string | undefined {
     case 'canary':
       return `stopped after the canary: ${n(r.untouched)} left untouched`;
     case 'max-failures':
-      return `stopped: more than --max-failures sessions failed; ${n(r.untouched)} left untouched (the next apply resumes)`;
+      return `stopped: ${n(r.failed)} failed, more than the budget of ${n(r.maxFailures)}; ${n(r.untouched)} left untouched (the next apply resumes)`;
     case 'interrupted':
       return `interrupted: ${n(r.untouched)} left on an older version (the next apply resumes)`;
     case 'state':

@@ -1,4 +1,5 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { Ajv } from 'ajv';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../../src/emulator/server.js';
@@ -16,6 +17,7 @@ import { githubOf, manifestOf } from '../../e2e/fleet/rollout-world.js';
  */
 
 const KEY = 'rollout-controls-key';
+const validateReport = new Ajv({ strict: true, allErrors: true }).compile(JSON.parse(readFileSync(new URL('../../../schemas/report.schema.json', import.meta.url), 'utf8')) as object);
 afterAll(() => removeAllTempDirs());
 
 interface Backend {
@@ -128,9 +130,15 @@ describe.each(backends)('rollout controls on the $name state', (backend) => {
     const r = await apply(2, ['--max-failures', '3', '--concurrency', '1']);
     expect(r.exitCode).toBe(3);
     expect(r.stdout).toMatch(/error {2}4 sessions of "agent" not rolled out to version 2: user "u0000" \(trs_[\w-]+\): Injected fault: HTTP 400/);
-    expect(r.stdout).toContain('error  the rollout of "agent" stopped: more than --max-failures sessions failed (4); 36 sessions left untouched on an older version. The next apply resumes where it stopped  rollout/stopped');
+    expect(r.stdout).toContain('error  the rollout of "agent" stopped: 4 sessions failed, more than the failure budget of 3 (--max-failures; by default 1% of the sessions, at least 10); 36 sessions left untouched on an older version. The next apply resumes where it stopped  rollout/stopped');
+    expect(r.stdout).toContain('        stopped: 4 failed, more than the budget of 3; 36 left untouched (the next apply resumes)\n');
     expect((await stats())['update']?.received).toBe(4);
     expect((await counts()).by_config_version).toStrictEqual({ 1: 40 });
+    // The JSON report says the same, in the published schema.
+    const json = await apply(2, ['--max-failures', '0', '--concurrency', '1', '--format', 'json']);
+    const report = JSON.parse(json.stdout);
+    expect(validateReport(report), JSON.stringify(validateReport.errors)).toBe(true);
+    expect(report.rollouts).toMatchObject([{ name: 'agent', version: 2, total: 40, patched: 0, failed: 1, stopped: 'max-failures', untouched: 39, max_failures: 0, failures: [{ user_id: 'u0000', kind: 'patch-refused' }] }]);
   });
 });
 
