@@ -71,7 +71,7 @@ export class Run {
 
   /** Rolls out every session behind (skipping this run's failures), with `concurrency` workers over the pages. */
   async pass(page: PageQuery, phase: RolloutProgress['phase'], limit = Infinity): Promise<Array<{ row: FleetSession; outcome: StepOutcome }>> {
-    const rows = this.rows(page, limit);
+    const rows = this.rows(page, limit, phase);
     const taken: Array<{ row: FleetSession; outcome: StepOutcome }> = [];
     let error: { err: unknown } | undefined;
     const worker = async (): Promise<void> => {
@@ -95,7 +95,7 @@ export class Run {
   }
 
   /** The sessions behind, page by page, each at most once per run. */
-  private async *rows(page: PageQuery, limit: number): AsyncGenerator<FleetSession> {
+  private async *rows(page: PageQuery, limit: number, phase: RolloutProgress['phase']): AsyncGenerator<FleetSession> {
     let after: string | undefined;
     let given = 0;
     for (;;) {
@@ -103,6 +103,9 @@ export class Run {
       for (const row of rows) {
         if (given >= limit) return;
         if (this.failedUsers.has(row.user_id)) continue;
+        // Sessions whose change PATCH cannot carry are counted once, by the main pass: a canary
+        // is chosen among the others, and they are not remembered one by one (they may be all).
+        if (phase !== 'rollout' && this.ctx.patchFor(row.version ?? 0) === undefined) continue;
         given++;
         this.seen++;
         yield row;
@@ -114,10 +117,8 @@ export class Run {
 
   /** Counts one session's outcome and records a rolled-out row; a state that cannot be written stops the run. */
   async settle(row: FleetSession, outcome: StepOutcome, phase: RolloutProgress['phase']): Promise<void> {
-    if (outcome.kind === 'not-patchable') {
-      this.result.notPatchable++;
-      this.failedUsers.add(row.user_id);
-    } else if (outcome.kind === 'failed') this.fail(outcome.failure);
+    if (outcome.kind === 'not-patchable') this.result.notPatchable++;
+    else if (outcome.kind === 'failed') this.fail(outcome.failure);
     else {
       const kind = outcome.kind;
       const recorded: Promise<void> = this.record(outcome.row).then(

@@ -124,6 +124,22 @@ describe.each(backends)('rollout controls on the $name state', (backend) => {
     expect(await counts()).toMatchObject({ by_config_version: { 2: 55, 3: 5 }, by_value: { [githubOf(2)]: 60 } });
   });
 
+  test('a change PATCH cannot carry is not rolled out: said, nothing sent, new users get the new version', { timeout: 60_000 }, async () => {
+    const tz = (zone: string) => `name: agent\nuser_id: <end-user>\ntoolkits: [gmail]\nexperimental:\n  assistive_prompt_config: { user_timezone: ${zone} }\n`;
+    const applyTz = async (zone: string) => {
+      writeFileSync(join(dir, 'agent.yaml'), tz(zone));
+      return runCli(['apply', 'agent.yaml', '--base-url', emulator.url, '--state', state.url, '--api-version', '3.1'], { cwd: dir, env: { ...state.env, COMPOSIO_API_KEY: KEY } });
+    };
+    expect((await applyTz('Europe/Paris')).exitCode).toBe(0);
+    await fleet(12);
+    const updates = (await stats())['update']?.received ?? 0;
+    const r = await applyTz('Europe/Berlin');
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toContain('replace (PATCH cannot change experimental.assistive_prompt_config)');
+    expect(r.stdout).toContain('error  12 sessions of "agent" cannot be rolled out in place: the change is one PATCH cannot carry (see the plan). They keep their config; new users get version 3  rollout/needs-replace');
+    expect((await stats())['update']?.received ?? 0).toBe(updates);
+  });
+
   test('--max-failures stops the rollout with the rest untouched, and says so', { timeout: 60_000 }, async () => {
     await fleet(40);
     await emulatorAdmin(emulator.url, 'POST', '/faults', { route: 'update', status: 400, times: 1_000 });
