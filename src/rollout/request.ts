@@ -23,7 +23,7 @@ export interface GroupRequest {
  * kept gets every declared field. A field that holds a sensitive value is sent whenever one
  * changed: its template reads the same before and after.
  */
-export function groupRequests(plan: Pick<PublicationPlan, 'doc' | 'body' | 'templates' | 'api_version'>, groups: readonly RolloutGroup[]): GroupRequest[] {
+export function groupRequests(plan: Pick<PublicationPlan, 'doc' | 'body' | 'templates' | 'api_version'>, groups: readonly Pick<RolloutGroup, 'from' | 'before' | 'sensitiveChanged'>[]): GroupRequest[] {
   const values = requestBody(plan.doc.data as ManifestData) as unknown as Body;
   const templated = new Set(plan.templates.map((t) => t.pointer.split('/')[1] ?? ''));
   return groups.map((g) => {

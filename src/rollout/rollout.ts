@@ -27,7 +27,8 @@ export async function rollOut(plan: PublicationPlan & { rollout: RolloutPlan }, 
   const cutoff = await options.store.clock();
   const requests = new Map(groupRequests(plan, rollout.groups).map((g) => [g.from, g.patch]));
   const replace = new Set(rollout.groups.filter((g) => g.action === 'replace').map((g) => g.from));
-  const fallback = groupRequests(plan, [{ from: 0, before: null, sensitiveChanged: false } as RolloutPlan['groups'][number]])[0]!.patch;
+  // A session of a version no group plans (one a racing create recorded): every declared field.
+  const fallback = groupRequests(plan, [{ from: 0, before: null, sensitiveChanged: false }])[0]!.patch;
   const ctx: SessionStepContext = {
     api: options.api,
     limiter: options.limiter,
