@@ -16,7 +16,7 @@ export interface EmulatorSettings {
 
 export interface EmulatorState {
   store: Store;
-  /** The accepted keys (the admin listing shows a key its own sessions only). */
+  /** The accepted keys, and who an admin request acts for. */
   keys: KeyChecker;
   catalog: Catalog;
   faults: Faults;

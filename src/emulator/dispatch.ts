@@ -4,8 +4,8 @@
  * scripted fault taken (reset before, status) -> rate limit (429) -> body read with a streaming
  * size limit (413) -> scripted latency -> contract validation of path, query and body (400) ->
  * handler -> scripted fault after handling (reset after, malformed body) -> JSON answer.
- * `/_emulator/...` is the admin and public surface (no key, no faults, no rate limit): see
- * `routes/admin.ts`.
+ * `/_emulator/...` is the admin and public surface (no faults, no rate limit, and keys of its own
+ * rules): see `routes/admin.ts` and `routes/admin-request.ts`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KeyChecker } from './auth.js';
@@ -82,10 +82,11 @@ export async function dispatch(d: Dispatcher, req: IncomingMessage, res: ServerR
   } catch {
     match = 'malformed';
   }
-  if (typeof match === 'object' && 'route' in match) d.state.stats.received(match.route.name);
-  else if (MCP_PATH.test(url.pathname)) d.state.stats.received('mcp');
   const rawKey = req.headers['x-api-key'];
   const tenant = d.keys.tenantFor(Array.isArray(rawKey) ? rawKey[0] : rawKey);
+  // Counted before the key is refused, so a request that arrived is counted whatever its answer.
+  if (typeof match === 'object' && 'route' in match) d.state.stats.received(match.route.name, tenant);
+  else if (MCP_PATH.test(url.pathname)) d.state.stats.received('mcp', tenant);
   if (tenant === undefined) {
     const message = rawKey === undefined || rawKey === '' ? 'Missing API key: send it in the x-api-key header' : 'Invalid API key';
     return sendError(res, httpError(401, message), requestId);
@@ -108,7 +109,7 @@ async function serveMcp(d: Dispatcher, req: IncomingMessage, res: ServerResponse
       throw httpError(400, 'Malformed path');
     }
     await handleMcp(req, res, id, who.tenant, d.state);
-    d.state.stats.handled('mcp');
+    d.state.stats.handled('mcp', who.tenant);
   } catch (err) {
     if (err instanceof ClientGone) return;
     if (res.headersSent) {
@@ -124,8 +125,8 @@ async function handleApi(d: Dispatcher, req: IncomingMessage, res: ServerRespons
   const { tenant, requestId } = who;
   const { state } = d;
   const { route } = match;
-  const fault = state.faults.take(route.name);
-  const held = fault?.hold === true ? state.faults.hold() : undefined;
+  const fault = state.faults.take(route.name, tenant);
+  const held = fault?.hold === true ? state.faults.hold(tenant) : undefined;
   if (fault?.reset === 'before') {
     req.socket.destroy();
     return;
@@ -146,7 +147,7 @@ async function handleApi(d: Dispatcher, req: IncomingMessage, res: ServerRespons
   let result: ApiResponse;
   try {
     result = await runRoute(d, req, url, match, fault, who, held);
-    state.stats.handled(route.name);
+    state.stats.handled(route.name, tenant);
   } catch (err) {
     if (err instanceof ClientGone) return;
     if (fault?.reset === 'after' && err instanceof ServiceError) {

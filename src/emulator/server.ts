@@ -31,6 +31,11 @@ export interface EmulatorOptions {
   apiKeys?: readonly string[];
   /** Keys that act for one project (project name to its keys), as a key and its rotated successor do. */
   projects?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * Keys for the whole admin surface of a shared emulator (whole-server reset, every tenant's
+   * sessions, faults and counters, the rate limit). Need `apiKeys`; never accepted by the API.
+   */
+  adminKeys?: readonly string[];
   /** Keep state in this directory (`state.json`, `blobs/`), written atomically. Default: memory only. */
   dataDir?: string;
   /** Requests per minute per key; default unlimited. */
@@ -71,7 +76,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
     presignTtlMs: options.presignTtlMs ?? 15 * 60 * 1000,
   };
-  const keys = new KeyChecker(options.apiKeys ?? [], options.projects ?? {});
+  const keys = new KeyChecker(options.apiKeys ?? [], options.projects ?? {}, options.adminKeys ?? []);
   const state: EmulatorState = {
     store: new Store(options.dataDir),
     keys,
@@ -79,7 +84,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     catalog: options.catalog ?? new Catalogue({ toolkits: [], tools: [] }),
     faults: new Faults(options.random),
     rateLimiter: new FixedWindowLimit(options.rateLimitPerMinute),
-    stats: new Stats(),
+    stats: new Stats(keys.restricted),
     settings,
     baseUrl: '',
     secret: randomBytes(32),
