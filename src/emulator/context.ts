@@ -5,6 +5,7 @@ import type { ApiVersion } from '../wire/json.js';
 import { httpError } from './errors.js';
 import type { Faults, RouteName } from './faults.js';
 import type { FixedWindowLimit } from './fixed-window.js';
+import type { StreamLimit } from './mcp-streams.js';
 import type { SessionRecord, Store } from './store.js';
 import type { Stats } from './stats.js';
 
@@ -12,6 +13,8 @@ export interface EmulatorSettings {
   maxBodyBytes: number;
   maxFileBytes: number;
   presignTtlMs: number;
+  /** An MCP stream with no traffic for this long is closed, freeing its place. */
+  mcpIdleMs: number;
 }
 
 export interface EmulatorState {
@@ -22,6 +25,8 @@ export interface EmulatorState {
   faults: Faults;
   rateLimiter: FixedWindowLimit;
   stats: Stats;
+  /** The places for open MCP streams, per tenant and in all. */
+  mcpStreams: StreamLimit;
   settings: EmulatorSettings;
   /** `http://host:port`, no trailing slash; links and presigned URLs point here. */
   baseUrl: string;

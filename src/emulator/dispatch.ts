@@ -17,6 +17,7 @@ import { ClientGone, coerceQuery, readJsonBody, sendJson } from './http.js';
 import { isLoopbackHost } from '../util/loopback.js';
 import { randomToken } from './random-id.js';
 import { handleMcp, MCP_PATH } from './mcp.js';
+import type { StreamRefusal } from './mcp-streams.js';
 import { handleAdmin } from './routes/admin.js';
 import { matchRoute, type RouteMatch } from './routes/index.js';
 import { validateRequest } from './validate.js';
@@ -99,8 +100,21 @@ export async function dispatch(d: Dispatcher, req: IncomingMessage, res: ServerR
   await handleApi(d, req, res, url, match, { tenant, requestId });
 }
 
-/** A session's MCP endpoint (`mcp.ts`), with the same error answers as the REST routes. */
+/**
+ * A session's MCP endpoint (`mcp.ts`), with the same error answers as the REST routes, once the
+ * stream has a place (`mcp-streams.ts`); the place is given back when the exchange closes, and a
+ * stream idle for the configured time is closed.
+ */
 async function serveMcp(d: Dispatcher, req: IncomingMessage, res: ServerResponse, sessionId: string, who: { tenant: string; requestId: string }): Promise<void> {
+  const place = d.state.mcpStreams.acquire(who.tenant);
+  if (typeof place === 'string') return refuseStream(res, place, d.state, who.requestId);
+  res.once('close', place);
+  // The socket's own idle timer: any byte either way restarts it. An open SSE stream ends cleanly
+  // (the client may open another); an exchange not answered yet has nothing to end, so it is cut.
+  res.setTimeout(d.state.settings.mcpIdleMs, () => {
+    if (res.headersSent) res.end();
+    else res.destroy();
+  });
   try {
     let id: string;
     try {
@@ -118,6 +132,22 @@ async function serveMcp(d: Dispatcher, req: IncomingMessage, res: ServerResponse
     }
     answerError(d, req, res, err, 'mcp', who.requestId, { 'x-request-id': who.requestId });
   }
+}
+
+/** When a refused stream may try again: places free as other streams close, which no clock foretells. */
+const STREAM_RETRY_AFTER_S = 5;
+
+/**
+ * A stream past its bound: 429 when the key holds its share (it can free one itself), 503 when the
+ * server holds its total (nobody's fault in particular), each with Retry-After and the envelope.
+ */
+function refuseStream(res: ServerResponse, why: StreamRefusal, state: EmulatorState, requestId: string): void {
+  const limit = state.mcpStreams;
+  const err =
+    why === 'tenant'
+      ? httpError(429, `Too many open MCP streams for this API key (at most ${limit.perTenant}): close one, or let an idle one time out`)
+      : httpError(503, `The emulator holds its most open MCP streams (${limit.total} in all); try again shortly`);
+  sendError(res, err, requestId, { 'retry-after': String(STREAM_RETRY_AFTER_S) });
 }
 
 /** An API route of a known key: faults, rate limit, then the route itself. */

@@ -104,6 +104,9 @@ describe('sessionctl emulator', () => {
     [['--rate-limit', '0/min'], "error: option '--rate-limit <n/min>' argument '0/min' is invalid. expected requests per minute"],
     [['--catalog', '/nonexistent/catalog.json'], 'cannot read the catalogue: ENOENT'],
     [['--bogus'], "unknown option '--bogus'"],
+    [['--mcp-streams-per-key', '0'], "error: option '--mcp-streams-per-key <n>' argument '0' is invalid. expected a whole number of streams, at least 1"],
+    [['--mcp-streams', 'many'], "error: option '--mcp-streams <n>' argument 'many' is invalid. expected a whole number of streams"],
+    [['--mcp-idle-timeout', '0'], "error: option '--mcp-idle-timeout <seconds>' argument '0' is invalid. expected seconds, from 1 to 86400"],
   ])('bad input %j exits 2 with a clear message, and never shows the key', async (args, message) => {
     const r = await runToExit(['emulator', '--api-key', SENTINEL, ...args]);
     expect(r.code).toBe(2);

@@ -14,6 +14,9 @@ interface EmulatorFlags extends EmulatorKeyFlags {
   rateLimit?: number;
   catalog?: string;
   maxFileSize?: string;
+  mcpStreamsPerKey: number;
+  mcpStreams: number;
+  mcpIdleTimeout: number;
 }
 
 /** `--rate-limit`: requests per minute, written `600/min` or `600`. */
@@ -57,6 +60,10 @@ export const registerEmulator: RegisterCommand = (program, env) => {
     .option('--rate-limit <n/min>', 'requests per minute per key, answered with 429 and Retry-After past it', parseRate)
     .option('--max-file-size <size>', 'largest mount file an upload may carry (bytes, or 100MiB, 1GiB; default: 256MiB)')
     .option('--catalog <file>', 'serve this catalogue ({"toolkits": [...], "tools": [...]}) instead of the built-in one')
+    // The library's defaults (emulator/server.ts), repeated so that help shows them without loading it.
+    .option('--mcp-streams-per-key <n>', 'open MCP streams one key may hold; past it, 429', integerOption(1, 100_000, 'a whole number of streams, at least 1'), 16)
+    .option('--mcp-streams <n>', 'open MCP streams the emulator holds in all; past it, 503', integerOption(1, 1_000_000, 'a whole number of streams, at least 1'), 128)
+    .option('--mcp-idle-timeout <seconds>', 'close an MCP stream that carried nothing for this long', integerOption(1, 86_400, 'seconds, from 1 to 86400'), 60)
     .addHelpText(
       'after',
       [
@@ -96,6 +103,9 @@ async function serve(flags: EmulatorFlags, env: CommandEnv): Promise<void> {
       port,
       apiKeys,
       adminKeys,
+      mcpStreamsPerKey: flags.mcpStreamsPerKey,
+      mcpStreams: flags.mcpStreams,
+      mcpIdleTimeoutMs: flags.mcpIdleTimeout * 1000,
       ...(flags.dataDir === undefined ? {} : { dataDir: resolve(env.io.cwd, flags.dataDir) }),
       ...(rate === undefined ? {} : { rateLimitPerMinute: rate }),
       ...(maxFileBytes === undefined ? {} : { maxFileBytes }),
