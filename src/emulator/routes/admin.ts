@@ -76,18 +76,24 @@ const startedAt = Date.now();
 export async function handleAdmin(req: IncomingMessage, res: ServerResponse, url: URL, state: EmulatorState, requestId: string): Promise<void> {
   const method = req.method ?? 'GET';
   try {
+    const raw = url.pathname.split('/').slice(2);
+    // The link page and presigned file URLs carry their own token and are visited like any URL.
+    const byToken = raw[0] === 'link' || raw[0] === 'files';
+    if (!byToken) refuseForeign(req, state);
+    // Any other request is checked for its key before its path is read, as on the API: without
+    // one, a shared emulator answers 401 whatever the path holds.
+    const caller = byToken ? undefined : adminCallerOf(req, state);
     let parts: string[];
     try {
-      parts = url.pathname.split('/').slice(2).map((p) => decodeURIComponent(p));
+      parts = raw.map((p) => decodeURIComponent(p));
     } catch {
       throw httpError(400, 'Malformed path');
     }
     const [head, id] = parts;
-    // The link page and presigned file URLs carry their own token and are visited like any URL.
-    if (head !== 'link' && head !== 'files') refuseForeign(req, state);
-    if (head === 'link' && id !== undefined && method === 'GET') return completeLink(id, state, res, requestId);
-    if (head === 'files' && id !== undefined && (method === 'GET' || method === 'PUT')) return await serveFile(method, id, req, res, state, requestId);
-    const admin: AdminRequest = { req, method, parts, query: url.searchParams, state, caller: adminCallerOf(req, state) };
+    if (byToken && head === 'link' && id !== undefined && method === 'GET') return completeLink(id, state, res, requestId);
+    if (byToken && head === 'files' && id !== undefined && (method === 'GET' || method === 'PUT')) return await serveFile(method, id, req, res, state, requestId);
+    if (byToken) refuseForeign(req, state);
+    const admin: AdminRequest = { req, method, parts, query: url.searchParams, state, caller: caller ?? adminCallerOf(req, state) };
     const answer =
       (await adminRoute(admin)) ?? (await adminFaults(admin)) ?? approveLinkFlow(admin) ?? adminCounts(admin) ?? (await adminAccounts(admin)) ?? (await adminSessions(admin));
     if (answer === undefined) throw httpError(404, `No admin route ${method} ${url.pathname}`);
