@@ -34,7 +34,7 @@ test('the SDK creates a session, searches and executes against the emulator', as
 
   // A toolkit that needs a connection: complete the link offline, then the tool runs.
   const request = await session.authorize('github');
-  await fetch(`${emulator.url}/_emulator/connections/${request.id}/approve`, { method: 'POST' });
+  await fetch(`${emulator.url}/_emulator/connections/${request.id}/approve`, { method: 'POST', headers: { 'x-api-key': KEY } });
   const account = await request.waitForConnection(5_000);
   assert.equal(account.status, 'ACTIVE');
 });

@@ -5,6 +5,7 @@ import type { ApiVersion } from '../wire/json.js';
 import { httpError } from './errors.js';
 import type { Faults, RouteName } from './faults.js';
 import type { FixedWindowLimit } from './fixed-window.js';
+import type { StreamLimit } from './mcp-streams.js';
 import type { SessionRecord, Store } from './store.js';
 import type { Stats } from './stats.js';
 
@@ -12,16 +13,20 @@ export interface EmulatorSettings {
   maxBodyBytes: number;
   maxFileBytes: number;
   presignTtlMs: number;
+  /** An MCP stream with no traffic for this long is closed, freeing its place. */
+  mcpIdleMs: number;
 }
 
 export interface EmulatorState {
   store: Store;
-  /** The accepted keys (the admin listing shows a key its own sessions only). */
+  /** The accepted keys, and who an admin request acts for. */
   keys: KeyChecker;
   catalog: Catalog;
   faults: Faults;
   rateLimiter: FixedWindowLimit;
   stats: Stats;
+  /** The places for open MCP streams, per tenant and in all. */
+  mcpStreams: StreamLimit;
   settings: EmulatorSettings;
   /** `http://host:port`, no trailing slash; links and presigned URLs point here. */
   baseUrl: string;

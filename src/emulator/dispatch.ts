@@ -4,8 +4,8 @@
  * scripted fault taken (reset before, status) -> rate limit (429) -> body read with a streaming
  * size limit (413) -> scripted latency -> contract validation of path, query and body (400) ->
  * handler -> scripted fault after handling (reset after, malformed body) -> JSON answer.
- * `/_emulator/...` is the admin and public surface (no key, no faults, no rate limit): see
- * `routes/admin.ts`.
+ * `/_emulator/...` is the admin and public surface (no faults, no rate limit, and keys of its own
+ * rules): see `routes/admin.ts` and `routes/admin-request.ts`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KeyChecker } from './auth.js';
@@ -17,6 +17,7 @@ import { ClientGone, coerceQuery, readJsonBody, sendJson } from './http.js';
 import { isLoopbackHost } from '../util/loopback.js';
 import { randomToken } from './random-id.js';
 import { handleMcp, MCP_PATH } from './mcp.js';
+import type { StreamRefusal } from './mcp-streams.js';
 import { handleAdmin } from './routes/admin.js';
 import { mergePatch } from './routes/admin-sessions.js';
 import type { SessionRecord } from './store.js';
@@ -84,10 +85,11 @@ export async function dispatch(d: Dispatcher, req: IncomingMessage, res: ServerR
   } catch {
     match = 'malformed';
   }
-  if (typeof match === 'object' && 'route' in match) d.state.stats.received(match.route.name);
-  else if (MCP_PATH.test(url.pathname)) d.state.stats.received('mcp');
   const rawKey = req.headers['x-api-key'];
   const tenant = d.keys.tenantFor(Array.isArray(rawKey) ? rawKey[0] : rawKey);
+  // Counted before the key is refused, so a request that arrived is counted whatever its answer.
+  if (typeof match === 'object' && 'route' in match) d.state.stats.received(match.route.name, tenant);
+  else if (MCP_PATH.test(url.pathname)) d.state.stats.received('mcp', tenant);
   if (tenant === undefined) {
     const message = rawKey === undefined || rawKey === '' ? 'Missing API key: send it in the x-api-key header' : 'Invalid API key';
     return sendError(res, httpError(401, message), requestId);
@@ -100,8 +102,21 @@ export async function dispatch(d: Dispatcher, req: IncomingMessage, res: ServerR
   await handleApi(d, req, res, url, match, { tenant, requestId });
 }
 
-/** A session's MCP endpoint (`mcp.ts`), with the same error answers as the REST routes. */
+/**
+ * A session's MCP endpoint (`mcp.ts`), with the same error answers as the REST routes, once the
+ * stream has a place (`mcp-streams.ts`); the place is given back when the exchange closes, and a
+ * stream idle for the configured time is closed.
+ */
 async function serveMcp(d: Dispatcher, req: IncomingMessage, res: ServerResponse, sessionId: string, who: { tenant: string; requestId: string }): Promise<void> {
+  const place = d.state.mcpStreams.acquire(who.tenant);
+  if (typeof place === 'string') return refuseStream(res, place, d.state, who.requestId);
+  res.once('close', place);
+  // The socket's own idle timer: any byte either way restarts it. An open SSE stream ends cleanly
+  // (the client may open another); an exchange not answered yet has nothing to end, so it is cut.
+  res.setTimeout(d.state.settings.mcpIdleMs, () => {
+    if (res.headersSent) res.end();
+    else res.destroy();
+  });
   try {
     let id: string;
     try {
@@ -110,7 +125,7 @@ async function serveMcp(d: Dispatcher, req: IncomingMessage, res: ServerResponse
       throw httpError(400, 'Malformed path');
     }
     await handleMcp(req, res, id, who.tenant, d.state);
-    d.state.stats.handled('mcp');
+    d.state.stats.handled('mcp', who.tenant);
   } catch (err) {
     if (err instanceof ClientGone) return;
     if (res.headersSent) {
@@ -121,13 +136,29 @@ async function serveMcp(d: Dispatcher, req: IncomingMessage, res: ServerResponse
   }
 }
 
+/** When a refused stream may try again: places free as other streams close, which no clock foretells. */
+const STREAM_RETRY_AFTER_S = 5;
+
+/**
+ * A stream past its bound: 429 when the key holds its share (it can free one itself), 503 when the
+ * server holds its total (nobody's fault in particular), each with Retry-After and the envelope.
+ */
+function refuseStream(res: ServerResponse, why: StreamRefusal, state: EmulatorState, requestId: string): void {
+  const limit = state.mcpStreams;
+  const err =
+    why === 'tenant'
+      ? httpError(429, `Too many open MCP streams for this API key (at most ${limit.perTenant}): close one, or let an idle one time out`)
+      : httpError(503, `The emulator holds its most open MCP streams (${limit.total} in all); try again shortly`);
+  sendError(res, err, requestId, { 'retry-after': String(STREAM_RETRY_AFTER_S) });
+}
+
 /** An API route of a known key: faults, rate limit, then the route itself. */
 async function handleApi(d: Dispatcher, req: IncomingMessage, res: ServerResponse, url: URL, match: RouteMatch, who: { tenant: string; requestId: string }): Promise<void> {
   const { tenant, requestId } = who;
   const { state } = d;
   const { route } = match;
-  const fault = state.faults.take(route.name);
-  const held = fault?.hold === true ? state.faults.hold() : undefined;
+  const fault = state.faults.take(route.name, tenant);
+  const held = fault?.hold === true ? state.faults.hold(tenant) : undefined;
   if (fault?.reset === 'before') {
     req.socket.destroy();
     return;
@@ -148,7 +179,7 @@ async function handleApi(d: Dispatcher, req: IncomingMessage, res: ServerRespons
   let result: ApiResponse;
   try {
     result = await runRoute(d, req, url, match, fault, who, held);
-    state.stats.handled(route.name);
+    state.stats.handled(route.name, tenant);
     if (fault?.misapply !== undefined) misapply(state, tenant, match.params.session_id, fault.misapply);
   } catch (err) {
     if (err instanceof ClientGone) return;

@@ -9,6 +9,7 @@
  * `POST /_emulator/faults/release`, so that a test acts between a request and its answer without
  * a race against a clock.
  */
+import { randomToken } from './random-id.js';
 
 export interface FaultRule {
   id: string;
@@ -93,62 +94,79 @@ export function checkFault(input: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * The scripted faults of the whole server, each rule either the server's (set by the admin key, or
+ * by anyone when no keys are configured: it applies to every request) or one tenant's (set with an
+ * API key of a shared emulator: it applies to that tenant's requests alone, and only that tenant
+ * lists, removes or releases it). Ids are random, so one tenant's ids say nothing of another's rules.
+ */
 export class Faults {
-  private rules: FaultRule[] = [];
-  private seq = 0;
-  /** The requests a `hold` rule stopped, each waiting for `release`. */
-  private held: Array<() => void> = [];
+  private rules: Array<{ rule: FaultRule; tenant: string | undefined }> = [];
+  /** The requests a `hold` rule stopped, each waiting for `release`, with the tenant that sent it. */
+  private held: Array<{ go: () => void; tenant: string }> = [];
 
   constructor(private readonly random: () => number = Math.random) {}
 
-  add(input: FaultInput): FaultRule {
-    const rule: FaultRule = { ...input, id: `fault_${++this.seq}` };
+  add(input: FaultInput, tenant?: string): FaultRule {
+    const rule: FaultRule = { ...input, id: `fault_${randomToken(6, 'hex')}` };
     if (rule.times === undefined && rule.probability === undefined) rule.times = 1;
-    this.rules.push(rule);
+    this.rules.push({ rule, tenant });
     return rule;
   }
 
-  list(): readonly FaultRule[] {
-    return this.rules;
+  /** Every rule (`tenant` undefined: the server's view), or one tenant's own. */
+  list(tenant?: string): FaultRule[] {
+    return this.rules.filter((r) => tenant === undefined || r.tenant === tenant).map((r) => r.rule);
   }
 
-  remove(id: string): boolean {
+  /** Removes a rule the caller sees (any, for the server; its own, for a tenant). */
+  remove(id: string, tenant?: string): boolean {
     const before = this.rules.length;
-    this.rules = this.rules.filter((r) => r.id !== id);
+    this.rules = this.rules.filter((r) => r.rule.id !== id || (tenant !== undefined && r.tenant !== tenant));
     return this.rules.length !== before;
   }
 
-  /** Removes every rule, and lets every held request go on (nothing is left waiting forever). */
-  clear(): void {
-    this.rules = [];
-    this.release();
+  /**
+   * Removes every rule the caller sees, and lets the held requests it owns go on (nothing is left
+   * waiting forever); returns how many rules there were.
+   */
+  clear(tenant?: string): number {
+    const before = this.rules.length;
+    this.rules = this.rules.filter((r) => tenant !== undefined && r.tenant !== tenant);
+    this.release(tenant);
+    return before - this.rules.length;
   }
 
   /**
-   * Holds a request that a `hold` rule took: the promise settles at `release`. Taken when the
-   * request arrives, so a release that comes before the request reached the place it waits at
-   * still lets it through.
+   * Holds a request of `tenant` that a `hold` rule took: the promise settles at `release`. Taken
+   * when the request arrives, so a release that comes before the request reached the place it
+   * waits at still lets it through.
    */
-  hold(): Promise<void> {
-    return new Promise((resolve) => this.held.push(resolve));
+  hold(tenant: string): Promise<void> {
+    return new Promise((resolve) => this.held.push({ go: resolve, tenant }));
   }
 
-  /** Lets every held request go on; returns how many there were. */
-  release(): number {
-    const held = this.held;
-    this.held = [];
-    for (const go of held) go();
-    return held.length;
+  /** Lets every held request go on (`tenant`: only that tenant's); returns how many there were. */
+  release(tenant?: string): number {
+    const go = this.held.filter((h) => tenant === undefined || h.tenant === tenant);
+    this.held = this.held.filter((h) => !go.includes(h));
+    for (const h of go) h.go();
+    return go.length;
   }
 
-  /** The rule to apply to one request on `route` (consuming one of its `times`), if any. */
-  take(route: string): FaultRule | undefined {
-    for (const rule of this.rules) {
+  /**
+   * The rule to apply to one request of `tenant` on `route` (consuming one of its `times`), if any:
+   * the server's rules, and the tenant's own.
+   */
+  take(route: string, tenant: string): FaultRule | undefined {
+    for (const entry of this.rules) {
+      const { rule } = entry;
+      if (entry.tenant !== undefined && entry.tenant !== tenant) continue;
       if (rule.route !== '*' && rule.route !== route) continue;
       if (rule.probability !== undefined && this.random() >= rule.probability) continue;
       if (rule.times !== undefined) {
         rule.times -= 1;
-        if (rule.times <= 0) this.rules = this.rules.filter((r) => r !== rule);
+        if (rule.times <= 0) this.rules = this.rules.filter((r) => r !== entry);
       }
       return rule;
     }

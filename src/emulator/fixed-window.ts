@@ -30,8 +30,10 @@ export class FixedWindowLimit {
     return { per_window: this.limit ?? null, window_ms: this.windowMs };
   }
 
-  reset(): void {
-    this.windows.clear();
+  /** Forgets every window, or (`tenant`) that tenant's own. */
+  reset(tenant?: string): void {
+    if (tenant === undefined) this.windows.clear();
+    else this.windows.delete(tenant);
   }
 
   check(tenant: string): RateDecision {

@@ -19,6 +19,7 @@ import { dispatch, sendError, type Dispatcher } from './dispatch.js';
 import { httpError } from './errors.js';
 import { Faults } from './faults.js';
 import { FixedWindowLimit } from './fixed-window.js';
+import { StreamLimit } from './mcp-streams.js';
 import { Stats } from './stats.js';
 import { Store } from './store.js';
 
@@ -31,6 +32,17 @@ export interface EmulatorOptions {
   apiKeys?: readonly string[];
   /** Keys that act for one project (project name to its keys), as a key and its rotated successor do. */
   projects?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * Keys for the whole admin surface of a shared emulator (whole-server reset, every tenant's
+   * sessions, faults and counters, the rate limit). Need `apiKeys`; never accepted by the API.
+   */
+  adminKeys?: readonly string[];
+  /** Open MCP streams one key may hold at once. Default 16. */
+  mcpStreamsPerKey?: number;
+  /** Open MCP streams the whole emulator holds at once. Default 128. */
+  mcpStreams?: number;
+  /** An MCP stream with no traffic for this long is closed, ms. Default 60 s. */
+  mcpIdleTimeoutMs?: number;
   /** Keep state in this directory (`state.json`, `blobs/`), written atomically. Default: memory only. */
   dataDir?: string;
   /** Requests per minute per key; default unlimited. */
@@ -63,15 +75,29 @@ export interface RunningEmulator {
 /** A real agent's files fit (issue 10): well above the SDK's own examples. */
 export const DEFAULT_MAX_FILE_BYTES = 256 * 1024 * 1024;
 
+/**
+ * MCP stream bounds: an agent holds one GET stream and a request or two at a time, so 16 per key
+ * is several agents' worth; 128 in all stays far below a process's sockets.
+ */
+export const DEFAULT_MCP_STREAMS_PER_KEY = 16;
+export const DEFAULT_MCP_STREAMS = 128;
+/** Longer than any pause between an agent's calls; a forgotten stream gives its place back within it. */
+export const DEFAULT_MCP_IDLE_MS = 60_000;
+
 /** Starts the emulator. Resolves once it listens. */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const host = options.host ?? '127.0.0.1';
+  for (const name of ['mcpStreamsPerKey', 'mcpStreams', 'mcpIdleTimeoutMs'] as const) {
+    const n = options[name];
+    if (n !== undefined && !(Number.isSafeInteger(n) && n >= 1)) throw new RangeError(`${name} must be a positive integer, got ${String(n)}`);
+  }
   const settings: EmulatorSettings = {
     maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024,
     maxFileBytes: options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES,
     presignTtlMs: options.presignTtlMs ?? 15 * 60 * 1000,
+    mcpIdleMs: options.mcpIdleTimeoutMs ?? DEFAULT_MCP_IDLE_MS,
   };
-  const keys = new KeyChecker(options.apiKeys ?? [], options.projects ?? {});
+  const keys = new KeyChecker(options.apiKeys ?? [], options.projects ?? {}, options.adminKeys ?? []);
   const state: EmulatorState = {
     store: new Store(options.dataDir),
     keys,
@@ -79,7 +105,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     catalog: options.catalog ?? new Catalogue({ toolkits: [], tools: [] }),
     faults: new Faults(options.random),
     rateLimiter: new FixedWindowLimit(options.rateLimitPerMinute),
-    stats: new Stats(),
+    stats: new Stats(keys.restricted),
+    mcpStreams: new StreamLimit(options.mcpStreamsPerKey ?? DEFAULT_MCP_STREAMS_PER_KEY, options.mcpStreams ?? DEFAULT_MCP_STREAMS),
     settings,
     baseUrl: '',
     secret: randomBytes(32),

@@ -188,6 +188,21 @@ export class Store {
     this.changed();
   }
 
+  /**
+   * Forget one tenant's sessions (their files too) and connected accounts, as a tenant's own reset
+   * of a shared emulator does; every other tenant's stay as they were.
+   */
+  async resetTenant(tenant: string): Promise<void> {
+    for (const s of [...this.sessions.values()]) if (s.tenant === tenant) await this.deleteSession(s.id);
+    for (const c of [...this.connections.values()]) {
+      if (c.tenant !== tenant) continue;
+      this.connections.delete(c.id);
+      this.linkTokens.delete(c.link_token);
+      this.byOwner.delete(ownerKey(c.tenant, c.user_id, c.toolkit));
+    }
+    this.changed();
+  }
+
   /** Marks the state changed; with a data dir, schedules one coalesced atomic write. */
   changed(): void {
     if (this.dataDir === undefined) return;

@@ -12,7 +12,7 @@ export async function connectedAccount(base: string, key: string, userId: string
   const link = await call(base, 'POST', `/api/v3.1/tool_router/session/${s.json.session_id as string}/link`, { key, body: { toolkit } });
   if (link.status !== 201) throw new Error(`link failed: ${link.status} ${link.text}`);
   const id = link.json.connected_account_id as string;
-  const approved = await call(base, 'POST', `/_emulator/connections/${id}/approve`, { body: {} });
+  const approved = await call(base, 'POST', `/_emulator/connections/${id}/approve`, { key, body: {} });
   if (approved.status !== 200) throw new Error(`approve failed: ${approved.status} ${approved.text}`);
   return id;
 }

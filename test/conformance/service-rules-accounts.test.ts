@@ -127,7 +127,7 @@ describe('PATCH', () => {
 
   it('a pin injected through the admin API connects nothing, and a PATCH of other keys still works', async () => {
     const s = await client.toolRouter.session.create({ user_id: 'alice', toolkits: { enable: ['github'] } });
-    const injected = await call(emu.url, 'POST', `/_emulator/sessions/${s.session_id}/config`, { body: { config: { connected_accounts: { github: ['ca_injected'] } } } });
+    const injected = await call(emu.url, 'POST', `/_emulator/sessions/${s.session_id}/config`, { key: KEY, body: { config: { connected_accounts: { github: ['ca_injected'] } } } });
     expect(injected.status).toBe(200);
     const kits = await client.toolRouter.session.toolkits(s.session_id);
     expect(kits.items.find((k) => k.slug === 'github')?.connected_account).toBeNull();

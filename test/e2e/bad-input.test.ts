@@ -98,7 +98,7 @@ describe('bad input: validate exits 1 or 2 with a located error and no stack tra
 describe('bad input through plan, apply --dry-run and diff: the same finding, nothing sent, nothing written', () => {
   let emulator: RunningEmulator;
   beforeAll(async () => {
-    emulator = await startEmulator({ port: 0, apiKeys: ['bad-input-key-0001'] });
+    emulator = await startEmulator({ port: 0, apiKeys: ['bad-input-key-0001'], adminKeys: ['bad-input-admin-0001'] });
   });
   afterAll(() => emulator.close());
   const env = (): Record<string, string> => ({ COMPOSIO_BASE_URL: emulator.url, COMPOSIO_API_KEY: 'bad-input-key-0001' });
@@ -115,7 +115,8 @@ describe('bad input through plan, apply --dry-run and diff: the same finding, no
   }
 
   it('the service received no request, and no state was written', async () => {
-    const stats = (await (await fetch(`${emulator.url}/_emulator/stats`)).json()) as { total: { received: number } };
+    // The admin key's count: every request that arrived, whatever its key.
+    const stats = (await (await fetch(`${emulator.url}/_emulator/stats`, { headers: { 'x-api-key': 'bad-input-admin-0001' } })).json()) as { total: { received: number } };
     expect(stats.total.received).toBe(0);
     expect(existsSync(join(dir, '.sessionctl'))).toBe(false);
   });

@@ -18,12 +18,13 @@ import { tempDir } from '../helpers/temp-dir.js';
 
 const KEY = 'ak_client_emulator_1f2e3d';
 const OTHER_KEY = 'ak_client_emulator_other_9a8b';
+const ADMIN_KEY = 'ak_client_emulator_admin_7c6d';
 let emu: RunningEmulator;
 let dir: string;
 const clients: SessionClient[] = [];
 
 beforeAll(async () => {
-  emu = await startEmulator({ port: 0, apiKeys: [KEY, OTHER_KEY] });
+  emu = await startEmulator({ port: 0, apiKeys: [KEY, OTHER_KEY], adminKeys: [ADMIN_KEY] });
   dir = tempDir('client-emu');
 });
 
@@ -38,7 +39,7 @@ beforeEach(async () => {
 });
 
 function admin(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<any> {
-  return emulatorAdmin(emu.url, method, path, body);
+  return emulatorAdmin(emu.url, method, path, body, KEY);
 }
 
 async function stats(route: string): Promise<{ received: number; handled: number }> {
@@ -272,12 +273,13 @@ describe('the retry policy against emulator faults', () => {
   });
 
   test("the rate limiter's 429 with Retry-After and a bare message", async () => {
-    await admin('POST', '/rate-limit', { limit: 1, window_ms: 60_000 });
+    // The limit is the whole emulator's setting: the admin key's to change.
+    await emulatorAdmin(emu.url, 'POST', '/rate-limit', { limit: 1, window_ms: 60_000 }, ADMIN_KEY);
     const { c } = client({ retries: { maxRetries: 0 } });
     await c.createSession({ user_id: 'u' });
     const err = await failure(c.createSession({ user_id: 'u' }));
     expect(err.status).toBe(429);
     expect(err.message).toMatch(/rate limit/i);
-    await admin('POST', '/rate-limit', { limit: null });
+    await emulatorAdmin(emu.url, 'POST', '/rate-limit', { limit: null }, ADMIN_KEY);
   });
 });

@@ -62,4 +62,23 @@ describe('link --emulator --approve', () => {
     expect(refused.exitCode).toBe(2);
     expect(refused.stderr).toContain('--approve completes a link only on an emulator');
   });
+
+  test('--approve against an emulator with --api-key keys sends the run\'s key, which approves its own accounts alone', async () => {
+    const emu: RunningEmulator = await startEmulator({ port: 0, apiKeys: ['k-approve-own-0001', 'k-approve-other-0002'] });
+    try {
+      const s = await call(emu.url, 'POST', '/api/v3/tool_router/session', { key: 'k-approve-own-0001', body: { user_id: 'u' } });
+      const r = await runCli(['link', s.json.session_id, 'github', '--approve', '--base-url', emu.url], { cwd: dir, env: { COMPOSIO_API_KEY: 'k-approve-own-0001' } });
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect(r.stdout + r.stderr).not.toContain('k-approve-own-0001');
+      const kits = await call(emu.url, 'GET', `/api/v3/tool_router/session/${s.json.session_id}/toolkits?toolkits=github`, { key: 'k-approve-own-0001' });
+      expect(kits.json.items[0].connected_account.status).toBe('ACTIVE');
+      // Another key's link: its account is not this key's to approve (the session is not even found).
+      const theirs = await call(emu.url, 'POST', '/api/v3/tool_router/session', { key: 'k-approve-other-0002', body: { user_id: 'u' } });
+      const refused = await runCli(['link', theirs.json.session_id, 'github', '--approve', '--base-url', emu.url], { cwd: dir, env: { COMPOSIO_API_KEY: 'k-approve-own-0001' } });
+      expect(refused.exitCode).toBe(3);
+    } finally {
+      await emu.close();
+    }
+  });
 });
+

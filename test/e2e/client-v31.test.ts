@@ -22,7 +22,7 @@ afterAll(async () => {
   await emu.close();
 });
 beforeEach(async () => {
-  await emulatorAdmin(emu.url, 'POST', '/reset');
+  await emulatorAdmin(emu.url, 'POST', '/reset', undefined, KEY);
 });
 
 function client(options: Partial<ClientOptions> = {}): SessionClient {
@@ -98,11 +98,11 @@ describe('PATCH', () => {
   test('is never retried, even on a 503 with Retry-After that other calls retry', async () => {
     const c = client({ apiVersion: '3' });
     const s = await c.createSession({ user_id: 'u5' });
-    await emulatorAdmin(emu.url, 'POST', '/faults', { route: 'update', status: 503, retry_after: 0, times: 2 });
+    await emulatorAdmin(emu.url, 'POST', '/faults', { route: 'update', status: 503, retry_after: 0, times: 2 }, KEY);
     const err = await apiFailure(c.updateSession(s.session_id, { tags: ['readOnlyHint'] }));
     expect(err.status).toBe(503);
     expect(err.attempts).toBe(1);
-    const stats = await emulatorAdmin(emu.url, 'GET', '/stats');
+    const stats = await emulatorAdmin(emu.url, 'GET', '/stats', undefined, KEY);
     expect(stats.routes.update).toEqual({ received: 1, handled: 0 });
   });
 });

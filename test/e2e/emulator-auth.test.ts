@@ -103,9 +103,9 @@ describe('the admin surface refuses what a web page could send (issue 14 item 6)
   });
 
   it('its own origin with JSON, or no body at all, is served', async () => {
-    const own = await call(emu.url, 'POST', '/_emulator/faults', { headers: { origin: emu.url }, body: { route: 'get', status: 500 } });
+    const own = await call(emu.url, 'POST', '/_emulator/faults', { key: K, headers: { origin: emu.url }, body: { route: 'get', status: 500 } });
     expect(own.status).toBe(201);
-    expect((await call(emu.url, 'POST', '/_emulator/reset')).status).toBe(200);
+    expect((await call(emu.url, 'POST', '/_emulator/reset', { key: K })).status).toBe(200);
   });
 
   it('the session listing needs a key and shows only that key\'s sessions', async () => {

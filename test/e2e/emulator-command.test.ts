@@ -33,7 +33,7 @@ describe('sessionctl emulator', () => {
   it('prints its URL on stdout, logs requests on stderr without keys, and stops cleanly on SIGTERM', async () => {
     const emu = await spawnEmulator(['--port', '0', '--api-key', SENTINEL]);
     expect(emu.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect((await call(emu.url, 'GET', '/_emulator/health')).status).toBe(200);
+    expect((await call(emu.url, 'GET', '/_emulator/health', { key: SENTINEL })).status).toBe(200);
     const id = await createSession(emu.url, SENTINEL);
     expect((await call(emu.url, 'GET', `${SESSION}/${id}`, { key: `${SENTINEL}x` })).status).toBe(401);
     expect((await call(emu.url, 'GET', `${SESSION}/${id}`)).status).toBe(401);
@@ -104,6 +104,9 @@ describe('sessionctl emulator', () => {
     [['--rate-limit', '0/min'], "error: option '--rate-limit <n/min>' argument '0/min' is invalid. expected requests per minute"],
     [['--catalog', '/nonexistent/catalog.json'], 'cannot read the catalogue: ENOENT'],
     [['--bogus'], "unknown option '--bogus'"],
+    [['--mcp-streams-per-key', '0'], "error: option '--mcp-streams-per-key <n>' argument '0' is invalid. expected a whole number of streams, at least 1"],
+    [['--mcp-streams', 'many'], "error: option '--mcp-streams <n>' argument 'many' is invalid. expected a whole number of streams"],
+    [['--mcp-idle-timeout', '0'], "error: option '--mcp-idle-timeout <seconds>' argument '0' is invalid. expected seconds, from 1 to 86400"],
   ])('bad input %j exits 2 with a clear message, and never shows the key', async (args, message) => {
     const r = await runToExit(['emulator', '--api-key', SENTINEL, ...args]);
     expect(r.code).toBe(2);
@@ -188,5 +191,34 @@ describe('sessionctl emulator keys from a file and the environment (issue 14 ite
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('an admin key from --admin-key-file acts for the whole server and is never printed', async () => {
+    const dir = tempDir('emu-admin');
+    try {
+      const file = join(dir, 'admin.txt');
+      writeFileSync(file, '# the admin key\nadmin-key-EEEE-5555\n', { mode: 0o600 });
+      const emu = await spawnEmulator(['--port', '0', '--api-key', 'tenant-key-FFFF-6666', '--admin-key-file', file]);
+      await createSession(emu.url, 'tenant-key-FFFF-6666');
+      expect((await call(emu.url, 'GET', '/_emulator/counts')).status).toBe(401);
+      expect((await call(emu.url, 'GET', '/_emulator/counts', { key: 'admin-key-EEEE-5555' })).json.sessions).toBe(1);
+      expect((await call(emu.url, 'POST', SESSION, { key: 'admin-key-EEEE-5555', body: { user_id: 'u' } })).status).toBe(401);
+      expect(await emu.stop()).toBe(0);
+      expect(emu.stderr()).toContain('1 key(s), an admin key');
+      for (const key of ['EEEE', 'FFFF']) expect(emu.stdout() + emu.stderr()).not.toContain(key);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it.each([
+    ['an admin key without API keys', ['--admin-key', 'admin-key-GGGG-7777'], 'an admin key needs API keys'],
+    ['an admin key that is also an API key', ['--api-key', 'same-key-HHHH-8888', '--admin-key', 'same-key-HHHH-8888'], 'the admin key is also one of the API keys'],
+    ['an admin key with a space', ['--api-key', 'tenant-key-IIII-9999', '--admin-key', 'admin JJJJ 0000'], 'an emulator admin key holds spaces'],
+  ])('%s is exit 2, and the key is not printed', async (_name, args, message) => {
+    const r = await runToExit(['emulator', '--port', '0', ...args]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(message);
+    for (const key of ['GGGG', 'HHHH', 'JJJJ']) expect(r.stdout + r.stderr).not.toContain(key);
   });
 });

@@ -231,13 +231,13 @@ describe('the key is checked before routing', () => {
 describe('the admin surface PATCHes a session out of band', () => {
   it('as another writer: the version moves, and a client holding the old one gets 409', async () => {
     const s = await create({ user_id: 'o1' });
-    const admin = await call(emu.url, 'PATCH', `/_emulator/sessions/${s.session_id}?version=3.1`, { body: { search: { enable: false }, expected_config_version: 1 } });
+    const admin = await call(emu.url, 'PATCH', `/_emulator/sessions/${s.session_id}?version=3.1`, { key: KEY, body: { search: { enable: false }, expected_config_version: 1 } });
     expect(admin.status, admin.text).toBe(200);
     expect(admin.json).toMatchObject({ config_version: 2, config: { search: { enable: false } } });
     expect(admin.json.tool_router_tools).not.toContain('COMPOSIO_SEARCH_TOOLS');
     const stale = await patch(s.session_id, { tags: ['readOnlyHint'], expected_config_version: 1 });
     expect(stale.status).toBe(409);
-    const bad = await call(emu.url, 'PATCH', `/_emulator/sessions/${s.session_id}`, { body: { user_id: 'x' } });
+    const bad = await call(emu.url, 'PATCH', `/_emulator/sessions/${s.session_id}`, { key: KEY, body: { user_id: 'x' } });
     expect(bad.status).toBe(400);
   });
 });

@@ -105,14 +105,15 @@ describe('a refused key (item 13)', () => {
   });
 
   test('apply with nothing recorded: the first create refused stops the others, and no intent is left', async () => {
-    const emulator = await startEmulator({ port: 0, apiKeys: ['ak_the_right_key_000001'] });
+    const emulator = await startEmulator({ port: 0, apiKeys: ['ak_the_right_key_000001'], adminKeys: ['ak_the_admin_key_000001'] });
     open.push(emulator);
     const dir = tempDir('refused-create');
     for (const n of ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']) await writeFile(join(dir, `${n}.yaml`), `name: ${n}\nuser_id: u1\ntoolkits: [gmail]\n`);
     const r = await runCli(['apply', '.', '--concurrency', '1'], { cwd: dir, env: { COMPOSIO_BASE_URL: emulator.url, COMPOSIO_API_KEY: 'ak_a_revoked_key_0000001' } });
     expect(r.exitCode).toBe(3);
     expect(r.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^note: new state at /), expect.stringMatching(/^error: the service refused the API key \(HTTP 401\)/)]);
-    const stats = (await (await fetch(`${emulator.url}/_emulator/stats`)).json()) as { routes: { create?: { received: number } } };
+    // The admin key's count: the refused key's create belongs to no tenant.
+    const stats = (await (await fetch(`${emulator.url}/_emulator/stats`, { headers: { 'x-api-key': 'ak_the_admin_key_000001' } })).json()) as { routes: { create?: { received: number } } };
     expect(stats.routes.create?.received).toBe(1);
     // Nothing recorded, and no binding to the refused key either: the right key is not refused next.
     expect(JSON.parse(await readFile(join(dir, '.sessionctl/state.json'), 'utf8'))).toEqual({ version: 2, sessions: [] });

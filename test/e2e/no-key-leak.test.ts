@@ -145,10 +145,12 @@ describe('clientFromOptions', () => {
 describe('sessionctl emulator, driven with sentinel keys', () => {
   const ACCEPTED = 'ak_SENTINEL_accepted_3c2b1a0f9e';
   const REFUSED = 'ak_SENTINEL_refused_8e7d6c5b4a';
+  const ADMIN = 'ak_SENTINEL_admin_5f4e3d2c1b';
 
   test('no request, failing or not, puts a key into its output', async () => {
     // A child process of its own: the command waits for SIGINT, which must not reach this worker.
-    const emu = await spawnEmulator(['--port', '0', '--api-key', ACCEPTED]);
+    // The admin key (for the rate limit, the whole emulator's setting) from the environment: it must not show either.
+    const emu = await spawnEmulator(['--port', '0', '--api-key', ACCEPTED], { SESSIONCTL_EMULATOR_ADMIN_KEY: ADMIN });
     const url = emu.url;
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const traces: string[] = [];
@@ -159,8 +161,8 @@ describe('sessionctl emulator, driven with sentinel keys', () => {
       return c;
     };
     const c = mk(ACCEPTED);
-    const adminPost = async (path: string, body: unknown): Promise<void> => {
-      const res = await request(`${url}/_emulator${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const adminPost = async (path: string, body: unknown, key = ACCEPTED): Promise<void> => {
+      const res = await request(`${url}/_emulator${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': key }, body: JSON.stringify(body) });
       await res.body.dump();
     };
     try {
@@ -183,7 +185,7 @@ describe('sessionctl emulator, driven with sentinel keys', () => {
           return c.getSession(id); // decode
         },
         async () => {
-          await adminPost('/rate-limit', { limit: 1, window_ms: 60_000 });
+          await adminPost('/rate-limit', { limit: 1, window_ms: 60_000 }, ADMIN);
           await c.getSession(id);
           return c.createSession({ user_id: 'u' }); // bare 429
         },
@@ -199,6 +201,8 @@ describe('sessionctl emulator, driven with sentinel keys', () => {
     expect(emu.stderr()).toContain('GET /api/v3/tool_router/session/'); // the emulator did log the requests
     expect(everything).not.toContain(REFUSED);
     expect(everything).not.toContain(ACCEPTED);
+    expect(everything).not.toContain(ADMIN);
+    expect(emu.stderr()).toContain('1 key(s), an admin key');
   });
 
   test.each([
@@ -225,10 +229,13 @@ describe('networked commands (apply, diff) with a sentinel key', () => {
   async function emulator(options: Parameters<typeof startEmulator>[0] = {}) {
     const emu = await startEmulator({ port: 0, ...options });
     open.push(emu);
+    // With keys, the admin key's view: a refused key's requests belong to no tenant.
+    const adminKey = options.adminKeys?.[0];
     const admin = async (path: string, body?: unknown): Promise<any> => {
       const res = await request(`${emu.url}/_emulator${path}`, {
         method: body === undefined ? 'GET' : 'POST',
-        ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+        headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(adminKey === undefined ? {} : { 'x-api-key': adminKey }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
       return res.body.json();
     };
@@ -240,7 +247,7 @@ describe('networked commands (apply, diff) with a sentinel key', () => {
   };
 
   test('a key the service refuses (401), with --verbose and JSON output', async () => {
-    const emu = await emulator({ apiKeys: ['ak_some_other_accepted_key'] });
+    const emu = await emulator({ apiKeys: ['ak_some_other_accepted_key'], adminKeys: ['ak_the_admin_key_00001'] });
     const w = await world();
     const r = await w.run(['apply', 'm.yaml', '--base-url', emu.url, '--verbose', '--format', 'json']);
     expect(r.exitCode).not.toBe(0);

@@ -25,7 +25,7 @@ const known = new Map<string, string>();
 let support = '';
 
 function admin(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<any> {
-  return emulatorAdmin(emu.url, method, path, body);
+  return emulatorAdmin(emu.url, method, path, body, KEY);
 }
 
 beforeAll(async () => {

@@ -53,7 +53,7 @@ _sessionctl_options() {
     'init') echo '--dir --config -h --help' ;;
     'completion') echo '-h --help' ;;
     'lsp') echo '--stdio -h --help' ;;
-    'emulator') echo '--host --port --api-key --api-keys-file --data-dir --rate-limit --max-file-size --catalog -h --help' ;;
+    'emulator') echo '--host --port --api-key --api-keys-file --admin-key --admin-key-file --data-dir --rate-limit --max-file-size --catalog --mcp-streams-per-key --mcp-streams --mcp-idle-timeout -h --help' ;;
     'help') echo '' ;;
   esac
 }
@@ -93,7 +93,7 @@ _sessionctl_value_options() {
     'files get') echo '--mount --state --user-id --format --base-url --api-key-file --api-version --timeout' ;;
     'mcp') echo '--call --arg --args-file --state --user-id --format --base-url --api-key-file --api-version --timeout' ;;
     'init') echo '--dir' ;;
-    'emulator') echo '--host --port --api-key --api-keys-file --data-dir --rate-limit --max-file-size --catalog' ;;
+    'emulator') echo '--host --port --api-key --api-keys-file --admin-key --admin-key-file --data-dir --rate-limit --max-file-size --catalog --mcp-streams-per-key --mcp-streams --mcp-idle-timeout' ;;
   esac
 }
 

@@ -82,7 +82,7 @@ function __sessionctl_value_options
         case 'p:init'
             printf '%s\n' '--dir'
         case 'p:emulator'
-            printf '%s\n' '--host' '--port' '--api-key' '--api-keys-file' '--data-dir' '--rate-limit' '--max-file-size' '--catalog'
+            printf '%s\n' '--host' '--port' '--api-key' '--api-keys-file' '--admin-key' '--admin-key-file' '--data-dir' '--rate-limit' '--max-file-size' '--catalog' '--mcp-streams-per-key' '--mcp-streams' '--mcp-idle-timeout'
     end
 end
 
@@ -662,10 +662,15 @@ complete -c sessionctl -n '__sessionctl_at \'emulator\'' -l 'host' -r -F -d 'int
 complete -c sessionctl -n '__sessionctl_at \'emulator\'' -l 'port' -r -F -d 'port to listen on (0 picks a free one)'
 complete -c sessionctl -n '__sessionctl_at \'emulator\'' -l 'api-key' -r -F -d 'accept only this key (repeatable); without it any non-empty key works, each its own project'
 complete -c sessionctl -n '__sessionctl_at \'emulator\'' -l 'api-keys-file' -r -F -d 'accept the keys in this file, one per line (also: SESSIONCTL_EMULATOR_API_KEYS, separated by commas)'
+complete -c sessionctl -n '__sessionctl_at \'emulator\'' -l 'admin-key' -r -F -d 'with API keys: this key acts on the whole admin surface (every tenant, whole-server reset, the rate limit); better: --admin-key-file or SESSIONCTL_EMULATOR_ADMIN_KEY'
+complete -c sessionctl -n '__sessionctl_at \'emulator\'' -l 'admin-key-file' -r -F -d 'read the admin key from this file (one per line, # comments skipped)'
 complete -c sessionctl -n '__sessionctl_at \'emulator\'' -l 'data-dir' -r -F -d 'keep state in this directory (written atomically) instead of memory'
 complete -c sessionctl -n '__sessionctl_at \'emulator\'' -l 'rate-limit' -r -F -d 'requests per minute per key, answered with 429 and Retry-After past it'
 complete -c sessionctl -n '__sessionctl_at \'emulator\'' -l 'max-file-size' -r -F -d 'largest mount file an upload may carry (bytes, or 100MiB, 1GiB; default: 256MiB)'
 complete -c sessionctl -n '__sessionctl_at \'emulator\'' -l 'catalog' -r -F -d 'serve this catalogue ({"toolkits": [...], "tools": [...]}) instead of the built-in one'
+complete -c sessionctl -n '__sessionctl_at \'emulator\'' -l 'mcp-streams-per-key' -r -F -d 'open MCP streams one key may hold; past it, 429'
+complete -c sessionctl -n '__sessionctl_at \'emulator\'' -l 'mcp-streams' -r -F -d 'open MCP streams the emulator holds in all; past it, 503'
+complete -c sessionctl -n '__sessionctl_at \'emulator\'' -l 'mcp-idle-timeout' -r -F -d 'close an MCP stream that carried nothing for this long'
 complete -c sessionctl -n '__sessionctl_at \'emulator\'' -s 'h' -l 'help' -d 'display help for command'
 
 # sessionctl help

@@ -54,7 +54,7 @@ _sessionctl_options() {
     'init') reply=('--dir:write into this folder instead of the current one' '--config:write sessionctl.yaml, the project configuration: default paths and formats, rule severities, overrides, policies' '-h:display help for command' '--help:display help for command') ;;
     'completion') reply=('-h:display help for command' '--help:display help for command') ;;
     'lsp') reply=('--stdio:talk over standard input and output (the default and only transport; editors often pass it)' '-h:display help for command' '--help:display help for command') ;;
-    'emulator') reply=('--host:interface to bind (loopback unless you say otherwise)' '--port:port to listen on (0 picks a free one)' '--api-key:accept only this key (repeatable); without it any non-empty key works, each its own project' '--api-keys-file:accept the keys in this file, one per line (also: SESSIONCTL_EMULATOR_API_KEYS, separated by commas)' '--data-dir:keep state in this directory (written atomically) instead of memory' '--rate-limit:requests per minute per key, answered with 429 and Retry-After past it' '--max-file-size:largest mount file an upload may carry (bytes, or 100MiB, 1GiB; default: 256MiB)' '--catalog:serve this catalogue ({"toolkits": [...], "tools": [...]}) instead of the built-in one' '-h:display help for command' '--help:display help for command') ;;
+    'emulator') reply=('--host:interface to bind (loopback unless you say otherwise)' '--port:port to listen on (0 picks a free one)' '--api-key:accept only this key (repeatable); without it any non-empty key works, each its own project' '--api-keys-file:accept the keys in this file, one per line (also: SESSIONCTL_EMULATOR_API_KEYS, separated by commas)' '--admin-key:with API keys: this key acts on the whole admin surface (every tenant, whole-server reset, the rate limit); better: --admin-key-file or SESSIONCTL_EMULATOR_ADMIN_KEY' '--admin-key-file:read the admin key from this file (one per line, # comments skipped)' '--data-dir:keep state in this directory (written atomically) instead of memory' '--rate-limit:requests per minute per key, answered with 429 and Retry-After past it' '--max-file-size:largest mount file an upload may carry (bytes, or 100MiB, 1GiB; default: 256MiB)' '--catalog:serve this catalogue ({"toolkits": [...], "tools": [...]}) instead of the built-in one' '--mcp-streams-per-key:open MCP streams one key may hold; past it, 429' '--mcp-streams:open MCP streams the emulator holds in all; past it, 503' '--mcp-idle-timeout:close an MCP stream that carried nothing for this long' '-h:display help for command' '--help:display help for command') ;;
     'help') reply=() ;;
   esac
 }
@@ -94,7 +94,7 @@ _sessionctl_value_options() {
     'files get') reply=('--mount' '--state' '--user-id' '--format' '--base-url' '--api-key-file' '--api-version' '--timeout') ;;
     'mcp') reply=('--call' '--arg' '--args-file' '--state' '--user-id' '--format' '--base-url' '--api-key-file' '--api-version' '--timeout') ;;
     'init') reply=('--dir') ;;
-    'emulator') reply=('--host' '--port' '--api-key' '--api-keys-file' '--data-dir' '--rate-limit' '--max-file-size' '--catalog') ;;
+    'emulator') reply=('--host' '--port' '--api-key' '--api-keys-file' '--admin-key' '--admin-key-file' '--data-dir' '--rate-limit' '--max-file-size' '--catalog' '--mcp-streams-per-key' '--mcp-streams' '--mcp-idle-timeout') ;;
   esac
 }
 

@@ -3,45 +3,20 @@ import { resolve } from 'node:path';
 import { InvalidArgumentError, Option } from 'commander';
 import { InputError, UsageError } from '../../diagnostics/errors.js';
 import { wholeNumber } from '../../util/whole-number.js';
+import { EMULATOR_ADMIN_KEY_ENV, EMULATOR_KEYS_ENV, emulatorKeys, type EmulatorKeyFlags } from '../emulator-keys.js';
 import { integerOption } from '../integer-option.js';
 import type { CommandEnv, RegisterCommand } from '../command.js';
 
-interface EmulatorFlags {
+interface EmulatorFlags extends EmulatorKeyFlags {
   host: string;
   port: number;
-  apiKey: string[];
   dataDir?: string;
   rateLimit?: number;
   catalog?: string;
   maxFileSize?: string;
-  apiKeysFile?: string;
-}
-
-export const EMULATOR_KEYS_ENV = 'SESSIONCTL_EMULATOR_API_KEYS';
-
-/**
- * The keys the emulator accepts: `--api-key` (repeatable), `--api-keys-file` (one per line; blank
- * lines and `#` comments skipped) and SESSIONCTL_EMULATOR_API_KEYS (separated by commas or
- * whitespace). A file or the environment keeps keys out of the process list and shell history.
- */
-async function emulatorKeys(flags: EmulatorFlags, env: CommandEnv): Promise<string[]> {
-  const keys = [...flags.apiKey];
-  if (flags.apiKeysFile !== undefined) {
-    let text: string;
-    try {
-      text = await readFile(resolve(env.io.cwd, flags.apiKeysFile), 'utf8');
-    } catch (err) {
-      throw new InputError(`cannot read the API keys file (${(err as NodeJS.ErrnoException).code ?? 'error'})`, flags.apiKeysFile, { cause: err });
-    }
-    const fromFile = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#'));
-    if (fromFile.length === 0) throw new InputError('the API keys file holds no key', flags.apiKeysFile);
-    keys.push(...fromFile);
-  }
-  keys.push(...(env.io.env[EMULATOR_KEYS_ENV] ?? '').split(/[\s,]+/).filter((k) => k !== ''));
-  for (const key of keys) {
-    if (!/^[\x21-\x7e]+$/.test(key)) throw new UsageError('an emulator API key holds spaces, line breaks or non-ASCII characters; a key is one line of visible ASCII');
-  }
-  return keys;
+  mcpStreamsPerKey: number;
+  mcpStreams: number;
+  mcpIdleTimeout: number;
 }
 
 /** `--rate-limit`: requests per minute, written `600/min` or `600`. */
@@ -64,8 +39,8 @@ export function parseSize(raw: string): number {
 
 /**
  * `sessionctl emulator`: a local, stateful emulator of the Tool Router API (v3 and v3.1). Prints its URL
- * (one line) on stdout, one line per request on stderr, and stops cleanly on SIGINT/SIGTERM. Keys
- * given with --api-key are registered with the redactor, so no log line can carry them.
+ * (one line) on stdout, one line per request on stderr, and stops cleanly on SIGINT/SIGTERM. Its
+ * API keys and admin key are registered with the redactor, so no log line can carry them.
  */
 export const registerEmulator: RegisterCommand = (program, env) => {
   program
@@ -79,10 +54,16 @@ export const registerEmulator: RegisterCommand = (program, env) => {
         .default([], 'any key'),
     )
     .option('--api-keys-file <path>', `accept the keys in this file, one per line (also: ${EMULATOR_KEYS_ENV}, separated by commas)`)
+    .option('--admin-key <key>', `with API keys: this key acts on the whole admin surface (every tenant, whole-server reset, the rate limit); better: --admin-key-file or ${EMULATOR_ADMIN_KEY_ENV}`)
+    .option('--admin-key-file <path>', 'read the admin key from this file (one per line, # comments skipped)')
     .option('--data-dir <dir>', 'keep state in this directory (written atomically) instead of memory')
     .option('--rate-limit <n/min>', 'requests per minute per key, answered with 429 and Retry-After past it', parseRate)
     .option('--max-file-size <size>', 'largest mount file an upload may carry (bytes, or 100MiB, 1GiB; default: 256MiB)')
     .option('--catalog <file>', 'serve this catalogue ({"toolkits": [...], "tools": [...]}) instead of the built-in one')
+    // The library's defaults (emulator/server.ts), repeated so that help shows them without loading it.
+    .option('--mcp-streams-per-key <n>', 'open MCP streams one key may hold; past it, 429', integerOption(1, 100_000, 'a whole number of streams, at least 1'), 16)
+    .option('--mcp-streams <n>', 'open MCP streams the emulator holds in all; past it, 503', integerOption(1, 1_000_000, 'a whole number of streams, at least 1'), 128)
+    .option('--mcp-idle-timeout <seconds>', 'close an MCP stream that carried nothing for this long', integerOption(1, 86_400, 'seconds, from 1 to 86400'), 60)
     .addHelpText(
       'after',
       [
@@ -92,56 +73,67 @@ export const registerEmulator: RegisterCommand = (program, env) => {
         '  sessionctl emulator --port 0 --data-dir .emulator      # a free port; state kept across restarts',
         '  sessionctl emulator --api-keys-file keys.txt --rate-limit 600/min   # or SESSIONCTL_EMULATOR_API_KEYS',
         '  sessionctl emulator --catalog my-catalog.json          # your own toolkits and tools',
+        `  ${EMULATOR_ADMIN_KEY_ENV}=... sessionctl emulator --api-keys-file keys.txt   # a shared emulator with an admin key`,
         '  curl -s -X POST http://127.0.0.1:4010/_emulator/reset -H "content-type: application/json" -d "{}"',
         '',
         'The first line on stdout is the URL; one line per request goes to stderr. Ctrl-C stops it.',
         'Serves /api/v3 and /api/v3.1 on one store, and each session\'s MCP endpoint at its mcp.url.',
         'Admin surface (health, reset, faults, rate limits, PATCH out of band, link approval): docs/emulator.md.',
+        'Without API keys it is one local user\'s: no key needed, it sees and changes everything. With them it is',
+        'shared: every /_emulator/ route needs a key in x-api-key (401 without), an API key sees and resets its own',
+        'sessions, accounts, faults and counters alone (another key\'s are 404), and the admin key the whole server.',
       ].join('\n'),
     )
-    .action(async (flags: EmulatorFlags) => {
-      const apiKeys = await emulatorKeys(flags, env);
-      for (const key of apiKeys) env.redactor.add(key);
-      const { port, rateLimit: rate } = flags;
-      const maxFileBytes = flags.maxFileSize === undefined ? undefined : parseSize(flags.maxFileSize);
-      // Loaded here, not at the top: other commands do not pay for the emulator's modules.
-      const { startEmulator } = await import('../../emulator/server.js');
-      const catalog = flags.catalog === undefined ? undefined : await loadCatalog(flags.catalog, env.io.cwd);
-      let emulator;
-      try {
-        emulator = await startEmulator({
-          host: flags.host,
-          port,
-          apiKeys,
-          ...(flags.dataDir === undefined ? {} : { dataDir: resolve(env.io.cwd, flags.dataDir) }),
-          ...(rate === undefined ? {} : { rateLimitPerMinute: rate }),
-          ...(maxFileBytes === undefined ? {} : { maxFileBytes }),
-          ...(catalog === undefined ? {} : { catalog }),
-          log: (line) => env.io.stderr.write(`${line}\n`),
-        });
-      } catch (err) {
-        throw startFailure(err, flags, port);
-      }
-      env.io.stdout.write(`${emulator.url}\n`);
-      const loopback = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/.test(flags.host);
-      if (!loopback) {
-        env.io.stderr.write(
-          `warning: listening on ${flags.host}, not loopback: other machines can reach this emulator${apiKeys.length === 0 ? ', and any key is accepted (restrict it with --api-key or --api-keys-file)' : ''}\n`,
-        );
-      }
-      env.io.stderr.write(
-        `emulator listening on ${emulator.url} (${apiKeys.length > 0 ? `${apiKeys.length} key(s)` : 'any key'}${flags.dataDir === undefined ? ', state in memory' : `, state in ${flags.dataDir}`}); Ctrl-C stops it\n`,
-      );
-      const signal = await untilStopped();
-      try {
-        await emulator.close();
-      } catch (err) {
-        // Only the last state write can fail here (disk full, directory removed): say so, located.
-        throw new InputError(`could not save the emulator state (${(err as NodeJS.ErrnoException).code ?? 'error'})`, flags.dataDir, { cause: err });
-      }
-      env.io.stderr.write(`emulator stopped (${signal})\n`);
-    });
+    .action((flags: EmulatorFlags) => serve(flags, env));
 };
+
+/** Starts the emulator, says where, and serves until SIGINT or SIGTERM. */
+async function serve(flags: EmulatorFlags, env: CommandEnv): Promise<void> {
+  const { apiKeys, adminKeys } = await emulatorKeys(flags, env);
+  for (const key of [...apiKeys, ...adminKeys]) env.redactor.add(key);
+  const { port, rateLimit: rate } = flags;
+  const maxFileBytes = flags.maxFileSize === undefined ? undefined : parseSize(flags.maxFileSize);
+  // Loaded here, not at the top: other commands do not pay for the emulator's modules.
+  const { startEmulator } = await import('../../emulator/server.js');
+  const catalog = flags.catalog === undefined ? undefined : await loadCatalog(flags.catalog, env.io.cwd);
+  let emulator;
+  try {
+    emulator = await startEmulator({
+      host: flags.host,
+      port,
+      apiKeys,
+      adminKeys,
+      mcpStreamsPerKey: flags.mcpStreamsPerKey,
+      mcpStreams: flags.mcpStreams,
+      mcpIdleTimeoutMs: flags.mcpIdleTimeout * 1000,
+      ...(flags.dataDir === undefined ? {} : { dataDir: resolve(env.io.cwd, flags.dataDir) }),
+      ...(rate === undefined ? {} : { rateLimitPerMinute: rate }),
+      ...(maxFileBytes === undefined ? {} : { maxFileBytes }),
+      ...(catalog === undefined ? {} : { catalog }),
+      log: (line) => env.io.stderr.write(`${line}\n`),
+    });
+  } catch (err) {
+    throw startFailure(err, flags, port);
+  }
+  env.io.stdout.write(`${emulator.url}\n`);
+  const loopback = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/.test(flags.host);
+  if (!loopback) {
+    env.io.stderr.write(
+      `warning: listening on ${flags.host}, not loopback: other machines can reach this emulator${apiKeys.length === 0 ? ', and any key is accepted (restrict it with --api-key or --api-keys-file)' : ''}\n`,
+    );
+  }
+  env.io.stderr.write(
+    `emulator listening on ${emulator.url} (${apiKeys.length > 0 ? `${apiKeys.length} key(s)` : 'any key'}${adminKeys.length > 0 ? ', an admin key' : ''}${flags.dataDir === undefined ? ', state in memory' : `, state in ${flags.dataDir}`}); Ctrl-C stops it\n`,
+  );
+  const signal = await untilStopped();
+  try {
+    await emulator.close();
+  } catch (err) {
+    // Only the last state write can fail here (disk full, directory removed): say so, located.
+    throw new InputError(`could not save the emulator state (${(err as NodeJS.ErrnoException).code ?? 'error'})`, flags.dataDir, { cause: err });
+  }
+  env.io.stderr.write(`emulator stopped (${signal})\n`);
+}
 
 async function loadCatalog(path: string, cwd: string): Promise<import('../../catalog/catalog.js').Catalog> {
   const { catalogFromJson } = await import('../../catalog/catalog.js');

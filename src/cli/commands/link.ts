@@ -1,3 +1,4 @@
+import { resolveApiKey } from '../../client/api-key.js';
 import { isLoopbackHost } from '../../client/base-url.js';
 import { UsageError } from '../../diagnostics/errors.js';
 import type { RegisterCommand } from '../command.js';
@@ -12,12 +13,14 @@ interface LinkFlags extends OperateFlags {
  * `--approve`: completes the link on the emulator through its admin surface, as a user finishing
  * the connect page would, so execute and proxy work offline at once. Only an emulator has that
  * surface, so only `--emulator` or a loopback base URL (a running `sessionctl emulator`) allow it.
+ * The run's key goes with it: an emulator with `--api-key` keys approves a key's own accounts alone.
  */
-async function approve(baseUrl: string, accountId: string): Promise<void> {
+async function approve(baseUrl: string, accountId: string, key: string | undefined): Promise<void> {
   const { request } = await import('undici');
   const { ApiError } = await import('../../client/errors.js');
   const path = `/_emulator/connections/${encodeURIComponent(accountId)}/approve`;
-  const res = await request(`${baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }).catch((err: unknown) => {
+  const headers: Record<string, string> = { 'content-type': 'application/json', ...(key === undefined ? {} : { 'x-api-key': key }) };
+  const res = await request(`${baseUrl}${path}`, { method: 'POST', headers, body: '{}' }).catch((err: unknown) => {
     throw new ApiError(`cannot reach the emulator to approve the link: ${(err as { code?: string }).code ?? 'error'}`, { kind: 'network', method: 'POST', path, cause: err });
   });
   await res.body.dump();
@@ -53,7 +56,9 @@ export const registerLink: RegisterCommand = (program, env) => {
       await withSession(ref, flags, env, async (client, id) => {
         const result = await client.link(id, { toolkit, ...(flags.callbackUrl !== undefined ? { callback_url: flags.callbackUrl } : {}) });
         if (flags.approve === true) {
-          await approve(client.baseUrl, result.connected_account_id);
+          // The in-process emulator of --emulator has no keys; a running one may (the key was resolved, and masked, to connect).
+          const key = flags.emulator === true ? undefined : (await resolveApiKey({ env: env.io.env, apiKeyFile: flags.apiKeyFile, cwd: env.io.cwd })).key;
+          await approve(client.baseUrl, result.connected_account_id, key);
           env.io.stderr.write(`approved on the emulator: ${toolkit} is connected (${result.connected_account_id})\n`);
         }
         if (flags.format === 'json') return printJson(env, result);

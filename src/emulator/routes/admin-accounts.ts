@@ -11,7 +11,7 @@
 import { httpError } from '../errors.js';
 import { isPlainObject } from '../../util/plain-object.js';
 import { addAdminConnection } from './admin-connection.js';
-import { jsonBody, type AdminAnswer, type AdminRequest } from './admin-sessions.js';
+import { jsonBody, presentedKey, type AdminAnswer, type AdminRequest } from './admin-request.js';
 
 const ACCOUNT_ID = /^ca_[A-Za-z0-9_-]{1,128}$/;
 
@@ -19,8 +19,7 @@ export async function adminAccounts(a: AdminRequest): Promise<AdminAnswer | unde
   const [head, id] = a.parts;
   if (head !== 'connected_accounts' || id !== undefined || a.method !== 'POST') return undefined;
   const { state } = a;
-  const raw = a.req.headers['x-api-key'];
-  const tenant = state.keys.tenantFor(Array.isArray(raw) ? raw[0] : raw);
+  const tenant = state.keys.tenantFor(presentedKey(a.req));
   if (tenant === undefined) throw httpError(401, 'A connected account belongs to a project: send one of the emulator\'s API keys in x-api-key');
   const body = await jsonBody(a);
   if (!isPlainObject(body)) throw httpError(400, 'The body must be an object {user_id, toolkit, id?, status?}');

@@ -1,5 +1,5 @@
 import { httpError } from '../errors.js';
-import type { AdminAnswer, AdminRequest } from './admin-sessions.js';
+import { sees, type AdminAnswer, type AdminRequest } from './admin-request.js';
 
 /** Users listed by `several`: enough for a test to name the duplicates, bounded for a fleet of 100,000. */
 const MAX_LISTED = 100;
@@ -21,7 +21,8 @@ function valueAt(config: unknown, pointer: string): string {
  * version, how many users have one, and the users with more than one (a duplicate create), for
  * tests of a fleet; with `user_id`, the same for that user alone; with `by`, the sessions per
  * value of that part of their stored config (JSON text; '' where it is absent), so that a test
- * reads what 100,000 sessions hold without listing them. Counted, never listed.
+ * reads what 100,000 sessions hold without listing them. Counted, never listed. A tenant of a
+ * shared emulator counts its own sessions alone.
  */
 export function adminCounts(a: AdminRequest): AdminAnswer | undefined {
   if (a.parts[0] !== 'counts' || a.parts.length !== 1 || a.method !== 'GET') return undefined;
@@ -33,6 +34,7 @@ export function adminCounts(a: AdminRequest): AdminAnswer | undefined {
   const byVersion: Record<string, number> = {};
   let sessions = 0;
   for (const s of a.state.store.sessions.values()) {
+    if (!sees(a, s.tenant)) continue;
     const user = s.config.user_id;
     if (only !== undefined && user !== only) continue;
     sessions++;

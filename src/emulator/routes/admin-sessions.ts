@@ -1,39 +1,19 @@
 /** The admin surface's session routes: list, inspect, remove, connect without a link flow, drift, PATCH out of band. */
-import type { IncomingMessage } from 'node:http';
-import type { EmulatorState } from '../context.js';
 import { accountLists } from '../effective.js';
 import { httpError } from '../errors.js';
 import { validateRequest } from '../validate.js';
 import { addAdminConnection } from './admin-connection.js';
+import { jsonBody, presentedKey, scopeOf, visibleConnection, visibleSession, type AdminAnswer, type AdminRequest } from './admin-request.js';
 import { approveConnection } from './link.js';
 import { applyUpdate } from './update.js';
 import type { UpdateSessionRequest } from '../../wire/request.js';
-import { readJsonBody } from '../http.js';
 import { configOf } from '../session-view.js';
 import type { SessionRecord } from '../store.js';
 import { isPlainObject } from '../../util/plain-object.js';
 
 const UPDATE_OPERATION_V31 = 'patchToolRouterSessionBySessionIdV31';
 
-export interface AdminRequest {
-  req: IncomingMessage;
-  method: string;
-  /** The path's segments after `/_emulator/`, decoded. */
-  parts: string[];
-  query: URLSearchParams;
-  state: EmulatorState;
-}
-
-export interface AdminAnswer {
-  status: number;
-  body: unknown;
-}
-
-export function jsonBody(a: AdminRequest): Promise<unknown> {
-  return readJsonBody(a.req, a.state.settings.maxBodyBytes);
-}
-
-/** A session in any tenant; its config as v3 answers it, or v3.1 with `?version=3.1`. */
+/** A session the caller sees; its config as v3 answers it, or v3.1 with `?version=3.1`. */
 function adminView(s: SessionRecord, query: URLSearchParams): Record<string, unknown> {
   return {
     session_id: s.id,
@@ -58,27 +38,24 @@ export function mergePatch(target: unknown, patch: unknown): unknown {
 
 /**
  * `POST /_emulator/connections/{id}/approve`: completes a link flow without a browser, as visiting
- * its redirect URL does (any tenant; the admin surface has no key).
+ * its redirect URL does (an account of the caller's tenant, or any with the whole server's say).
  */
 export function approveLinkFlow(a: AdminRequest): AdminAnswer | undefined {
   const [head, id, tail] = a.parts;
   if (head !== 'connections' || id === undefined || tail !== 'approve' || a.method !== 'POST') return undefined;
-  const connection = a.state.store.connections.get(id);
-  if (connection === undefined) throw httpError(404, `Connected account '${id}' not found`);
+  const connection = visibleConnection(a, id);
   approveConnection(connection, a.state);
   return { status: 200, body: { connected_account_id: connection.id, toolkit: connection.toolkit, user_id: connection.user_id, status: connection.status } };
 }
 
 /**
- * Whose sessions the listing shows: with `--api-key` keys, only those of the key presented (401
- * without a valid one); otherwise those of the key presented, or everyone's when none is.
+ * Whose sessions the listing shows: the caller's tenant's; for the whole server, everyone's, except
+ * that without configured keys a key presented narrows it to that key's sessions (as it always has).
  */
 function listingTenant(a: AdminRequest): string | undefined {
-  const raw = a.req.headers['x-api-key'];
-  const presented = Array.isArray(raw) ? raw[0] : raw;
-  const tenant = a.state.keys.tenantFor(presented);
-  if (a.state.keys.restricted && tenant === undefined) throw httpError(401, 'The session listing needs one of the emulator\'s API keys in x-api-key');
-  return tenant;
+  const scope = scopeOf(a);
+  if (scope !== undefined || a.state.keys.restricted) return scope;
+  return a.state.keys.tenantFor(presentedKey(a.req));
 }
 
 export async function adminSessions(a: AdminRequest): Promise<AdminAnswer | undefined> {
@@ -91,8 +68,7 @@ export async function adminSessions(a: AdminRequest): Promise<AdminAnswer | unde
     const sessions = [...state.store.sessions.values()].filter((x) => tenant === undefined || x.tenant === tenant).map((x) => ({ session_id: x.id, user_id: x.config.user_id, created_at: x.created_at, config_version: x.config_version }));
     return { status: 200, body: { sessions } };
   }
-  const s = state.store.sessions.get(id);
-  if (s === undefined) throw httpError(404, `Tool router session '${id}' not found`);
+  const s = visibleSession(a, id);
   if (tail === undefined && method === 'GET') return { status: 200, body: adminView(s, a.query) };
   if (tail === undefined && method === 'DELETE') {
     await state.store.deleteSession(s.id);
@@ -117,7 +93,7 @@ async function addConnection(a: AdminRequest, s: SessionRecord): Promise<AdminAn
 }
 
 /**
- * Another writer's PATCH (v3.1 body and rules, `expected_config_version` honoured), without a key:
+ * Another writer's PATCH (v3.1 body and rules, `expected_config_version` honoured), out of band:
  * what a concurrent deploy does, for tests of conflicts and of drift repaired in place.
  */
 async function patchOutOfBand(a: AdminRequest, s: SessionRecord): Promise<AdminAnswer> {

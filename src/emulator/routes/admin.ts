@@ -1,11 +1,15 @@
 /**
- * The admin and public surface under `/_emulator/`. No API key, no faults, no rate limit (the
- * emulator binds loopback; tests script it through these). Bodies are JSON; answers are JSON.
+ * The admin and public surface under `/_emulator/`: no faults, no rate limit (tests script the
+ * emulator through these). Bodies are JSON; answers are JSON. Whom a request acts for is
+ * `admin-request.ts`: without configured keys, anyone for the whole server; with `--api-key` keys,
+ * a key is needed, an API key acts for its own tenant alone ("own" below) and the admin key for the
+ * whole server ("all" below). The link page and presigned file URLs carry their own tokens instead.
  *
- *   GET    /_emulator/health                  200 {status: "ok", sessions, uptime_ms}
+ *   GET    /_emulator/health                  200 {status: "ok", sessions (own), uptime_ms}
  *   POST   /_emulator/reset                   200 {reset: true}: forget sessions, connections, files,
- *                                             faults, stats and rate-limit windows (settings stay)
- *   GET    /_emulator/stats                   200 {routes: {<route>: {received, handled}}, total}
+ *                                             faults, stats and rate-limit windows (settings stay);
+ *                                             a tenant's: its own alone
+ *   GET    /_emulator/stats                   200 {routes: {<route>: {received, handled}}, total} (own)
  *                                             received = arrived (faulted or not); handled = the
  *                                             handler ran (its effect happened)
  *   POST   /_emulator/stats/reset             200 {reset: true}
@@ -19,13 +23,14 @@
  *   DELETE /_emulator/faults                  200 {cleared: N} (held requests go on)
  *   DELETE /_emulator/faults/{id}             200 {deleted: id} | 404
  *   GET    /_emulator/rate-limit              200 {per_window: N|null, window_ms}
- *   POST   /_emulator/rate-limit              200 same; body {per_minute: N|null} or {limit: N|null, window_ms?}
+ *   POST   /_emulator/rate-limit              200 same; body {per_minute: N|null} or {limit: N|null, window_ms?};
+ *                                             the whole server's setting: 403 for an API key
  *   GET    /_emulator/counts[?user_id=U]      200 {sessions, users, by_config_version: {V: N}, users_with_several,
  *                                             several: [{user_id, sessions}] (first 100)}: a fleet counted
  *   GET    /_emulator/sessions                200 {sessions: [{session_id, user_id, created_at, config_version}]}
- *                                             (every tenant's, oldest first)
+ *                                             (own, oldest first)
  *   GET    /_emulator/sessions/{id}           200 {session_id, config, tool_router_tools, config_version,
- *                                             created_at, mounts} (any tenant; config as v3 answers
+ *                                             created_at, mounts} (own; config as v3 answers
  *                                             it, or v3.1 with ?version=3.1) | 404
  *   DELETE /_emulator/sessions/{id}           200 {deleted: id}: the session is gone (its files too);
  *                                             the API then answers 404 for it
@@ -57,11 +62,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EmulatorState } from '../context.js';
 import { isLoopbackHost } from '../../util/loopback.js';
 import { challengeOf, envelope, httpError, ServiceError } from '../errors.js';
-import { checkFault, type FaultInput } from '../faults.js';
 import { ClientGone, sendJson } from '../http.js';
 import { adminAccounts } from './admin-accounts.js';
-import { adminSessions, approveLinkFlow, jsonBody, type AdminAnswer, type AdminRequest } from './admin-sessions.js';
 import { adminCounts } from './admin-counts.js';
+import { adminFaults } from './admin-faults.js';
+import { adminCallerOf, jsonBody, requireServer, scopeOf, sees, type AdminAnswer, type AdminRequest } from './admin-request.js';
+import { adminSessions, approveLinkFlow } from './admin-sessions.js';
 import { serveFile } from './files.js';
 import { completeLink } from './link.js';
 
@@ -70,19 +76,26 @@ const startedAt = Date.now();
 export async function handleAdmin(req: IncomingMessage, res: ServerResponse, url: URL, state: EmulatorState, requestId: string): Promise<void> {
   const method = req.method ?? 'GET';
   try {
+    const raw = url.pathname.split('/').slice(2);
+    // The link page and presigned file URLs carry their own token and are visited like any URL.
+    const byToken = raw[0] === 'link' || raw[0] === 'files';
+    if (!byToken) refuseForeign(req, state);
+    // Any other request is checked for its key before its path is read, as on the API: without
+    // one, a shared emulator answers 401 whatever the path holds.
+    const caller = byToken ? undefined : adminCallerOf(req, state);
     let parts: string[];
     try {
-      parts = url.pathname.split('/').slice(2).map((p) => decodeURIComponent(p));
+      parts = raw.map((p) => decodeURIComponent(p));
     } catch {
       throw httpError(400, 'Malformed path');
     }
     const [head, id] = parts;
-    // The link page and presigned file URLs carry their own token and are visited like any URL.
-    if (head !== 'link' && head !== 'files') refuseForeign(req, state);
-    if (head === 'link' && id !== undefined && method === 'GET') return completeLink(id, state, res, requestId);
-    if (head === 'files' && id !== undefined && (method === 'GET' || method === 'PUT')) return await serveFile(method, id, req, res, state, requestId);
-    const admin: AdminRequest = { req, method, parts, query: url.searchParams, state };
-    const answer = (await adminRoute(admin)) ?? approveLinkFlow(admin) ?? adminCounts(admin) ?? (await adminAccounts(admin)) ?? (await adminSessions(admin));
+    if (byToken && head === 'link' && id !== undefined && method === 'GET') return completeLink(id, state, res, requestId);
+    if (byToken && head === 'files' && id !== undefined && (method === 'GET' || method === 'PUT')) return await serveFile(method, id, req, res, state, requestId);
+    if (byToken) refuseForeign(req, state);
+    const admin: AdminRequest = { req, method, parts, query: url.searchParams, state, caller: caller ?? adminCallerOf(req, state) };
+    const answer =
+      (await adminRoute(admin)) ?? (await adminFaults(admin)) ?? approveLinkFlow(admin) ?? adminCounts(admin) ?? (await adminAccounts(admin)) ?? (await adminSessions(admin));
     if (answer === undefined) throw httpError(404, `No admin route ${method} ${url.pathname}`);
     sendJson(res, answer.status, answer.body, { 'x-request-id': requestId });
   } catch (err) {
@@ -95,8 +108,8 @@ export async function handleAdmin(req: IncomingMessage, res: ServerResponse, url
 }
 
 /**
- * The admin surface changes state without a key, so no web page may drive it (issue 14): a request
- * with an `Origin` other than the emulator's own is 403, and a body that is not declared JSON is
+ * The admin surface changes state, without a key when none is configured, so no web page may
+ * drive it (issue 14): a request with an `Origin` other than the emulator's own is 403, and a body that is not declared JSON is
  * 415 (an HTML form or a `text/plain` fetch reaches a server without a CORS preflight).
  */
 function refuseForeign(req: IncomingMessage, state: EmulatorState): void {
@@ -119,27 +132,29 @@ function sameOrigin(origin: string, baseUrl: string): boolean {
   return o.protocol === own.protocol && o.port === own.port && (o.hostname === own.hostname || (isLoopbackHost(o.hostname) && isLoopbackHost(own.hostname)));
 }
 
-/** health, reset, stats, faults, rate-limit. */
+/** health, reset, stats, rate-limit. */
 async function adminRoute(a: AdminRequest): Promise<AdminAnswer | undefined> {
   const { method, state } = a;
   const [head, id] = a.parts;
+  const scope = scopeOf(a);
   const ok = (status: number, body: unknown): AdminAnswer => ({ status, body });
-  if (head === 'health' && method === 'GET') return ok(200, { status: 'ok', sessions: state.store.sessions.size, uptime_ms: Date.now() - startedAt });
+  if (head === 'health' && method === 'GET') return ok(200, { status: 'ok', sessions: sessionCount(a), uptime_ms: Date.now() - startedAt });
   if (head === 'reset' && method === 'POST') {
-    state.store.reset();
-    state.faults.clear();
-    state.stats.reset();
-    state.rateLimiter.reset();
+    if (scope === undefined) state.store.reset();
+    else await state.store.resetTenant(scope);
+    state.faults.clear(scope);
+    state.stats.reset(scope);
+    state.rateLimiter.reset(scope);
     return ok(200, { reset: true });
   }
-  if (head === 'stats' && id === undefined && method === 'GET') return ok(200, state.stats.snapshot());
+  if (head === 'stats' && id === undefined && method === 'GET') return ok(200, state.stats.snapshot(scope));
   if (head === 'stats' && id === 'reset' && method === 'POST') {
-    state.stats.reset();
+    state.stats.reset(scope);
     return ok(200, { reset: true });
   }
-  if (head === 'faults') return adminFaults(a, id);
   if (head === 'rate-limit' && method === 'GET') return ok(200, state.rateLimiter.settings);
   if (head === 'rate-limit' && method === 'POST') {
+    requireServer(a, 'The rate limit');
     const body = (await jsonBody(a)) as Record<string, unknown>;
     const limit = body['per_minute'] !== undefined ? body['per_minute'] : body['limit'];
     const windowMs = body['per_minute'] !== undefined ? 60_000 : (body['window_ms'] ?? 60_000);
@@ -151,25 +166,10 @@ async function adminRoute(a: AdminRequest): Promise<AdminAnswer | undefined> {
   return undefined;
 }
 
-async function adminFaults(a: AdminRequest, id: string | undefined): Promise<AdminAnswer | undefined> {
-  const { method, state } = a;
-  if (id === undefined && method === 'GET') return { status: 200, body: { faults: state.faults.list() } };
-  if (id === undefined && method === 'DELETE') {
-    const n = state.faults.list().length;
-    state.faults.clear();
-    return { status: 200, body: { cleared: n } };
-  }
-  if (id === undefined && method === 'POST') {
-    const body = await jsonBody(a);
-    const list = Array.isArray(body) ? body : Array.isArray((body as { faults?: unknown }).faults) ? (body as { faults: unknown[] }).faults : [body];
-    const problems = list.map((f, n) => [n, checkFault(f)] as const).filter(([, p]) => p !== undefined);
-    if (problems.length > 0) throw httpError(400, 'Invalid fault', problems.map(([n, p]) => `faults[${n}]: ${p}`));
-    return { status: 201, body: { faults: list.map((f) => state.faults.add(f as FaultInput)) } };
-  }
-  if (id === 'release' && method === 'POST') return { status: 200, body: { released: state.faults.release() } };
-  if (id !== undefined && method === 'DELETE') {
-    if (!state.faults.remove(id)) throw httpError(404, `No fault '${id}'`);
-    return { status: 200, body: { deleted: id } };
-  }
-  return undefined;
+/** The sessions the caller sees: all of them for the whole server (a size, not a count). */
+function sessionCount(a: AdminRequest): number {
+  if (scopeOf(a) === undefined) return a.state.store.sessions.size;
+  let n = 0;
+  for (const s of a.state.store.sessions.values()) if (sees(a, s.tenant)) n++;
+  return n;
 }
