@@ -9,7 +9,7 @@ import type { PostgresTarget } from './postgres-url.js';
  * The fleet's rows in PostgreSQL: `published` (one per per-user manifest) and `fleet` (one per
  * manifest and end user), as plan, apply and `state` read and write them; ensure's own statements
  * are in postgres-fleet-store.ts. An application's role needs only SELECT, INSERT and UPDATE on
- * `fleet` and SELECT on `published` (the README's grants).
+ * `fleet` and SELECT on `published` (docs/per-user.md's grants).
  */
 
 /** Every publication of the workspace (one per per-user manifest: few). */

@@ -57,8 +57,8 @@ async function writeNew(path: string, text: string, shown: string, what: string,
   if (outcome === 'exists') throw new UsageError(`${shown} already exists; init never overwrites a file`, otherwise);
 }
 
-/** The language server gives validate's findings while typing; the README says how to start it from an editor. */
-const EDITOR_NOTE = 'editor: `sessionctl lsp` shows these findings as you type, with completion of tools and quick fixes (README, "Editor set-up")\n';
+/** The language server gives validate's findings while typing; docs/editors.md says how to start it from an editor. */
+const EDITOR_NOTE = 'editor: `sessionctl lsp` shows these findings as you type, with completion of tools and quick fixes (docs/editors.md)\n';
 
 /** Says where a modeline points when the schema is not there yet, and how to put it there. */
 function schemaNote(schema: { ref: string; present: boolean }, write: string): string {
