@@ -83,7 +83,7 @@ export const registerInit: RegisterCommand = (program, env) => {
         '',
         'Examples:',
         '  sessionctl init support-agent                 # writes ./support-agent.yaml',
-        '  sessionctl init ci-bot --dir manifests        # writes manifests/ci-bot.yaml',
+        '  sessionctl init ci-bot --dir sessions         # writes sessions/ci-bot.yaml',
         '  sessionctl validate support-agent.yaml        # then check it',
         '  sessionctl init --config                      # writes ./sessionctl.yaml, the project configuration',
         '',
@@ -97,10 +97,11 @@ export const registerInit: RegisterCommand = (program, env) => {
       const show = (path: string): string => relative(io.cwd, path).split(sep).join('/') || path;
       if (options.config === true) {
         const path = join(dir, 'sessionctl.yaml');
-        const { starterProjectConfig } = await import('../../project/starter.js');
+        const { starterProjectConfig, STARTER_FOLDER } = await import('../../project/starter.js');
         const schema = schemaReference(dir, io.cwd, CONFIG_SCHEMA);
         await writeNew(path, starterProjectConfig(schema.ref), show(path), 'project configuration', 'edit the existing file, or pass --dir for another folder');
-        io.stdout.write(`wrote ${show(path)}\nnext: sessionctl validate   # checks the paths it names\n${EDITOR_NOTE}`);
+        const folder = show(join(dir, STARTER_FOLDER));
+        io.stdout.write(`wrote ${show(path)}\nnext: mkdir -p ${folder} && sessionctl init NAME --dir ${folder}   # a manifest where its paths look\nthen: sessionctl validate   # checks the paths it names\n${EDITOR_NOTE}`);
         io.stdout.write(schemaNote(schema, 'sessionctl schema --config > schemas/sessionctl-config.schema.json'));
         return;
       }
