@@ -25,6 +25,14 @@ describe.skipIf(skipBecause(db === null || (db.env['PGPASSWORD'] ?? '') === '', 
     );
   });
 
+  it('with a wrong password, says that the server refused it', async () => {
+    const lines: string[] = [];
+    expect(await findDatabase({ ...db!.env, PGPASSWORD: 'not-the-password' }, (line) => lines.push(line))).toBeNull();
+    expect(lines).toStrictEqual([
+      `postgres: skipped the PostgreSQL half of test/unit/state/backend-behaviour, test/unit/state/postgres-*, test/e2e/state-*: the server at ${db!.base} refused the password of PGPASSWORD (password authentication failed for user "${db!.env['PGUSER']}")`,
+    ]);
+  });
+
   it('with the password, finds the server and prints nothing', async () => {
     const lines: string[] = [];
     expect(await findDatabase(db!.env, (line) => lines.push(line))).toStrictEqual(db);
