@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import type { FleetCount, FleetPageQuery, FleetSession, Publication } from './fleet.js';
-import { table, type Queryable } from './postgres-connect.js';
+import { databaseError, table, type Queryable } from './postgres-connect.js';
 import { FLEET_SELECT, PUBLISHED_SELECT, rowToPublication, rowToSession, type FleetRow, type PublishedRow } from './postgres-fleet-rows.js';
 import { FLEET_VERSION } from './postgres-schema.js';
 import type { PostgresTarget } from './postgres-url.js';
@@ -15,19 +15,25 @@ import type { PostgresTarget } from './postgres-url.js';
 /** Every publication of the workspace (one per per-user manifest: few). */
 export async function readPublications(db: Queryable, target: PostgresTarget, version: number): Promise<Publication[]> {
   if (version < FLEET_VERSION) return [];
-  const r = await db.query<PublishedRow>(`SELECT ${PUBLISHED_SELECT} FROM ${table(target, 'published')} WHERE workspace = $1 ORDER BY name`, [target.workspace]);
+  const r = await db.query<PublishedRow>(`SELECT ${PUBLISHED_SELECT} FROM ${table(target, 'published')} WHERE workspace = $1 ORDER BY name`, [target.workspace]).catch((err: unknown) => {
+    throw databaseError(err, target, `read the per-user manifests published to workspace "${target.workspace}"`);
+  });
   return r.rows.map((row) => rowToPublication(row, target));
 }
 
 /** Sessions per manifest and version, counted by the database (the rows never leave it). */
 export async function readFleetCounts(db: Queryable, target: PostgresTarget, version: number): Promise<FleetCount[]> {
   if (version < FLEET_VERSION) return [];
-  const r = await db.query<{ name: string; version: number | null; sessions: string; unknown: string }>(
-    `SELECT name, version, count(*) FILTER (WHERE session_id <> '') AS sessions,
-       count(*) FILTER (WHERE session_id = '' AND (claim_state = 'unknown' OR (claim_state = 'sent' AND claim_expires < now()))) AS unknown
-     FROM ${table(target, 'fleet')} WHERE workspace = $1 GROUP BY name, version ORDER BY name, version`,
-    [target.workspace],
-  );
+  const r = await db
+    .query<{ name: string; version: number | null; sessions: string; unknown: string }>(
+      `SELECT name, version, count(*) FILTER (WHERE session_id <> '') AS sessions,
+         count(*) FILTER (WHERE session_id = '' AND (claim_state = 'unknown' OR (claim_state = 'sent' AND claim_expires < now()))) AS unknown
+       FROM ${table(target, 'fleet')} WHERE workspace = $1 GROUP BY name, version ORDER BY name, version`,
+      [target.workspace],
+    )
+    .catch((err: unknown) => {
+      throw databaseError(err, target, `count the per-user sessions of workspace "${target.workspace}"`);
+    });
   const byName = new Map<string, { name: string; sessions: number; byVersion: Map<number, number>; unknown: number }>();
   for (const row of r.rows) {
     const c = byName.get(row.name) ?? { name: row.name, sessions: 0, byVersion: new Map<number, number>(), unknown: 0 };
@@ -93,6 +99,8 @@ export async function readFleetPage(db: Queryable, target: PostgresTarget, query
 
 /** The workspaces something is published to: where an application's ensure can find a manifest. */
 export async function publishedWorkspaces(db: Queryable, target: PostgresTarget): Promise<string[]> {
-  const r = await db.query<{ workspace: string }>(`SELECT DISTINCT workspace FROM ${table(target, 'published')} ORDER BY workspace`);
+  const r = await db.query<{ workspace: string }>(`SELECT DISTINCT workspace FROM ${table(target, 'published')} ORDER BY workspace`).catch((err: unknown) => {
+    throw databaseError(err, target, `read the workspaces with per-user manifests in schema "${target.schema}"`);
+  });
   return r.rows.map((row) => row.workspace);
 }
