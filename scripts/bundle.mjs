@@ -82,7 +82,7 @@ writeCodeCache('dist/run-cached.cjs', 'dist/sessionctl-validate.cjs', 'dist/sess
 // first two lines and runs `node -- <this file> <arguments>`; node skips the shebang, sees the
 // second line as a string and a comment, and runs the rest. On Windows npm's shim runs the
 // shebang's program, `sh`: it works where sh is on PATH (Git Bash, MSYS2, Cygwin); elsewhere run
-// `node -- <package>/dist/sessionctl.js` (see the README's install section).
+// `node -- <package>/dist/sessionctl.js` (see docs/install.md).
 const bin = `#!/usr/bin/env sh
 ':' //; exec node -- "$0" "$@"
 // The sessionctl bin, written by scripts/bundle.mjs. The line above is for sh: it runs node with

@@ -16,7 +16,7 @@ const stages: ReadonlyArray<{ prefix: string; title: string; about: string }> = 
   {
     prefix: 'config',
     title: 'Project configuration',
-    about: 'The project configuration, `sessionctl.yaml` (see the README, "Configure"). An error here ends the run with exit code 2 before any manifest is trusted.',
+    about: 'The project configuration, `sessionctl.yaml` (see [configuration.md](configuration.md)). An error here ends the run with exit code 2 before any manifest is trusted.',
   },
   {
     prefix: 'suppression',
@@ -58,7 +58,7 @@ export function rulesMarkdown(codes: Readonly<Record<string, CodeInfo>> = catalo
     '',
     'Every finding sessionctl reports carries one of these codes. Codes are stable: match on them in CI',
     'filters and SARIF baselines, never on message text. The severity below is the default; the exit',
-    'code follows from it (see the README). Each SARIF rule\'s help text names its section here.',
+    'code follows from it ([exit codes](commands.md#exit-codes)). Each SARIF rule\'s help text names its section here.',
     '',
     '| Code | Severity | Description |',
     '|---|---|---|',

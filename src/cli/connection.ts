@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import { API_KEY_ENV, resolveApiKey } from '../client/api-key.js';
 import { printable } from '../client/errors.js';
 import { safeInline } from '../report/text.js';
-import { DEFAULT_BASE_URL } from '../client/base-url.js';
+import { DEFAULT_BASE_URL, normalizeBaseUrl } from '../client/base-url.js';
 import type { SessionClient } from '../client/client.js';
 import { UsageError } from '../diagnostics/errors.js';
 import type { ApiVersion } from '../wire/json.js';
@@ -12,6 +12,8 @@ import { integerOption } from './integer-option.js';
 /** The options `addConnectionOptions` defines, as commander's `opts()` returns them. */
 export interface ConnectionOptions {
   baseUrl?: string;
+  /** Where `baseUrl` came from when not from `--base-url`: the project file (`projectForRun` fills both). */
+  baseUrlFrom?: string;
   apiKeyFile?: string;
   verbose?: boolean;
   timeout?: number;
@@ -20,12 +22,15 @@ export interface ConnectionOptions {
   apiKey?: never;
 }
 
+/** The variable the base URL falls back to when `--base-url` is not given. */
+export const BASE_URL_ENV = 'COMPOSIO_BASE_URL';
+
 /**
  * Options whose value falls back to an environment variable, for `--help` ("env: NAME"). Not
  * commander's `Option.env()`: it reads `process.env`, and every variable must come through the
  * injected Io (`clientFromOptions` reads the fallback from there).
  */
-export const optionEnvFallbacks: Readonly<Record<string, string>> = { '--base-url': 'COMPOSIO_BASE_URL' };
+export const optionEnvFallbacks: Readonly<Record<string, string>> = { '--base-url': BASE_URL_ENV };
 
 /**
  * Adds the options every networked command shares. The base URL's env fallback is shown in help
@@ -74,6 +79,18 @@ export function apiVersionOf(opts: ConnectionOptions, env: Readonly<Record<strin
 }
 
 /**
+ * The run's base URL, checked and normalised (`normalizeBaseUrl`): `--base-url`, else
+ * COMPOSIO_BASE_URL, else the project file's `base_url`, else the service's. A refusal names the
+ * one the value came from, so that a variable set long ago is not taken for a flag nobody typed.
+ */
+export function runBaseUrl(opts: ConnectionOptions, env: Readonly<Record<string, string | undefined>>): string {
+  const fromEnv = env[BASE_URL_ENV];
+  const [raw, from] =
+    opts.baseUrl !== undefined ? [opts.baseUrl, opts.baseUrlFrom ?? '--base-url'] : fromEnv !== undefined ? [fromEnv, BASE_URL_ENV] : [DEFAULT_BASE_URL, 'the default base URL'];
+  return normalizeBaseUrl(raw, { allowInsecureHttp: insecureHttpAllowed(env) }, from);
+}
+
+/**
  * Builds the client for a networked command: resolves the key (file, then COMPOSIO_API_KEY),
  * registers it with the redactor so no output can carry it, checks the base URL, and wires
  * `--verbose` traces to stderr. undici is loaded here, lazily, so commands that never touch the
@@ -90,7 +107,7 @@ export async function clientFromOptions(opts: ConnectionOptions, env: CommandEnv
   // Masked (and, in GitHub Actions, registered with ::add-mask::) before any request can trace it.
   env.masker.add(resolved.key, API_KEY_ENV);
   env.redactor.add(resolved.key);
-  const baseUrl = opts.baseUrl ?? env.io.env['COMPOSIO_BASE_URL'] ?? DEFAULT_BASE_URL;
+  const baseUrl = runBaseUrl(opts, env.io.env);
   const { createClient } = await import('../client/client.js');
   return createClient({
     baseUrl,

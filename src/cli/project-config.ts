@@ -59,7 +59,7 @@ export function runPaths(args: readonly string[], config: ProjectConfig): string
   if (config.paths !== undefined) return config.paths;
   throw new UsageError(
     'no manifests to check: give paths, or set `paths:` in sessionctl.yaml',
-    config.file === undefined ? 'for example: sessionctl validate manifests/ (or `sessionctl init --config` to write a project file)' : `add paths: [manifests/] to ${config.file}`,
+    config.file === undefined ? 'for example: sessionctl validate sessions/ (or `sessionctl init --config` to write a project file)' : `add paths: [sessions/] to ${config.file}`,
   );
 }
 

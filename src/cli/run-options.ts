@@ -4,6 +4,7 @@ import type { ServiceIdentity } from '../state/binding.js';
 import type { StateUse } from '../state/guard.js';
 import { DEFAULT_STATE_PATH } from '../state/file-store.js';
 import { parseRateLimit } from '../util/throttle.js';
+import { displayPath } from '../report/paths.js';
 import { parseMissingLimit, type MissingGuard, type MissingLimit } from '../plan/mass-missing.js';
 import type { RunOutcome } from '../runner/outcome.js';
 import { changedSinceOption } from './changed-since.js';
@@ -11,7 +12,7 @@ import type { CommandEnv } from './command.js';
 import { integerOption } from './integer-option.js';
 import { sortDiagnostics, tally } from '../diagnostics/diagnostic.js';
 import type { ProjectRunOptions } from '../validate/project-checks.js';
-import { addConnectionOptions, API_VERSION_ENV, apiVersionOf, type ConnectionOptions } from './connection.js';
+import { addConnectionOptions, API_VERSION_ENV, apiVersionOf, BASE_URL_ENV, type ConnectionOptions } from './connection.js';
 import { addProjectOptions, checkCatalog, loadProjectForRun, runPaths, type LoadedProject, type ProjectFlags } from './project-config.js';
 import { exitCodeForDiagnostics } from './exit-codes.js';
 import { emitReport, formatOption } from './output.js';
@@ -124,7 +125,10 @@ export async function projectForRun(command: string, args: readonly string[], fl
   const { config } = loaded;
   const vars = env.io.env;
   if (flags.format === undefined && config.formats !== undefined) flags.format = config.formats;
-  if (flags.baseUrl === undefined && vars['COMPOSIO_BASE_URL'] === undefined && config.baseUrl !== undefined) flags.baseUrl = config.baseUrl;
+  if (flags.baseUrl === undefined && vars[BASE_URL_ENV] === undefined && config.baseUrl !== undefined) {
+    flags.baseUrl = config.baseUrl;
+    flags.baseUrlFrom = `${config.file === undefined ? 'sessionctl.yaml' : displayPath(config.file, env.io.cwd)}'s base_url`;
+  }
   if (flags.apiVersion === undefined && vars[API_VERSION_ENV] === undefined && config.apiVersion !== undefined) flags.apiVersion = config.apiVersion;
   const envFiles = envFilesOf(flags.envFile, config, env.io.cwd);
   await checkCatalog(config.catalog, env.io.cwd);

@@ -1,10 +1,9 @@
 import { API_KEY_ENV, resolveApiKey } from '../client/api-key.js';
-import { DEFAULT_BASE_URL, normalizeBaseUrl } from '../client/base-url.js';
 import { EMULATOR_SERVICE, serviceIdentity, type ServiceIdentity } from '../state/binding.js';
 import type { StateBackend } from '../state/backend.js';
 import { guardState, type StateUse } from '../state/guard.js';
 import type { CommandEnv } from './command.js';
-import { insecureHttpAllowed, type ConnectionOptions } from './connection.js';
+import { runBaseUrl, type ConnectionOptions } from './connection.js';
 
 /**
  * The service a run talks to, for the state's binding: `--emulator`, else the base URL the client
@@ -14,7 +13,7 @@ import { insecureHttpAllowed, type ConnectionOptions } from './connection.js';
  */
 export async function runIdentity(flags: ConnectionOptions & { emulator?: boolean }, env: CommandEnv): Promise<ServiceIdentity> {
   if (flags.emulator === true) return serviceIdentity(EMULATOR_SERVICE);
-  const service = normalizeBaseUrl(flags.baseUrl ?? env.io.env['COMPOSIO_BASE_URL'] ?? DEFAULT_BASE_URL, { allowInsecureHttp: insecureHttpAllowed(env.io.env) });
+  const service = runBaseUrl(flags, env.io.env);
   const vars = env.io.env;
   if (flags.apiKeyFile === undefined && (vars[API_KEY_ENV] === undefined || vars[API_KEY_ENV] === '')) return serviceIdentity(service);
   const { key } = await resolveApiKey({ env: vars, apiKeyFile: flags.apiKeyFile, cwd: env.io.cwd });

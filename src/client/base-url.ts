@@ -51,10 +51,11 @@ export function checkKeyedUrl(raw: string, what = '--base-url', options: KeyedUr
 /**
  * Validates the service's base URL and returns its origin plus any path prefix, without a
  * trailing slash (so a gateway at `https://gw.example.com/composio` works). Query and fragment
- * are refused: they would be dropped silently otherwise.
+ * are refused: they would be dropped silently otherwise. `what` names where the value came from
+ * in a refusal (`--base-url`, `COMPOSIO_BASE_URL`, the project file's `base_url`).
  */
-export function normalizeBaseUrl(raw: string, options: KeyedUrlOptions = {}): string {
-  const url = checkKeyedUrl(raw, '--base-url', options);
-  if (url.search !== '' || url.hash !== '') throw new UsageError('--base-url must not contain a query or fragment');
+export function normalizeBaseUrl(raw: string, options: KeyedUrlOptions = {}, what = '--base-url'): string {
+  const url = checkKeyedUrl(raw, what, options);
+  if (url.search !== '' || url.hash !== '') throw new UsageError(`${what} must not contain a query or fragment`);
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }

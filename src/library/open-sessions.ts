@@ -67,7 +67,7 @@ export interface Sessions {
  * ```
  *
  * The role needs SELECT on `schema_migrations`, `bindings` and `published`, and SELECT, INSERT
- * and UPDATE on `fleet` (README, "The application's role"); no DDL and no workspace lock, so a
+ * and UPDATE on `fleet` (docs/per-user.md, "On PostgreSQL"); no DDL and no workspace lock, so a
  * running deploy never holds an ensure up.
  */
 export async function openSessions(url: string, options: OpenSessionsOptions): Promise<Sessions> {

@@ -1,4 +1,10 @@
 /**
+ * The manifest folder the starter's `paths` names: the layout the README and docs use (`sessions/`),
+ * so that a project begun with `init --config` reads as the docs' examples do.
+ */
+export const STARTER_FOLDER = 'sessions';
+
+/**
  * The commented starter that `sessionctl init --config` writes: every setting shown, a few on,
  * and it validates clean (a test loads it). `schemaRef` is the modeline's target, so that editors
  * complete and check the file.
@@ -10,7 +16,7 @@ export function starterProjectConfig(schemaRef: string): string {
 # this file's folder; command-line flags and environment variables win over every setting.
 
 # The manifests to check when a command is given no paths.
-paths: [manifests/]
+paths: [${STARTER_FOLDER}/]
 
 # Defaults for the commands (uncomment to use).
 # formats: [human, sarif=reports/sessionctl.sarif]   # as --format takes them

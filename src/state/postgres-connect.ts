@@ -5,6 +5,7 @@ import { homedir } from 'node:os';
 import pgpass from 'pgpass/lib/helper.js';
 import { InputError, StateError } from '../diagnostics/errors.js';
 import { cancelBackend, type BackendKey } from './postgres-cancel.js';
+import { INSUFFICIENT_PRIVILEGE, Needs, privilegeHint, type Privileges } from './postgres-privileges.js';
 import type { PostgresConnection, PostgresTarget } from './postgres-url.js';
 
 /** Seconds to connect (and finish the startup), unless the URL or PGCONNECT_TIMEOUT say otherwise. */
@@ -152,13 +153,18 @@ function literal(value: unknown): string {
   return value === null || value === undefined ? 'NULL' : pg.escapeLiteral(String(value));
 }
 
-/** "cannot DOING: MESSAGE (SQLSTATE XXXXX)", located at the state's URL (which carries no password). */
-export function databaseError(err: unknown, target: PostgresTarget, doing: string): InputError {
+/**
+ * "cannot DOING: MESSAGE (SQLSTATE XXXXX)", located at the state's URL (which carries no password).
+ * A refused privilege also says which role needs what (`needs`: what the statement does) on which
+ * table, schema or database.
+ */
+export function databaseError(err: unknown, target: PostgresTarget, doing: string, needs: Privileges = Needs.read): InputError {
   if (err instanceof InputError) return err;
   const e = err as { message?: unknown; code?: unknown };
   const state = typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code) ? ` (SQLSTATE ${e.code})` : '';
   const message = typeof e.message === 'string' && e.message !== '' ? deadlineMessage(e.message, target) : String(err);
-  return new StateError(`cannot ${doing}: ${message}${state}`, target.location, { cause: err });
+  const hint = e.code === INSUFFICIENT_PRIVILEGE ? `; ${privilegeHint(message, target, needs)}` : '';
+  return new StateError(`cannot ${doing}: ${message}${state}${hint}`, target.location, { cause: err });
 }
 
 /** pg's words for a deadline that passed, as what happened and the setting that bounds it. */

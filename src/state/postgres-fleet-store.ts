@@ -3,6 +3,7 @@ import { StateError } from '../diagnostics/errors.js';
 import { batcher, type BatchLimits } from '../util/batch.js';
 import type { FleetSession, FleetStore, Publication } from './fleet.js';
 import { databaseError, sqlState, table } from './postgres-connect.js';
+import { Needs } from './postgres-privileges.js';
 import { durability, FLEET_SELECT, fleetColumns, PUBLISHED_SELECT, rowToPublication, rowToSession, who, type FleetRow, type PublishedRow } from './postgres-fleet-rows.js';
 import type { PostgresTarget } from './postgres-url.js';
 import { publicationCache } from './publication-cache.js';
@@ -27,6 +28,9 @@ import { publicationCache } from './publication-cache.js';
  * two at a time: a recorded user's read is the whole of its ensure, and must not queue long.
  */
 export const FLEET_BATCHES = { reads: { maxRunning: 2, maxBatch: 200 }, writes: { maxRunning: 1, maxBatch: 200 } } as const satisfies Record<string, BatchLimits>;
+
+/** A statement that writes (or locks rows to: `FOR UPDATE` needs UPDATE too), for the privileges a refusal names. */
+const WRITES = /\b(INSERT|UPDATE|DELETE)\b/i;
 
 /** Deadlocks between two processes' batches (rows locked in another order) are retried. */
 const DEADLOCK_RETRIES = 3;
@@ -55,7 +59,7 @@ export function postgresFleet(pool: pg.Pool, target: PostgresTarget, limits: Rec
       try {
         return await pool.query(text, values);
       } catch (err) {
-        if (sqlState(err) !== '40P01' || attempt > DEADLOCK_RETRIES) throw databaseError(err, target, doing);
+        if (sqlState(err) !== '40P01' || attempt > DEADLOCK_RETRIES) throw databaseError(err, target, doing, WRITES.test(text) ? Needs.ensure : Needs.read);
       }
     }
   };

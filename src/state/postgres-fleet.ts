@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { SAMPLES, type FleetCount, type FleetPageQuery, type FleetSession, type Publication } from './fleet.js';
-import { table, type Queryable } from './postgres-connect.js';
+import { databaseError, table, type Queryable } from './postgres-connect.js';
 import { FLEET_SELECT, PUBLISHED_SELECT, rowToPublication, rowToSession, type FleetRow, type PublishedRow } from './postgres-fleet-rows.js';
 import { FLEET_VERSION, HISTORY_VERSION } from './postgres-schema.js';
 import type { PostgresTarget } from './postgres-url.js';
@@ -9,13 +9,15 @@ import type { PostgresTarget } from './postgres-url.js';
  * The fleet's rows in PostgreSQL: `published` (one per per-user manifest) and `fleet` (one per
  * manifest and end user), as plan, apply and `state` read and write them; ensure's own statements
  * are in postgres-fleet-store.ts. An application's role needs only SELECT, INSERT and UPDATE on
- * `fleet` and SELECT on `published` (the README's grants).
+ * `fleet` and SELECT on `published` (docs/per-user.md's grants).
  */
 
 /** Every publication of the workspace (one per per-user manifest: few). */
 export async function readPublications(db: Queryable, target: PostgresTarget, version: number): Promise<Publication[]> {
   if (version < FLEET_VERSION) return [];
-  const r = await db.query<PublishedRow>(`SELECT ${PUBLISHED_SELECT} FROM ${table(target, 'published')} WHERE workspace = $1 ORDER BY name`, [target.workspace]);
+  const r = await db.query<PublishedRow>(`SELECT ${PUBLISHED_SELECT} FROM ${table(target, 'published')} WHERE workspace = $1 ORDER BY name`, [target.workspace]).catch((err: unknown) => {
+    throw databaseError(err, target, `read the per-user manifests published to workspace "${target.workspace}"`);
+  });
   return r.rows.map((row) => rowToPublication(row, target));
 }
 
@@ -36,7 +38,9 @@ export async function readFleetCounts(db: Queryable, target: PostgresTarget, ver
        ORDER BY user_id LIMIT ${SAMPLES}) u) s
      ORDER BY g.name, g.version`,
     [target.workspace],
-  );
+  ).catch((err: unknown) => {
+    throw databaseError(err, target, `count the per-user sessions of workspace "${target.workspace}"`);
+  });
   const byName = new Map<string, FleetCount & { byVersion: Map<number, number>; samples: Map<number, string[]> }>();
   for (const row of r.rows) {
     const c = byName.get(row.name) ?? { name: row.name, sessions: 0, byVersion: new Map<number, number>(), unknown: 0, samples: new Map<number, string[]>() };
@@ -63,7 +67,9 @@ export async function readPublishedVersions(db: Queryable, target: PostgresTarge
      JOIN unnest($2::text[], $3::int[]) AS w(name, version) ON p.name = w.name AND p.version = w.version
      WHERE p.workspace = $1`,
     [target.workspace, wanted.map((w) => w.name), wanted.map((w) => w.version)],
-  );
+  ).catch((err: unknown) => {
+    throw databaseError(err, target, `read the earlier published versions of workspace "${target.workspace}"`);
+  });
   return r.rows.map((row) => rowToPublication(row, target));
 }
 
@@ -127,6 +133,8 @@ export async function readFleetPage(db: Queryable, target: PostgresTarget, query
 
 /** The workspaces something is published to: where an application's ensure can find a manifest. */
 export async function publishedWorkspaces(db: Queryable, target: PostgresTarget): Promise<string[]> {
-  const r = await db.query<{ workspace: string }>(`SELECT DISTINCT workspace FROM ${table(target, 'published')} ORDER BY workspace`);
+  const r = await db.query<{ workspace: string }>(`SELECT DISTINCT workspace FROM ${table(target, 'published')} ORDER BY workspace`).catch((err: unknown) => {
+    throw databaseError(err, target, `read the workspaces with per-user manifests in schema "${target.schema}"`);
+  });
   return r.rows.map((row) => row.workspace);
 }

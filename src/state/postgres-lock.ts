@@ -3,6 +3,7 @@ import type pg from 'pg';
 import { InputError } from '../diagnostics/errors.js';
 import { lockedError, sleep, type ForcedUnlock, type LockHolder, type LockOwner, type StateLockOptions } from './lock.js';
 import { connectClient, databaseError, table, type Env } from './postgres-connect.js';
+import { Needs } from './postgres-privileges.js';
 import { schemaVersion, workspaceLockKeys } from './postgres-schema.js';
 import type { PostgresTarget } from './postgres-url.js';
 
@@ -125,7 +126,7 @@ export async function takeWorkspaceLock(db: Queryable, target: PostgresTarget, o
       await pause(Math.min(POLL_MS, timeoutMs - waited));
     }
   } catch (err) {
-    throw databaseError(err, target, `take the lock of workspace "${target.workspace}"`);
+    throw databaseError(err, target, `take the lock of workspace "${target.workspace}"`, Needs.write);
   }
 }
 
@@ -164,7 +165,7 @@ export async function forceUnlockWorkspace(target: PostgresTarget, env: Env, loc
     if (row === undefined) throw notLocked(target);
     throw new InputError(`workspace "${target.workspace}" is locked by lock ${row.lock_id}, not ${lockId}; nothing was changed`, target.location);
   } catch (err) {
-    throw databaseError(err, target, `unlock workspace "${target.workspace}"`);
+    throw databaseError(err, target, `unlock workspace "${target.workspace}"`, Needs.write);
   } finally {
     await client.end().catch(() => undefined);
   }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { InputError } from '../diagnostics/errors.js';
 import { databaseError, sqlState, table, type Queryable } from './postgres-connect.js';
+import { Needs } from './postgres-privileges.js';
 import type { PostgresTarget } from './postgres-url.js';
 
 /**
@@ -226,8 +227,6 @@ async function migrateOnce(client: pg.ClientBase, target: PostgresTarget): Promi
     await client.query('COMMIT');
   } catch (err) {
     await client.query('ROLLBACK').catch(() => undefined);
-    const e = databaseError(err, target, `prepare the state schema "${target.schema}"`);
-    if ((err as { code?: unknown }).code !== '42501') throw e;
-    throw new InputError(`${e.message}; grant this role CREATE on the database, or have an administrator run the first apply`, target.location, { cause: err });
+    throw databaseError(err, target, `prepare the state schema "${target.schema}"`, Needs.create);
   }
 }

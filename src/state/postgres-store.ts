@@ -4,6 +4,7 @@ import type { StateBinding } from './binding.js';
 import { compareEntries, entryKey, type StateEntry } from './entry.js';
 import type { StateLockOptions } from './lock.js';
 import { connectClient, databaseError, openPool, type Env } from './postgres-connect.js';
+import { Needs } from './postgres-privileges.js';
 import { readBinding, writeBinding } from './postgres-binding.js';
 import { keepLease, type LeaseKeeper } from './postgres-lease.js';
 import { DEFAULT_LEASE_MS, releaseWorkspaceLock, renewWorkspaceLock, takeWorkspaceLock } from './postgres-lock.js';
@@ -166,7 +167,7 @@ export class PostgresStateStore implements LockedState {
     try {
       return await deleteFleetRow(held.pool, this.target, name, userId);
     } catch (err) {
-      throw databaseError(err, this.target, `remove the session of "${name}" for user ${JSON.stringify(userId)} from the state`);
+      throw databaseError(err, this.target, `remove the session of "${name}" for user ${JSON.stringify(userId)} from the state`, Needs.write);
     }
   }
 
@@ -199,7 +200,7 @@ export class PostgresStateStore implements LockedState {
     if (this.lost) return Promise.reject(this.lockGone(held.id, subject));
     const done = write(held).catch((err: unknown) => {
       if (err instanceof LockGone) throw this.lockGone(held.id, subject);
-      throw databaseError(err, this.target, `${what === 'forget' ? 'remove' : what === 'publish' ? 'publish' : 'record'} ${subject} in the state`);
+      throw databaseError(err, this.target, `${what === 'forget' ? 'remove' : what === 'publish' ? 'publish' : 'record'} ${subject} in the state`, Needs.write);
     });
     const settled = done.catch(() => undefined);
     this.writes.add(settled);

@@ -114,7 +114,7 @@ describe('drift injected through the emulator admin API', () => {
     world = await applyWorld({ 'support.yaml': SUPPORT, 'quiet.yaml': QUIET });
     // No state at all is not "nothing applied": it is a state that is not there (a mistyped path).
     const none = await world.run(['diff', 'support.yaml', '--format', 'json']);
-    expect([none.exitCode, none.stderr]).toEqual([2, `error: ${join(world.dir, '.sessionctl', 'state.json')}: no state file is there: nothing was ever applied with this state, or the path is mistyped (a pipeline must restore or share its state: see the README on PostgreSQL state)\n`]);
+    expect([none.exitCode, none.stderr]).toEqual([2, `error: ${join(world.dir, '.sessionctl', 'state.json')}: no state file is there: nothing was ever applied with this state, or the path is mistyped (a pipeline must restore or share its state: see PostgreSQL in docs/state.md)\n`]);
 
     expect((await world.run(['apply', 'quiet.yaml'])).exitCode).toBe(0);
     const r = await world.run(['diff', 'support.yaml', '--format', 'json']);

@@ -128,7 +128,7 @@ describe('a state that is not there', () => {
     const r = await world.run(argv, { SESSIONCTL_STATE: 'missing/state.json' });
     expect([r.exitCode, normalise(r.stderr, world)]).toEqual([
       2,
-      'error: <dir>/missing/state.json: no state file is there: nothing was ever applied with this state, or the path is mistyped (a pipeline must restore or share its state: see the README on PostgreSQL state)\n',
+      'error: <dir>/missing/state.json: no state file is there: nothing was ever applied with this state, or the path is mistyped (a pipeline must restore or share its state: see PostgreSQL in docs/state.md)\n',
     ]);
     expect(changes(before, await snapshot(world))).toEqual(NOTHING);
   });

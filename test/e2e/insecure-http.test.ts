@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,8 +18,8 @@ import { tempDir } from '../helpers/temp-dir.js';
  */
 const dist = resolve(dirname(fileURLToPath(import.meta.url)), '../../dist');
 const KEY = 'ak_insecure_0000001';
-const REFUSED = (origin: string): string =>
-  `error: --base-url ${origin} uses plain http; the API key is only sent over https (or http to localhost, 127.0.0.0/8, [::1])\n` +
+const REFUSED = (origin: string, from = '--base-url'): string =>
+  `error: ${from} ${origin} uses plain http; the API key is only sent over https (or http to localhost, 127.0.0.0/8, [::1])\n` +
   `hint: use https://${origin.slice('http://'.length)}; for an emulator on another host (a compose service in tests) opt in with allowInsecureHttp: true in the library, SESSIONCTL_ALLOW_HTTP=1 for the CLI\n`;
 
 describe('plain http to a host that is not loopback', () => {
@@ -33,6 +33,53 @@ describe('plain http to a host that is not loopback', () => {
   test('the library refuses it unless allowInsecureHttp, and takes it with', () => {
     expect(() => createClient({ baseUrl: 'http://emulator:4010', apiKey: KEY })).toThrow(UsageError);
     expect(createClient({ baseUrl: 'http://emulator:4010/', apiKey: KEY, allowInsecureHttp: true }).baseUrl).toBe('http://emulator:4010');
+  });
+});
+
+describe('a refused base URL names where it came from', () => {
+  const other = 'http://emulator:4010';
+  /** A project whose sessionctl.yaml sets `base_url`, with a manifest in sessions/. */
+  function project(baseUrl: string): string {
+    const dir = tempDir('base-url-from');
+    mkdirSync(join(dir, '.git'));
+    mkdirSync(join(dir, 'sessions'));
+    writeFileSync(join(dir, 'sessionctl.yaml'), `paths: [sessions/]\nbase_url: ${baseUrl}\nstate: state.json\n`);
+    writeFileSync(join(dir, 'sessions', 'agent.yaml'), 'name: agent\nuser_id: alice\ntoolkits: [gmail]\n');
+    return dir;
+  }
+
+  test.each([
+    ['--base-url', ['get', 'trs_abcdefabcdef', '--base-url', other], {}, '--base-url'],
+    ['COMPOSIO_BASE_URL, for a command on one session', ['get', 'trs_abcdefabcdef'], { COMPOSIO_BASE_URL: other }, 'COMPOSIO_BASE_URL'],
+    ['COMPOSIO_BASE_URL, for apply', ['apply', 'agent.yaml'], { COMPOSIO_BASE_URL: other }, 'COMPOSIO_BASE_URL'],
+  ])('%s', async (_name, args, env, from) => {
+    const dir = tempDir('base-url-from');
+    writeFileSync(join(dir, 'agent.yaml'), 'name: agent\nuser_id: alice\ntoolkits: [gmail]\n');
+    const r = await runCli(args, { cwd: dir, env: { COMPOSIO_API_KEY: KEY, ...env } });
+    expect([r.exitCode, r.stdout, r.stderr]).toStrictEqual([2, '', REFUSED(other, from)]);
+  });
+
+  test("the project file's base_url, named by its path from where the run is", async () => {
+    const dir = project(other);
+    const here = await runCli(['apply'], { cwd: dir, env: { COMPOSIO_API_KEY: KEY } });
+    expect([here.exitCode, here.stdout, here.stderr]).toStrictEqual([2, '', REFUSED(other, "sessionctl.yaml's base_url")]);
+    const below = await runCli(['plan', '--refresh'], { cwd: join(dir, 'sessions'), env: { COMPOSIO_API_KEY: KEY } });
+    expect([below.exitCode, below.stdout, below.stderr]).toStrictEqual([2, '', REFUSED(other, "../sessionctl.yaml's base_url")]);
+  });
+
+  test('the one that won is named: COMPOSIO_BASE_URL over the project file, --base-url over both', async () => {
+    const dir = project('https://backend.composio.dev');
+    const fromEnv = await runCli(['apply'], { cwd: dir, env: { COMPOSIO_API_KEY: KEY, COMPOSIO_BASE_URL: other } });
+    expect([fromEnv.exitCode, fromEnv.stderr]).toStrictEqual([2, REFUSED(other, 'COMPOSIO_BASE_URL')]);
+    const fromFlag = await runCli(['apply', '--base-url', 'http://gateway:8080'], { cwd: dir, env: { COMPOSIO_API_KEY: KEY, COMPOSIO_BASE_URL: other } });
+    expect([fromFlag.exitCode, fromFlag.stderr]).toStrictEqual([2, REFUSED('http://gateway:8080')]);
+  });
+
+  test('every refusal of the value names it: not a URL, a query', async () => {
+    const notUrl = await runCli(['get', 'trs_abcdefabcdef'], { env: { COMPOSIO_API_KEY: KEY, COMPOSIO_BASE_URL: 'backend.composio.dev' } });
+    expect([notUrl.exitCode, notUrl.stderr]).toStrictEqual([2, 'error: COMPOSIO_BASE_URL is not a valid URL: "backend.composio.dev"\nhint: use an absolute URL such as https://backend.composio.dev\n']);
+    const query = await runCli(['get', 'trs_abcdefabcdef'], { env: { COMPOSIO_API_KEY: KEY, COMPOSIO_BASE_URL: 'https://backend.composio.dev/?region=eu' } });
+    expect([query.exitCode, query.stderr]).toStrictEqual([2, 'error: COMPOSIO_BASE_URL must not contain a query or fragment\n']);
   });
 });
 

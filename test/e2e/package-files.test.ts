@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -10,7 +10,7 @@ import { describe, expect, test } from 'vitest';
  * sent readers to examples/): every `examples/...` path they name is in `npm pack`'s file list.
  */
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const pages = ['README.md', 'docs/first-hour.md', 'docs/emulator.md', 'docs/manifest.md'];
+const pages = ['README.md', ...readdirSync(resolve(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
 
 describe('the package', () => {
   test('holds every examples/ file and folder the README and docs name', { timeout: 60_000 }, async () => {
@@ -24,14 +24,28 @@ describe('the package', () => {
 });
 
 describe('the Node version story', () => {
-  test('the README names the floor package.json declares, and says why npm warns in a checkout', () => {
+  test('the README and docs/install.md name the floor package.json declares, and install.md says why npm warns in a checkout', () => {
     const pkg = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')) as { engines: { node: string }; devDependencies: Record<string, string> };
     const floor = /^>=(\d+)\.(\d+)\.0$/.exec(pkg.engines.node);
     expect(floor).not.toBeNull();
     const readme = readFileSync(resolve(root, 'README.md'), 'utf8');
-    expect(readme).toContain(`sessionctl needs Node ${floor![1]}.${floor![2]} or newer`);
-    expect(readme).toContain('EBADENGINE');
-    // The dev dependencies the README names as declaring Node 22 are the project's.
+    const install = readFileSync(resolve(root, 'docs/install.md'), 'utf8');
+    expect(readme).toContain(`Node ${floor![1]}.${floor![2]} or newer`);
+    expect(install).toContain(`sessionctl needs Node ${floor![1]}.${floor![2]} or newer`);
+    expect(install).toContain('EBADENGINE');
+    // The dev dependencies install.md names as declaring Node 22 are the project's.
     for (const name of ['@composio/core', '@composio/client']) expect(pkg.devDependencies[name]).toBeDefined();
+  });
+
+  test('docs/install.md\'s allowScripts story holds: no install script in the package or what it installs; `prepare` for git; esbuild in a checkout', () => {
+    const pkg = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')) as { version: string; scripts: Record<string, string> };
+    const lock = JSON.parse(readFileSync(resolve(root, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean; hasInstallScript?: boolean; version?: string }> };
+    const install = readFileSync(resolve(root, 'docs/install.md'), 'utf8');
+    expect(Object.keys(pkg.scripts).filter((s) => ['preinstall', 'install', 'postinstall'].includes(s))).toStrictEqual([]);
+    expect(install).toContain(`sessionctl@${pkg.version} (prepare: ${pkg.scripts['prepare']})`);
+    const withScripts = Object.entries(lock.packages).filter(([path, p]) => path !== '' && p.hasInstallScript === true);
+    // Only dev dependencies have install scripts, and install.md names each.
+    expect(withScripts.filter(([, p]) => p.dev !== true)).toStrictEqual([]);
+    for (const [path, p] of withScripts) expect(install).toContain(`${path.replace(/^.*node_modules\//, '')}@${p.version}`);
   });
 });

@@ -43,7 +43,7 @@ describe.each(kinds)('openState on $name', (kind) => {
     const before = await openState(kind.state(), { env: kind.env, cwd: dir }).then(() => undefined, (e: unknown) => e);
     expect((before as Error).message).toBe(
       kind.name === 'file'
-        ? 'no state file is there: nothing was ever applied with this state, or the path is mistyped (a pipeline must restore or share its state: see the README on PostgreSQL state)'
+        ? 'no state file is there: nothing was ever applied with this state, or the path is mistyped (a pipeline must restore or share its state: see PostgreSQL in docs/state.md)'
         : 'no state is in this database for that schema and workspace: nothing was ever applied there, or the URL is mistyped',
     );
     const applied = await runCli(['apply', 'm', '--state', kind.state(), '--base-url', emu.url, '--format', 'json'], { cwd: dir, env: { ...kind.env, COMPOSIO_API_KEY: KEY } });

@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import YAML from 'yaml';
 import { runCli } from '../helpers/run-cli.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
@@ -181,22 +182,38 @@ describe('sessionctl init', () => {
     mkdirSync(join(dir, '.git'));
     const r = await runCli(['init', '--config'], { cwd: dir });
     expect(r.exitCode).toBe(0);
-    expect(r.stdout).toContain('wrote sessionctl.yaml');
+    expect(r.stdout.split('\n').slice(0, 3)).toStrictEqual([
+      'wrote sessionctl.yaml',
+      'next: mkdir -p sessions && sessionctl init NAME --dir sessions   # a manifest where its paths look',
+      'then: sessionctl validate   # checks the paths it names',
+    ]);
     const text = readFileSync(join(dir, 'sessionctl.yaml'), 'utf8');
     // No copy of the schema in this project: the line names where the package publishes it.
     expect(text.split('\n', 1)[0]).toBe('# yaml-language-server: $schema=./node_modules/sessionctl/schemas/sessionctl-config.schema.json');
     expect(r.stdout).toContain('note: the schema line points at');
     expect(readFileSync(new URL('../../schemas/sessionctl-config.schema.json', import.meta.url), 'utf8')).toContain('"$id": "https://sessionctl.dev/schemas/sessionctl-config.schema.json"');
-    mkdirSync(join(dir, 'manifests'));
-    expect((await runCli(['init', 'support-agent', '--dir', 'manifests'], { cwd: dir })).exitCode).toBe(0);
+    // The layout its next line gives, as the reader would type it.
+    mkdirSync(join(dir, 'sessions'));
+    expect((await runCli(['init', 'support-agent', '--dir', 'sessions'], { cwd: dir })).exitCode).toBe(0);
     // From a subfolder: the project file is found above, and its `paths` are relative to it.
-    const check = await runCli(['validate', '--strict', '--format', 'json'], { cwd: join(dir, 'manifests') });
+    const check = await runCli(['validate', '--strict', '--format', 'json'], { cwd: join(dir, 'sessions') });
     expect(check.stderr).toBe('');
     expect(JSON.parse(check.stdout)).toMatchObject({ files: ['support-agent.yaml'], diagnostics: [], summary: { suppressed: 0 } });
     expect(check.exitCode).toBe(0);
     const again = await runCli(['init', '--config'], { cwd: dir });
     expect(again.exitCode).toBe(2);
     expect(readFileSync(join(dir, 'sessionctl.yaml'), 'utf8')).toBe(text);
+  });
+
+  it('init --config names the manifest folder the docs use: the example project file\'s, the README\'s and the walk-through\'s', async () => {
+    const dir = scratch();
+    expect((await runCli(['init', '--config'], { cwd: dir })).exitCode).toBe(0);
+    const written = YAML.parse(readFileSync(join(dir, 'sessionctl.yaml'), 'utf8')) as { paths: string[] };
+    const configuration = readFileSync(join(root, 'docs/configuration.md'), 'utf8');
+    const example = YAML.parse(/```yaml\n(# sessionctl\.yaml\n[\s\S]*?)```/.exec(configuration)![1]!) as { paths: string[] };
+    expect(written.paths).toStrictEqual(['sessions/']);
+    expect(example.paths).toStrictEqual(written.paths);
+    for (const page of ['README.md', 'docs/first-hour.md']) expect(readFileSync(join(root, page), 'utf8'), page).toContain('```yaml title="sessions/hello.yaml"');
   });
 
   it('keeps the values of the sensitive variables out of every report', async () => {

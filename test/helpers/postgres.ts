@@ -64,3 +64,26 @@ export async function openConnections(database: TestDatabase, app: string): Prom
   }
   return n;
 }
+
+/**
+ * A login role with no privilege on anything a test made, for what a role without grants is told:
+ * one made for the caller when the test role may create roles (`drop` removes it), else the run's
+ * SESSIONCTL_TEST_APP_ROLE (`.ci/run` makes sessionctl_test_app; `drop` leaves it); null when
+ * neither is there. Its password is the test role's, so `db.env` connects as it too.
+ */
+export async function roleWithoutGrants(database: TestDatabase): Promise<{ role: string; drop: () => Promise<void> } | null> {
+  const [can] = await sql<{ create: boolean }>(database, 'SELECT rolcreaterole OR rolsuper AS create FROM pg_roles WHERE rolname = current_user');
+  if (can?.create === true) {
+    const role = `sctest_role_${process.pid}_${randomBytes(4).toString('hex')}`;
+    const password = database.env['PGPASSWORD'];
+    await sql(database, `CREATE ROLE ${pg.escapeIdentifier(role)} LOGIN${password === undefined ? '' : ` PASSWORD ${pg.escapeLiteral(password)}`}`);
+    return { role, drop: () => sql(database, `DROP ROLE IF EXISTS ${pg.escapeIdentifier(role)}`).then(() => undefined) };
+  }
+  const appRole = process.env['SESSIONCTL_TEST_APP_ROLE'];
+  return appRole === undefined || appRole === '' ? null : { role: appRole, drop: async () => undefined };
+}
+
+/** `url` (a stateUrl) with `role` as its user: the same server, database, schema and workspace. */
+export function asRole(database: TestDatabase, url: string, role: string): string {
+  return url.replace(`//${encodeURIComponent(database.env['PGUSER']!)}@`, `//${encodeURIComponent(role)}@`);
+}

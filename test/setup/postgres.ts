@@ -65,7 +65,9 @@ export function testClient(db: TestDatabase, connectionTimeoutMillis = 10_000, v
     port: via?.port ?? Number(db.env['PGPORT'] ?? 5432),
     user: db.env['PGUSER'],
     database,
-    password: db.env['PGPASSWORD'] ?? '',
+    // A function: pg would fill an empty password from this process's own PGPASSWORD or ~/.pgpass.
+    // Its undefined is "no password" to pg (Client#_getPassword), which its types leave out.
+    password: (() => db.env['PGPASSWORD']) as () => string,
     connectionTimeoutMillis,
   });
   client.on('error', () => undefined);
@@ -105,26 +107,52 @@ export async function sweepDeadRunSchemas(client: pg.Client, host: string): Prom
 }
 
 export default async function setup(project: TestProject): Promise<void> {
-  const db = settings(process.env);
+  const db = await findDatabase(process.env, (line) => console.log(line));
+  project.provide('postgres', db);
+  project.provide('pgbouncer', db !== null ? await findPooler(db, process.env) : null);
+}
+
+/**
+ * The test server of `env`, once a query answers (after dropping the schemas of killed runs); else
+ * null, with one line through `log` saying which tests are skipped and why (under CI=true, a
+ * failure instead).
+ */
+export async function findDatabase(env: NodeJS.ProcessEnv, log: (line: string) => void): Promise<TestDatabase | null> {
+  const db = settings(env);
   const client = testClient(db, 3000);
-  let found = false;
   try {
     await client.connect();
     await client.query('SELECT 1');
     const dropped = await sweepDeadRunSchemas(client, db.env['PGHOST'] ?? '');
-    if (dropped > 0) console.log(`postgres: dropped ${dropped} test schema(s) left by runs that were killed`);
-    found = true;
+    if (dropped > 0) log(`postgres: dropped ${dropped} test schema(s) left by runs that were killed`);
+    return db;
   } catch (err) {
-    // pg's "client password must be a string" comes after the server answered: it asked for a password and none was set.
-    const message = (err as Error).message;
-    const why = /password must be a string/.test(message) ? `the server at ${db.base} answered but asked for a password, and no password is set (PGPASSWORD)` : `no PostgreSQL server answered at ${db.base} (${message})`;
-    if (process.env['CI'] === 'true') throw new Error(`CI=true and ${why}: the PostgreSQL state tests cannot run; .ci/run starts the local server, or set SESSIONCTL_TEST_DATABASE_URL`);
-    console.log(`postgres: skipped ${SKIPPED}: ${why}; set SESSIONCTL_TEST_DATABASE_URL or PGHOST/PGUSER/PGPASSWORD/PGDATABASE (.ci/run starts the local server)`);
+    const why = unavailable(err, db);
+    if (env['CI'] === 'true') throw new Error(`CI=true and ${why}: the PostgreSQL state tests cannot run; .ci/run starts the local server, or set SESSIONCTL_TEST_DATABASE_URL`);
+    log(`postgres: skipped ${SKIPPED}: ${why}`);
+    return null;
   } finally {
     await client.end().catch(() => undefined);
   }
-  project.provide('postgres', found ? db : null);
-  project.provide('pgbouncer', found ? await findPooler(db, process.env) : null);
+}
+
+/** invalid_password: the server answered, and refused the password it was given (or an empty one). */
+const INVALID_PASSWORD = '28P01';
+
+/**
+ * Why the server of `db` cannot be used, with what to do, for the one skip line. A server that
+ * answered and asked for a password when none was given is "no password", the usual slip (an
+ * environment without PGPASSWORD), not "no server": pg's "client password must be a string"
+ * comes after the server asked for one.
+ */
+export function unavailable(err: unknown, db: TestDatabase): string {
+  const message = (err as Error).message;
+  const refused = (err as { code?: unknown }).code === INVALID_PASSWORD;
+  if ((db.env['PGPASSWORD'] ?? '') === '' && (refused || /password must be a string/.test(message))) {
+    return `no password: the server at ${db.base} answered and asks for one; set PGPASSWORD (or SESSIONCTL_TEST_DATABASE_URL with the password in it)`;
+  }
+  if (refused) return `the server at ${db.base} refused the password of PGPASSWORD (${message})`;
+  return `no PostgreSQL server answered at ${db.base} (${message}); set SESSIONCTL_TEST_DATABASE_URL or PGHOST/PGUSER/PGPASSWORD/PGDATABASE (.ci/run starts the local server)`;
 }
 
 /** `database` when the pooler serves it (a query answers), else null. */

@@ -51,9 +51,9 @@ function parseRefresh(value: string | undefined): boolean {
 const APPLY_HELP = [
   '',
   'Examples:',
-  '  sessionctl apply manifests/                          # create, update or replace what changed',
-  '  sessionctl apply manifests/ --prune                  # also delete sessions of removed manifests',
-  '  sessionctl plan manifests/ --out plan.json && sessionctl apply plan.json',
+  '  sessionctl apply sessions/                           # create, update or replace what changed',
+  '  sessionctl apply sessions/ --prune                   # also delete sessions of removed manifests',
+  '  sessionctl plan sessions/ --out plan.json && sessionctl apply plan.json',
   '  sessionctl apply examples/ --emulator --state /tmp/demo/state.json',
   '  USER_ID=alice sessionctl apply profile.yaml          # one manifest, several users',
   '  sessionctl apply sessions/ --canary 1% --max-failures 50 --concurrency 32 --rate-limit 2000/min',

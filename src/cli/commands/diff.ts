@@ -30,7 +30,7 @@ export const registerDiff: RegisterCommand = (program, env) => {
       [
         '',
         'Examples:',
-        '  sessionctl diff manifests/                      # every manifest against its recorded session',
+        '  sessionctl diff sessions/                       # every manifest against its recorded session',
         '  sessionctl diff support.yaml --session trs_abc  # a session created at run time from the same manifest',
         '',
         'Drift kinds: changed (declared, the service holds another value), dropped (declared, not echoed),',

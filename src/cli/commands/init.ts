@@ -57,8 +57,8 @@ async function writeNew(path: string, text: string, shown: string, what: string,
   if (outcome === 'exists') throw new UsageError(`${shown} already exists; init never overwrites a file`, otherwise);
 }
 
-/** The language server gives validate's findings while typing; the README says how to start it from an editor. */
-const EDITOR_NOTE = 'editor: `sessionctl lsp` shows these findings as you type, with completion of tools and quick fixes (README, "Editor set-up")\n';
+/** The language server gives validate's findings while typing; docs/editors.md says how to start it from an editor. */
+const EDITOR_NOTE = 'editor: `sessionctl lsp` shows these findings as you type, with completion of tools and quick fixes (docs/editors.md)\n';
 
 /** Says where a modeline points when the schema is not there yet, and how to put it there. */
 function schemaNote(schema: { ref: string; present: boolean }, write: string): string {
@@ -83,7 +83,7 @@ export const registerInit: RegisterCommand = (program, env) => {
         '',
         'Examples:',
         '  sessionctl init support-agent                 # writes ./support-agent.yaml',
-        '  sessionctl init ci-bot --dir manifests        # writes manifests/ci-bot.yaml',
+        '  sessionctl init ci-bot --dir sessions         # writes sessions/ci-bot.yaml',
         '  sessionctl validate support-agent.yaml        # then check it',
         '  sessionctl init --config                      # writes ./sessionctl.yaml, the project configuration',
         '',
@@ -97,10 +97,11 @@ export const registerInit: RegisterCommand = (program, env) => {
       const show = (path: string): string => relative(io.cwd, path).split(sep).join('/') || path;
       if (options.config === true) {
         const path = join(dir, 'sessionctl.yaml');
-        const { starterProjectConfig } = await import('../../project/starter.js');
+        const { starterProjectConfig, STARTER_FOLDER } = await import('../../project/starter.js');
         const schema = schemaReference(dir, io.cwd, CONFIG_SCHEMA);
         await writeNew(path, starterProjectConfig(schema.ref), show(path), 'project configuration', 'edit the existing file, or pass --dir for another folder');
-        io.stdout.write(`wrote ${show(path)}\nnext: sessionctl validate   # checks the paths it names\n${EDITOR_NOTE}`);
+        const folder = show(join(dir, STARTER_FOLDER));
+        io.stdout.write(`wrote ${show(path)}\nnext: mkdir -p ${folder} && sessionctl init NAME --dir ${folder}   # a manifest where its paths look\nthen: sessionctl validate   # checks the paths it names\n${EDITOR_NOTE}`);
         io.stdout.write(schemaNote(schema, 'sessionctl schema --config > schemas/sessionctl-config.schema.json'));
         return;
       }

@@ -10,7 +10,7 @@ const LSP_HELP = [
   'buffer (unsaved text included) with the project\'s sessionctl.yaml, completes and explains keys,',
   'toolkits and tools from the catalogue, offers quick fixes, and can show what is deployed.',
   '',
-  'Editor set-up (VS Code, Neovim, Helix, Zed): the README, "Editors". For example, Neovim:',
+  'Editor set-up (VS Code, Neovim, Helix, Zed): docs/editors.md. For example, Neovim:',
   "  vim.lsp.start({ name = 'sessionctl', cmd = { 'sessionctl', 'lsp' }, root_dir = vim.fs.root(0, { 'sessionctl.yaml', '.git' }) })",
   '',
   'Settings (initializationOptions, or the `sessionctl` section of the client\'s configuration):',

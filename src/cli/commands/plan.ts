@@ -40,9 +40,9 @@ export const registerPlan: RegisterCommand = (program, env) => {
       [
         '',
         'Examples:',
-        '  sessionctl plan manifests/',
-        '  sessionctl plan manifests/ --refresh --detailed-exitcode   # 4 when apply would change something',
-        '  sessionctl plan manifests/ --out plan.json --format json',
+        '  sessionctl plan sessions/',
+        '  sessionctl plan sessions/ --refresh --detailed-exitcode   # 4 when apply would change something',
+        '  sessionctl plan sessions/ --out plan.json --format json',
         '',
         'Exit codes: 0 ok, 1 findings, 2 usage or input error, 3 the service failed (--refresh: a session',
         'it could not read is unknown, never a no-op), 4 changes pending (only with --detailed-exitcode),',

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { ApiError } from '../../../src/client/errors.js';
@@ -215,7 +215,7 @@ describe.each(backends)('ensure on the $name state', (backend) => {
     expect([e instanceof InputError, (e as Error).message]).toStrictEqual([
       true,
       backend.name === 'file'
-        ? 'no state file is there: nothing was ever applied with this state, or the path is mistyped (a pipeline must restore or share its state: see the README on PostgreSQL state)'
+        ? 'no state file is there: nothing was ever applied with this state, or the path is mistyped (a pipeline must restore or share its state: see PostgreSQL in docs/state.md)'
         : 'nothing is published to this schema and workspace: no apply of a per-user manifest (user_id: <end-user>) wrote here, or the URL is mistyped',
     ]);
   });
@@ -329,12 +329,17 @@ describe.skipIf(skipBecause(db === null, 'ensure on PostgreSQL needs a server (t
     }
   });
 
-  test.skipIf(skipBecause(process.env['SESSIONCTL_TEST_APP_ROLE'] === undefined, 'the application-role test needs SESSIONCTL_TEST_APP_ROLE, a role with a login and no privilege (.ci/run creates sessionctl_test_app)'))('the application role needs only the grants the README lists', async () => {
+  test.skipIf(skipBecause(process.env['SESSIONCTL_TEST_APP_ROLE'] === undefined, 'the application-role test needs SESSIONCTL_TEST_APP_ROLE, a role with a login and no privilege (.ci/run creates sessionctl_test_app)'))('the application role needs only the grants docs/per-user.md lists', async () => {
     const role = process.env['SESSIONCTL_TEST_APP_ROLE']!;
     const q = (t: string) => `"${schema}".${t}`;
-    await sql(db!, `GRANT USAGE ON SCHEMA "${schema}" TO ${role}`);
-    await sql(db!, `GRANT SELECT ON ${q('schema_migrations')}, ${q('bindings')}, ${q('published')} TO ${role}`);
-    await sql(db!, `GRANT SELECT, INSERT, UPDATE ON ${q('fleet')} TO ${role}`);
+    // The page's statements, for this test's schema and role.
+    const page = readFileSync(new URL('../../../docs/per-user.md', import.meta.url), 'utf8');
+    const grants = /## On PostgreSQL\n[\s\S]*?```sql\n([\s\S]*?)```/.exec(page)![1]!;
+    const statements = grants.split(';').map((s) => s.trim()).filter((s) => s !== '');
+    expect(statements).toHaveLength(3);
+    for (const statement of statements) {
+      await sql(db!, statement.replace(/\bsessionctl\.(\w+)/g, (_, name: string) => q(name)).replace(/SCHEMA sessionctl\b/, `SCHEMA "${schema}"`).replace(/ TO app$/, ` TO ${role}`));
+    }
     const app = await openSessions(stateUrl(db!, schema).replace(`//${encodeURIComponent(db!.env['PGUSER']!)}@`, `//${role}@`), { apiKey: KEY, baseUrl: emulator.url, env: db!.env });
     try {
       const made = await Promise.all(['r1', 'r1', 'r2'].map((u) => app.ensure('agent', u)));

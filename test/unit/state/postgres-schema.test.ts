@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from 'vitest';
-import { InputError } from '../../../src/diagnostics/errors.js';
+import { InputError, StateError } from '../../../src/diagnostics/errors.js';
 import { postgresBackend } from '../../../src/state/backend.js';
 import type { StateEntry } from '../../../src/state/entry.js';
 import { lockOwner, type StateLockOptions } from '../../../src/state/lock.js';
@@ -155,9 +155,9 @@ describe.skipIf(skipBecause(db === null, 'needs a PostgreSQL server (the run pri
     // The owner gives up its own CREATE on this schema alone (other tests share the database).
     await sql(db!, `REVOKE CREATE ON SCHEMA "${schema}" FROM CURRENT_USER`);
     const err = await backend(schema).openLocked(lock()).then(() => undefined, (e: unknown) => e);
-    expect(err).toBeInstanceOf(InputError);
+    expect(err).toBeInstanceOf(StateError);
     expect((err as InputError).message).toBe(
-      `cannot prepare the state schema "${schema}": permission denied for schema ${schema} (SQLSTATE 42501); grant this role CREATE on the database, or have an administrator run the first apply`,
+      `cannot prepare the state schema "${schema}": permission denied for schema ${schema} (SQLSTATE 42501); role "${db!.env['PGUSER']}" needs CREATE on schema ${schema}: grant it, or have an administrator run the first apply (docs/state.md, "Roles and grants")`,
     );
     expect((err as InputError).cause).toMatchObject({ code: '42501' });
     expect(await sql(db!, 'SELECT table_name FROM information_schema.tables WHERE table_schema = $1', [schema])).toEqual([]);
@@ -190,7 +190,10 @@ describe.skipIf(skipBecause(db === null, 'needs a PostgreSQL server (the run pri
     await sql(db!, `REVOKE SELECT ON "${schema}".schema_migrations FROM CURRENT_USER`);
     const err = await backend(schema).load().then(() => undefined, (e: unknown) => e);
     expect(err).toBeInstanceOf(InputError);
-    expect((err as InputError).message).toBe('cannot read the state schema version: permission denied for table schema_migrations (SQLSTATE 42501)');
+    expect(err).toBeInstanceOf(StateError);
+    expect((err as InputError).message).toBe(
+      `cannot read the state schema version: permission denied for table schema_migrations (SQLSTATE 42501); role "${db!.env['PGUSER']}" needs SELECT on ${schema}.schema_migrations: grant it, or run as a role that has it (docs/state.md, "Roles and grants")`,
+    );
   });
 
   test('workspaces separate environments: their own entries, their own lock', async () => {

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,28 +15,30 @@ import { skipBecause } from '../helpers/skip.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 /**
- * The README's state sections stay true: the application's lookup snippet runs as written (its
- * TypeScript compiled, `sessionctl` pointed at dist/) against a state an apply wrote, and the CI
- * recipes keep a deployment's state in PostgreSQL (never a URL with a password, never a state
- * file), with the service container only where a job rehearses.
+ * The docs on state stay true (they were the README's state sections): the application's lookup
+ * snippet (docs/library.md) runs as written (its TypeScript compiled, `sessionctl` pointed at
+ * dist/) against a state an apply wrote, so does the per-user snippet (docs/per-user.md), and the
+ * CI recipes (docs/ci.md) keep a deployment's state in PostgreSQL (never a URL with a password,
+ * never a state file), with the service container only where a job rehearses.
  */
 
-const readme = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
+const read = (page: string): string => readFileSync(fileURLToPath(new URL(`../../${page}`, import.meta.url)), 'utf8');
 const distIndex = fileURLToPath(new URL('../../dist/index.js', import.meta.url));
 
-/** The first fenced block of `lang` after `heading`. */
-function blockAfter(heading: string, lang: string, containing = ''): string {
-  const from = readme.indexOf(heading);
+/** The first fenced block of `lang` after `heading` in `page`. */
+function blockAfter(page: string, heading: string, lang: string, containing = ''): string {
+  const text = read(page);
+  const from = text.indexOf(heading);
   expect(from, heading).toBeGreaterThan(-1);
   const re = new RegExp('```' + lang + '\\n([\\s\\S]*?)```', 'g');
   re.lastIndex = from;
-  for (let m = re.exec(readme); m !== null; m = re.exec(readme)) if (m[1]!.includes(containing)) return m[1]!;
-  throw new Error(`no ${lang} block after ${heading}`);
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) if (m[1]!.includes(containing)) return m[1]!;
+  throw new Error(`no ${lang} block after ${heading} in ${page}`);
 }
 
-describe('the README on state', () => {
+describe('the docs on state', () => {
   test('the CI recipes deploy with a PostgreSQL state from secrets, and use a service container only to rehearse', () => {
-    const gh = YAML.parse(blockAfter('### GitHub Actions', 'yaml', 'sessions-deploy.yml')) as { jobs: Record<string, { env: Record<string, string>; services?: Record<string, { image: string }>; steps: Array<{ with?: Record<string, string> }> }> };
+    const gh = YAML.parse(blockAfter('docs/ci.md', '## GitHub Actions', 'yaml', 'sessions-deploy.yml')) as { jobs: Record<string, { env: Record<string, string>; services?: Record<string, { image: string }>; steps: Array<{ with?: Record<string, string> }> }> };
     const { rehearse, deploy } = gh.jobs as Record<string, (typeof gh.jobs)[string]>;
     expect(deploy!.env['SESSIONCTL_STATE']).toBe('${{ vars.SESSIONCTL_STATE }}');
     expect(deploy!.env['PGPASSWORD']).toMatch(/^\$\{\{ secrets\./);
@@ -44,22 +46,23 @@ describe('the README on state', () => {
     expect(deploy!.steps.some((s) => s.with?.['state'] !== undefined)).toBe(false);
     expect(rehearse!.services?.['postgres']?.image).toMatch(/^postgres:/);
     expect(rehearse!.steps.find((s) => s.with?.['command'] === 'apply')?.with?.['args']).toContain('--emulator');
-    const gl = YAML.parse(blockAfter('### GitLab CI', 'yaml', 'sessions:deploy')) as Record<string, { variables?: Record<string, string>; services?: unknown[]; script?: string[] }>;
+    const gl = YAML.parse(blockAfter('docs/ci.md', '## GitLab CI', 'yaml', 'sessions:deploy')) as Record<string, { variables?: Record<string, string>; services?: unknown[]; script?: string[] }>;
     expect(gl['sessions:deploy']!.services).toBeUndefined();
     expect(gl['sessions:rehearse']!.services).toHaveLength(1);
     expect(gl['sessions:rehearse']!.script!.join('\n')).toContain('--emulator');
-    // Every state URL in the README is one sessionctl accepts: none carries a password.
-    const urls = [...readme.matchAll(/postgres:\/\/[^\s'"`)]+/g)].map((m) => m[0].replace(/[:.,]+$/, '')).filter((u) => !u.includes('USER@HOST') && !['postgres://...', 'postgres://'].includes(u));
+    // Every state URL in the README and docs/ is one sessionctl accepts: none carries a password.
+    const pages = ['README.md', ...readdirSync(fileURLToPath(new URL('../../docs', import.meta.url))).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+    const urls = [...pages.map(read).join('\n').matchAll(/postgres:\/\/[^\s'"`)]+/g)].map((m) => m[0].replace(/[:.,]+$/, '')).filter((u) => !u.includes('USER@HOST') && !['postgres://...', 'postgres://'].includes(u));
     expect(urls.length).toBeGreaterThan(5);
     for (const u of urls) expect(() => parsePostgresUrl(u, {}), u).not.toThrow();
   });
 
   test('it says what the file backend does in CI', () => {
-    expect(readme).toMatch(/### The file backend in CI\n\n[^#]*creates every session again,\s+on every run/);
+    expect(read('docs/state.md')).toMatch(/## The file backend in CI\n\n[^#]*creates every session again,\s+on every run/);
   });
 });
 
-describe.skipIf(skipBecause(db === null, 'needs a PostgreSQL server (the run printed why there is none)'))('the application\'s lookup, as the README writes it', () => {
+describe.skipIf(skipBecause(db === null, 'needs a PostgreSQL server (the run printed why there is none)'))('the application\'s lookup and ensure, as docs/library.md and docs/per-user.md write them', () => {
   const schema = uniqueSchema('readme');
   let dir: string;
   let emu: RunningEmulator;
@@ -77,7 +80,7 @@ describe.skipIf(skipBecause(db === null, 'needs a PostgreSQL server (the run pri
     await dropSchema(db!, schema);
   });
 
-  /** Runs a README snippet (TypeScript, `sessionctl` pointed at dist/) with `tail` appended: its exit code, stderr and stdout. */
+  /** Runs a docs snippet (TypeScript, `sessionctl` pointed at dist/) with `tail` appended: its exit code, stderr and stdout. */
   async function runSnippet(snippet: string, tail: string, env: Record<string, string>, onReady?: (child: ChildProcess) => void): Promise<[unknown, string, string]> {
     const program = `${snippet.replace("from 'sessionctl'", `from ${JSON.stringify(distIndex)}`)}\n${tail}\n`;
     const { code } = await transform(program, { loader: 'ts', format: 'esm' });
@@ -102,7 +105,7 @@ describe.skipIf(skipBecause(db === null, 'needs a PostgreSQL server (the run pri
     const applied = await runCli(['apply', 'm', '--state', url, '--base-url', emu.url, '--format', 'json'], { cwd: dir, env: { ...db!.env, COMPOSIO_API_KEY: 'ak_readme_0000001' } });
     expect(applied.exitCode, applied.stderr).toBe(0);
     const mcpUrl = (JSON.parse(applied.stdout) as { applied: { items: Array<{ mcp_url: string }> } }).applied.items[0]!.mcp_url;
-    const snippet = blockAfter("### The application's lookup", 'ts');
+    const snippet = blockAfter('docs/library.md', "## The application's lookup", 'ts');
     expect(snippet.split('\n').filter((l) => l.trim() !== '').length).toBeLessThanOrEqual(10);
     expect(await runSnippet(snippet, 'console.log(bot.mcpUrl);\nawait state.close();', { SESSIONCTL_STATE: url })).toEqual([0, '', `${mcpUrl}\n`]);
   });
@@ -112,7 +115,7 @@ describe.skipIf(skipBecause(db === null, 'needs a PostgreSQL server (the run pri
     await writeFile(join(dir, 'm', 'svc-00.yaml'), 'name: ci-bot\nuser_id: ci-bot@example.com\ntoolkits: [gmail]\n');
     const applied = await runCli(['apply', 'm/svc-00.yaml', '--state', url, '--base-url', emu.url], { cwd: dir, env: { ...db!.env, COMPOSIO_API_KEY: 'ak_readme_0000001' } });
     expect(applied.exitCode, applied.stderr).toBe(0);
-    const snippet = blockAfter("### The application's lookup", 'ts');
+    const snippet = blockAfter('docs/library.md', "## The application's lookup", 'ts');
     // An application's server stands in: an interval keeps the event loop busy, as a listening socket would.
     const tail = "setInterval(() => undefined, 60_000);\nconsole.log('ready');";
     const [exit, err, out] = await runSnippet(snippet, tail, { SESSIONCTL_STATE: url }, (child) => child.kill('SIGTERM'));
@@ -120,7 +123,7 @@ describe.skipIf(skipBecause(db === null, 'needs a PostgreSQL server (the run pri
   });
 
   test.skipIf(skipBecause(process.env['SESSIONCTL_TEST_APP_ROLE'] === undefined, 'the read-only role test needs SESSIONCTL_TEST_APP_ROLE, a role with a login and no privilege (.ci/run creates sessionctl_test_app)'))(
-    'the lookup runs as a role with only the read-only grants the README lists, which cannot write',
+    'the lookup runs as a role with only the read-only grants docs/library.md lists, which cannot write',
     async () => {
       const role = process.env['SESSIONCTL_TEST_APP_ROLE']!;
       const url = stateUrl(db!, schema, 'readonly');
@@ -128,12 +131,12 @@ describe.skipIf(skipBecause(db === null, 'needs a PostgreSQL server (the run pri
       const applied = await runCli(['apply', 'm/svc-00.yaml', '--state', url, '--base-url', emu.url, '--format', 'json'], { cwd: dir, env: { ...db!.env, COMPOSIO_API_KEY: 'ak_readme_0000001' } });
       expect(applied.exitCode, applied.stderr).toBe(0);
       const mcpUrl = (JSON.parse(applied.stdout) as { applied: { items: Array<{ mcp_url: string }> } }).applied.items[0]!.mcp_url;
-      const grants = blockAfter("### The application's lookup", 'sql', 'app_readonly');
+      const grants = blockAfter('docs/library.md', "## The application's lookup", 'sql', 'app_readonly');
       for (const statement of grants.split(';').map((t) => t.trim()).filter((t) => t !== '')) {
         await sql(db!, statement.replace(/\bsessionctl\./g, `"${schema}".`).replace(/SCHEMA sessionctl\b/, `SCHEMA "${schema}"`).replace(/\bapp_readonly\b/, role));
       }
       const asRole = url.replace(`//${encodeURIComponent(db!.env['PGUSER']!)}@`, `//${role}@`);
-      const snippet = blockAfter("### The application's lookup", 'ts');
+      const snippet = blockAfter('docs/library.md', "## The application's lookup", 'ts');
       expect(await runSnippet(snippet, 'console.log(bot.mcpUrl);\nawait state.close();', { SESSIONCTL_STATE: asRole })).toEqual([0, '', `${mcpUrl}\n`]);
       const listed = await runCli(['state', 'list', '--state', asRole, '--format', 'json'], { cwd: dir, env: db!.env });
       expect(listed.exitCode, listed.stderr).toBe(0);
@@ -144,12 +147,12 @@ describe.skipIf(skipBecause(db === null, 'needs a PostgreSQL server (the run pri
 
   test('the per-user snippet runs: ensure creates the user\'s session once, then reads it', async () => {
     const url = stateUrl(db!, schema, 'per-user');
-    const manifest = blockAfter('### Per-user manifests', 'yaml');
+    const manifest = blockAfter('docs/per-user.md', '# Per-user manifests', 'yaml');
     await writeFile(join(dir, 'm', 'svc-00.yaml'), manifest);
     const env = { ...db!.env, COMPOSIO_API_KEY: 'ak_readme_0000001', COMPOSIO_BASE_URL: emu.url, CALLBACK_TOKEN: 'cb-token' };
     const applied = await runCli(['apply', 'm/svc-00.yaml', '--state', url], { cwd: dir, env });
     expect(applied.exitCode, applied.stderr).toBe(0);
-    const snippet = blockAfter('### Per-user manifests', 'ts').replace("apiKey: process.env.COMPOSIO_API_KEY!,", "apiKey: process.env.COMPOSIO_API_KEY!, baseUrl: process.env.COMPOSIO_BASE_URL,");
+    const snippet = blockAfter('docs/per-user.md', '# Per-user manifests', 'ts').replace("apiKey: process.env.COMPOSIO_API_KEY!,", "apiKey: process.env.COMPOSIO_API_KEY!, baseUrl: process.env.COMPOSIO_BASE_URL,");
     const [exit, err, out] = await runSnippet(snippet, "const a = await mcpUrlFor('alice'); const b = await mcpUrlFor('alice');\nconsole.log(a === b, a.includes('/tool_router/'));\nawait sessions.close();", { ...env, SESSIONCTL_STATE: url });
     expect([exit, err, out]).toEqual([0, '', 'true true\n']);
     expect(((await (await fetch(`${emu.url}/_emulator/counts?user_id=alice`)).json()) as { sessions: number }).sessions).toBe(1);

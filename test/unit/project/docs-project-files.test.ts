@@ -15,7 +15,7 @@ function projectFiles(doc: string): string[] {
 }
 
 describe('the project files the docs show', () => {
-  it.each([['README.md'], ['docs/policies.md']])('in %s validate clean', async (doc) => {
+  it.each([['docs/configuration.md'], ['docs/policies.md']])('in %s validate clean', async (doc) => {
     const files = projectFiles(doc);
     expect(files.length).toBeGreaterThan(0);
     for (const text of files) {
