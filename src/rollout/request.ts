@@ -25,10 +25,11 @@ export interface GroupRequest {
  */
 export function groupRequests(plan: Pick<PublicationPlan, 'doc' | 'body' | 'templates' | 'api_version'>, groups: readonly Pick<RolloutGroup, 'from' | 'before' | 'sensitiveChanged'>[]): GroupRequest[] {
   const values = requestBody(plan.doc.data as ManifestData) as unknown as Body;
-  const templated = new Set(plan.templates.map((t) => t.pointer.split('/')[1] ?? ''));
+  // The top-level fields that hold a template (a per-user manifest's user_id is the placeholder, never one).
+  const templated = new Set(plan.templates.map((t) => t.pointer.split('/')[1]!));
   return groups.map((g) => {
     const patch = patchBody(g.before, plan.body, values, plan.api_version) as Record<string, unknown>;
-    if (g.sensitiveChanged) for (const key of templated) if (key !== 'user_id' && key in values && !(key in patch)) patch[key] = values[key];
+    if (g.sensitiveChanged) for (const key of templated) patch[key] = values[key];
     return { from: g.from, patch: patch as UpdateSessionRequest };
   });
 }

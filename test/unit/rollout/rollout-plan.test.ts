@@ -34,7 +34,22 @@ describe('plan of a rollout: the fleet grouped by the version each session is on
     expect([plan.action, plan.version]).toStrictEqual(['publish', 2]);
     const r = plan.rollout!;
     expect([r.version, r.update, r.replace, r.unchanged, rolloutWork(r), hasRollout(r)]).toStrictEqual([2, 48_912, 0, 0, 48_912, true]);
-    expect(r.groups.map((g) => [g.from, g.sessions, g.action, g.known, g.changes.map((c) => c.field), g.samples])).toStrictEqual([[1, 48_912, 'update', true, ['tools.github.disable'], ['u1a', 'u1b']]]);
+    expect(r.groups.map((g) => [g.from, g.sessions, g.action, g.known, g.changes.map((c) => c.field), g.samples, g.sensitiveChanged, g.unpatchable, g.before])).toStrictEqual([
+      [1, 48_912, 'update', true, ['tools.github.disable'], ['u1a', 'u1b'], false, [], v1.body],
+    ]);
+  });
+
+  test('every session on the version published: a rollout with nothing to do; a fleet counted without samples; a state without publications', () => {
+    const v1 = published(v(TOOLS1), 1);
+    const done = planPublication(doc(v(TOOLS1)), { published: new Map([['agent', v1]]), fleet: new Map([['agent', fleetOf([[1, 30]])]]) }, '3');
+    expect([done.rollout, hasRollout(done.rollout), rolloutWork(done.rollout)]).toStrictEqual([{ version: 1, update: 0, replace: 0, unchanged: 30, groups: [] }, false, 0]);
+    expect(rolloutWork(undefined)).toBe(0);
+    const bare: FleetCount = { name: 'agent', sessions: 4, unknown: 0, byVersion: new Map([[1, 4]]) };
+    const unsampled = planPublication(doc(v(TOOLS2)), { published: new Map([['agent', v1]]), fleet: new Map([['agent', bare]]) }, '3');
+    expect(unsampled.rollout!.groups.map((g) => [g.from, g.samples])).toStrictEqual([[1, []]]);
+    // Rows with no publication beside them (the state edited by hand): planned as of an unknown body.
+    const orphan = planPublication(doc(v(TOOLS2)), { fleet: new Map([['agent', { ...bare, byVersion: new Map([[0, 4]]) }]]) }, '3');
+    expect(orphan.rollout!.groups.map((g) => [g.from, g.known, g.action, g.changes, g.unpatchable, g.before, g.samples])).toStrictEqual([[0, false, 'update', [], [], null, []]]);
   });
 
   test('sessions on several older versions: each group planned from its own body (kept in the history); those on the new version unchanged', () => {
@@ -65,14 +80,14 @@ describe('plan of a rollout: the fleet grouped by the version each session is on
   test('a change PATCH cannot carry is a replace, and says which field', () => {
     const v1 = published(v('experimental:\n  assistive_prompt_config: { user_timezone: Europe/Paris }\n'), 1, ENV, '3.1');
     const plan = planPublication(doc(v('experimental:\n  assistive_prompt_config: { user_timezone: Europe/Berlin }\n')), { published: new Map([['agent', v1]]), fleet: new Map([['agent', fleetOf([[1, 4]])]]) }, '3.1');
-    expect([plan.rollout!.update, plan.rollout!.replace, plan.rollout!.groups[0]!.unpatchable]).toStrictEqual([0, 4, ['experimental.assistive_prompt_config']]);
+    expect([plan.rollout!.update, plan.rollout!.replace, plan.rollout!.groups[0]!.unpatchable, rolloutWork(plan.rollout)]).toStrictEqual([0, 4, ['experimental.assistive_prompt_config'], 4]);
   });
 
   test('a first publish has no rollout; a republish with no session yet still has its group for creates that raced it', () => {
     expect(planPublication(doc(v(TOOLS1)), {}, '3').rollout).toBeUndefined();
     const v1 = published(v(TOOLS1), 1);
     const plan = planPublication(doc(v(TOOLS2)), { published: new Map([['agent', v1]]) }, '3');
-    expect([plan.rollout!.update, plan.rollout!.groups.map((g) => [g.from, g.sessions]), hasRollout(plan.rollout)]).toStrictEqual([0, [[1, 0]], true]);
+    expect([plan.rollout!.update, plan.rollout!.groups.map((g) => [g.from, g.sessions, g.samples]), hasRollout(plan.rollout)]).toStrictEqual([0, [[1, 0, []]], true]);
     const same = planPublication(doc(v(TOOLS1)), { published: new Map([['agent', v1]]) }, '3');
     expect([same.action, same.rollout, hasRollout(same.rollout)]).toStrictEqual(['unchanged', undefined, false]);
   });

@@ -7,6 +7,7 @@ import { expectedFor } from '../../../src/rollout/request.js';
 import { rollSession, type SessionStepContext } from '../../../src/rollout/session-step.js';
 import type { FleetSession } from '../../../src/state/fleet.js';
 import { emulatorAdmin } from '../../helpers/emulator-admin.js';
+import type { RateLimiter } from '../../../src/util/throttle.js';
 
 /** One session rolled out against the emulator over loopback: each answer the service can give. */
 
@@ -57,8 +58,10 @@ describe('rollSession', () => {
 
   test('a session that keeps moving: a conflict after the second try, nothing overwritten', async () => {
     await emulatorAdmin(emulator.url, 'POST', '/faults', { route: 'update', status: 409, times: 2 });
-    const out = await rollSession(row, ctx());
-    expect(out.kind === 'failed' ? [out.failure.kind, out.failure.user_id] : out.kind).toStrictEqual(['conflict', 'u1']);
+    expect(await rollSession(row, ctx())).toStrictEqual({
+      kind: 'failed',
+      failure: { user_id: 'u1', session_id: row.session_id, kind: 'conflict', message: 'another writer changed the session again while it was rolled out; a re-run reads it again' },
+    });
   });
 
   test('refusals and lost answers are failures of their own kind; a refused key stops everything', async () => {
@@ -81,6 +84,38 @@ describe('rollSession', () => {
     const fresh = { ...row, config_version: 2 };
     const filled = ctx({ doc, expected: expectedFor({ doc }), patchFor: () => patch, filledByApplication: new Set(['/manage_connections/callback_url']) });
     expect((await rollSession(fresh, filled)).kind).toBe('patched');
+  });
+
+  test('each session gets its group\'s PATCH (an unknown version is 0); a row without a config version is PATCHed without a guard', async () => {
+    const asked: number[] = [];
+    const unguarded = { ...row, version: null, config_version: null };
+    const out = await rollSession(unguarded, ctx({ patchFor: (from) => (asked.push(from), PATCH) }));
+    expect([asked, out.kind === 'patched' ? [out.row.config_version, out.row.tool_router_tools.length > 0, out.row.mcp_url] : out]).toStrictEqual([[0], [2, true, row.mcp_url]]);
+  });
+
+  test('the read a 409 made is counted against the rate limit; the failures say what happened, in full', async () => {
+    let acquired = 0;
+    const limiter = { acquire: async () => void acquired++ } as unknown as RateLimiter;
+    await api.updateSession(row.session_id, PATCH);
+    expect((await rollSession(row, ctx({ limiter }))).kind).toBe('already');
+    expect(acquired).toBe(2);
+    await emulatorAdmin(emulator.url, 'POST', '/faults', { route: 'update', status: 404 });
+    expect(await rollSession({ ...row, config_version: 2 }, ctx())).toStrictEqual({
+      kind: 'failed',
+      failure: { user_id: 'u1', session_id: row.session_id, kind: 'missing', message: 'the session no longer exists at the service (404): its user gets it from ensure until the row is removed (`sessionctl state rm NAME --user-id USER`)' },
+    });
+    await emulatorAdmin(emulator.url, 'POST', '/faults', { route: 'update', status: 502 });
+    const lost = await rollSession({ ...row, config_version: 2 }, ctx());
+    expect(lost.kind === 'failed' ? [lost.failure.kind, lost.failure.message.endsWith('; a re-run reads the session and finishes it'), 'fields' in lost.failure] : lost).toStrictEqual(['outcome-unknown', true, false]);
+  });
+
+  test('strict: a field the manifest does not declare counts; anything but the service\'s answer is thrown, not counted', async () => {
+    await api.updateSession(row.session_id, { ...PATCH, tags: { disable: ['destructiveHint'] } });
+    const fresh = { ...row, config_version: 2 };
+    expect(await rollSession(fresh, ctx({ strict: true }))).toMatchObject({ kind: 'failed', failure: { kind: 'drifted', fields: ['tags'] } });
+    expect((await rollSession({ ...fresh, config_version: 3 }, ctx())).kind).toBe('patched');
+    const broken = { ...api, updateSession: async () => { throw new TypeError('a bug'); } } as SessionClient;
+    await expect(rollSession(fresh, ctx({ api: broken }))).rejects.toThrow(new TypeError('a bug'));
   });
 
   test('a group whose change PATCH cannot carry is not sent', async () => {
