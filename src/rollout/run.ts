@@ -2,6 +2,7 @@ import { StateError } from '../diagnostics/errors.js';
 import type { FleetSession } from '../state/fleet.js';
 import type { FleetRollout } from '../state/fleet-rollout.js';
 import { batcher } from '../util/batch.js';
+import { eachRow, fleetRows } from './pages.js';
 import { rollSession, type SessionStepContext, type StepOutcome } from './session-step.js';
 import type { Canary } from './canary-size.js';
 import type { RolloutFailure, RolloutProgress, RolloutResult } from './types.js';
@@ -62,43 +63,24 @@ export class Run {
 
   /** Rolls out every session behind (skipping this run's failures), with `concurrency` workers over the pages. */
   async pass(page: PageQuery, phase: RolloutProgress['phase'], limit = Infinity): Promise<Array<{ row: FleetSession; outcome: StepOutcome }>> {
-    const rows = this.rows(page, limit);
     const taken: Array<{ row: FleetSession; outcome: StepOutcome }> = [];
-    let error: { err: unknown } | undefined;
-    const worker = async (): Promise<void> => {
-      try {
-        while (this.going && error === undefined) {
-          const next = await rows.next();
-          if (next.done === true) return;
-          const outcome = await rollSession(next.value, this.ctx);
-          if (phase === 'canary') taken.push({ row: next.value, outcome });
-          else await this.settle(next.value, outcome, phase);
-        }
-      } catch (err) {
-        // A refused key, a page that cannot be read: no session starts after it, those under way finish.
-        error ??= { err };
-      }
-    };
-    await Promise.all(Array.from({ length: Math.max(1, this.options.concurrency) }, worker));
-    if (error !== undefined) throw error.err;
+    await eachRow(this.rows(page, limit), this.options.concurrency, () => this.going, async (row) => {
+      const outcome = await rollSession(row, this.ctx);
+      if (phase === 'canary') taken.push({ row, outcome });
+      else await this.settle(row, outcome, phase);
+    });
     return taken;
   }
 
   /** The sessions behind, page by page, each at most once per run. */
   private async *rows(page: PageQuery, limit: number): AsyncGenerator<FleetSession> {
-    let after: string | undefined;
     let given = 0;
-    for (;;) {
-      const rows = await this.options.store.sessions({ ...page, ...(after !== undefined ? { after } : {}) });
-      for (const row of rows) {
-        if (given >= limit) return;
-        if (this.failedUsers.has(row.user_id)) continue;
-        given++;
-        this.seen++;
-        yield row;
-      }
-      if (rows.length < page.limit) return;
-      after = rows[rows.length - 1]!.user_id;
+    for await (const row of fleetRows((after) => this.options.store.sessions({ ...page, ...(after !== undefined ? { after } : {}) }), page.limit)) {
+      if (given >= limit) return;
+      if (this.failedUsers.has(row.user_id)) continue;
+      given++;
+      this.seen++;
+      yield row;
     }
   }
 

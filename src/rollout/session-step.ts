@@ -1,5 +1,6 @@
 import { ApiError, isKeyRefused, KeyRefusedError, mayHaveTakenEffect } from '../client/errors.js';
 import type { SessionClient } from '../client/client.js';
+import type { DriftItem } from '../config/drift.js';
 import type { ExpectedConfig } from '../config/expected.js';
 import { verifySession } from '../config/verify.js';
 import type { ManifestDocument } from '../manifest/types.js';
@@ -70,8 +71,8 @@ export async function rollSession(row: FleetSession, ctx: SessionStepContext): P
   return fail('conflict', 'another writer changed the session again while it was rolled out; a re-run reads it again');
 }
 
-/** Reads a session back (a 409, or the canary's check). */
-export async function readBack(row: FleetSession, ctx: Pick<SessionStepContext, 'api' | 'limiter'>): Promise<Session | ApiError> {
+/** Reads a session back (a 409, the canary's check, diff of a fleet). */
+export async function readBack(row: FleetSession, ctx: { api: Pick<SessionClient, 'getSession'>; limiter?: RateLimiter | undefined }): Promise<Session | ApiError> {
   await ctx.limiter?.acquire();
   try {
     return await ctx.api.getSession(row.session_id);
@@ -82,11 +83,24 @@ export async function readBack(row: FleetSession, ctx: Pick<SessionStepContext, 
 
 /** The fields where a session differs from the manifest, or undefined when it is on it. */
 export function drift(session: Session, row: FleetSession, ctx: Pick<SessionStepContext, 'doc' | 'expected' | 'strict' | 'filledByApplication'>): string[] | undefined {
-  const v = verifySession(ctx.doc, ctx.expected(row.user_id), session, { strict: ctx.strict });
-  if (v.status === 'in-sync') return undefined;
-  const counted = v.differences.filter((d) => (d.kind === 'changed' || d.kind === 'dropped' || (ctx.strict && d.kind === 'added')) && !ctx.filledByApplication.has(d.pointer));
+  const counted = driftItems(session, row.user_id, ctx);
   if (counted.length === 0) return undefined;
-  return [...new Set(counted.map((d) => d.path.replace(/^\/config\//, '').replace(/\//g, '.')))];
+  return [...new Set(counted.map((d) => fieldOf(d.path)))];
+}
+
+/**
+ * The differences between a session and the manifest that count as drift (`changed`, `dropped`;
+ * `added` with `strict`), less the fields the application fills from its own environment.
+ */
+export function driftItems(session: Session, userId: string, ctx: Pick<SessionStepContext, 'doc' | 'expected' | 'strict' | 'filledByApplication'>): DriftItem[] {
+  const v = verifySession(ctx.doc, ctx.expected(userId), session, { strict: ctx.strict });
+  if (v.status === 'in-sync') return [];
+  return v.differences.filter((d) => (d.kind === 'changed' || d.kind === 'dropped' || (ctx.strict && d.kind === 'added')) && !ctx.filledByApplication.has(d.pointer));
+}
+
+/** A difference's field as reports name it: `tools.github.disable`, `tool_router_tools`. */
+export function fieldOf(path: string): string {
+  return path.replace(/^\/config\//, '').replace(/\//g, '.');
 }
 
 function refusal(err: unknown): ApiError {
