@@ -108,6 +108,7 @@ export const catalogue = {
   'drift/changed': { severity: 'error', description: 'A declared key, or a member of a declared list, holds another value at the service than the manifest declares.' },
   'drift/dropped': { severity: 'error', description: 'A declared key is not echoed by the service: it was silently ignored.' },
   'drift/added': { severity: 'warning', description: 'The service holds a value the manifest does not declare and that differs from the documented default (an error with `--strict`).' },
+  'drift/fleet': { severity: 'error', description: 'Recorded sessions of a per-user manifest differ from it at a field (`diff` of a per-user manifest): counted per field, with a few of their users; `diff --user USER` shows one session\'s whole diff, and `apply --repair-fleet` repairs them. Sessions on an older published version are not drift: the next apply rolls them out.' },
 
   'state/not-applied': { severity: 'error', description: 'A manifest has no session recorded in the state file; run `sessionctl apply` first.' },
   'state/per-user-not-covered': { severity: 'warning', description: 'A per-user manifest (`user_id: <end-user>`) is in the paths of `diff` or `destroy`, which do not read or delete its end users\' sessions yet; `state list --name NAME` counts them.' },

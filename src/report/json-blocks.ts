@@ -1,6 +1,7 @@
 import { countActions } from '../plan/plan.js';
 import { behind, type PublicationPlan } from '../plan/publications.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import type { Counted, FleetDrift } from '../rollout/fleet-diff.js';
 import type { RolloutResult } from '../rollout/types.js';
 import { displayPath } from './paths.js';
 import type { Report, ReportContext } from './types.js';
@@ -15,6 +16,7 @@ export interface JsonBlocks {
   applied?: unknown;
   rollouts?: unknown;
   drift?: unknown;
+  fleet_drift?: unknown;
 }
 
 export function jsonBlocks<D>(report: Report, ctx: ReportContext, diagnostic: (d: Diagnostic) => D): JsonBlocks {
@@ -63,7 +65,27 @@ export function jsonBlocks<D>(report: Report, ctx: ReportContext, diagnostic: (d
       })),
     };
   }
+  if (report.fleetDrift !== undefined) out.fleet_drift = report.fleetDrift.map((f) => fleetDriftJson(f, path));
   return out;
+}
+
+/** `diff` of a per-user manifest: counts, and per field the sessions that differ (counted, a few users named). */
+function fleetDriftJson(f: FleetDrift, path: (file: string) => string): unknown {
+  const counted = (c: Counted) => ({ count: c.count, samples: c.samples });
+  return {
+    name: f.name,
+    file: path(f.file),
+    version: f.version ?? null,
+    manifest_published: f.manifestPublished,
+    sessions: f.sessions,
+    in_sync: f.inSync,
+    drifted: counted(f.drifted),
+    fields: f.fields.map((x) => ({ field: x.field, pointer: x.pointer, count: x.count, samples: x.samples })),
+    behind: counted(f.behind),
+    missing: counted(f.missing),
+    unreadable: { ...counted(f.unreadable), error: f.unreadable.error ?? null },
+    interrupted: f.interrupted,
+  };
 }
 
 /** Per-user manifests: what is (or was, `written`) published, and how many sessions each has. */

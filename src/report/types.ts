@@ -5,6 +5,7 @@ import type { ReportBase } from '../diagnostics/report-base.js';
 import type { SessionDrift } from '../plan/drift-check.js';
 import type { Orphan, Plan } from '../plan/plan.js';
 import type { PublicationPlan } from '../plan/publications.js';
+import type { FleetDrift } from '../rollout/fleet-diff.js';
 import type { RolloutResult } from '../rollout/types.js';
 
 export type { PolicyRule, ReportSummary } from '../diagnostics/report-base.js';
@@ -25,6 +26,8 @@ export interface Report extends ReportBase {
   publications?: { items: readonly PublicationPlan[]; written: boolean };
   /** What apply's rollouts of per-user manifests did, one per manifest rolled out. */
   rollouts?: readonly RolloutResult[];
+  /** `diff` of per-user manifests: per manifest, its sessions counted per field that differs. */
+  fleetDrift?: readonly FleetDrift[];
 }
 
 export interface ReportContext {

@@ -1,9 +1,11 @@
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { atDocument } from '../manifest/at-document.js';
 import type { ManifestDocument } from '../manifest/types.js';
+import type { FleetDrift } from './fleet-diff.js';
 import type { RolloutFailure, RolloutResult } from './types.js';
 
-const count = (n: number, what: string): string => `${n.toLocaleString('en-US')} ${what}${n === 1 ? '' : 's'}`;
+const n = (value: number): string => value.toLocaleString('en-US');
+const count = (value: number, what: string): string => `${n(value)} ${what}${value === 1 ? '' : 's'}`;
 
 /** How a failed session is named: its user and session, and why. */
 export function failureLine(f: RolloutFailure): string {
@@ -34,6 +36,30 @@ export function rolloutDiagnostics(result: RolloutResult, doc: ManifestDocument)
   }
   if (result.createsUnderWay > 0) {
     out.push(atDocument(doc, 'rollout/stopped', 'error', `${count(result.createsUnderWay, 'create')} of "${result.name}" that read the older version were still under way when the rollout stopped waiting: the next apply rolls out what they record`));
+  }
+  return out;
+}
+
+const users = (samples: readonly string[]): string => samples.map((u) => JSON.stringify(u)).join(', ');
+
+/**
+ * The findings of `diff` over a fleet, a few however large it is: one per field that differs (at
+ * the field's declared key, so that annotations land there), one for the sessions gone, one for
+ * those that could not be read; each with the count and a few users.
+ */
+export function fleetDriftDiagnostics(result: FleetDrift, doc: ManifestDocument): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const f of result.fields) {
+    const pointer = f.pointer;
+    const at = pointer === '' ? atDocument(doc, 'drift/fleet', 'error', '') : { code: 'drift/fleet' as const, severity: 'error' as const, message: '', file: doc.file, pointer, range: doc.locate(pointer, { key: true }) };
+    out.push({ ...at, message: `${result.name}: ${f.field}: ${count(f.count, 'session')} of ${n(result.sessions)} ${f.count === 1 ? 'differs' : 'differ'} from the manifest, e.g. ${users(f.samples)}`, hint: '`diff --user USER` shows one session\'s whole diff; `apply --repair-fleet` repairs them' });
+  }
+  if (result.missing.count > 0) {
+    const d = atDocument(doc, 'state/session-missing', 'error', `${result.name}: ${count(result.missing.count, 'recorded session')} no longer ${result.missing.count === 1 ? 'exists' : 'exist'} at the service (404), e.g. ${users(result.missing.samples)}`);
+    out.push({ ...d, hint: `ensure answers a recorded session without asking the service: remove each row (\`sessionctl state rm ${result.name} --user-id USER\`) so that its user gets a new one` });
+  }
+  if (result.unreadable.count > 0) {
+    out.push(atDocument(doc, 'state/refresh-failed', 'error', `${result.name}: ${count(result.unreadable.count, 'session')} could not be read (${result.unreadable.error ?? 'error'}), e.g. ${users(result.unreadable.samples)}`));
   }
   return out;
 }

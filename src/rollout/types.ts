@@ -57,4 +57,6 @@ export interface RolloutProgress {
   /** Seconds left at that rate; undefined before the first session. */
   eta: number | undefined;
   phase: 'canary' | 'rollout' | 'race';
+  /** What is done to each session: a rollout's PATCH (the default), diff's read, destroy's delete, a repair's PATCH. */
+  verb?: 'diff' | 'delete' | 'repair';
 }
