@@ -1,6 +1,8 @@
 import { countActions } from '../plan/plan.js';
 import { behind, type PublicationPlan } from '../plan/publications.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import type { FleetDeletion } from '../plan/fleet-deletions.js';
+import type { FleetDeleteResult } from '../rollout/fleet-delete.js';
 import type { Counted, FleetDrift } from '../rollout/fleet-diff.js';
 import type { RolloutResult } from '../rollout/types.js';
 import { displayPath } from './paths.js';
@@ -15,6 +17,7 @@ export interface JsonBlocks {
   plan?: unknown;
   applied?: unknown;
   rollouts?: unknown;
+  fleet_deleted?: unknown;
   drift?: unknown;
   fleet_drift?: unknown;
 }
@@ -26,6 +29,7 @@ export function jsonBlocks<D>(report: Report, ctx: ReportContext, diagnostic: (d
   if (report.plan !== undefined) out.plan = planJson(report.plan, path);
   // The result as it is: counts, the stop, and the first failures by user and session.
   if (report.rollouts !== undefined) out.rollouts = report.rollouts.map(rolloutResultJson);
+  if (report.fleetDeleted !== undefined) out.fleet_deleted = report.fleetDeleted.map(fleetDeletedJson);
   if (report.applied !== undefined) {
     out.applied = {
       tally: report.applied.tally,
@@ -157,6 +161,28 @@ function rolloutResultJson(r: RolloutResult): unknown {
   };
 }
 
+/** What a destroy or prune did to a per-user manifest: counts, the first failures, its publication. */
+function fleetDeletedJson(r: FleetDeleteResult): unknown {
+  return {
+    name: r.name,
+    total: r.total,
+    deleted: r.deleted,
+    already_gone: r.alreadyGone,
+    failed: r.failed,
+    failures: r.failures,
+    raced: r.raced,
+    unpublished: r.unpublished,
+    unknown: r.unknown,
+    creates_under_way: r.createsUnderWay,
+    ...(r.stopped !== undefined ? { stopped: r.stopped } : {}),
+  };
+}
+
+/** A per-user manifest whose sessions all go: counted, never listed. */
+function fleetDeletionJson(d: FleetDeletion, path: (file: string) => string): unknown {
+  return { name: d.name, file: d.file === null ? null : path(d.file), action: 'delete', reason: d.reason, sessions: d.sessions, unknown: d.unknown, samples: d.samples, published: d.published };
+}
+
 /** The plan block: counts, then each item and deletion with its action. */
 function planJson(plan: NonNullable<Report['plan']>, path: (file: string) => string): unknown {
   return {
@@ -192,5 +218,7 @@ function planJson(plan: NonNullable<Report['plan']>, path: (file: string) => str
     deletions: plan.deletions.map((d) => ({ name: d.name, file: d.file, user_id: d.user_id, action: 'delete', reason: d.reason, session_id: d.session_id })),
     prunable: plan.prunable,
     ...(plan.orphans !== undefined && plan.orphans.length > 0 ? { orphans: plan.orphans } : {}),
+    ...(plan.fleetDeletions !== undefined ? { fleet_deletions: plan.fleetDeletions.map((d) => fleetDeletionJson(d, path)) } : {}),
+    ...(plan.fleetOrphans !== undefined ? { fleet_orphans: plan.fleetOrphans.map((d) => fleetDeletionJson(d, path)) } : {}),
   };
 }

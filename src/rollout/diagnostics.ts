@@ -1,6 +1,7 @@
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { atDocument } from '../manifest/at-document.js';
 import type { ManifestDocument } from '../manifest/types.js';
+import type { FleetDeleteResult } from './fleet-delete.js';
 import type { FleetDrift } from './fleet-diff.js';
 import type { RolloutFailure, RolloutResult } from './types.js';
 
@@ -60,6 +61,32 @@ export function fleetDriftDiagnostics(result: FleetDrift, doc: ManifestDocument)
   }
   if (result.unreadable.count > 0) {
     out.push(atDocument(doc, 'state/refresh-failed', 'error', `${result.name}: ${count(result.unreadable.count, 'session')} could not be read (${result.unreadable.error ?? 'error'}), e.g. ${users(result.unreadable.samples)}`));
+  }
+  return out;
+}
+
+/**
+ * The findings of deleting a per-user manifest's sessions (destroy, prune): what could not be
+ * deleted, where it stopped, and what it had to leave. Not located: a pruned manifest's file is gone.
+ */
+export function fleetDeleteDiagnostics(r: FleetDeleteResult): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const still = r.unpublished ? '' : ', and so does its publication';
+  if (r.failed > 0) {
+    const named = r.failures.slice(0, 5).map((f) => `user ${JSON.stringify(f.user_id)} (${f.session_id}): ${f.message}`);
+    out.push({ code: 'apply/delete-failed', severity: 'error', message: `${r.name}: ${count(r.failed, 'session')} could not be deleted: ${named.join('; ')}${r.failed > named.length ? `; and ${r.failed - named.length} more` : ''}. They stay recorded${still}: run it again to finish` });
+  }
+  if (r.stopped === 'interrupted') {
+    out.push({ code: 'apply/interrupted', severity: 'error', message: `${r.name}: interrupted after deleting ${count(r.deleted + r.alreadyGone, 'session')}: the others stay recorded${still}; run it again to finish` });
+  }
+  if (r.stopped === 'state') {
+    out.push({ code: 'state/write-failed', severity: 'error', message: `${r.name}: the state could not be written, so the deletion stopped: the sessions deleted whose rows stay answer the next run's DELETE with 404, and are then removed` });
+  }
+  if (r.unknown > 0) {
+    out.push({ code: 'apply/fleet-left', severity: 'warning', message: `${r.name}: ${count(r.unknown, 'create')} of unknown outcome stay recorded (no session id to delete): a session may exist for each of those users; delete it if there is one, then \`sessionctl state rm ${r.name} --user-id USER\`` });
+  }
+  if (r.createsUnderWay > 0) {
+    out.push({ code: 'apply/fleet-left', severity: 'warning', message: `${r.name}: ${count(r.createsUnderWay, 'create')} that began before its publication was removed ${r.createsUnderWay === 1 ? 'was' : 'were'} still under way: the sessions they record stay; \`sessionctl destroy\` of the manifest deletes them` });
   }
   return out;
 }

@@ -16,6 +16,7 @@ import { planOptions, refreshable } from './plan-options.js';
 import { staleness, type SavedPlan } from './saved-plan.js';
 import { movedSince, pinSavedVersions } from './saved-versions.js';
 import { hasRollouts, runRollouts } from './rollouts.js';
+import { runFleetDeletions } from './fleet-deletions.js';
 import type { Canary } from '../rollout/canary-size.js';
 import type { RolloutProgress } from '../rollout/types.js';
 
@@ -54,6 +55,12 @@ export interface ApplyRunOptions extends RunBase {
   createsWaitMs?: number;
   /** Called with the plan before any session is deleted (`--prune` lists what it deletes first). */
   beforeDeletes?: (plan: Plan) => void;
+  /**
+   * Called under the lock, before anything is published or sent, when `--prune` deletes per-user
+   * manifests' sessions: it states how many, and throws to stop the run (past the threshold
+   * without confirmation).
+   */
+  confirmFleetDeletes?: (plan: Plan) => void;
   /** Stops the run (SIGINT, SIGTERM); see applyPlan. */
   signal?: AbortSignal;
   graceMs?: number;
@@ -97,6 +104,7 @@ async function applyInputs(paths: readonly string[], inputs: ValidatedManifests,
       const stale = staleness(plan, options.saved, inputs.sensitive);
       if (stale !== undefined) return outcomeOf('apply', inputs, [stale]);
     }
+    if (plan.fleetDeletions !== undefined) options.confirmFleetDeletes?.(plan);
     const refresh = options.refresh !== false && plan.items.some(refreshable);
     const binding = bindingState(state, options);
     await publishStep(plan.publications, binding ?? state, options.cwd, (options.now ?? (() => new Date()))());
@@ -135,8 +143,12 @@ async function applyInputs(paths: readonly string[], inputs: ValidatedManifests,
         onProgress: options.onRolloutProgress,
         createsWaitMs: options.createsWaitMs,
       });
-      const out = finish(inputs, { ...result, diagnostics: [...result.diagnostics, ...rolled.diagnostics] }, plan);
+      // A rollout that stopped (or a signal) leaves the per-user manifests to prune for the next run.
+      const stopped = options.signal?.aborted === true || rolled.results.some((r) => r.stopped !== undefined);
+      const pruned = stopped ? { results: [], diagnostics: [] } : await runFleetDeletions(plan.fleetDeletions ?? [], binding ?? state, api, { concurrency: options.concurrency ?? 4, limiter, signal: options.signal, onProgress: options.onRolloutProgress });
+      const out = finish(inputs, { ...result, diagnostics: [...result.diagnostics, ...rolled.diagnostics, ...pruned.diagnostics] }, plan);
       if (rolled.results.length > 0) out.report.rollouts = rolled.results;
+      if (pruned.results.length > 0) out.report.fleetDeleted = pruned.results;
       return out;
     } finally {
       await api.close();
@@ -152,7 +164,7 @@ function bindingState(state: LockedState, options: ApplyRunOptions): (LockedStat
 }
 
 function needsService(plan: Plan): boolean {
-  return hasRollouts(plan) || plan.deletions.length > 0 || plan.items.some((i) => !i.blocked && (i.action !== 'no-op' || i.cleanup.length > 0));
+  return hasRollouts(plan) || plan.deletions.length > 0 || plan.fleetDeletions !== undefined || plan.items.some((i) => !i.blocked && (i.action !== 'no-op' || i.cleanup.length > 0));
 }
 
 function applyOptions(options: ApplyRunOptions, limiter: RateLimiter | undefined) {
