@@ -133,6 +133,7 @@ export const catalogue = {
   'rollout/failed': { severity: 'error', description: 'Sessions of a per-user manifest were not rolled out to its new version: the service refused or lost their PATCH, answered it with another config than the manifest declares, or no longer has the session. They stay on their version (the state says which), and the next apply retries them.' },
   'rollout/canary-failed': { severity: 'error', description: 'The rollout\'s canary sessions were not on the manifest\'s config when read back after their PATCH (or their PATCH failed): the rollout stopped there, and every other session was left untouched.' },
   'rollout/stopped': { severity: 'error', description: 'The rollout stopped before every session was on the new version: more sessions failed than `--max-failures` allows, the run was interrupted, or the state could not be written. The rest are untouched; the next apply resumes where it stopped.' },
+  'rollout/repair-failed': { severity: 'error', description: 'Drifted sessions of a per-user manifest were not repaired by `apply --repair-fleet`: the service refused or lost the PATCH, answered it with another config, no longer has the session, or the drift is in a field that holds a value the application fills from its own environment. They keep their drift; `diff` shows it.' },
   'rollout/needs-replace': { severity: 'error', description: 'Sessions of a per-user manifest were given a version whose change PATCH cannot carry (`experimental.custom_tools`, the assistive prompt\'s config, a field the API version\'s PATCH does not take): they keep their config until they are replaced. New users get the new version.' },
 } as const satisfies Record<string, CodeInfo>;
 
@@ -207,6 +208,7 @@ export function isServiceCode(code: Code): boolean {
     code === 'apply/delete-failed' ||
     code === 'rollout/failed' ||
     code === 'rollout/canary-failed' ||
+    code === 'rollout/repair-failed' ||
     code === 'state/refresh-failed'
   );
 }

@@ -145,6 +145,7 @@ function rolloutJson(p: PublicationPlan): unknown {
 
 function rolloutResultJson(r: RolloutResult): unknown {
   return {
+    ...(r.kind !== undefined ? { kind: r.kind } : {}),
     name: r.name,
     version: r.version,
     total: r.total,

@@ -15,6 +15,7 @@ export function failureLine(f: RolloutFailure): string {
 
 /** The findings of a rollout, at the manifest's name: what failed, what stopped it, what it could not carry. */
 export function rolloutDiagnostics(result: RolloutResult, doc: ManifestDocument): Diagnostic[] {
+  if (result.kind === 'repair') return repairDiagnostics(result, doc);
   const out: Diagnostic[] = [];
   const named = (failures: readonly RolloutFailure[], total: number): string => {
     const lines = failures.slice(0, 5).map(failureLine);
@@ -87,6 +88,23 @@ export function fleetDeleteDiagnostics(r: FleetDeleteResult): Diagnostic[] {
   }
   if (r.createsUnderWay > 0) {
     out.push({ code: 'apply/fleet-left', severity: 'warning', message: `${r.name}: ${count(r.createsUnderWay, 'create')} that began before its publication was removed ${r.createsUnderWay === 1 ? 'was' : 'were'} still under way: the sessions they record stay; \`sessionctl destroy\` of the manifest deletes them` });
+  }
+  return out;
+}
+
+/** The findings of `apply --repair-fleet` on one per-user manifest. */
+function repairDiagnostics(result: RolloutResult, doc: ManifestDocument): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const named = result.failures.slice(0, 5).map(failureLine);
+  if (result.failed > 0) {
+    out.push(atDocument(doc, 'rollout/repair-failed', 'error', `${count(result.failed, 'session')} of "${result.name}" not repaired: ${named.join('; ')}${result.failed > named.length ? `; and ${result.failed - named.length} more` : ''}. They keep their drift`));
+  }
+  if (result.notPatchable > 0) {
+    out.push(atDocument(doc, 'rollout/needs-replace', 'error', `${count(result.notPatchable, 'session')} of "${result.name}" drifted only in what PATCH cannot change: they keep their drift until they are replaced`));
+  }
+  if (result.stopped !== undefined) {
+    const why = result.stopped === 'max-failures' ? `more than --max-failures sessions failed (${result.failed})` : result.stopped === 'interrupted' ? 'the run was interrupted' : 'the state could not be written';
+    out.push(atDocument(doc, 'rollout/stopped', 'error', `the repair of "${result.name}" stopped: ${why}; ${count(result.untouched, 'session')} not read. The next apply --repair-fleet reads them`));
   }
   return out;
 }

@@ -28,17 +28,7 @@ export async function rollOut(plan: PublicationPlan & { rollout: RolloutPlan }, 
   const requests = new Map(groupRequests(plan, rollout.groups).map((g) => [g.from, g.patch]));
   const replace = new Set(rollout.groups.filter((g) => g.action === 'replace').map((g) => g.from));
   const fallback = groupRequests(plan, [{ from: 0, before: null, sensitiveChanged: false } as RolloutPlan['groups'][number]])[0]!.patch;
-  const ctx: SessionStepContext = {
-    api: options.api,
-    limiter: options.limiter,
-    strict: options.strict,
-    doc: plan.doc,
-    expected: expectedFor(plan),
-    version: plan.version,
-    bodyHash: plan.body_hash,
-    patchFor: (from) => (replace.has(from) ? undefined : (requests.get(from) ?? fallback)),
-    filledByApplication: new Set(plan.templates.map((t) => t.pointer)),
-  };
+  const ctx = stepContext(plan, options, (from) => (replace.has(from) ? undefined : (requests.get(from) ?? fallback)));
   const result: RolloutResult = { name: plan.name, version: plan.version, total: rolloutWork(rollout), patched: 0, alreadyDone: 0, failed: 0, failures: [], notPatchable: 0, raced: 0, createsUnderWay: 0, untouched: 0 };
   const run = new Run(options, ctx, result);
   const page = { name: plan.name, below: plan.version, limit: options.pageSize ?? 500 };
@@ -49,6 +39,21 @@ export async function rollOut(plan: PublicationPlan & { rollout: RolloutPlan }, 
   await run.pass(page, 'rollout');
   if (run.stopped === undefined) await racePass(run, page, cutoff, options);
   return run.end(run.stopped);
+}
+
+/** What each session's step of a run over a publication's sessions works with. */
+export function stepContext(plan: PublicationPlan, options: RolloutOptions, patchFor: SessionStepContext['patchFor']): SessionStepContext {
+  return {
+    api: options.api,
+    limiter: options.limiter,
+    strict: options.strict,
+    doc: plan.doc,
+    expected: expectedFor(plan),
+    version: plan.version,
+    bodyHash: plan.body_hash,
+    patchFor,
+    filledByApplication: new Set(plan.templates.map((t) => t.pointer)),
+  };
 }
 
 /** After the first pass: waits for creates that read the older version, and rolls out what they recorded. */

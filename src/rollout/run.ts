@@ -23,12 +23,15 @@ export interface RolloutOptions extends Pick<SessionStepContext, 'api' | 'limite
   createsWaitMs?: number;
 }
 
-/** The rows a pass reads: a manifest's sessions below a version, a page at a time. */
+/** The rows a pass reads: a manifest's sessions (below a version, for a rollout), a page at a time. */
 export interface PageQuery {
   name: string;
-  below: number;
+  below?: number;
   limit: number;
 }
+
+/** What a run does to one session: a rollout's PATCH (rollSession), or a repair's. */
+export type SessionStep = (row: FleetSession, ctx: SessionStepContext) => Promise<StepOutcome>;
 
 /** At most this many failures are named in the result; the rest are counted. */
 const NAMED_FAILURES = 20;
@@ -46,6 +49,7 @@ export class Run {
     readonly options: RolloutOptions,
     readonly ctx: SessionStepContext,
     readonly result: RolloutResult,
+    private readonly step: SessionStep = rollSession,
   ) {
     const write = batcher(async (rows: readonly FleetSession[]) => {
       await options.store.rolledOut(rows);
@@ -61,11 +65,11 @@ export class Run {
     return this.stopped === undefined;
   }
 
-  /** Rolls out every session behind (skipping this run's failures), with `concurrency` workers over the pages. */
+  /** Rolls out (or repairs) every session of the pages (skipping this run's failures), with `concurrency` workers. */
   async pass(page: PageQuery, phase: RolloutProgress['phase'], limit = Infinity): Promise<Array<{ row: FleetSession; outcome: StepOutcome }>> {
     const taken: Array<{ row: FleetSession; outcome: StepOutcome }> = [];
     await eachRow(this.rows(page, limit), this.options.concurrency, () => this.going, async (row) => {
-      const outcome = await rollSession(row, this.ctx);
+      const outcome = await this.step(row, this.ctx);
       if (phase === 'canary') taken.push({ row, outcome });
       else await this.settle(row, outcome, phase);
     });
@@ -90,6 +94,8 @@ export class Run {
       this.result.notPatchable++;
       this.failedUsers.add(row.user_id);
     } else if (outcome.kind === 'failed') this.fail(outcome.failure);
+    else if (outcome.kind === 'skipped') return;
+    else if (outcome.kind === 'in-sync') this.result.alreadyDone++;
     else {
       try {
         await this.record(outcome.row);
@@ -120,7 +126,7 @@ export class Run {
     const seconds = (Date.now() - this.startedAt) / 1000;
     const rate = seconds > 0 ? done / seconds : 0;
     const total = Math.max(r.total, done);
-    this.options.onProgress({ name: r.name, done, total, failed: r.failed, rate, eta: rate > 0 ? (total - done) / rate : undefined, phase });
+    this.options.onProgress({ name: r.name, done, total, failed: r.failed, rate, eta: rate > 0 ? (total - done) / rate : undefined, phase, ...(r.kind === 'repair' ? { verb: 'repair' as const } : {}) });
   }
 
   end(stopped: RolloutResult['stopped']): RolloutResult {

@@ -33,7 +33,11 @@ export interface SessionStepContext {
 export type StepOutcome =
   | { kind: 'patched' | 'already'; row: FleetSession; session: Session }
   | { kind: 'failed'; failure: RolloutFailure }
-  | { kind: 'not-patchable' };
+  | { kind: 'not-patchable' }
+  /** A repair's: the session is on the manifest's config, nothing to record. */
+  | { kind: 'in-sync' }
+  /** A repair's: the session is behind (the rollout's to bring), not the repair's. */
+  | { kind: 'skipped' };
 
 /**
  * Rolls one session out: a PATCH guarded by the config version its row records, so that nothing
@@ -103,21 +107,23 @@ export function fieldOf(path: string): string {
   return path.replace(/^\/config\//, '').replace(/\//g, '.');
 }
 
-function refusal(err: unknown): ApiError {
+/** An ApiError as a value; a refused key is thrown, since it refuses every session alike. */
+export function refusal(err: unknown): ApiError {
   if (!(err instanceof ApiError)) throw err;
   // A refused key refuses every session alike: the rollout stops, not 100,000 failures.
   if (isKeyRefused(err)) throw new KeyRefusedError(err);
   return err;
 }
 
-function refusedOutcome(err: ApiError, fail: (kind: RolloutFailure['kind'], message: string) => StepOutcome): StepOutcome {
+/** A refused or lost PATCH (or its read) as a session's failure. */
+export function refusedOutcome(err: ApiError, fail: (kind: RolloutFailure['kind'], message: string) => StepOutcome): StepOutcome {
   if (err.status === 404) return fail('missing', 'the session no longer exists at the service (404): its user gets it from ensure until the row is removed (`sessionctl state rm NAME --user-id USER`)');
   if (mayHaveTakenEffect(err)) return fail('outcome-unknown', `${err.message}; a re-run reads the session and finishes it`);
   return fail('patch-refused', err.message);
 }
 
-/** The row as rolled out: the new version, and what the service answered. */
-function rolled(row: FleetSession, session: Session, ctx: Pick<SessionStepContext, 'version' | 'bodyHash'>): FleetSession {
+/** The row as rolled out (or repaired): the new version, and what the service answered. */
+export function rolled(row: FleetSession, session: Session, ctx: Pick<SessionStepContext, 'version' | 'bodyHash'>): FleetSession {
   return {
     ...row,
     config_version: storableVersion(session.config_version),

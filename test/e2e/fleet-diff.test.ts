@@ -196,4 +196,26 @@ Fleet drift:
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toContain('  ! support-agent  2 sessions recorded, version 1 published\n        the manifest changed since version 1 was published: compared as written (apply publishes it and rolls it out)\n        2 differ from the manifest:\n          workbench.enable: 2 sessions differ, e.g. "user-000", "user-001"\n');
   }, 60_000);
+
+  test('apply --repair-fleet PATCHes back the drifted sessions only (guarded by their config version), then diff is clean', async () => {
+    await w.apply('support.yaml', MANIFEST);
+    const users = usersOf(60);
+    const sessions = await w.ensure('support-agent', users);
+    const drifted = users.filter((_, i) => i % 6 === 1);
+    for (const u of drifted) await drift(sessions.get(u)!);
+    const patchesBefore = await w.stat('update');
+
+    const r = await w.cli(['apply', 'support.yaml', '--repair-fleet', '--format', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).rollouts).toStrictEqual([
+      { kind: 'repair', name: 'support-agent', version: 1, total: 60, patched: 10, already_done: 50, failed: 0, failures: [], not_patchable: 0, raced: 0, creates_under_way: 0, untouched: 0 },
+    ]);
+    expect((await w.stat('update')).handled - patchesBefore.handled).toBe(10);
+    const live = await emulatorAdmin(w.emulator.url, 'GET', `/sessions/${sessions.get('user-001')!}`);
+    expect([live.config.workbench.enable, live.config.tools.github]).toStrictEqual([false, { disabled: ['GITHUB_DELETE_A_REPOSITORY'] }]);
+
+    const human = await w.cli(['apply', 'support.yaml', '--repair-fleet']);
+    expect(human.stdout).toContain('Rolled out:\n\n  ~ repair support-agent (version 1): 0 repaired, 60 in sync, 0 failed\n');
+    expect((await w.cli(['diff', 'support.yaml'])).exitCode).toBe(0);
+  }, 60_000);
 });

@@ -196,6 +196,7 @@ complete -c sessionctl -n '__sessionctl_at \'plan\'' -s 'h' -l 'help' -d 'displa
 complete -c sessionctl -n '__sessionctl_at \'apply\'' -l 'dry-run' -d 'show the plan only: no lock, no request'
 complete -c sessionctl -n '__sessionctl_at \'apply\'' -l 'refresh' -r -F -d 'read recorded sessions first and repair their drift (default: true; --refresh=false or --no-refresh skips it)'
 complete -c sessionctl -n '__sessionctl_at \'apply\'' -l 'prune' -d 'delete the recorded sessions whose manifests are gone from these paths (listed before anything is deleted; files sessionctl.yaml ignores keep theirs)'
+complete -c sessionctl -n '__sessionctl_at \'apply\'' -l 'repair-fleet' -d 'per-user manifests: also read every session on the version published and PATCH back those that drifted (`sessionctl diff` shows that drift first)'
 complete -c sessionctl -n '__sessionctl_at \'apply\'' -l 'yes' -d 'with --prune: confirm deleting more sessions of per-user manifests than confirm_fleet_deletes_over (default 100)'
 complete -c sessionctl -n '__sessionctl_at \'apply\'' -l 'keep-replaced' -d 'a replace leaves the old session alive (and forgets it) instead of deleting it'
 complete -c sessionctl -n '__sessionctl_at \'apply\'' -l 'recreate-unknown' -d 'create sessions whose earlier create has an unknown outcome (check first that none exists)'

@@ -31,6 +31,7 @@ interface ApplyFlags extends RunFlags {
   canary?: Canary;
   maxFailures?: number;
   yes?: boolean;
+  repairFleet?: boolean;
 }
 
 /** `--canary 50` (sessions) or `--canary 5%` (of those behind). */
@@ -64,6 +65,8 @@ const APPLY_HELP = [
   'ensure creates from then on is on it), then rolls it out to the recorded sessions: a PATCH each,',
   'guarded by its config version, at --concurrency and --rate-limit. Each rolled-out session is',
   'recorded as it goes, so an interrupted or killed rollout resumes where it stopped on the next apply.',
+  'Drift of those sessions (`sessionctl diff` counts it by field) is repaired with --repair-fleet: each',
+  'session on the version published is read, and one that drifted gets a PATCH of the drifted keys.',
   'With --prune, a per-user manifest whose file is gone loses every session (a DELETE each), then its',
   'publication; past confirm_fleet_deletes_over sessions (default 100) only --yes confirms it.',
   '',
@@ -90,6 +93,7 @@ export const registerApply: RegisterCommand = (program, env) => {
     .addOption(new Option('--refresh [bool]', 'read recorded sessions first and repair their drift (default: true; --refresh=false or --no-refresh skips it)').argParser(parseRefresh))
     .addOption(new Option('--no-refresh', 'do not read recorded sessions first').hideHelp())
     .option('--prune', 'delete the recorded sessions whose manifests are gone from these paths (listed before anything is deleted; files sessionctl.yaml ignores keep theirs)')
+    .option('--repair-fleet', 'per-user manifests: also read every session on the version published and PATCH back those that drifted (`sessionctl diff` shows that drift first)')
     .option('--yes', 'with --prune: confirm deleting more sessions of per-user manifests than confirm_fleet_deletes_over (default 100)')
     .option('--keep-replaced', 'a replace leaves the old session alive (and forgets it) instead of deleting it')
     .option('--recreate-unknown', 'create sessions whose earlier create has an unknown outcome (check first that none exists)')
@@ -186,6 +190,7 @@ async function runApplyCommand(args: string[], flags: ApplyFlags, env: CommandEn
       onRolloutProgress: rolloutProgress(env),
       ...(flags.canary !== undefined ? { canary: flags.canary } : {}),
       ...(flags.maxFailures !== undefined ? { maxFailures: flags.maxFailures } : {}),
+      repairFleet: flags.repairFleet === true,
       signal: watch.signal,
       graceMs: graceMs(env),
       onInterrupt: watch.onInterrupt,
