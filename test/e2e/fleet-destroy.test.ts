@@ -150,6 +150,30 @@ describe.each(fleetBackends)('destroy of a per-user manifest on the $name state'
     expect([await liveSessions(w), await rows(w), await published(w)]).toStrictEqual([1, 0, false]);
   }, 90_000);
 
+  test('on a terminal past the threshold it asks, --auto-approve or not: no keeps everything, yes deletes', async () => {
+    writeFileSync(join(w.dir, 'sessionctl.yaml'), 'confirm_fleet_deletes_over: 5\n');
+    await w.apply('support.yaml', MANIFEST);
+    await w.ensure('support-agent', usersOf(6));
+    const no = await w.cli(['destroy', 'support.yaml', '--auto-approve'], { stdin: 'no\n', stdinTty: true, tty: true });
+    expect([no.exitCode, no.stderr.includes("Delete 6 sessions of every end user? Only 'yes' is accepted: destroy cancelled: nothing was deleted")]).toStrictEqual([2, true]);
+    expect([await liveSessions(w), await rows(w)]).toStrictEqual([6, 6]);
+    const yes = await w.cli(['destroy', 'support.yaml'], { stdin: 'yes\n', stdinTty: true, tty: true });
+    expect(yes.exitCode, yes.stderr).toBe(0);
+    expect([await liveSessions(w), await rows(w), await published(w)]).toStrictEqual([0, 0, false]);
+  }, 60_000);
+
+  test('destroy --all-recorded deletes the fleets too, beside the fixed sessions', async () => {
+    writeFileSync(join(w.dir, 'bot.yaml'), 'name: ci-bot\nuser_id: ci-bot\ntoolkits: [gmail]\n');
+    expect((await w.cli(['apply', 'bot.yaml'])).exitCode).toBe(0);
+    await w.apply('support.yaml', MANIFEST);
+    await w.ensure('support-agent', usersOf(3));
+    const r = await w.cli(['destroy', '--all-recorded', '--auto-approve', '--format', 'json']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect([report.applied.tally.deleted, report.fleet_deleted[0].deleted]).toStrictEqual([1, 3]);
+    expect([await liveSessions(w), await rows(w), await published(w)]).toStrictEqual([0, 0, false]);
+  }, 60_000);
+
   test('a destroy killed with -9 mid-way: the re-run finishes, no session is left and none was deleted twice', async () => {
     await w.apply('support.yaml', MANIFEST);
     await w.ensure('support-agent', usersOf(150));

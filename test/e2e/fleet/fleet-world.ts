@@ -40,7 +40,7 @@ export interface FleetWorld {
   dir: string;
   state: ReturnType<FleetBackend['make']>;
   /** `sessionctl ARGS --base-url EMULATOR --state STATE` in-process, in the test's folder. */
-  cli(args: readonly string[], options?: { env?: Record<string, string | undefined>; stdinTty?: boolean; tty?: boolean }): Promise<CliResult>;
+  cli(args: readonly string[], options?: { env?: Record<string, string | undefined>; stdin?: string; stdinTty?: boolean; tty?: boolean }): Promise<CliResult>;
   /** Writes `file` and applies it (exit 0 expected). */
   apply(file: string, manifest: string): Promise<CliResult>;
   /** Each user's session through the application's ensure: user id to session id. */
@@ -65,6 +65,7 @@ export function fleetWorld(backend: FleetBackend): FleetWorld {
     runCli([...args, '--base-url', world.emulator.url, '--state', world.state.url], {
       cwd: world.dir,
       env: { ...world.state.env, COMPOSIO_API_KEY: KEY, ...options.env },
+      ...(options.stdin !== undefined ? { stdin: options.stdin } : {}),
       ...(options.stdinTty !== undefined ? { stdinTty: options.stdinTty } : {}),
       ...(options.tty !== undefined ? { tty: options.tty } : {}),
     });
