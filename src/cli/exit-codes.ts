@@ -8,6 +8,11 @@ export const ExitCode = {
   usage: 2,
   service: 3,
   changesPending: 4,
+  /**
+   * `diff` of a per-user manifest: sessions of the fleet drifted (`drift/fleet`), as issue 26 asks,
+   * apart from a fixed session's drift (1). The same number as `usage`: only diff gives it.
+   */
+  fleetDrift: 2,
   /** The state could not be read, written or locked (StateError, `state/write-failed`). */
   state: 5,
   /** Interrupted by SIGINT (Ctrl-C), as a shell reports it (128 + 2). */
@@ -23,8 +28,8 @@ export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 /**
  * The exit code of a finished run from its diagnostics, the first that applies: input errors
  * (unreadable files, a wrong project file) are 2; a state that could not be written is 5; service
- * failures (a create or read the service refused) are 3; other errors are 1; warnings are 1 only
- * with `--strict`.
+ * failures (a create or read the service refused) are 3; drift of a per-user manifest's sessions
+ * (`drift/fleet`, diff only) is 2; other errors are 1; warnings are 1 only with `--strict`.
  *
  * The order is what the pipeline must do first. 2: nothing of the run can be trusted (and no
  * request was sent). 5 before 3: a run that lost its state may have left a session it could not
@@ -35,6 +40,7 @@ export function exitCodeForDiagnostics(diagnostics: readonly Diagnostic[], optio
   if (diagnostics.some((d) => d.severity === 'error' && isInputCode(d.code))) return ExitCode.usage;
   if (diagnostics.some((d) => d.severity === 'error' && isStateCode(d.code))) return ExitCode.state;
   if (diagnostics.some((d) => d.severity === 'error' && isServiceCode(d.code))) return ExitCode.service;
+  if (diagnostics.some((d) => d.severity === 'error' && d.code === 'drift/fleet')) return ExitCode.fleetDrift;
   const t = tally(diagnostics);
   if (t.errors > 0 || (options.strict === true && t.warnings > 0)) return ExitCode.findings;
   return ExitCode.ok;

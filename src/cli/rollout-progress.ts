@@ -15,18 +15,18 @@ function left(seconds: number | undefined): string {
   return `${Math.ceil(seconds / 60)} min left`;
 }
 
-/** `[#####-----]  48%  4,812/10,000 support-agent  1,203/s, 4 s left` */
+/** `[#####-----]  48%  4,812/10,000 support-agent  1,203/s, 4 s left`; in a log `rollout support-agent: 4,812/10,000 sessions  1,203/s, 4 s left` (`diff`, `delete`, `repair` for those). */
 export function progressLine(p: RolloutProgress, bar: boolean): string {
   const share = p.total === 0 ? 1 : Math.min(1, p.done / p.total);
   const filled = Math.round(share * BAR);
-  const head = bar ? `[${'#'.repeat(filled)}${'-'.repeat(BAR - filled)}] ${String(Math.floor(share * 100)).padStart(3)}%  ` : `rollout ${safeInline(p.name)}: `;
-  const phase = p.phase === 'rollout' ? '' : ` (${p.phase === 'canary' ? 'canary' : 'creates that raced the publish'})`;
+  const head = bar ? `[${'#'.repeat(filled)}${'-'.repeat(BAR - filled)}] ${String(Math.floor(share * 100)).padStart(3)}%  ` : `${p.verb ?? 'rollout'} ${safeInline(p.name)}: `;
+  const phase = p.phase === 'rollout' ? '' : ` (${p.phase === 'canary' ? 'canary' : p.verb === 'delete' ? 'creates that raced the destroy' : 'creates that raced the publish'})`;
   const failed = p.failed > 0 ? `, ${n(p.failed)} failed` : '';
   return `${head}${n(p.done)}/${n(p.total)}${bar ? ` ${safeInline(p.name)}` : ' sessions'}${phase}${failed}  ${n(Math.round(p.rate))}/s, ${left(p.eta)}`;
 }
 
 /**
- * Rollout progress on stderr: on a terminal a bar redrawn in place (at most ten times a second),
+ * Progress over a fleet (a rollout, diff, destroy, repair) on stderr: on a terminal a bar redrawn in place (at most ten times a second),
  * in a CI log a plain line every 5 s and one when a manifest is done, so that a 100,000-session
  * rollout writes a few hundred lines, not 100,000.
  */

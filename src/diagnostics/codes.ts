@@ -108,9 +108,10 @@ export const catalogue = {
   'drift/changed': { severity: 'error', description: 'A declared key, or a member of a declared list, holds another value at the service than the manifest declares.' },
   'drift/dropped': { severity: 'error', description: 'A declared key is not echoed by the service: it was silently ignored.' },
   'drift/added': { severity: 'warning', description: 'The service holds a value the manifest does not declare and that differs from the documented default (an error with `--strict`).' },
+  'drift/fleet': { severity: 'error', description: 'Recorded sessions of a per-user manifest differ from it at a field (`diff` of a per-user manifest): counted per field, with a few of their users; `diff --user USER` shows one session\'s whole diff, and `apply --repair-fleet` repairs them. Sessions on an older published version are not drift: the next apply rolls them out.' },
 
   'state/not-applied': { severity: 'error', description: 'A manifest has no session recorded in the state file; run `sessionctl apply` first.' },
-  'state/per-user-not-covered': { severity: 'warning', description: 'A per-user manifest (`user_id: <end-user>`) is in the paths of `diff` or `destroy`, which do not read or delete its end users\' sessions yet; `state list --name NAME` counts them.' },
+  'state/per-user-not-covered': { severity: 'warning', description: 'No longer reported: `diff` now reads and `destroy` deletes the end users\' sessions of a per-user manifest (`user_id: <end-user>`). Kept so that configurations and filters that name it stay valid.' },
   'state/session-missing': { severity: 'warning', description: 'The session recorded for a manifest no longer answers (404); plan and apply treat it as not applied and create it again. When two or more, and all, of the sessions read answer so (or more than `--max-missing`), the run stops before any change instead: a key of another project or another base URL is the likely cause (`--recreate-missing` goes on).' },
   'state/write-failed': { severity: 'error', description: 'The state could not be written (a file that cannot be replaced, a database that refused or stopped answering, a lock lost): what the message names is not recorded, and the run starts nothing after it. A session created but not recorded is named, with the `sessionctl import` command that adopts it.' },
   'state/outcome-unknown': { severity: 'error', description: 'A create was sent but its outcome is unknown (the run was interrupted, timed out, or got a malformed answer): a session may exist that the state does not record. Nothing is sent for the manifest until the session is adopted (`sessionctl import`) or `--recreate-unknown` creates it again.' },
@@ -127,10 +128,12 @@ export const catalogue = {
   'apply/version-invalid': { severity: 'error', description: 'An update was not sent: the config version the session was read at (as the service answered it, or as the state records it) is not a whole number from 0 to 2^53, so the PATCH could not carry it, and without it could overwrite a change made since.' },
   'apply/delete-failed': { severity: 'error', description: 'The service refused or failed the DELETE of a session; it stays recorded (a replaced session: the next apply deletes it again).' },
   'apply/interrupted': { severity: 'error', description: 'The run was interrupted (SIGINT or SIGTERM) before this manifest was applied: nothing was sent for it, or what was sent was still unanswered when the wait ended (the next run reads the session again).' },
+  'apply/fleet-left': { severity: 'warning', description: 'A destroy or prune of a per-user manifest left rows recorded that it could not delete: creates of unknown outcome (no session id; a session may exist for those users), or creates still under way when its publication was removed. Look for those sessions, then `sessionctl state rm NAME --user-id USER`, or run the destroy again.' },
   'apply/outcome-unknown': { severity: 'error', description: 'A create was sent and not answered with its documented 201 or a clear refusal (a timeout or reset after it was sent, an unreadable body, a 200, 3xx or 5xx other than a 503 with Retry-After); a session may exist that is not recorded. Check before re-running.' },
   'rollout/failed': { severity: 'error', description: 'Sessions of a per-user manifest were not rolled out to its new version: the service refused or lost their PATCH, answered it with another config than the manifest declares, or no longer has the session. They stay on their version (the state says which), and the next apply retries them.' },
   'rollout/canary-failed': { severity: 'error', description: 'The rollout\'s canary sessions were not on the manifest\'s config when read back after their PATCH (or their PATCH failed): the rollout stopped there, and every other session was left untouched.' },
   'rollout/stopped': { severity: 'error', description: 'The rollout stopped before every session was on the new version: more sessions failed than `--max-failures` allows, the run was interrupted, or the state could not be written. The rest are untouched; the next apply resumes where it stopped.' },
+  'rollout/repair-failed': { severity: 'error', description: 'Drifted sessions of a per-user manifest were not repaired by `apply --repair-fleet`: the service refused or lost the PATCH, answered it with another config, no longer has the session, or the drift is in a field that holds a value the application fills from its own environment. They keep their drift; `diff` shows it.' },
   'rollout/needs-replace': { severity: 'error', description: 'Sessions of a per-user manifest were given a version whose change PATCH cannot carry (`experimental.custom_tools`, the assistive prompt\'s config, a field the API version\'s PATCH does not take): they keep their config until they are replaced. New users get the new version.' },
 } as const satisfies Record<string, CodeInfo>;
 
@@ -205,6 +208,7 @@ export function isServiceCode(code: Code): boolean {
     code === 'apply/delete-failed' ||
     code === 'rollout/failed' ||
     code === 'rollout/canary-failed' ||
+    code === 'rollout/repair-failed' ||
     code === 'state/refresh-failed'
   );
 }

@@ -1,10 +1,10 @@
 import { ApiError, isKeyRefused, KeyRefusedError } from '../client/errors.js';
 import { recordedUserId } from '../config/sensitive-fields.js';
 import type { DriftItem } from '../config/drift.js';
-import { expectedConfig } from '../config/expected.js';
+import { expectedConfig, type ExpectedConfig } from '../config/expected.js';
 import type { ManifestData } from '../config/types.js';
 import type { Session } from '../wire/session.js';
-import { verifyMcpTools, verifySession } from '../config/verify.js';
+import { verifyMcpTools, verifySession, type Verification } from '../config/verify.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { atDocument } from '../manifest/at-document.js';
 import type { ManifestDocument } from '../manifest/types.js';
@@ -80,7 +80,17 @@ export async function checkSession(doc: ManifestDocument, sessionId: string, opt
   return { items: [r.item], diagnostics: r.diagnostics };
 }
 
-async function compare(doc: ManifestDocument, userId: string, sessionId: string, options: DriftCheckOptions): Promise<{ item: SessionDrift; diagnostics: Diagnostic[] }> {
+/**
+ * One end user's session of a per-user manifest (`diff --user U`), against the manifest with that
+ * user's id: `expected`. Differences at `ignored` pointers (the fields the application fills from
+ * its own environment) are left out.
+ */
+export async function checkUserSession(doc: ManifestDocument, userId: string, sessionId: string, expected: ExpectedConfig, ignored: ReadonlySet<string>, options: DriftCheckOptions): Promise<DriftCheckResult> {
+  const r = await compare(doc, userId, sessionId, options, { expected, ignored });
+  return { items: [r.item], diagnostics: r.diagnostics };
+}
+
+async function compare(doc: ManifestDocument, userId: string, sessionId: string, options: DriftCheckOptions, fleet?: { expected: ExpectedConfig; ignored: ReadonlySet<string> }): Promise<{ item: SessionDrift; diagnostics: Diagnostic[] }> {
   await options.limiter?.acquire();
   let session: Session;
   try {
@@ -96,8 +106,8 @@ async function compare(doc: ManifestDocument, userId: string, sessionId: string,
     const d = atDocument(doc, 'state/refresh-failed', 'error', `${doc.name}: cannot read session ${sessionId}: ${err.message}${err.status !== undefined ? ` (HTTP ${err.status})` : ''}`);
     return { item: item(doc, userId, sessionId, 'unreadable'), diagnostics: [d] };
   }
-  const expected = expectedConfig(doc.data as ManifestData);
-  const check = verifySession(doc, expected, session, { strict: options.strict === true, revealSensitive: options.revealSensitive === true });
+  const expected = fleet?.expected ?? expectedConfig(doc.data as ManifestData);
+  const check = withoutIgnored(verifySession(doc, expected, session, { strict: options.strict === true, revealSensitive: options.revealSensitive === true }), fleet?.ignored, options.strict === true);
   const out = { item: { ...item(doc, userId, session.session_id, check.status), differences: check.differences, diff: check.diff }, diagnostics: check.diagnostics };
   if (options.mcpTools === undefined) return out;
   const mcp = verifyMcpTools(doc, expected, await options.mcpTools(session.session_id));
@@ -109,4 +119,12 @@ async function compare(doc: ManifestDocument, userId: string, sessionId: string,
 
 function item(doc: ManifestDocument, userId: string, sessionId: string | null, status: DriftStatus): SessionDrift {
   return { name: doc.name, file: doc.file, user_id: userId, session_id: sessionId, status, differences: [], diff: '' };
+}
+
+/** A verification less the differences at `ignored` pointers, its status judged again without them. */
+function withoutIgnored(v: Verification, ignored: ReadonlySet<string> | undefined, strict: boolean): Verification {
+  if (ignored === undefined || ignored.size === 0) return v;
+  const differences = v.differences.filter((d) => !ignored.has(d.pointer));
+  const drifted = differences.some((d) => d.kind === 'changed' || d.kind === 'dropped' || (strict && d.kind === 'added'));
+  return { status: drifted ? 'drifted' : 'in-sync', differences, diagnostics: v.diagnostics.filter((d) => d.pointer === undefined || !ignored.has(d.pointer)), diff: differences.some((d) => d.kind !== 'defaulted') ? v.diff : '' };
 }

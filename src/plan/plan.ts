@@ -16,6 +16,7 @@ import { fieldChanges, locateChanges, type FieldChange } from './field-changes.j
 import { changedUnpatchable, NOT_PATCHABLE, patchBody } from './patch-body.js';
 import { prunable, type PruneScope } from './prune.js';
 import { deletionsOf, type Deletion } from './deletions.js';
+import { fleetSessions, prunableFleets, type FleetDeletion } from './fleet-deletions.js';
 
 export { deletionOf, deletionsOf, type Deletion } from './deletions.js';
 import { planPublication, type PublicationPlan } from './publications.js';
@@ -99,6 +100,10 @@ export interface Plan {
   publications: PublicationPlan[];
   /** Those sessions, by name (the count alone leaves a reader to guess which). */
   orphans?: Orphan[];
+  /** Per-user manifests whose every session goes (`--prune` once the file is gone, `destroy`), then their publication. */
+  fleetDeletions?: FleetDeletion[];
+  /** Per-user manifests whose file is gone from these paths, left as they are without `--prune`. */
+  fleetOrphans?: FleetDeletion[];
 }
 
 /** A recorded session whose manifest is gone from the run's paths, left as it is without `--prune`. */
@@ -139,7 +144,9 @@ export function buildPlan(documents: readonly ManifestDocument[], state: Pick<St
   const hashed = [...items, ...publications.map((p) => ({ name: p.name, user_id: END_USER, body_hash: p.body_hash }))];
   const pruning = options.prune !== undefined;
   const orphans = pruning ? [] : deletions.map(({ name, user_id, session_id }) => ({ name, user_id, session_id }));
-  return { items, deletions: pruning ? deletions : [], manifestsHash: manifestsHash(hashed), stateHash: state.hashAtLoad, diagnostics, prunable: pruning ? 0 : deletions.length, orphans, publications };
+  const fleets = pruneScope === undefined ? [] : prunableFleets(documents, state, pruneScope);
+  const fleetBlock = fleets.length === 0 ? {} : pruning ? { fleetDeletions: fleets } : { fleetOrphans: fleets };
+  return { items, deletions: pruning ? deletions : [], manifestsHash: manifestsHash(hashed), stateHash: state.hashAtLoad, diagnostics, prunable: pruning ? 0 : deletions.length, orphans, publications, ...fleetBlock };
 }
 
 function sharedSession(entry: StateEntry, entries: readonly StateEntry[]): Diagnostic {
@@ -249,8 +256,9 @@ export interface PlanCounts {
   unknown: number;
 }
 
-export function countActions(plan: Pick<Plan, 'items' | 'deletions'>): PlanCounts {
-  const c: PlanCounts = { create: 0, update: 0, replace: 0, delete: plan.deletions.length, 'no-op': 0, unknown: 0 };
+export function countActions(plan: Pick<Plan, 'items' | 'deletions' | 'fleetDeletions'>): PlanCounts {
+  // A per-user manifest's sessions are counted one by one, as fixed sessions are: they all go.
+  const c: PlanCounts = { create: 0, update: 0, replace: 0, delete: plan.deletions.length + fleetSessions(plan.fleetDeletions), 'no-op': 0, unknown: 0 };
   for (const i of plan.items) c[i.action]++;
   return c;
 }
@@ -264,8 +272,8 @@ export function formatCounts(c: PlanCounts): string {
  * Whether apply would change anything: `plan --detailed-exitcode` exits 4 then. An `unknown` item
  * changes nothing (apply sends nothing for it); its failed read decides the exit code.
  */
-export function hasChanges(plan: Pick<Plan, 'items' | 'deletions'> & Partial<Pick<Plan, 'publications'>>): boolean {
+export function hasChanges(plan: Pick<Plan, 'items' | 'deletions'> & Partial<Pick<Plan, 'publications' | 'fleetDeletions'>>): boolean {
   // Sessions still on an older version are work too: an interrupted rollout shows as changes until it ends.
   const publishes = (plan.publications ?? []).some((p) => p.action === 'publish' || rolloutWork(p.rollout) > 0);
-  return publishes || plan.deletions.length > 0 || plan.items.some((i) => i.action !== 'unknown' && (i.action !== 'no-op' || i.cleanup.length > 0));
+  return publishes || plan.deletions.length > 0 || (plan.fleetDeletions ?? []).length > 0 || plan.items.some((i) => i.action !== 'unknown' && (i.action !== 'no-op' || i.cleanup.length > 0));
 }

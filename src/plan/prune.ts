@@ -12,7 +12,7 @@ import { hasSession, type StateEntry } from '../state/entry.js';
  */
 export function prunable(entries: readonly StateEntry[], documents: readonly ManifestDocument[], consumed: ReadonlySet<StateEntry>, scope: PruneScope): StateEntry[] {
   const names = new Set(documents.map((d) => d.name));
-  return entries.filter((e) => hasSession(e) && !consumed.has(e) && !names.has(e.name) && e.file !== undefined && inScope(resolve(scope.cwd, e.file), scope));
+  return entries.filter((e) => hasSession(e) && !consumed.has(e) && !names.has(e.name) && e.file !== undefined && inPruneScope(resolve(scope.cwd, e.file), scope));
 }
 
 /** The paths of a run, as `--prune` scopes by them. */
@@ -32,7 +32,8 @@ export interface PruneScope {
   ignored?: (absolutePath: string) => boolean;
 }
 
-function inScope(file: string, { roots, cwd, literal, ignored }: PruneScope): boolean {
+/** Whether a manifest file (absolute) lies inside a run's paths, so that `--prune` may delete what it made. */
+export function inPruneScope(file: string, { roots, cwd, literal, ignored }: PruneScope): boolean {
   if (ignored?.(file) === true) return false;
   return roots.some((root) => {
     const abs = isAbsolute(root) ? root : resolve(cwd, root);

@@ -102,7 +102,7 @@ function driftOf(item: PlanItem, live: Session, strict: boolean): DriftItem[] {
 }
 
 /** The config key a difference is under: where it was declared, else where the service holds it. */
-function topLevelKey(d: DriftItem): string | undefined {
+export function topLevelKey(d: DriftItem): string | undefined {
   const declared = d.pointer.split('/')[1];
   if (declared !== undefined && declared !== '') return declared;
   return d.path.startsWith('/config/') ? d.path.split('/')[2] : undefined;

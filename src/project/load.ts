@@ -164,6 +164,7 @@ function resolveConfig(file: string, data: ProjectFileData): ProjectConfig {
   // written: made absolute, ` postgres://...` would become a folder in the repository.
   if (data.state !== undefined) config.state = /^[a-z][a-z0-9+.-]+:|^\s|\s$|[\u0000-\u001f\u007f]/i.test(data.state) ? data.state : abs(data.state);
   if (data.require_state !== undefined) config.requireState = data.require_state;
+  if (data.confirm_fleet_deletes_over !== undefined) config.confirmFleetDeletesOver = data.confirm_fleet_deletes_over;
   if (data.unset_variables !== undefined) config.unsetVariables = data.unset_variables;
   if (data.formats !== undefined) {
     config.formats = data.formats.map((f) => {

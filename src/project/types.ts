@@ -21,6 +21,8 @@ export interface ProjectConfig {
   state?: string;
   /** plan and apply refuse to start a new state or workspace (`require_state`). */
   requireState?: boolean;
+  /** Sessions of per-user manifests destroy and `apply --prune` delete without `--yes` (`confirm_fleet_deletes_over`). */
+  confirmFleetDeletesOver?: number;
   /** What a `${VAR}` that is not set is (`unset_variables`): validate's default, and the editor's when `error`. */
   unsetVariables?: 'error' | 'placeholder';
   /** Default `--format` specs; `NAME=FILE` with FILE absolute. */
@@ -47,6 +49,7 @@ export interface ProjectFileData {
   base_url?: string;
   state?: string;
   require_state?: boolean;
+  confirm_fleet_deletes_over?: number;
   unset_variables?: 'error' | 'placeholder';
   formats?: string[];
   env_files?: string[];

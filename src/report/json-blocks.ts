@@ -1,6 +1,9 @@
 import { countActions } from '../plan/plan.js';
 import { behind, type PublicationPlan } from '../plan/publications.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import type { FleetDeletion } from '../plan/fleet-deletions.js';
+import type { FleetDeleteResult } from '../rollout/fleet-delete.js';
+import type { Counted, FleetDrift } from '../rollout/fleet-diff.js';
 import type { RolloutResult } from '../rollout/types.js';
 import { displayPath } from './paths.js';
 import type { Report, ReportContext } from './types.js';
@@ -14,7 +17,9 @@ export interface JsonBlocks {
   plan?: unknown;
   applied?: unknown;
   rollouts?: unknown;
+  fleet_deleted?: unknown;
   drift?: unknown;
+  fleet_drift?: unknown;
 }
 
 export function jsonBlocks<D>(report: Report, ctx: ReportContext, diagnostic: (d: Diagnostic) => D): JsonBlocks {
@@ -24,6 +29,7 @@ export function jsonBlocks<D>(report: Report, ctx: ReportContext, diagnostic: (d
   if (report.plan !== undefined) out.plan = planJson(report.plan, path);
   // The result as it is: counts, the stop, and the first failures by user and session.
   if (report.rollouts !== undefined) out.rollouts = report.rollouts.map(rolloutResultJson);
+  if (report.fleetDeleted !== undefined) out.fleet_deleted = report.fleetDeleted.map(fleetDeletedJson);
   if (report.applied !== undefined) {
     out.applied = {
       tally: report.applied.tally,
@@ -63,7 +69,27 @@ export function jsonBlocks<D>(report: Report, ctx: ReportContext, diagnostic: (d
       })),
     };
   }
+  if (report.fleetDrift !== undefined) out.fleet_drift = report.fleetDrift.map((f) => fleetDriftJson(f, path));
   return out;
+}
+
+/** `diff` of a per-user manifest: counts, and per field the sessions that differ (counted, a few users named). */
+function fleetDriftJson(f: FleetDrift, path: (file: string) => string): unknown {
+  const counted = (c: Counted) => ({ count: c.count, samples: c.samples });
+  return {
+    name: f.name,
+    file: path(f.file),
+    version: f.version ?? null,
+    manifest_published: f.manifestPublished,
+    sessions: f.sessions,
+    in_sync: f.inSync,
+    drifted: counted(f.drifted),
+    fields: f.fields.map((x) => ({ field: x.field, pointer: x.pointer, count: x.count, samples: x.samples })),
+    behind: counted(f.behind),
+    missing: counted(f.missing),
+    unreadable: { ...counted(f.unreadable), error: f.unreadable.error ?? null },
+    interrupted: f.interrupted,
+  };
 }
 
 /** Per-user manifests: what is (or was, `written`) published, and how many sessions each has. */
@@ -119,6 +145,7 @@ function rolloutJson(p: PublicationPlan): unknown {
 
 function rolloutResultJson(r: RolloutResult): unknown {
   return {
+    ...(r.kind !== undefined ? { kind: r.kind } : {}),
     name: r.name,
     version: r.version,
     total: r.total,
@@ -134,6 +161,28 @@ function rolloutResultJson(r: RolloutResult): unknown {
     untouched: r.untouched,
     max_failures: r.maxFailures,
   };
+}
+
+/** What a destroy or prune did to a per-user manifest: counts, the first failures, its publication. */
+function fleetDeletedJson(r: FleetDeleteResult): unknown {
+  return {
+    name: r.name,
+    total: r.total,
+    deleted: r.deleted,
+    already_gone: r.alreadyGone,
+    failed: r.failed,
+    failures: r.failures,
+    raced: r.raced,
+    unpublished: r.unpublished,
+    unknown: r.unknown,
+    creates_under_way: r.createsUnderWay,
+    ...(r.stopped !== undefined ? { stopped: r.stopped } : {}),
+  };
+}
+
+/** A per-user manifest whose sessions all go: counted, never listed. */
+function fleetDeletionJson(d: FleetDeletion, path: (file: string) => string): unknown {
+  return { name: d.name, file: d.file === null ? null : path(d.file), action: 'delete', reason: d.reason, sessions: d.sessions, unknown: d.unknown, samples: d.samples, published: d.published };
 }
 
 /** The plan block: counts, then each item and deletion with its action. */
@@ -171,5 +220,7 @@ function planJson(plan: NonNullable<Report['plan']>, path: (file: string) => str
     deletions: plan.deletions.map((d) => ({ name: d.name, file: d.file, user_id: d.user_id, action: 'delete', reason: d.reason, session_id: d.session_id })),
     prunable: plan.prunable,
     ...(plan.orphans !== undefined && plan.orphans.length > 0 ? { orphans: plan.orphans } : {}),
+    ...(plan.fleetDeletions !== undefined ? { fleet_deletions: plan.fleetDeletions.map((d) => fleetDeletionJson(d, path)) } : {}),
+    ...(plan.fleetOrphans !== undefined ? { fleet_orphans: plan.fleetOrphans.map((d) => fleetDeletionJson(d, path)) } : {}),
   };
 }

@@ -5,6 +5,8 @@ import type { ReportBase } from '../diagnostics/report-base.js';
 import type { SessionDrift } from '../plan/drift-check.js';
 import type { Orphan, Plan } from '../plan/plan.js';
 import type { PublicationPlan } from '../plan/publications.js';
+import type { FleetDeleteResult } from '../rollout/fleet-delete.js';
+import type { FleetDrift } from '../rollout/fleet-diff.js';
 import type { RolloutResult } from '../rollout/types.js';
 
 export type { PolicyRule, ReportSummary } from '../diagnostics/report-base.js';
@@ -16,7 +18,7 @@ export type { PolicyRule, ReportSummary } from '../diagnostics/report-base.js';
  */
 export interface Report extends ReportBase {
   /** `plan` (and `apply --dry-run`, `destroy`): the action per manifest with its field changes, and the deletions. */
-  plan?: Pick<Plan, 'items' | 'deletions' | 'prunable' | 'orphans'>;
+  plan?: Pick<Plan, 'items' | 'deletions' | 'prunable' | 'orphans' | 'fleetDeletions' | 'fleetOrphans'>;
   /** `apply`: what happened per manifest, and the tally; the recorded sessions left without a manifest (no `--prune`). */
   applied?: { items: readonly AppliedItem[]; tally: ApplyTally; orphans?: readonly Orphan[] };
   /** `diff`: the drift status per manifest. */
@@ -25,6 +27,10 @@ export interface Report extends ReportBase {
   publications?: { items: readonly PublicationPlan[]; written: boolean };
   /** What apply's rollouts of per-user manifests did, one per manifest rolled out. */
   rollouts?: readonly RolloutResult[];
+  /** `destroy` and `apply --prune` of per-user manifests: per manifest, the sessions deleted and its publication removed. */
+  fleetDeleted?: readonly FleetDeleteResult[];
+  /** `diff` of per-user manifests: per manifest, its sessions counted per field that differs. */
+  fleetDrift?: readonly FleetDrift[];
 }
 
 export interface ReportContext {

@@ -14,7 +14,7 @@ export async function canaryStep(run: Run, page: PageQuery, size: number): Promi
   const taken = await run.pass(page, 'canary', size);
   const bad: RolloutFailure[] = [];
   for (const { row, outcome } of taken) {
-    const problem = outcome.kind === 'failed' ? outcome.failure : outcome.kind === 'not-patchable' ? undefined : await readBackProblem(run, outcome.row);
+    const problem = outcome.kind === 'failed' ? outcome.failure : outcome.kind === 'patched' || outcome.kind === 'already' ? await readBackProblem(run, outcome.row) : undefined;
     if (problem === undefined) await run.settle(row, outcome, 'canary');
     else {
       bad.push(problem);

@@ -29,17 +29,7 @@ export async function rollOut(plan: PublicationPlan & { rollout: RolloutPlan }, 
   const replace = new Set(rollout.groups.filter((g) => g.action === 'replace').map((g) => g.from));
   // A session of a version no group plans (one a racing create recorded): every declared field.
   const fallback = groupRequests(plan, [{ from: 0, before: null, sensitiveChanged: false }])[0]!.patch;
-  const ctx: SessionStepContext = {
-    api: options.api,
-    limiter: options.limiter,
-    strict: options.strict,
-    doc: plan.doc,
-    expected: expectedFor(plan),
-    version: plan.version,
-    bodyHash: plan.body_hash,
-    patchFor: (from) => (replace.has(from) ? undefined : (requests.get(from) ?? fallback)),
-    filledByApplication: new Set(plan.templates.map((t) => t.pointer)),
-  };
+  const ctx = stepContext(plan, options, (from) => (replace.has(from) ? undefined : (requests.get(from) ?? fallback)));
   const total = rolloutWork(rollout);
   const maxFailures = options.maxFailures ?? defaultBudget(total);
   const result: RolloutResult = { name: plan.name, version: plan.version, total, patched: 0, alreadyDone: 0, failed: 0, failures: [], notPatchable: 0, raced: 0, createsUnderWay: 0, untouched: 0, maxFailures };
@@ -61,6 +51,21 @@ export async function rollOut(plan: PublicationPlan & { rollout: RolloutPlan }, 
  */
 export function defaultBudget(total: number): number {
   return Math.max(10, Math.ceil(total / 100));
+}
+
+/** What each session's step of a run over a publication's sessions works with. */
+export function stepContext(plan: PublicationPlan, options: RolloutOptions, patchFor: SessionStepContext['patchFor']): SessionStepContext {
+  return {
+    api: options.api,
+    limiter: options.limiter,
+    strict: options.strict,
+    doc: plan.doc,
+    expected: expectedFor(plan),
+    version: plan.version,
+    bodyHash: plan.body_hash,
+    patchFor,
+    filledByApplication: new Set(plan.templates.map((t) => t.pointer)),
+  };
 }
 
 /** After the first pass: waits for creates that read the older version, and rolls out what they recorded. */

@@ -2,6 +2,7 @@ import { StateError } from '../diagnostics/errors.js';
 import type { FleetSession } from '../state/fleet.js';
 import type { FleetRollout } from '../state/fleet-rollout.js';
 import { batcher } from '../util/batch.js';
+import { eachRow, fleetRows } from './pages.js';
 import { rollSession, type SessionStepContext, type StepOutcome } from './session-step.js';
 import type { Canary } from './canary-size.js';
 import type { RolloutFailure, RolloutProgress, RolloutResult } from './types.js';
@@ -22,12 +23,15 @@ export interface RolloutOptions extends Pick<SessionStepContext, 'api' | 'limite
   createsWaitMs?: number;
 }
 
-/** The rows a pass reads: a manifest's sessions below a version, a page at a time. */
+/** The rows a pass reads: a manifest's sessions (below a version, for a rollout), a page at a time. */
 export interface PageQuery {
   name: string;
-  below: number;
+  below?: number;
   limit: number;
 }
+
+/** What a run does to one session: a rollout's PATCH (rollSession), or a repair's. */
+export type SessionStep = (row: FleetSession, ctx: SessionStepContext) => Promise<StepOutcome>;
 
 /** At most this many failures are named in the result; the rest are counted. */
 const NAMED_FAILURES = 20;
@@ -54,6 +58,7 @@ export class Run {
     readonly options: RolloutOptions,
     readonly ctx: SessionStepContext,
     readonly result: RolloutResult,
+    private readonly step: SessionStep = rollSession,
   ) {
     const write = batcher(async (rows: readonly FleetSession[]) => {
       await options.store.rolledOut(rows);
@@ -69,26 +74,16 @@ export class Run {
     return this.stopped === undefined;
   }
 
-  /** Rolls out every session behind (skipping this run's failures), with `concurrency` workers over the pages. */
+  /** Rolls out (or repairs) every session of the pages (skipping this run's failures), with `concurrency` workers. */
   async pass(page: PageQuery, phase: RolloutProgress['phase'], limit = Infinity): Promise<Array<{ row: FleetSession; outcome: StepOutcome }>> {
-    const rows = this.rows(page, limit, phase);
     const taken: Array<{ row: FleetSession; outcome: StepOutcome }> = [];
     let error: { err: unknown } | undefined;
-    const worker = async (): Promise<void> => {
-      try {
-        while (this.going && error === undefined) {
-          const next = await rows.next();
-          if (next.done === true) return;
-          const outcome = await rollSession(next.value, this.ctx);
-          if (phase === 'canary') taken.push({ row: next.value, outcome });
-          else await this.settle(next.value, outcome, phase);
-        }
-      } catch (err) {
-        // A refused key, a page that cannot be read: no session starts after it, those under way finish.
-        error ??= { err };
-      }
-    };
-    await Promise.all(Array.from({ length: Math.max(1, this.options.concurrency) }, worker));
+    await eachRow(this.rows(page, limit, phase), this.options.concurrency, () => this.going, async (row) => {
+      const outcome = await this.step(row, this.ctx);
+      if (phase === 'canary') taken.push({ row, outcome });
+      else await this.settle(row, outcome, phase);
+    }).catch((err: unknown) => (error = { err }));
+    // What was rolled out is recorded before the pass answers, even when it ends on an error.
     await this.drain().catch((err: unknown) => (error ??= { err }));
     if (error !== undefined) throw error.err;
     return taken;
@@ -96,22 +91,16 @@ export class Run {
 
   /** The sessions behind, page by page, each at most once per run. */
   private async *rows(page: PageQuery, limit: number, phase: RolloutProgress['phase']): AsyncGenerator<FleetSession> {
-    let after: string | undefined;
     let given = 0;
-    for (;;) {
-      const rows = await this.options.store.sessions({ ...page, ...(after !== undefined ? { after } : {}) });
-      for (const row of rows) {
-        if (given >= limit) return;
-        if (this.failedUsers.has(row.user_id)) continue;
-        // Sessions whose change PATCH cannot carry are counted once, by the main pass: a canary
-        // is chosen among the others, and they are not remembered one by one (they may be all).
-        if (phase !== 'rollout' && this.ctx.patchFor(row.version ?? 0) === undefined) continue;
-        given++;
-        this.seen++;
-        yield row;
-      }
-      if (rows.length < page.limit) return;
-      after = rows[rows.length - 1]!.user_id;
+    for await (const row of fleetRows((after) => this.options.store.sessions({ ...page, ...(after !== undefined ? { after } : {}) }), page.limit)) {
+      if (given >= limit) return;
+      if (this.failedUsers.has(row.user_id)) continue;
+      // Sessions whose change PATCH cannot carry are counted once, by the main pass: a canary
+      // is chosen among the others, and they are not remembered one by one (they may be all).
+      if (phase !== 'rollout' && this.ctx.patchFor(row.version ?? 0) === undefined) continue;
+      given++;
+      this.seen++;
+      yield row;
     }
   }
 
@@ -119,6 +108,8 @@ export class Run {
   async settle(row: FleetSession, outcome: StepOutcome, phase: RolloutProgress['phase']): Promise<void> {
     if (outcome.kind === 'not-patchable') this.result.notPatchable++;
     else if (outcome.kind === 'failed') this.fail(outcome.failure);
+    else if (outcome.kind === 'skipped') return;
+    else if (outcome.kind === 'in-sync') this.result.alreadyDone++;
     else {
       const kind = outcome.kind;
       const recorded: Promise<void> = this.record(outcome.row).then(
@@ -161,7 +152,7 @@ export class Run {
     const seconds = (Date.now() - this.startedAt) / 1000;
     const rate = seconds > 0 ? done / seconds : 0;
     const total = Math.max(r.total, done);
-    this.options.onProgress({ name: r.name, done, total, failed: r.failed, rate, eta: rate > 0 ? (total - done) / rate : undefined, phase });
+    this.options.onProgress({ name: r.name, done, total, failed: r.failed, rate, eta: rate > 0 ? (total - done) / rate : undefined, phase, ...(r.kind === 'repair' ? { verb: 'repair' as const } : {}) });
   }
 
   end(stopped: RolloutResult['stopped']): RolloutResult {

@@ -1,5 +1,6 @@
 import { ApiError, isKeyRefused, KeyRefusedError, mayHaveTakenEffect } from '../client/errors.js';
 import type { SessionClient } from '../client/client.js';
+import type { DriftItem } from '../config/drift.js';
 import type { ExpectedConfig } from '../config/expected.js';
 import { verifySession } from '../config/verify.js';
 import type { ManifestDocument } from '../manifest/types.js';
@@ -32,7 +33,11 @@ export interface SessionStepContext {
 export type StepOutcome =
   | { kind: 'patched' | 'already'; row: FleetSession; session: Session }
   | { kind: 'failed'; failure: RolloutFailure }
-  | { kind: 'not-patchable' };
+  | { kind: 'not-patchable' }
+  /** A repair's: the session is on the manifest's config, nothing to record. */
+  | { kind: 'in-sync' }
+  /** A repair's: the session is behind (the rollout's to bring), not the repair's. */
+  | { kind: 'skipped' };
 
 /**
  * Rolls one session out: a PATCH guarded by the config version its row records, so that nothing
@@ -72,8 +77,8 @@ export async function rollSession(row: FleetSession, ctx: SessionStepContext): P
   return fail('conflict', 'another writer changed the session again while it was rolled out; a re-run reads it again');
 }
 
-/** Reads a session back (a 409, or the canary's check). */
-export async function readBack(row: FleetSession, ctx: Pick<SessionStepContext, 'api' | 'limiter'>): Promise<Session | ApiError> {
+/** Reads a session back (a 409, the canary's check, diff of a fleet). */
+export async function readBack(row: FleetSession, ctx: { api: Pick<SessionClient, 'getSession'>; limiter?: RateLimiter | undefined }): Promise<Session | ApiError> {
   await ctx.limiter?.acquire();
   try {
     return await ctx.api.getSession(row.session_id);
@@ -84,28 +89,43 @@ export async function readBack(row: FleetSession, ctx: Pick<SessionStepContext, 
 
 /** The fields where a session differs from the manifest, or undefined when it is on it. */
 export function drift(session: Session, row: FleetSession, ctx: Pick<SessionStepContext, 'doc' | 'expected' | 'strict' | 'filledByApplication'>): string[] | undefined {
-  const v = verifySession(ctx.doc, ctx.expected(row.user_id), session, { strict: ctx.strict });
-  if (v.status === 'in-sync') return undefined;
-  const counted = v.differences.filter((d) => (d.kind === 'changed' || d.kind === 'dropped' || (ctx.strict && d.kind === 'added')) && !ctx.filledByApplication.has(d.pointer));
+  const counted = driftItems(session, row.user_id, ctx);
   if (counted.length === 0) return undefined;
-  return [...new Set(counted.map((d) => d.path.replace(/^\/config\//, '').replace(/\//g, '.')))];
+  return [...new Set(counted.map((d) => fieldOf(d.path)))];
 }
 
-function refusal(err: unknown): ApiError {
+/**
+ * The differences between a session and the manifest that count as drift (`changed`, `dropped`;
+ * `added` with `strict`), less the fields the application fills from its own environment.
+ */
+export function driftItems(session: Session, userId: string, ctx: Pick<SessionStepContext, 'doc' | 'expected' | 'strict' | 'filledByApplication'>): DriftItem[] {
+  const v = verifySession(ctx.doc, ctx.expected(userId), session, { strict: ctx.strict });
+  if (v.status === 'in-sync') return [];
+  return v.differences.filter((d) => (d.kind === 'changed' || d.kind === 'dropped' || (ctx.strict && d.kind === 'added')) && !ctx.filledByApplication.has(d.pointer));
+}
+
+/** A difference's field as reports name it: `tools.github.disable`, `tool_router_tools`. */
+export function fieldOf(path: string): string {
+  return path.replace(/^\/config\//, '').replace(/\//g, '.');
+}
+
+/** An ApiError as a value; a refused key is thrown, since it refuses every session alike. */
+export function refusal(err: unknown): ApiError {
   if (!(err instanceof ApiError)) throw err;
   // A refused key refuses every session alike: the rollout stops, not 100,000 failures.
   if (isKeyRefused(err)) throw new KeyRefusedError(err);
   return err;
 }
 
-function refusedOutcome(err: ApiError, fail: (kind: RolloutFailure['kind'], message: string) => StepOutcome): StepOutcome {
+/** A refused or lost PATCH (or its read) as a session's failure. */
+export function refusedOutcome(err: ApiError, fail: (kind: RolloutFailure['kind'], message: string) => StepOutcome): StepOutcome {
   if (err.status === 404) return fail('missing', 'the session no longer exists at the service (404): its user gets it from ensure until the row is removed (`sessionctl state rm NAME --user-id USER`)');
   if (mayHaveTakenEffect(err)) return fail('outcome-unknown', `${err.message}; a re-run reads the session and finishes it`);
   return fail('patch-refused', err.message);
 }
 
-/** The row as rolled out: the new version, and what the service answered. */
-function rolled(row: FleetSession, session: Session, ctx: Pick<SessionStepContext, 'version' | 'bodyHash'>): FleetSession {
+/** The row as rolled out (or repaired): the new version, and what the service answered. */
+export function rolled(row: FleetSession, session: Session, ctx: Pick<SessionStepContext, 'version' | 'bodyHash'>): FleetSession {
   return {
     ...row,
     config_version: storableVersion(session.config_version),

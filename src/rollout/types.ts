@@ -1,6 +1,11 @@
-/** What a rollout did to the sessions of one per-user manifest. */
+/** What a rollout (or a repair of drift) did to the sessions of one per-user manifest. */
 export interface RolloutResult {
   name: string;
+  /**
+   * `repair` (`apply --repair-fleet`): the sessions on the version published were read and those
+   * that drifted PATCHed back to the manifest; `patched` counts those, `alreadyDone` those in sync.
+   */
+  kind?: 'repair';
   /** The version the sessions were rolled out to. */
   version: number;
   /** Sessions behind when the run started (the rollout's work). */
@@ -59,4 +64,6 @@ export interface RolloutProgress {
   /** Seconds left at that rate; undefined before the first session. */
   eta: number | undefined;
   phase: 'canary' | 'rollout' | 'race';
+  /** What is done to each session: a rollout's PATCH (the default), diff's read, destroy's delete, a repair's PATCH. */
+  verb?: 'diff' | 'delete' | 'repair';
 }

@@ -4,6 +4,7 @@ import type { Plan } from '../plan/plan.js';
 import { hasRollout } from '../plan/rollout-plan.js';
 import type { Canary } from '../rollout/canary-size.js';
 import { rolloutDiagnostics } from '../rollout/diagnostics.js';
+import { repairFleet } from '../rollout/repair.js';
 import { rollOut } from '../rollout/rollout.js';
 import type { RolloutProgress, RolloutResult } from '../rollout/types.js';
 import type { LockedState } from '../state/store.js';
@@ -40,6 +41,25 @@ export async function runRollouts(plan: Plan, state: LockedState, api: Pick<Sess
     if (!hasRollout(rollout)) continue;
     if (results.some((r) => r.stopped !== undefined) || options.signal?.aborted === true) break;
     const result = await rollOut({ ...p, rollout }, { ...options, api, store });
+    results.push(result);
+    diagnostics.push(...rolloutDiagnostics(result, p.doc));
+  }
+  return { results, diagnostics };
+}
+
+/**
+ * `apply --repair-fleet`: after the rollouts, each per-user manifest's sessions on the version
+ * published are read and those that drifted PATCHed back; a stop ends the repairs still to come.
+ */
+export async function runRepairs(plan: Plan, state: LockedState, api: Pick<SessionClient, 'updateSession' | 'getSession'>, options: RolloutRunOptions): Promise<{ results: RolloutResult[]; diagnostics: Diagnostic[] }> {
+  const results: RolloutResult[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const store = state.rollout;
+  if (store === undefined) return { results, diagnostics };
+  for (const p of plan.publications) {
+    if ((p.fleet?.sessions ?? 0) === 0) continue;
+    if (results.some((r) => r.stopped !== undefined) || options.signal?.aborted === true) break;
+    const result = await repairFleet(p, { ...options, api, store });
     results.push(result);
     diagnostics.push(...rolloutDiagnostics(result, p.doc));
   }

@@ -8,16 +8,17 @@ import { bindingFor, checkBinding, describeService, needsBinding } from '../stat
 import type { LockedState } from '../state/store.js';
 import type { StateLockOptions } from '../state/file-lock.js';
 import { RateLimiter } from '../util/throttle.js';
-import type { Connect } from './connection.js';
+import type { Connect, SessionApi } from './connection.js';
 import { loadAndValidate, type ValidatedManifests } from './inputs.js';
 import { underLock } from './locked.js';
 import { maskReport, outcomeOf, type RunBase, type RunOutcome } from './outcome.js';
 import { planOptions, refreshable } from './plan-options.js';
 import { staleness, type SavedPlan } from './saved-plan.js';
 import { movedSince, pinSavedVersions } from './saved-versions.js';
-import { hasRollouts, runRollouts } from './rollouts.js';
+import { hasRollouts, runRepairs, runRollouts } from './rollouts.js';
+import { runFleetDeletions } from './fleet-deletions.js';
 import type { Canary } from '../rollout/canary-size.js';
-import type { RolloutProgress } from '../rollout/types.js';
+import type { RolloutProgress, RolloutResult } from '../rollout/types.js';
 
 export interface ApplyRunOptions extends RunBase {
   connect: Connect;
@@ -49,11 +50,19 @@ export interface ApplyRunOptions extends RunBase {
   canary?: Canary;
   /** A rollout stops once more sessions than this failed. */
   maxFailures?: number;
+  /** After the rollouts, read every session of the per-user manifests and PATCH back those that drifted. */
+  repairFleet?: boolean;
   onRolloutProgress?: (progress: RolloutProgress) => void;
   /** How long a rollout waits for creates that read the version it replaced. */
   createsWaitMs?: number;
   /** Called with the plan before any session is deleted (`--prune` lists what it deletes first). */
   beforeDeletes?: (plan: Plan) => void;
+  /**
+   * Called under the lock, before anything is published or sent, when `--prune` deletes per-user
+   * manifests' sessions: it states how many, and throws to stop the run (past the threshold
+   * without confirmation).
+   */
+  confirmFleetDeletes?: (plan: Plan) => void;
   /** Stops the run (SIGINT, SIGTERM); see applyPlan. */
   signal?: AbortSignal;
   graceMs?: number;
@@ -97,12 +106,14 @@ async function applyInputs(paths: readonly string[], inputs: ValidatedManifests,
       const stale = staleness(plan, options.saved, inputs.sensitive);
       if (stale !== undefined) return outcomeOf('apply', inputs, [stale]);
     }
+    if (plan.fleetDeletions !== undefined) options.confirmFleetDeletes?.(plan);
     const refresh = options.refresh !== false && plan.items.some(refreshable);
     const binding = bindingState(state, options);
     await publishStep(plan.publications, binding ?? state, options.cwd, (options.now ?? (() => new Date()))());
     // Nothing to send and nothing to read: no connection, so no key is needed.
     const mask = (text: string): string => inputs.masker.text(text);
-    if (!refresh && !needsService(plan)) return finish(inputs, await applyPlan(plan, { ...applyOptions(options, undefined), mask, api: noApi, state: binding ?? state }), plan);
+    const repairs = options.repairFleet === true && plan.publications.some((p) => (p.fleet?.sessions ?? 0) > 0);
+    if (!refresh && !repairs && !needsService(plan)) return finish(inputs, await applyPlan(plan, { ...applyOptions(options, undefined), mask, api: noApi, state: binding ?? state }), plan);
     const api = await options.connect();
     try {
       const limiter = options.rateLimitPerMinute === undefined ? undefined : new RateLimiter(options.rateLimitPerMinute);
@@ -125,23 +136,31 @@ async function applyInputs(paths: readonly string[], inputs: ValidatedManifests,
         await api.close({ abort: true });
         return finish(inputs, result, plan);
       }
-      const rolled = await runRollouts(plan, binding ?? state, api, {
-        concurrency: options.concurrency ?? 4,
-        limiter,
-        strict: options.strict === true,
-        canary: options.canary,
-        maxFailures: options.maxFailures,
-        signal: options.signal,
-        onProgress: options.onRolloutProgress,
-        createsWaitMs: options.createsWaitMs,
-      });
-      const out = finish(inputs, { ...result, diagnostics: [...result.diagnostics, ...rolled.diagnostics] }, plan);
-      if (rolled.results.length > 0) out.report.rollouts = rolled.results;
+      const fleet = await fleetSteps(plan, binding ?? state, api, limiter, options);
+      const out = finish(inputs, { ...result, diagnostics: [...result.diagnostics, ...fleet.diagnostics] }, plan);
+      if (fleet.rollouts.length > 0) out.report.rollouts = fleet.rollouts;
+      if (fleet.deleted.length > 0) out.report.fleetDeleted = fleet.deleted;
       return out;
     } finally {
       await api.close();
     }
   });
+}
+
+/**
+ * After the sessions of fixed users: the per-user manifests' rollouts, then (`--repair-fleet`) the
+ * repair of their drifted sessions, then (`--prune`) the deletion of those whose file is gone. A
+ * step that stopped (or a signal) leaves the next ones for the next run.
+ */
+async function fleetSteps(plan: Plan, state: LockedState, api: SessionApi, limiter: RateLimiter | undefined, options: ApplyRunOptions) {
+  const concurrency = options.concurrency ?? 4;
+  const common = { concurrency, limiter, strict: options.strict === true, maxFailures: options.maxFailures, signal: options.signal, onProgress: options.onRolloutProgress };
+  const rolled = await runRollouts(plan, state, api, { ...common, canary: options.canary, createsWaitMs: options.createsWaitMs });
+  const stopped = (results: readonly RolloutResult[]) => options.signal?.aborted === true || results.some((r) => r.stopped !== undefined);
+  const repaired = options.repairFleet === true && !stopped(rolled.results) ? await runRepairs(plan, state, api, common) : { results: [], diagnostics: [] };
+  const rollouts = [...rolled.results, ...repaired.results];
+  const pruned = stopped(rollouts) ? { results: [], diagnostics: [] } : await runFleetDeletions(plan.fleetDeletions ?? [], state, api, { concurrency, limiter, signal: options.signal, onProgress: options.onRolloutProgress });
+  return { rollouts, deleted: pruned.results, diagnostics: [...rolled.diagnostics, ...repaired.diagnostics, ...pruned.diagnostics] };
 }
 
 /** The state that binds itself to the run's service on its first recorded session; undefined when it is bound already. */
@@ -152,7 +171,7 @@ function bindingState(state: LockedState, options: ApplyRunOptions): (LockedStat
 }
 
 function needsService(plan: Plan): boolean {
-  return hasRollouts(plan) || plan.deletions.length > 0 || plan.items.some((i) => !i.blocked && (i.action !== 'no-op' || i.cleanup.length > 0));
+  return hasRollouts(plan) || plan.deletions.length > 0 || plan.fleetDeletions !== undefined || plan.items.some((i) => !i.blocked && (i.action !== 'no-op' || i.cleanup.length > 0));
 }
 
 function applyOptions(options: ApplyRunOptions, limiter: RateLimiter | undefined) {

@@ -1,12 +1,16 @@
-import { perUserNotCovered } from '../plan/per-user-not-covered.js';
 import { applyPlan, type ApplyProgress, type ApplyResult } from '../apply/apply.js';
 import { deletionsOf, type Plan } from '../plan/plan.js';
+import { fleetDestroys } from '../plan/fleet-deletions.js';
+import { isPerUser } from '../manifest/per-user.js';
+import type { FleetDeleteResult } from '../rollout/fleet-delete.js';
+import type { RolloutProgress } from '../rollout/types.js';
+import { runFleetDeletions } from './fleet-deletions.js';
 import { hasSession } from '../state/entry.js';
 import type { StateLockOptions } from '../state/file-lock.js';
-import type { StateView } from '../state/store.js';
+import type { LockedState, StateView } from '../state/store.js';
 import { ValueMasker } from '../util/sensitive.js';
 import { RateLimiter } from '../util/throttle.js';
-import type { Connect } from './connection.js';
+import type { Connect, SessionApi } from './connection.js';
 import { loadAndValidate, type ValidatedManifests } from './inputs.js';
 import { underLock } from './locked.js';
 import { maskReport, outcomeOf, type RunBase, type RunOutcome } from './outcome.js';
@@ -26,6 +30,8 @@ export interface DestroyRunOptions extends RunBase {
   concurrency?: number;
   rateLimitPerMinute?: number;
   onProgress?: (progress: ApplyProgress) => void;
+  /** Progress over the sessions of a per-user manifest. */
+  onFleetProgress?: (progress: RolloutProgress) => void;
   signal?: AbortSignal;
   graceMs?: number;
   onInterrupt?: (inFlight: number, graceMs: number) => void;
@@ -33,18 +39,23 @@ export interface DestroyRunOptions extends RunBase {
 
 export interface DestroyRun extends RunOutcome {
   result?: ApplyResult;
+  fleets?: FleetDeleteResult[];
   /** The confirmation was refused: nothing was deleted. */
   declined?: boolean;
 }
 
-/** Every recorded session of the manifests (every user each was applied for), or of the whole state, as a deletion. */
+/**
+ * Every recorded session of the manifests (every user each was applied for), or of the whole state,
+ * as a deletion; a per-user manifest's sessions as one fleet deletion each, with its publication.
+ */
 function destroyPlan(inputs: ValidatedManifests, state: StateView, all: boolean): Plan {
   const names = new Set(inputs.documents.map((d) => d.name));
   const deletions = deletionsOf(
     state.list().filter((e) => (all || names.has(e.name)) && hasSession(e)),
     'destroy',
   );
-  return { items: [], deletions, manifestsHash: '', stateHash: state.hashAtLoad, diagnostics: [], prunable: 0, publications: [] };
+  const fleetDeletions = fleetDestroys(inputs.documents, (d) => isPerUser(d.data), state, all);
+  return { items: [], deletions, manifestsHash: '', stateHash: state.hashAtLoad, diagnostics: [], prunable: 0, publications: [], ...(fleetDeletions.length > 0 ? { fleetDeletions } : {}) };
 }
 
 /**
@@ -66,51 +77,58 @@ async function destroyLoaded(loaded: ValidatedManifests, options: DestroyRunOpti
   await options.guard?.();
   if (options.dryRun === true) {
     const out = outcomeOf('destroy', inputs);
-    const view = await options.state.load();
-    out.report.plan = destroyPlan(inputs, view, options.allRecorded === true);
-    return withPerUserWarnings(out, inputs, view);
+    out.report.plan = destroyPlan(inputs, await options.state.load(), options.allRecorded === true);
+    return out;
   }
   const state = await options.state.openLocked(options.lock);
   return underLock(state, async () => {
     const plan = destroyPlan(inputs, state, options.allRecorded === true);
-    if (plan.deletions.length === 0) {
+    if (plan.deletions.length === 0 && plan.fleetDeletions === undefined) {
       const out: DestroyRun = outcomeOf('destroy', inputs);
       out.report.plan = plan;
-      return withPerUserWarnings(out, inputs, state);
+      return out;
     }
     // Declined: the list was shown before the question; the report says only that nothing happened.
     if (options.confirm !== undefined && !(await options.confirm(plan))) return { ...outcomeOf('destroy', inputs), declined: true };
     const api = await options.connect();
     try {
-      const limiter = options.rateLimitPerMinute === undefined ? undefined : new RateLimiter(options.rateLimitPerMinute);
-      const result = await applyPlan(plan, {
-        api,
-        state,
-        cwd: options.cwd,
-        concurrency: options.concurrency ?? 4,
-        ...(limiter ? { limiter } : {}),
-        ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-        ...(options.signal ? { signal: options.signal } : {}),
-        ...(options.graceMs !== undefined ? { graceMs: options.graceMs } : {}),
-        ...(options.onInterrupt ? { onInterrupt: options.onInterrupt } : {}),
-      });
-      if (result.interrupted !== undefined) await api.close({ abort: true });
-      const out: DestroyRun = outcomeOf('destroy', inputs, result.diagnostics);
-      out.report.applied = { items: result.items, tally: result.tally };
-      out.result = result;
-      return out;
+      return await deleteAll(plan, inputs, state, api, options);
     } finally {
       await api.close();
     }
   });
 }
 
-/** The run's report with a warning for each per-user manifest it leaves alone. */
-function withPerUserWarnings(out: DestroyRun, inputs: ValidatedManifests, state: Pick<StateView, 'fleet'>): DestroyRun {
-  const more = perUserNotCovered(inputs.documents, state, 'destroy');
-  if (more.length === 0) return out;
-  const merged = outcomeOf('destroy', inputs, more);
-  return { ...out, report: { ...merged.report, ...(out.report.plan !== undefined ? { plan: out.report.plan } : {}) } };
+/** The fixed sessions, then each per-user manifest's (unless the run was interrupted meanwhile). */
+async function deleteAll(plan: Plan, inputs: ValidatedManifests, state: LockedState, api: SessionApi, options: DestroyRunOptions): Promise<DestroyRun> {
+  const limiter = options.rateLimitPerMinute === undefined ? undefined : new RateLimiter(options.rateLimitPerMinute);
+  const concurrency = options.concurrency ?? 4;
+  const result =
+    plan.deletions.length === 0
+      ? undefined
+      : await applyPlan(plan, {
+          api,
+          state,
+          cwd: options.cwd,
+          concurrency,
+          ...(limiter ? { limiter } : {}),
+          ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+          ...(options.signal ? { signal: options.signal } : {}),
+          ...(options.graceMs !== undefined ? { graceMs: options.graceMs } : {}),
+          ...(options.onInterrupt ? { onInterrupt: options.onInterrupt } : {}),
+        });
+  if (result?.interrupted !== undefined) await api.close({ abort: true });
+  const fleets = result?.interrupted !== undefined ? { results: [], diagnostics: [] } : await runFleetDeletions(plan.fleetDeletions ?? [], state, api, { concurrency, limiter, signal: options.signal, onProgress: options.onFleetProgress });
+  const out: DestroyRun = outcomeOf('destroy', inputs, [...(result?.diagnostics ?? []), ...fleets.diagnostics]);
+  if (result !== undefined) {
+    out.report.applied = { items: result.items, tally: result.tally };
+    out.result = result;
+  }
+  if (fleets.results.length > 0) {
+    out.report.fleetDeleted = fleets.results;
+    out.fleets = fleets.results;
+  }
+  return out;
 }
 
 /** `--all-recorded` reads no manifest: the run's inputs are empty, and nothing blocks it. */

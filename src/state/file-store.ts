@@ -115,6 +115,15 @@ export class FileStateStore implements LockedState {
     return this.scheduleWrite();
   }
 
+  /** Removes publications (and the versions kept of them) with the next write of the file. */
+  unpublish(names: readonly string[]): Promise<void> {
+    if (this.heldLock === undefined) return Promise.reject(new Error('FileStateStore.unpublish called without the lock'));
+    const gone = new Set(names);
+    for (const name of gone) this.publications.delete(name);
+    for (const [key, p] of this.history) if (gone.has(p.name)) this.history.delete(key);
+    return this.scheduleWrite();
+  }
+
   get publishedVersions(): ReadonlyMap<string, Publication> {
     return this.history;
   }

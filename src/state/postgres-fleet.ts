@@ -110,6 +110,27 @@ export async function writePublications(client: pg.ClientBase, target: PostgresT
   }
 }
 
+/**
+ * Removes publications and the versions kept of them, in one transaction fenced on the workspace's
+ * lock (destroy and prune, once the sessions are gone). Answers whether the lock was held.
+ */
+export async function deletePublications(client: pg.ClientBase, target: PostgresTarget, lockId: string, names: readonly string[]): Promise<boolean> {
+  await client.query('BEGIN');
+  try {
+    const held = await client.query(`SELECT 1 FROM ${table(target, 'locks')} WHERE workspace = $1 AND lock_id = $2 FOR SHARE`, [target.workspace, lockId]);
+    if (held.rowCount !== 1) {
+      await client.query('ROLLBACK');
+      return false;
+    }
+    for (const t of ['published', 'published_versions']) await client.query(`DELETE FROM ${table(target, t)} WHERE workspace = $1 AND name = ANY($2::text[])`, [target.workspace, [...names]]);
+    await client.query('COMMIT');
+    return true;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  }
+}
+
 /** Removes one end user's row of the fleet (`state rm NAME --user-id U`); what it held. */
 export async function deleteFleetRow(db: Queryable, target: PostgresTarget, name: string, userId: string): Promise<FleetSession | undefined> {
   const r = await db.query<FleetRow>(

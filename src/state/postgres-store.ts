@@ -9,7 +9,7 @@ import { readBinding, writeBinding } from './postgres-binding.js';
 import { keepLease, type LeaseKeeper } from './postgres-lease.js';
 import { DEFAULT_LEASE_MS, releaseWorkspaceLock, renewWorkspaceLock, takeWorkspaceLock } from './postgres-lock.js';
 import { entriesDigest, readEntries } from './postgres-rows.js';
-import { deleteFleetRow, readFleetCounts, readPublications, readPublishedVersions, writePublications } from './postgres-fleet.js';
+import { deleteFleetRow, deletePublications, readFleetCounts, readPublications, readPublishedVersions, writePublications } from './postgres-fleet.js';
 import { postgresRollout } from './postgres-fleet-rollout.js';
 import { versionKey, type FleetCount, type FleetSession, type Publication } from './fleet.js';
 import type { FleetRollout } from './fleet-rollout.js';
@@ -161,6 +161,13 @@ export class PostgresStateStore implements LockedState {
     });
   }
 
+  unpublish(names: readonly string[]): Promise<void> {
+    return this.track('unpublish', names.map((n) => `"${n}"`).join(', '), async (held) => {
+      if (!(await withClient(held.pool, this.target, (client) => deletePublications(client, this.target, held.id, names)))) throw new LockGone(`the state lock ${held.id} is no longer held`);
+      for (const name of names) this.publications.delete(name);
+    });
+  }
+
   async forgetFleet(name: string, userId: string): Promise<FleetSession | undefined> {
     const held = this.held;
     if (held === undefined) throw new Error('PostgresStateStore.forgetFleet called without the lock');
@@ -194,13 +201,13 @@ export class PostgresStateStore implements LockedState {
   }
 
   /** `subject`: what is written, for messages ("name" for user "u", or the service binding). */
-  private track(what: 'record' | 'forget' | 'bind' | 'publish', subject: string, write: (held: Held) => Promise<void>): Promise<void> {
+  private track(what: 'record' | 'forget' | 'bind' | 'publish' | 'unpublish', subject: string, write: (held: Held) => Promise<void>): Promise<void> {
     const held = this.held;
     if (held === undefined) return Promise.reject(new Error(`PostgresStateStore.${what} called without the lock`));
     if (this.lost) return Promise.reject(this.lockGone(held.id, subject));
     const done = write(held).catch((err: unknown) => {
       if (err instanceof LockGone) throw this.lockGone(held.id, subject);
-      throw databaseError(err, this.target, `${what === 'forget' ? 'remove' : what === 'publish' ? 'publish' : 'record'} ${subject} in the state`, Needs.write);
+      throw databaseError(err, this.target, `${what === 'forget' ? 'remove' : what === 'publish' || what === 'unpublish' ? what : 'record'} ${subject} in the state`, Needs.write);
     });
     const settled = done.catch(() => undefined);
     this.writes.add(settled);

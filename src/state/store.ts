@@ -40,6 +40,11 @@ export interface LockedState extends StateView {
   bind(binding: StateBinding): Promise<void>;
   /** Publishes per-user manifests, all or none (replacing earlier versions); resolves once durable. */
   publish(publications: readonly Publication[]): Promise<void>;
+  /**
+   * Removes the publications of per-user manifests and the versions kept of them, all or none
+   * (destroy, prune: after their sessions); an application's ensure then creates none for them.
+   */
+  unpublish?(names: readonly string[]): Promise<void>;
   /** The fleet's rows as a rollout, diff or prune of a per-user manifest reads and writes them; undefined without the lock. */
   readonly rollout?: FleetRollout | undefined;
   /** Forgets one end user's session (or claim) of a per-user manifest; what it was, or undefined when none was recorded. */

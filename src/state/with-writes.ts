@@ -24,6 +24,13 @@ export function withWrites<E extends object = object>(state: LockedState, writes
     get fleet() {
       return state.fleet;
     },
+    get publishedVersions() {
+      return state.publishedVersions;
+    },
+    // Read when asked: it is there only while the lock is held.
+    get rollout() {
+      return state.rollout;
+    },
     get: (name, userId) => state.get(name, userId),
     list: () => state.list(),
     bind: writes.bind ?? ((binding) => state.bind(binding)),
@@ -31,6 +38,7 @@ export function withWrites<E extends object = object>(state: LockedState, writes
     forget: writes.forget ?? ((name, userId) => state.forget(name, userId)),
     publish: writes.publish ?? ((publications) => state.publish(publications)),
     ...(state.forgetFleet !== undefined ? { forgetFleet: state.forgetFleet.bind(state) } : {}),
+    ...(state.unpublish !== undefined ? { unpublish: state.unpublish.bind(state) } : {}),
     unlock: () => state.unlock(),
     ...(extra as E),
   };

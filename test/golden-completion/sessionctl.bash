@@ -15,9 +15,9 @@ _sessionctl_options() {
     '') echo '-V --version -h --help' ;;
     'validate') echo '--format --changed-since --strict --env-file --sensitive --max-file-size --jobs --unset-variables --no-fast-path --catalog --config --no-config -h --help' ;;
     'plan') echo '--refresh --prune --recreate-unknown --detailed-exitcode --out --strict --show-sensitive --recreate-missing --max-missing --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --emulator --require-state --config --no-config --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
-    'apply') echo '--dry-run --refresh --prune --keep-replaced --recreate-unknown --strict --github-output --recreate-missing --max-missing --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --emulator --lock-timeout --require-state --config --no-config --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
-    'diff') echo '--session --strict --mcp --show-sensitive --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --emulator --require-state --config --no-config --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
-    'destroy') echo '--all-recorded --auto-approve --dry-run --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --emulator --lock-timeout --require-state --config --no-config --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
+    'apply') echo '--dry-run --refresh --prune --repair-fleet --yes --keep-replaced --recreate-unknown --strict --github-output --canary --max-failures --recreate-missing --max-missing --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --emulator --lock-timeout --require-state --config --no-config --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
+    'diff') echo '--session --user --strict --mcp --show-sensitive --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --emulator --require-state --config --no-config --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
+    'destroy') echo '--all-recorded --auto-approve --yes --dry-run --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --emulator --lock-timeout --require-state --config --no-config --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
     'delete') echo '--auto-approve --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout --lock-timeout -h --help' ;;
     'import') echo '--strict --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --emulator --lock-timeout --require-state --config --no-config --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
     'export') echo '--name --out --force --show-sensitive --state --user-id --format --emulator --base-url --api-key-file --api-version --verbose --timeout -h --help' ;;
@@ -62,8 +62,8 @@ _sessionctl_value_options() {
   case "$1" in
     'validate') echo '--format --changed-since --env-file --sensitive --max-file-size --jobs --unset-variables --catalog --config' ;;
     'plan') echo '--out --max-missing --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --config --base-url --api-key-file --api-version --timeout' ;;
-    'apply') echo '--refresh --max-missing --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --lock-timeout --config --base-url --api-key-file --api-version --timeout' ;;
-    'diff') echo '--session --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --config --base-url --api-key-file --api-version --timeout' ;;
+    'apply') echo '--refresh --canary --max-failures --max-missing --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --lock-timeout --config --base-url --api-key-file --api-version --timeout' ;;
+    'diff') echo '--session --user --state --format --changed-since --env-file --sensitive --concurrency --rate-limit --config --base-url --api-key-file --api-version --timeout' ;;
     'destroy') echo '--state --format --changed-since --env-file --sensitive --concurrency --rate-limit --lock-timeout --config --base-url --api-key-file --api-version --timeout' ;;
     'delete') echo '--state --user-id --format --base-url --api-key-file --api-version --timeout --lock-timeout' ;;
     'import') echo '--state --format --changed-since --env-file --sensitive --concurrency --rate-limit --lock-timeout --config --base-url --api-key-file --api-version --timeout' ;;

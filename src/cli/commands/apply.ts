@@ -5,6 +5,7 @@ import { InputError, UsageError } from '../../diagnostics/errors.js';
 import { narrowToChanged } from '../changed-since.js';
 import { announceDeletions, graceMs, watchRun } from '../apply-progress.js';
 import { rolloutProgress } from '../rollout-progress.js';
+import { announceFleetDeletions, fleetRefusal, fleetThreshold, pastThreshold } from '../fleet-confirm.js';
 import { integerOption } from '../integer-option.js';
 import type { Canary } from '../../rollout/canary-size.js';
 import type { CommandEnv, RegisterCommand } from '../command.js';
@@ -29,6 +30,8 @@ interface ApplyFlags extends RunFlags {
   maxMissing?: MissingLimit;
   canary?: Canary;
   maxFailures?: number;
+  yes?: boolean;
+  repairFleet?: boolean;
 }
 
 /** `--canary 50` (sessions) or `--canary 5%` (of those behind). */
@@ -62,6 +65,10 @@ const APPLY_HELP = [
   'ensure creates from then on is on it), then rolls it out to the recorded sessions: a PATCH each,',
   'guarded by its config version, at --concurrency and --rate-limit. Each rolled-out session is',
   'recorded as it goes, so an interrupted or killed rollout resumes where it stopped on the next apply.',
+  'Drift of those sessions (`sessionctl diff` counts it by field) is repaired with --repair-fleet: each',
+  'session on the version published is read, and one that drifted gets a PATCH of the drifted keys.',
+  'With --prune, a per-user manifest whose file is gone loses every session (a DELETE each), then its',
+  'publication; past confirm_fleet_deletes_over sessions (default 100) only --yes confirms it.',
   '',
   'Exit codes: 0 applied and in sync, 1 findings or drift, 2 usage or input error,',
   '3 the service failed or refused a request (the others still ran; the state keeps every success),',
@@ -86,6 +93,8 @@ export const registerApply: RegisterCommand = (program, env) => {
     .addOption(new Option('--refresh [bool]', 'read recorded sessions first and repair their drift (default: true; --refresh=false or --no-refresh skips it)').argParser(parseRefresh))
     .addOption(new Option('--no-refresh', 'do not read recorded sessions first').hideHelp())
     .option('--prune', 'delete the recorded sessions whose manifests are gone from these paths (listed before anything is deleted; files sessionctl.yaml ignores keep theirs)')
+    .option('--repair-fleet', 'per-user manifests: also read every session on the version published and PATCH back those that drifted (`sessionctl diff` shows that drift first)')
+    .option('--yes', 'with --prune: confirm deleting more sessions of per-user manifests than confirm_fleet_deletes_over (default 100)')
     .option('--keep-replaced', 'a replace leaves the old session alive (and forgets it) instead of deleting it')
     .option('--recreate-unknown', 'create sessions whose earlier create has an unknown outcome (check first that none exists)')
     .option('--strict', 'drift the manifest does not declare (added) and warnings fail the run too')
@@ -181,10 +190,17 @@ async function runApplyCommand(args: string[], flags: ApplyFlags, env: CommandEn
       onRolloutProgress: rolloutProgress(env),
       ...(flags.canary !== undefined ? { canary: flags.canary } : {}),
       ...(flags.maxFailures !== undefined ? { maxFailures: flags.maxFailures } : {}),
+      repairFleet: flags.repairFleet === true,
       signal: watch.signal,
       graceMs: graceMs(env),
       onInterrupt: watch.onInterrupt,
       beforeDeletes: (plan) => announceDeletions(plan, env, 'apply --prune'),
+      confirmFleetDeletes: (plan) => {
+        const fleets = plan.fleetDeletions ?? [];
+        announceFleetDeletions(fleets, env, 'apply --prune');
+        const threshold = fleetThreshold(project.loaded.config);
+        if (flags.yes !== true && pastThreshold(fleets, threshold)) throw fleetRefusal('apply --prune', fleets, threshold);
+      },
     });
   } finally {
     watch.stop();

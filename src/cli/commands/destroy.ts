@@ -3,6 +3,9 @@ import { UsageError } from '../../diagnostics/errors.js';
 import { announceDeletions, graceMs, watchRun } from '../apply-progress.js';
 import type { CommandEnv, RegisterCommand } from '../command.js';
 import { askYes } from '../confirm.js';
+import { announceFleetDeletions, fleetRefusal, fleetThreshold, pastThreshold } from '../fleet-confirm.js';
+import { fleetSessions } from '../../plan/fleet-deletions.js';
+import { rolloutProgress } from '../rollout-progress.js';
 import { ExitCode } from '../exit-codes.js';
 import { connector } from '../open-connection.js';
 import { processLock } from '../process-lock.js';
@@ -10,6 +13,7 @@ import { addRunOptions, finishRun, projectForRun, runInputs, guardedService, sta
 
 interface DestroyFlags extends RunFlags {
   autoApprove?: boolean;
+  yes?: boolean;
   dryRun?: boolean;
   allRecorded?: boolean;
 }
@@ -24,9 +28,21 @@ function checkSelection(paths: readonly string[], flags: DestroyFlags): void {
   }
 }
 
-/** Asks on a terminal; elsewhere only --auto-approve deletes. */
-async function confirmed(plan: Plan, flags: DestroyFlags, env: CommandEnv): Promise<boolean> {
-  announceDeletions(plan, env, 'destroy');
+/**
+ * Asks on a terminal; elsewhere only --auto-approve deletes. Past `threshold` sessions of per-user
+ * manifests only --yes (or 'yes' typed on a terminal) confirms: --auto-approve, which a pipeline
+ * passes to every destroy, is not enough to delete a whole user base.
+ */
+async function confirmed(plan: Plan, flags: DestroyFlags, env: CommandEnv, threshold: number): Promise<boolean> {
+  const fleets = plan.fleetDeletions ?? [];
+  if (fleets.length > 0) announceFleetDeletions(fleets, env, 'destroy');
+  if (plan.deletions.length > 0) announceDeletions(plan, env, 'destroy');
+  if (flags.yes === true) return true;
+  if (pastThreshold(fleets, threshold)) {
+    const yes = await askYes(env, `Delete ${fleetSessions(fleets).toLocaleString('en-US')} sessions of every end user? Only 'yes' is accepted: `, fleetRefusal('destroy', fleets, threshold));
+    if (!yes) env.io.stderr.write('destroy cancelled: nothing was deleted\n');
+    return yes;
+  }
   if (flags.autoApprove === true) return true;
   const refusal = new UsageError('destroy deletes sessions and needs a confirmation: on a terminal it asks, elsewhere pass --auto-approve', 'run `sessionctl destroy PATHS --dry-run` to see what it would delete');
   const yes = await askYes(env, "Delete them? Only 'yes' is accepted: ", refusal);
@@ -42,6 +58,7 @@ export const registerDestroy: RegisterCommand = (program, env) => {
     .argument('[paths...]', 'manifest files, folders or globs whose sessions to delete')
     .option('--all-recorded', 'every session recorded in the state (this workspace), including those of renamed and removed manifests; no PATHS')
     .option('--auto-approve', 'delete without asking (needed off a terminal, e.g. in CI)')
+    .option('--yes', 'delete without asking, also more sessions of per-user manifests than confirm_fleet_deletes_over (default 100), which --auto-approve does not')
     .option('--dry-run', 'show what would be deleted: no lock, no request');
   addRunOptions(cmd, 'always')
     .addHelpText(
@@ -56,6 +73,11 @@ export const registerDestroy: RegisterCommand = (program, env) => {
         '',
         'The manifests stay; only their sessions go. A create whose outcome is unknown holds no session',
         'to delete: adopt it with `sessionctl import` first, or forget it with `sessionctl state rm`.',
+        '',
+        'A per-user manifest (user_id: <end-user>): every recorded session of it is deleted (a 404 counts',
+        'as gone), each row removed once its DELETE is answered, then its publication (the application\'s',
+        'ensure creates no more). The count is stated first; past confirm_fleet_deletes_over (sessionctl.yaml,',
+        'default 100) it needs --yes, in CI too. A destroy stopped anywhere (even killed) resumes on re-run.',
         'Exit codes: 0 deleted, 1 findings, 2 usage or input error (also: no confirmation, or not confirmed), 3 the service failed,',
         '5 the state could not be read, written or locked.',
       ].join('\n'),
@@ -75,8 +97,9 @@ export const registerDestroy: RegisterCommand = (program, env) => {
           lock: processLock(env.io.stderr),
           dryRun: flags.dryRun === true,
           allRecorded: flags.allRecorded === true,
-          confirm: (plan) => confirmed(plan, flags, env),
+          confirm: (plan) => confirmed(plan, flags, env, fleetThreshold(project.loaded.config)),
           onProgress: watch.onProgress,
+          onFleetProgress: rolloutProgress(env),
           signal: watch.signal,
           graceMs: graceMs(env),
           onInterrupt: watch.onInterrupt,

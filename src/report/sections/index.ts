@@ -2,6 +2,8 @@ import type { Style } from '../ansi.js';
 import type { Report, ReportContext } from '../types.js';
 import { appliedSection } from './applied.js';
 import { driftSection } from './drift.js';
+import { fleetDeletedSection } from './fleet-deleted.js';
+import { fleetDriftSection } from './fleet-drift.js';
 import { planSection } from './plan.js';
 import { publicationsSection } from './publications.js';
 import { rolloutsSection } from './rollouts.js';
@@ -14,4 +16,4 @@ import { rolloutsSection } from './rollouts.js';
 export type HumanSection = (report: Report, ctx: ReportContext, style: Style) => string;
 
 /** The sections the `human` format prints. Stages that add a block to `Report` add its renderer here. */
-export const humanSections: readonly HumanSection[] = [publicationsSection, planSection, appliedSection, rolloutsSection, driftSection];
+export const humanSections: readonly HumanSection[] = [publicationsSection, planSection, appliedSection, rolloutsSection, fleetDeletedSection, driftSection, fleetDriftSection];

@@ -1,5 +1,6 @@
 import { countActions, formatCounts, type Deletion, type Orphan, type PlanItem } from '../../plan/plan.js';
 import { describeChange, type FieldChange } from '../../plan/field-changes.js';
+import type { FleetDeletion } from '../../plan/fleet-deletions.js';
 import type { Style } from '../ansi.js';
 import { displayPath } from '../paths.js';
 import { plural, safeInline } from '../text.js';
@@ -71,20 +72,33 @@ function deletionLines(d: Deletion, width: number, ctx: ReportContext, style: St
   return [`  ${style.red('  - delete ')} ${style.bold(safeInline(d.name).padEnd(width))}  ${style.dim(`user ${safeInline(d.user_id)}${from}`)}`, `        ${safeInline(d.session_id)}: ${why}${also}`];
 }
 
+/** A per-user manifest whose every session goes: counted, a few users named, never a line per session. */
+function fleetDeletionLines(d: FleetDeletion, width: number, ctx: ReportContext, style: Style): string[] {
+  const from = d.file === null ? '' : `, ${displayPath(d.file, ctx.cwd)}`;
+  const why = d.reason === 'destroy' ? 'would be deleted by destroy' : 'its manifest is gone from these paths (--prune)';
+  const eg = d.samples.length === 0 ? '' : ` (e.g. ${d.samples.map((u) => safeInline(JSON.stringify(u))).join(', ')})`;
+  const publication = d.published ? ', then its publication' : '';
+  const unknown = d.unknown > 0 ? `; ${plural(d.unknown, 'create')} of unknown outcome stay recorded` : '';
+  return [`  ${style.red('  - delete ')} ${style.bold(safeInline(d.name).padEnd(width))}  ${style.dim(`every end user${from}`)}`, `        ${plural(d.sessions, 'session')}${eg}${publication}: ${why}${unknown}`];
+}
+
 /** The plan of `plan`, `apply --dry-run` and `destroy`: the counts, then per manifest its action, why, and the field changes. */
 export function planSection(report: Report, ctx: ReportContext, style: Style): string {
   const block = report.plan;
   if (block === undefined) return '';
   const c = countActions(block);
   const lines = [style.bold(`Plan: ${formatCounts(c)}`)];
-  const names = [...block.items.map((i) => i.name), ...block.deletions.map((d) => d.name)];
+  const fleets = block.fleetDeletions ?? [];
+  const names = [...block.items.map((i) => i.name), ...block.deletions.map((d) => d.name), ...fleets.map((d) => d.name)];
   if (names.length > 0) {
     const width = Math.max(...names.map((n) => safeInline(n).length));
     lines.push('');
     for (const item of block.items) lines.push(...itemLines(item, width, ctx, style));
     for (const d of block.deletions) lines.push(...deletionLines(d, width, ctx, style));
+    for (const d of fleets) lines.push(...fleetDeletionLines(d, width, ctx, style));
   }
   if (block.prunable > 0) lines.push('', ...orphanLines(block.prunable, block.orphans ?? [], style));
+  for (const d of block.fleetOrphans ?? []) lines.push('', style.dim(`${safeInline(d.name)} (per-user) has no manifest in these paths any more; --prune deletes its ${plural(d.sessions, 'session')} and its publication`));
   return lines.join('\n');
 }
 

@@ -20,7 +20,17 @@ function stoppedLine(r: RolloutResult): string | undefined {
   }
 }
 
+/** `apply --repair-fleet`: how many drifted sessions were PATCHed back, of those read. */
+function repairLines(r: RolloutResult, style: Style): string[] {
+  const mark = r.stopped !== undefined || r.failed > 0 ? style.red('  ! repair') : style.green('  ~ repair');
+  const counts = [`${n(r.patched)} repaired`, `${n(r.alreadyDone)} in sync`, `${n(r.failed)} failed`];
+  if (r.notPatchable > 0) counts.push(`${n(r.notPatchable)} need a replace`);
+  const stopped = r.stopped === undefined ? [] : [`        stopped: ${n(r.untouched)} not read (the next apply --repair-fleet reads them)`];
+  return [`${mark} ${style.bold(safeInline(r.name))} (version ${r.version}): ${counts.join(', ')}`, ...stopped];
+}
+
 function rolloutLines(r: RolloutResult, style: Style): string[] {
+  if (r.kind === 'repair') return repairLines(r, style);
   const mark = r.stopped !== undefined || r.failed > 0 ? style.red('  ! rollout') : style.green('  ~ rollout');
   const counts = [`${n(r.patched)} patched`];
   if (r.alreadyDone > 0) counts.push(`${n(r.alreadyDone)} found on it already`);
@@ -34,7 +44,7 @@ function rolloutLines(r: RolloutResult, style: Style): string[] {
   return lines;
 }
 
-/** The rollouts apply ran: per manifest, how many sessions it patched, and where it stopped. */
+/** The rollouts (and repairs) apply ran: per manifest, how many sessions it patched, and where it stopped. */
 export function rolloutsSection(report: Report, _ctx: unknown, style: Style): string {
   const rollouts = report.rollouts;
   if (rollouts === undefined || rollouts.length === 0) return '';
