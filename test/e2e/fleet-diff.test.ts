@@ -209,7 +209,7 @@ Fleet drift:
     const r = await w.cli(['apply', 'support.yaml', '--repair-fleet', '--format', 'json']);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).rollouts).toStrictEqual([
-      { kind: 'repair', name: 'support-agent', version: 1, total: 60, patched: 10, already_done: 50, failed: 0, failures: [], not_patchable: 0, raced: 0, creates_under_way: 0, untouched: 0 },
+      { kind: 'repair', name: 'support-agent', version: 1, total: 60, patched: 10, already_done: 50, failed: 0, failures: [], not_patchable: 0, raced: 0, creates_under_way: 0, untouched: 0, max_failures: 10 },
     ]);
     expect((await w.stat('update')).handled - patchesBefore.handled).toBe(10);
     const live = await emulatorAdmin(w.emulator.url, 'GET', `/sessions/${sessions.get('user-001')!}`);
