@@ -47,7 +47,9 @@ function emulator() {
 function timed(args, env, cwd) {
   return new Promise((resolve, reject) => {
     const start = performance.now();
-    const c = spawn('/usr/bin/time', ['-f', 'maxrss=%M', process.execPath, bin, ...args], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    // BENCH_PROFILE=DIR: a CPU profile of each command, to see where a run's time goes.
+    const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+    const c = spawn('/usr/bin/time', ['-f', 'maxrss=%M', process.execPath, ...profile, bin, ...args], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     c.stdout.on('data', (d) => (out += d));
@@ -77,7 +79,7 @@ const dir = mkdtempSync(join(tmpdir(), 'bench-rollout-'));
 const user = encodeURIComponent(process.env.PGUSER ?? 'postgres');
 const url = `postgres://${user}@${process.env.PGHOST ?? '127.0.0.1'}:${process.env.PGPORT ?? 5432}/${process.env.PGDATABASE}?schema=${schema}`;
 const emu = await emulator();
-const env = { COMPOSIO_API_KEY: KEY, COMPOSIO_BASE_URL: emu.url, SESSIONCTL_STATE: url, NO_COLOR: '1', CI: 'true' };
+const env = { COMPOSIO_API_KEY: KEY, COMPOSIO_BASE_URL: emu.url, SESSIONCTL_STATE: url, NO_COLOR: '1', CI: 'true', ...(process.env.BENCH_CLI_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_CLI_NODE_OPTIONS } : {}) };
 const db = new pg.Client();
 await db.connect();
 try {
