@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
+import { emulator as startEmulator } from '../lib/emulator.js';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 const bin = join(repo, 'dist/sessionctl.js');
@@ -29,16 +30,6 @@ const KEY = 'bench-ensure-key';
 const BODY = { toolkits: { enable: ['gmail', 'github'] }, tools: { github: { disable: ['GITHUB_DELETE_A_REPOSITORY'] } } };
 const MANIFEST = 'name: agent\nuser_id: <end-user>\ntoolkits: [gmail, github]\ntools:\n  github: { disable: [GITHUB_DELETE_A_REPOSITORY] }\n';
 
-function emulator() {
-  const child = spawn(process.execPath, [bin, 'emulator', '--port', '0'], { stdio: ['ignore', 'pipe', 'ignore'] });
-  return new Promise((resolve) => {
-    let out = '';
-    child.stdout.setEncoding('utf8').on('data', (c) => {
-      out += c;
-      if (out.includes('\n')) resolve({ url: out.split('\n')[0].trim(), child, stop: () => child.kill('SIGTERM') });
-    });
-  });
-}
 
 function run(args, env, cwd) {
   return new Promise((resolve, reject) => {
@@ -114,7 +105,7 @@ const loadBefore = loadavg().map((x) => x.toFixed(1)).join(' / ');
 
 // 1 and 2: one emulator process, one state.
 {
-  const emu = await emulator();
+  const emu = await startEmulator(bin);
   const st = await freshState();
   await run(['apply', 'agent.yaml', '--base-url', emu.url, '--state', st.url], { COMPOSIO_API_KEY: KEY }, st.dir);
   const sessions = await openSessions(st.url, { apiKey: KEY, baseUrl: emu.url, env: process.env, maxConnections: 16 });
@@ -166,7 +157,7 @@ const loadBefore = loadavg().map((x) => x.toFixed(1)).join(' / ');
 
 // 3: the emulator at 100,000 sessions.
 {
-  const emu = await emulator();
+  const emu = await startEmulator(bin);
   const client = createClient({ baseUrl: emu.url, apiKey: KEY, connections: 32 });
   const ids = [];
   const warm = await load(2000, 32, async (i) => ids.push((await client.createSession({ user_id: `warm-${i}`, ...BODY })).session_id));

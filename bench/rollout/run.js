@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { emulator as startEmulator } from '../lib/emulator.js';
 
 const repo = fileURLToPath(new URL('../../', import.meta.url));
 const bin = join(repo, 'dist/sessionctl.js');
@@ -32,16 +33,6 @@ const manifest = (tools) => `name: agent\nuser_id: <end-user>\ntoolkits: [gmail,
 const V1 = ['GITHUB_DELETE_A_REPOSITORY'];
 const V2 = ['GITHUB_DELETE_A_REPOSITORY', 'GITHUB_ADD_A_REPOSITORY_COLLABORATOR'];
 
-function emulator() {
-  const child = spawn(process.execPath, [bin, 'emulator', '--port', '0'], { stdio: ['ignore', 'pipe', 'ignore'] });
-  return new Promise((resolve) => {
-    let out = '';
-    child.stdout.setEncoding('utf8').on('data', (c) => {
-      out += c;
-      if (out.includes('\n')) resolve({ url: out.split('\n')[0].trim(), child, stop: () => child.kill('SIGTERM') });
-    });
-  });
-}
 
 /** `sessionctl ARGS` under /usr/bin/time: wall ms and peak RSS (bytes). */
 function timed(args, env, cwd) {
@@ -78,7 +69,7 @@ const schema = `bench_rollout_${process.pid}_${Date.now()}`;
 const dir = mkdtempSync(join(tmpdir(), 'bench-rollout-'));
 const user = encodeURIComponent(process.env.PGUSER ?? 'postgres');
 const url = `postgres://${user}@${process.env.PGHOST ?? '127.0.0.1'}:${process.env.PGPORT ?? 5432}/${process.env.PGDATABASE}?schema=${schema}`;
-const emu = await emulator();
+const emu = await startEmulator(bin);
 const env = { COMPOSIO_API_KEY: KEY, COMPOSIO_BASE_URL: emu.url, SESSIONCTL_STATE: url, NO_COLOR: '1', CI: 'true', ...(process.env.BENCH_CLI_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_CLI_NODE_OPTIONS } : {}) };
 const db = new pg.Client();
 await db.connect();
