@@ -119,7 +119,7 @@ function publicationsJson(block: NonNullable<Report['publications']>, path: (fil
 
 /**
  * A fleet's rollout as counts and groups (each group's change once, a few users as samples); the
- * sessions themselves are listed page by page by `sessionctl state list NAME --format json`.
+ * sessions themselves are listed page by page by `sessionctl state list --name NAME --format json` (then `--after` the last user).
  */
 function rolloutJson(p: PublicationPlan): unknown {
   const r = p.rollout;
@@ -139,7 +139,7 @@ function rolloutJson(p: PublicationPlan): unknown {
       sensitive_changed: g.sensitiveChanged,
       samples: g.samples,
     })),
-    list: `sessionctl state list ${p.name} --format json`,
+    list: `sessionctl state list --name ${JSON.stringify(p.name)} --format json`,
   };
 }
 

@@ -100,7 +100,7 @@ describe.each(backends)('rollout controls on the $name state', (backend) => {
           samples: ['u0000', 'u0001', 'u0002'],
         },
       ],
-      list: 'sessionctl state list agent --format json',
+      list: 'sessionctl state list --name "agent" --format json',
     });
   });
 
