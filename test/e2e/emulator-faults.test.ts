@@ -31,11 +31,13 @@ describe('admin', () => {
   });
 
   it('bad fault rules are 400 naming the problem', async () => {
-    const r = await fault([{ route: 'nope', status: 500 }, { route: 'create' }]);
+    const r = await fault([{ route: 'nope', status: 500 }, { route: 'create' }, { route: 'create', misapply: { tags: null } }, { route: 'update', misapply: ['tags'] }]);
     expect(r.status).toBe(400);
     expect(r.json.error.errors).toEqual([
       "faults[0]: route must be '*' or one of create, get, execute, execute_meta, link, proxy_execute, toolkits, tools, search, mount_items, download_url, upload_url, mount_delete, update, delete, attach, config_history, connected_account, mcp",
-      'faults[1]: a fault needs at least one of status, latency_ms, reset, malformed, hold',
+      'faults[1]: a fault needs at least one of status, latency_ms, reset, malformed, hold, misapply',
+      "faults[2]: misapply is a merge patch of the config (an object), on route 'update' only",
+      "faults[3]: misapply is a merge patch of the config (an object), on route 'update' only",
     ]);
   });
 });
