@@ -32,6 +32,8 @@ export interface ApiErrorDetails {
   errors?: string[];
   /** How many attempts were made (1 = no retry). */
   attempts?: number;
+  /** The answer's Retry-After, in ms, when it had one. */
+  retry_after_ms?: number;
   /** A `conflict`: the version the update expected, and the one the session is at. */
   expected_config_version?: number;
   current_config_version?: number;
@@ -61,6 +63,7 @@ export class ApiError extends SessionctlError {
   readonly expected_config_version: number | undefined;
   readonly current_config_version: number | undefined;
   readonly current_session: Session | undefined;
+  readonly retry_after_ms: number | undefined;
 
   constructor(message: string, details: ApiErrorDetails) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
@@ -76,6 +79,7 @@ export class ApiError extends SessionctlError {
     this.attempts = details.attempts ?? 1;
     this.expected_config_version = details.expected_config_version;
     this.current_config_version = details.current_config_version;
+    this.retry_after_ms = details.retry_after_ms;
     // Kept out of toJSON and of enumeration: a report shows the versions, never a whole session.
     Object.defineProperty(this, 'current_session', { value: details.current_session, enumerable: false });
   }

@@ -10,7 +10,7 @@ import { version } from '../version.js';
 import { normalizeBaseUrl, type KeyedUrlOptions } from './base-url.js';
 import { ApiError, parseErrorBody, type ApiErrorDetails, type ApiErrorKind, type ErrorBody } from './errors.js';
 import { decodeSuccess, errorCode, headerValue, readText, safeOrigin } from './response.js';
-import { answerMayHaveTakenEffect, decideRetry, defaultRetryOptions, isTimeoutCode, type AttemptOutcome, type CallClass, type RetryDecision, type RetryOptions } from './retry.js';
+import { answerMayHaveTakenEffect, decideRetry, parseRetryAfter, defaultRetryOptions, isTimeoutCode, type AttemptOutcome, type CallClass, type RetryDecision, type RetryOptions } from './retry.js';
 import { headerLines } from './trace.js';
 import { keyScrubber } from './api-key.js';
 
@@ -269,6 +269,9 @@ function statusError(ctx: Context, req: Prepared, outcome: Extract<AttemptOutcom
       ? ` (the service asked to retry after ${Math.ceil(decision.retryAfterMs / 1000)} s, beyond the time limit)`
       : '';
   const extra: Partial<ApiErrorDetails> = { status, attempts: attempt };
+  // A caller that retries at its own level (a rollout's PATCH, never retried here) waits this long.
+  const retryAfterMs = parseRetryAfter(outcome.retryAfter);
+  if (retryAfterMs !== undefined) extra.retry_after_ms = retryAfterMs;
   if (body.slug !== undefined) extra.slug = ctx.scrub(body.slug);
   if (body.code !== undefined) extra.code = body.code;
   if (body.request_id !== undefined) extra.request_id = ctx.scrub(body.request_id);

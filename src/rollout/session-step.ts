@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiError, isKeyRefused, KeyRefusedError, mayHaveTakenEffect } from '../client/errors.js';
 import type { SessionClient } from '../client/client.js';
 import type { ExpectedConfig } from '../config/expected.js';
@@ -53,6 +54,7 @@ export async function rollSession(row: FleetSession, ctx: SessionStepContext): P
     failure: { user_id: row.user_id, session_id: row.session_id, kind, message, ...(fields !== undefined ? { fields } : {}) },
   });
   let guard = row.config_version;
+  let waits = 0;
   for (let attempt = 0; attempt < 2; attempt++) {
     await ctx.limiter?.acquire();
     let session: Session;
@@ -60,6 +62,14 @@ export async function rollSession(row: FleetSession, ctx: SessionStepContext): P
       session = await ctx.api.updateSession(row.session_id, guard === null ? patch : { ...patch, expected_config_version: guard });
     } catch (err) {
       const refused = refusal(err);
+      const later = notNow(refused, waits);
+      if (later !== undefined) {
+        // The service said it did not take the PATCH (429, 503 with Retry-After): send it again once it may.
+        waits++;
+        await sleep(later);
+        attempt--;
+        continue;
+      }
       if (refused.status !== 409) return refusedOutcome(refused, fail);
       // The client read the session again to say where it is: that read counts against the rate too.
       const live = refused.current_session ?? (await readBack(row, ctx));
@@ -74,6 +84,22 @@ export async function rollSession(row: FleetSession, ctx: SessionStepContext): P
     return { kind: 'patched', row: rolled(row, session, ctx), session };
   }
   return fail('conflict', 'another writer changed the session again while it was rolled out; a re-run reads it again');
+}
+
+/** Waits after a refusal a PATCH is sent again for, at most this many per session, each at most this long. */
+const MAX_WAITS = 5;
+const MAX_WAIT_MS = 60_000;
+
+/**
+ * How long to wait before sending a PATCH again that the service refused without taking it (a 429,
+ * or a 503 with Retry-After: the client never retries a PATCH itself), or undefined when it is not
+ * such a refusal or the waits are spent.
+ */
+function notNow(err: ApiError, waits: number): number | undefined {
+  if (waits >= MAX_WAITS || mayHaveTakenEffect(err)) return undefined;
+  if (err.status === 429) return Math.min(err.retry_after_ms ?? 1_000 * 2 ** waits, MAX_WAIT_MS);
+  if (err.status === 503 && err.retry_after_ms !== undefined) return Math.min(err.retry_after_ms, MAX_WAIT_MS);
+  return undefined;
 }
 
 /** Reads a session back (a 409, the canary's check, diff of a fleet). */

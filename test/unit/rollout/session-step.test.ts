@@ -118,6 +118,16 @@ describe('rollSession', () => {
     await expect(rollSession(fresh, ctx({ api: broken }))).rejects.toThrow(new TypeError('a bug'));
   });
 
+  test('a 429 or a 503 with Retry-After (not taken) is waited out and the PATCH sent again; a 503 without one is a lost answer', async () => {
+    await emulatorAdmin(emulator.url, 'POST', '/faults', { route: 'update', status: 429, retry_after: 1, times: 1 });
+    await emulatorAdmin(emulator.url, 'POST', '/faults', { route: 'update', status: 503, retry_after: 1, times: 1 });
+    const started = Date.now();
+    const out = await rollSession(row, ctx());
+    expect([out.kind, Date.now() - started >= 1_900, await stats('update')]).toStrictEqual(['patched', true, { received: 3, handled: 1 }]);
+    await emulatorAdmin(emulator.url, 'POST', '/faults', { route: 'update', status: 503 });
+    expect((await rollSession({ ...row, config_version: 2 }, ctx())) as unknown).toMatchObject({ kind: 'failed', failure: { kind: 'outcome-unknown' } });
+  }, 20_000);
+
   test('a group whose change PATCH cannot carry is not sent', async () => {
     expect((await rollSession(row, ctx({ patchFor: () => undefined }))).kind).toBe('not-patchable');
     expect(await stats('update')).toStrictEqual({ received: 0, handled: 0 });
